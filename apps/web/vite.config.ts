@@ -1,0 +1,22 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { fileURLToPath } from 'node:url';
+
+// The console talks to the AIR server on port 3000 in development; in production the server
+// serves this build from the same origin, so no proxy is needed there.
+const server = 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  server: {
+    proxy: {
+      '/api': server,
+      '/healthz': server,
+      '/dev': server,
+      '/metrics': server,
+    },
+  },
+  build: { outDir: 'dist', emptyOutDir: true },
+});
