@@ -1,0 +1,37 @@
+import { defineConfig } from '@playwright/test';
+import { E2E_BASE_URL, E2E_PORT } from './support/env';
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: ['ui/**/*.spec.ts', 'api/**/*.spec.ts'],
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  outputDir: '../test-results/playwright',
+  use: {
+    baseURL: E2E_BASE_URL,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--headless=new',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+      ],
+    },
+  },
+  webServer: {
+    // The real server on its own port and data folder, with a loopback SMTP server receiving its mail.
+    command: 'node support/serve.mjs',
+    url: `${E2E_BASE_URL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: { E2E_PORT: String(E2E_PORT) },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const web = join(root, 'apps/web');
+const stampFile = join(web, 'dist/.build-stamp');
+const inputs = [
+  'apps/web/src',
+  'apps/web/public',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+  'apps/web/package.json',
+  'packages/shared/src',
+];
+
+function hashInputs() {
+  const hash = createHash('sha256');
+  const walk = (rel) => {
+    const abs = join(root, rel);
+    if (!existsSync(abs)) return;
+    if (statSync(abs).isDirectory()) {
+      for (const name of readdirSync(abs).sort()) {
+        if (!name.endsWith('.test.ts') && !name.endsWith('.test.tsx')) walk(join(rel, name));
+      }
+    } else {
+      hash.update(rel).update('\0').update(readFileSync(abs)).update('\0');
+    }
+  };
+  inputs.forEach(walk);
+  return hash.digest('hex');
+}
+
+/** Builds apps/web/dist unless a build of exactly these sources is already there. */
+export async function ensureConsoleBuild({ force = false } = {}) {
+  const digest = hashInputs();
+  if (!force && existsSync(join(web, 'dist/index.html')) && existsSync(stampFile)) {
+    if (readFileSync(stampFile, 'utf8') === digest) return false;
+  }
+  console.log('Building the console…');
+  const result = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
+    cwd: web,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) {
+    console.error('The console build failed.');
+    process.exit(result.status ?? 1);
+  }
+  writeFileSync(stampFile, digest);
+  return true;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await ensureConsoleBuild({ force: process.argv.includes('--force') });
+}

@@ -1,0 +1,90 @@
+// `npm test`: the whole suite. Types, lint, unit + API tests (embedded database, then PostgreSQL
+// when TEST_DATABASE_URL is set), the console build and its size budget, browser end-to-end.
+// Every step runs even when an earlier one fails; the last line sums every runner.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const out = join(root, 'test-results');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function run(label, command, args, { env = {}, cwd = root } = {}) {
+  const started = Date.now();
+  console.log(`\n▶ ${label}`);
+  const result = spawnSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`◀ ${label}: ${result.status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return result.status === 0;
+}
+
+function check(label, ok) {
+  if (ok) passed += 1;
+  else {
+    failed += 1;
+    failures.push(label);
+  }
+}
+
+function countVitest(label, file, ok) {
+  if (!existsSync(file)) return check(label, false);
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  if (report.numFailedTests > 0 || !ok) failures.push(label);
+  if (report.numFailedTests === 0 && !ok) failed += 1; // the runner failed outside any test
+}
+
+const node = process.execPath;
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+check('typecheck', run('typecheck', 'npm', ['run', 'typecheck', '--silent']));
+check('eslint', run('eslint', bin('eslint'), ['.']));
+check('prettier', run('prettier', bin('prettier'), ['--check', '.', '--log-level', 'warn']));
+
+const vitestJson = join(out, 'vitest.json');
+const vitestOk = run('unit + API tests (embedded PostgreSQL)', bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+]);
+countVitest('vitest', vitestJson, vitestOk);
+
+if (process.env.TEST_DATABASE_URL) {
+  const pgJson = join(out, 'vitest-postgres.json');
+  const pgOk = run(
+    'API tests (PostgreSQL server)',
+    bin('vitest'),
+    ['run', '--project', 'server', '--reporter=default', '--reporter=json', `--outputFile.json=${pgJson}`],
+    { env: { AIR_TEST_DB: 'postgres' } },
+  );
+  countVitest('vitest (postgres)', pgJson, pgOk);
+} else {
+  console.log('\nTEST_DATABASE_URL is not set: the API tests ran on the embedded database only.');
+}
+
+check('console build', run('console build', node, ['scripts/console-build.mjs']));
+check('sign-in bundle budget', run('sign-in bundle budget', node, ['scripts/bundle-size.mjs']));
+
+const pwJson = join(out, 'playwright.json');
+const pwOk = run('browser end-to-end (Chromium)', bin('playwright'), ['test', '--reporter=list,json'], {
+  cwd: join(root, 'e2e'),
+  env: { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson },
+});
+if (existsSync(pwJson)) {
+  const { stats } = JSON.parse(readFileSync(pwJson, 'utf8'));
+  passed += stats.expected + stats.flaky;
+  failed += stats.unexpected;
+  if (stats.unexpected > 0 || !pwOk) failures.push('playwright');
+  if (stats.unexpected === 0 && !pwOk) failed += 1;
+} else check('playwright', false);
+
+if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
