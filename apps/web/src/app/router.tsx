@@ -1,0 +1,56 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { ROUTES, type TLayout } from '@/app/routes';
+import { guardLoader } from '@/app/guard';
+import { Root } from '@/app/root';
+import { RouteError } from '@/app/route-error';
+import type { TRouteHandle } from '@/app/route-handle';
+
+type TModule = Promise<{ default: ComponentType }>;
+
+// Layouts are lazy too: the sign-in page must not pay for the app shell's navigation and menus.
+const LAYOUTS: Record<TLayout, () => TModule> = {
+  app: () => import('@/layouts/app-layout'),
+  account: () => import('@/layouts/account-layout'),
+  'account-basic': () => import('@/layouts/account-basic-layout'),
+  auth: () => import('@/layouts/auth-layout'),
+  'auth-centred': () => import('@/layouts/auth-centred-layout'),
+  onboarding: () => import('@/layouts/onboarding-layout'),
+  air: () => import('@/layouts/air-layout'),
+  airpublic: () => import('@/layouts/air-public-layout'),
+  airpublicfull: () => import('@/layouts/air-public-full-layout'),
+  plain: () => import('@/layouts/plain-layout'),
+};
+
+const lazyComponent = (load: () => TModule) => async () => ({ Component: (await load()).default });
+
+/** Build the route objects from the route table: one lazy layout route per layout, pages under it. */
+export function buildRoutes(): RouteObject[] {
+  const layouts = Object.keys(LAYOUTS) as TLayout[];
+  const children: RouteObject[] = layouts.map((layout) => ({
+    id: `layout:${layout}`,
+    lazy: lazyComponent(LAYOUTS[layout]),
+    children: ROUTES.filter((route) => route.layout === layout).map((route) => ({
+      path: route.path,
+      loader: guardLoader(route.permission),
+      handle: { title: route.title, permission: route.permission } satisfies TRouteHandle,
+      lazy: lazyComponent(route.page),
+    })),
+  }));
+  children.push({
+    path: '*',
+    lazy: lazyComponent(LAYOUTS.plain),
+    children: [
+      {
+        index: true,
+        handle: { title: 'notFound', permission: null } satisfies TRouteHandle,
+        lazy: lazyComponent(() => import('@/features/errors/routes/not-found')),
+      },
+    ],
+  });
+  return [{ id: 'root', Component: Root, ErrorBoundary: RouteError, HydrateFallback: () => null, children }];
+}
+
+export function createAppRouter() {
+  return createBrowserRouter(buildRoutes());
+}

@@ -1,0 +1,136 @@
+import { useSyncExternalStore } from 'react';
+import { api, ApiError, TOKEN_STORAGE_KEY } from '@/lib/api';
+
+export const USER_STORAGE_KEY = 'air.user';
+
+/** The signed-in user as the sign-in answer gives it and local storage keeps it (spec section 3). */
+export interface TSessionUser {
+  id?: string;
+  name?: string;
+  email?: string;
+  avatar?: string | null;
+  verified?: boolean;
+  permission?: Record<string, boolean>;
+  has_password?: boolean;
+  '2fa_enabled'?: boolean;
+  support_enabled?: boolean;
+  accounts?: { id: string; name: string }[];
+  default_account?: string | null;
+  account_id?: string;
+  locale?: string | null;
+  dark_mode?: boolean;
+  plan?: string | null;
+  subscription?: { status: string } | null;
+  onboarded?: boolean;
+  duplicate_user?: boolean;
+  [key: string]: unknown;
+}
+
+export interface TSession {
+  user: TSessionUser | null;
+  token: string | null;
+}
+
+function read(): TSession {
+  let user: TSessionUser | null = null;
+  try {
+    const raw = localStorage.getItem(USER_STORAGE_KEY);
+    const parsed: unknown = raw ? JSON.parse(raw) : null;
+    user = parsed && typeof parsed === 'object' ? (parsed as TSessionUser) : null;
+  } catch {
+    user = null; // A corrupted entry is treated as signed out.
+  }
+  return { user, token: localStorage.getItem(TOKEN_STORAGE_KEY) };
+}
+
+let snapshot: TSession = read();
+const listeners = new Set<() => void>();
+
+function emit() {
+  snapshot = read();
+  listeners.forEach((listener) => listener());
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function getSession(): TSession {
+  return snapshot;
+}
+
+/** Re-read local storage (another tab, a test) and notify subscribers. */
+export function reloadSession() {
+  emit();
+}
+
+/** Store a sign-in answer (`{ token, …user }`). */
+export function setSession(data: TSessionUser & { token?: string }) {
+  const { token, ...user } = data;
+  if (typeof token === 'string' && token) localStorage.setItem(TOKEN_STORAGE_KEY, token);
+  localStorage.setItem(USER_STORAGE_KEY, JSON.stringify(user));
+  emit();
+}
+
+export function updateUser(patch: Partial<TSessionUser>) {
+  if (!snapshot.user) return;
+  localStorage.setItem(USER_STORAGE_KEY, JSON.stringify({ ...snapshot.user, ...patch }));
+  emit();
+}
+
+export function clearSession() {
+  // Spec section 4: sign out clears local storage. The language and theme choices are device
+  // preferences, so they survive.
+  const keep = ['air.locale', 'air.theme']
+    .map((key) => [key, localStorage.getItem(key)] as const)
+    .filter(([, value]) => value !== null);
+  localStorage.clear();
+  keep.forEach(([key, value]) => localStorage.setItem(key, value as string));
+  emit();
+}
+
+/** Sign out: revoke the session on the server (best effort), clear storage, go to /signin. */
+export async function signOut(navigate: (to: string) => void) {
+  if (snapshot.token) {
+    try {
+      await api.delete('/api/auth');
+    } catch {
+      // The session is being dropped anyway; an unreachable server must not keep the user in.
+    }
+  }
+  clearSession();
+  navigate('/signin');
+}
+
+/**
+ * The auth check run on load. `authenticated: false` or a 401 signs out; a network failure keeps
+ * the stored session (the server may be restarting) so the user is not thrown out by a blip.
+ * Returns whether the user was signed out.
+ */
+export async function checkAuth(navigate: (to: string) => void): Promise<boolean> {
+  if (!snapshot.token) return false;
+  try {
+    const res = await api.get<{ authenticated?: boolean } & TSessionUser>('/api/auth');
+    const data = res.data ?? {};
+    if (data.authenticated === false) {
+      await signOut(navigate);
+      return true;
+    }
+    const { authenticated: _ignored, ...user } = data;
+    if (Object.keys(user).length > 0) updateUser(user);
+    return false;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      clearSession();
+      navigate('/signin');
+      return true;
+    }
+    return false;
+  }
+}
+
+export function useSession(): TSession & { signedIn: boolean } {
+  const session = useSyncExternalStore(subscribe, getSession, getSession);
+  return { ...session, signedIn: Boolean(session.token && session.user) };
+}
