@@ -1,0 +1,104 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { TPlan } from '@air/shared/schemas/plan';
+import type { TConfig } from './config';
+import { loadPlans, seedPlans } from './billing/plans';
+import { DEFAULT_WEB_DIST, registerConsole } from './core/console';
+import { registerErrorHandler } from './core/error-handler';
+import { registerHealth } from './core/health';
+import { registerModules, registerPlugins } from './core/load-modules';
+import { registerOpenApi } from './core/openapi';
+import { genReqId, registerRequestContext } from './core/request-context';
+import { registerSecurityHeaders } from './core/security-headers';
+import { openDatabase, type TDatabase, type TDb } from './db/client';
+import { migrateDatabase } from './db/migrate';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: TConfig;
+    /** The Drizzle database (PGlite or PostgreSQL, same type). */
+    db: TDb;
+    /** The database handle: driver, ping, close. */
+    database: TDatabase;
+    /** The plans offered, from the plans file, in display order. */
+    plans: TPlan[];
+  }
+}
+
+export interface TBuildAppOptions {
+  /** An open, migrated database. When omitted, buildApp opens and migrates one and closes it with the app. */
+  database?: TDatabase;
+  /** The console build to serve (default apps/web/dist). */
+  webDist?: string;
+  /** Where log lines go (tests capture them); default stdout. */
+  logStream?: { write(line: string): void };
+}
+
+/** Log fields that must never reach a log line. */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  '*.password',
+  '*.new_password',
+  '*.old_password',
+  '*.confirm_password',
+  '*.token',
+  '*.secret',
+];
+
+/** Builds the whole server (no listen): plugins, then modules, then the console. Tests call this. */
+export async function buildApp(config: TConfig, options: TBuildAppOptions = {}) {
+  const loggerOptions: FastifyServerOptions['logger'] = {
+    level: config.logLevel,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    ...(options.logStream ? { stream: options.logStream } : {}),
+  };
+  const app = Fastify({
+    logger: loggerOptions,
+    genReqId,
+    requestIdHeader: false,
+    requestIdLogLabel: 'reqId',
+    trustProxy: config.isProduction ? 'loopback, linklocal, uniquelocal' : false,
+    bodyLimit: 1_048_576,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  let database = options.database;
+  if (!database) {
+    database = await openDatabase(config);
+    try {
+      await migrateDatabase(database);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+    const owned = database;
+    app.addHook('onClose', async () => owned.close());
+  }
+  const plans = loadPlans(config.plansFile);
+  await seedPlans(database.db, plans);
+
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('db', database.db);
+  app.decorate('plans', plans);
+
+  registerRequestContext(app);
+  registerErrorHandler(app);
+  await registerSecurityHeaders(app, config);
+  await registerOpenApi(app, config);
+  registerHealth(app);
+  await registerPlugins(app);
+  await registerModules(app);
+  await registerConsole(app, options.webDist ?? DEFAULT_WEB_DIST);
+  // Not `ready()` yet: tests may add routes; `inject` and `listen` make it ready.
+  return app;
+}
+
+export type TApp = Awaited<ReturnType<typeof buildApp>>;

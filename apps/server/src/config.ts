@@ -1,0 +1,255 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The server's configuration: one zod schema over the environment (server contract section 1),
+ * parsed once at boot. `loadConfig` throws a ConfigError whose message holds one line per bad
+ * variable, each starting with the variable's name.
+ */
+
+export class ConfigError extends Error {
+  constructor(public readonly lines: string[]) {
+    super(lines.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const booleanString = z.preprocess(
+  emptyToUndefined,
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+    .transform((value) => ['true', '1', 'yes'].includes(value))
+    .optional(),
+);
+const port = z.preprocess(
+  emptyToUndefined,
+  z.coerce
+    .number({ error: 'must be a port number' })
+    .int('must be a port number')
+    .min(0, 'must be between 0 and 65535')
+    .max(65535, 'must be between 0 and 65535')
+    .default(3000),
+);
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+const ZEnv = z.object({
+  NODE_ENV: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
+      .default('development'),
+  ),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .optional(),
+  ),
+  PORT: port,
+  HOST: z.preprocess(emptyToUndefined, z.string().min(1).default('127.0.0.1')),
+  APP_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
+  ),
+  REDIS_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional(),
+  ),
+  SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  ),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).default('AIR <no-reply@air.local>')),
+  SUPPORT_EMAIL: z.preprocess(
+    emptyToUndefined,
+    z.email({ error: 'must be an email address' }).default('support@air.local'),
+  ),
+  BILLING_PROVIDER: z.preprocess(
+    emptyToUndefined,
+    z.enum(['local', 'stripe'], { error: 'must be local or stripe' }).default('local'),
+  ),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_PUBLISHABLE_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  PLANS_FILE: optionalString,
+  UPSTREAM_ALLOW_PRIVATE: booleanString,
+  GATEWAY_TIMEOUT_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a number of milliseconds' })
+      .int('must be a whole number of milliseconds')
+      .min(1, 'must be at least 1')
+      .max(3_600_000, 'must be at most 3600000')
+      .default(120_000),
+  ),
+});
+
+export interface TOidcProvider {
+  /** Lower-case NAME from OIDC_<NAME>_ISSUER, used in URLs (`/api/auth/social/google`). */
+  name: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface TConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  isProduction: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  port: number;
+  host: string;
+  appUrl: string;
+  /** Absolute path. */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  secret: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  supportEmail: string;
+  billing:
+    | { provider: 'local' }
+    | { provider: 'stripe'; secretKey: string; publishableKey: string; webhookSecret: string };
+  oidcProviders: TOidcProvider[];
+  /** Absolute path of the plans file in use. */
+  plansFile: string;
+  upstreamAllowPrivate: boolean;
+  gatewayTimeoutMs: number;
+}
+
+export const BUILT_IN_PLANS_FILE = path.join(import.meta.dirname, 'billing', 'plans.json');
+
+const OIDC_PATTERN = /^OIDC_([A-Z0-9]+)_(ISSUER|CLIENT_ID|CLIENT_SECRET)$/;
+
+function collectOidcProviders(env: Record<string, string | undefined>, errors: string[]): TOidcProvider[] {
+  const byName = new Map<string, Partial<Record<'ISSUER' | 'CLIENT_ID' | 'CLIENT_SECRET', string>>>();
+  for (const [key, value] of Object.entries(env)) {
+    const match = OIDC_PATTERN.exec(key);
+    if (!match || !value) continue;
+    const [, name, part] = match as unknown as [string, string, 'ISSUER' | 'CLIENT_ID' | 'CLIENT_SECRET'];
+    byName.set(name, { ...byName.get(name), [part]: value });
+  }
+  const providers: TOidcProvider[] = [];
+  for (const [name, parts] of [...byName.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    let ok = true;
+    for (const part of ['ISSUER', 'CLIENT_ID', 'CLIENT_SECRET'] as const) {
+      if (!parts[part]) {
+        errors.push(`OIDC_${name}_${part}: is required when other OIDC_${name}_* variables are set`);
+        ok = false;
+      }
+    }
+    if (parts.ISSUER && !httpUrl.safeParse(parts.ISSUER).success) {
+      errors.push(`OIDC_${name}_ISSUER: must be an http(s) URL`);
+      ok = false;
+    }
+    if (ok) {
+      providers.push({
+        name: name.toLowerCase(),
+        issuer: parts.ISSUER!,
+        clientId: parts.CLIENT_ID!,
+        clientSecret: parts.CLIENT_SECRET!,
+      });
+    }
+  }
+  return providers;
+}
+
+/**
+ * Reads `DATA_DIR/secret`, creating it (mode 0600) with 48 random bytes the first time, so a
+ * developer machine needs no configuration and tokens survive restarts.
+ */
+export function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret');
+  if (existsSync(file)) {
+    const existing = readFileSync(file, 'utf8').trim();
+    if (existing.length >= 32) return existing;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+export interface TLoadConfigOptions {
+  /** Base for relative paths (DATA_DIR, PLANS_FILE). Defaults to the process's working directory. */
+  cwd?: string;
+}
+
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  options: TLoadConfigOptions = {},
+): TConfig {
+  const cwd = options.cwd ?? process.cwd();
+  const errors: string[] = [];
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const seen = new Set<string>();
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0] ?? 'environment');
+      if (seen.has(name)) continue;
+      seen.add(name);
+      errors.push(`${name}: ${issue.message}`);
+    }
+  }
+  const oidcProviders = collectOidcProviders(env, errors);
+  if (!parsed.success) throw new ConfigError(errors);
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === 'production';
+
+  if (isProduction && !e.SECRET) errors.push('SECRET: is required when NODE_ENV=production');
+
+  let billing: TConfig['billing'] = { provider: 'local' };
+  if (e.BILLING_PROVIDER === 'stripe') {
+    const missing = (
+      ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const
+    ).filter((k) => !e[k]);
+    for (const name of missing) errors.push(`${name}: is required when BILLING_PROVIDER=stripe`);
+    if (missing.length === 0) {
+      billing = {
+        provider: 'stripe',
+        secretKey: e.STRIPE_SECRET_KEY!,
+        publishableKey: e.STRIPE_PUBLISHABLE_KEY!,
+        webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+      };
+    }
+  }
+
+  const plansFile = e.PLANS_FILE ? path.resolve(cwd, e.PLANS_FILE) : BUILT_IN_PLANS_FILE;
+  if (e.PLANS_FILE && !existsSync(plansFile)) errors.push(`PLANS_FILE: file not found: ${plansFile}`);
+
+  if (errors.length > 0) throw new ConfigError(errors);
+
+  const dataDir = path.resolve(cwd, e.DATA_DIR);
+  const hostForUrl =
+    e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
+  return {
+    nodeEnv: e.NODE_ENV,
+    isProduction,
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
+    port: e.PORT,
+    host: e.HOST,
+    appUrl: (e.APP_URL ?? `http://${hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    secret: e.SECRET ?? readOrCreateSecret(dataDir),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    supportEmail: e.SUPPORT_EMAIL,
+    billing,
+    oidcProviders,
+    plansFile,
+    upstreamAllowPrivate: e.UPSTREAM_ALLOW_PRIVATE ?? !isProduction,
+    gatewayTimeoutMs: e.GATEWAY_TIMEOUT_MS,
+  };
+}

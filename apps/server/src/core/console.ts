@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../lib/app-error';
+
+/** The built console, resolved from this file so the server works from any working directory. */
+export const DEFAULT_WEB_DIST = path.resolve(import.meta.dirname, '../../../web/dist');
+
+function isApiPath(url: string): boolean {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}
+
+function wantsHtml(request: FastifyRequest): boolean {
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    /text\/html|\*\/\*/.test(request.headers.accept ?? '')
+  );
+}
+
+const NOT_BUILT =
+  'The AIR console is not built yet. Run `npm run build` (or `npm start`, which builds it) from the repository root, then reload.\n';
+
+/**
+ * Serves the console with history fallback: a GET that accepts HTML and is not an API path gets
+ * index.html, so client-side routes survive a reload. Everything else unknown is a JSON 404.
+ */
+export async function registerConsole(app: FastifyInstance, webDist: string) {
+  const built = existsSync(path.join(webDist, 'index.html'));
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      cacheControl: false,
+      setHeaders: (res, filePath) => {
+        // Vite's hashed assets never change; index.html must always be revalidated.
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    if (!isApiPath(request.url) && wantsHtml(request)) {
+      if (built) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.status(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
+    }
+    throw new AppError('not_found');
+  });
+  if (!built) {
+    app.get('/', { schema: { hide: true } }, (_request, reply) =>
+      reply.status(503).type('text/plain; charset=utf-8').send(NOT_BUILT),
+    );
+  }
+}

@@ -1,0 +1,66 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback } from 'fastify';
+
+/**
+ * Discovery so features plug in without editing a shared file:
+ * - `src/plugins/<name>.ts`: cross-cutting plugins (auth, rate limit). Default export, wrapped in
+ *   `fastify-plugin` when its decorators/hooks must reach every route. Registered at the root in
+ *   file-name order, before any module.
+ * - `src/modules/<name>/routes.ts`: console API modules. Default export, a Fastify plugin
+ *   registered in its own scope with prefix `/api` (or the module's `export const prefix`).
+ * - `src/gateway/routes.ts`: the gateway, same convention as a module.
+ */
+export const SRC_DIR = path.resolve(import.meta.dirname, '..');
+
+interface TPluginModule {
+  default?: FastifyPluginAsync | FastifyPluginCallback;
+  prefix?: string;
+}
+
+async function importPlugin(file: string): Promise<TPluginModule & { default: FastifyPluginAsync }> {
+  const mod = (await import(pathToFileURL(file).href)) as TPluginModule;
+  if (typeof mod.default !== 'function') {
+    throw new Error(`${path.relative(SRC_DIR, file)} must default-export a Fastify plugin`);
+  }
+  return mod as TPluginModule & { default: FastifyPluginAsync };
+}
+
+export function pluginFiles(srcDir = SRC_DIR): string[] {
+  const dir = path.join(srcDir, 'plugins');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => /\.ts$/.test(name) && !/\.(test|spec)\.ts$/.test(name) && !name.endsWith('.d.ts'))
+    .sort()
+    .map((name) => path.join(dir, name));
+}
+
+export function moduleRouteFiles(srcDir = SRC_DIR): string[] {
+  const dir = path.join(srcDir, 'modules');
+  const files = existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort()
+        .map((name) => path.join(dir, name, 'routes.ts'))
+        .filter((file) => existsSync(file))
+    : [];
+  const gateway = path.join(srcDir, 'gateway', 'routes.ts');
+  if (existsSync(gateway)) files.push(gateway);
+  return files;
+}
+
+export async function registerPlugins(app: FastifyInstance, srcDir = SRC_DIR) {
+  for (const file of pluginFiles(srcDir)) {
+    const mod = await importPlugin(file);
+    await app.register(mod.default);
+  }
+}
+
+export async function registerModules(app: FastifyInstance, srcDir = SRC_DIR) {
+  for (const file of moduleRouteFiles(srcDir)) {
+    const mod = await importPlugin(file);
+    await app.register(mod.default, { prefix: mod.prefix ?? '/api' });
+  }
+}

@@ -1,0 +1,84 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { TConfig } from '../config';
+import * as schema from './schema';
+
+export type TSchema = typeof schema;
+
+/** The driver-agnostic database type every service takes: PGlite and node-postgres both fit. */
+export type TDb = PgDatabase<PgQueryResultHKT, TSchema>;
+/** A transaction handle (`db.transaction(async (tx) => …)`), usable wherever a TDb is. */
+export type TTx = Parameters<Parameters<TDb['transaction']>[0]>[0];
+
+export type TDriver = 'pglite' | 'postgres';
+
+export interface TDatabase {
+  db: TDb;
+  driver: TDriver;
+  /** Runs `select 1`: throws when the database cannot answer. */
+  ping(): Promise<void>;
+  /** Closes the pool or the embedded database (an unclosed PGlite keeps Node alive). */
+  close(): Promise<void>;
+}
+
+export interface TOpenDatabaseOptions {
+  /** Embedded only: start from a `dumpDataDir()` tarball instead of the data dir (tests). */
+  loadDataDir?: Blob;
+  /** Embedded only: keep the database in memory instead of `DATA_DIR/db`. */
+  inMemory?: boolean;
+}
+
+export async function openDatabase(
+  config: Pick<TConfig, 'databaseUrl' | 'dataDir'>,
+  options: TOpenDatabaseOptions = {},
+): Promise<TDatabase> {
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    // An idle client that loses its server must not crash the process: the next query reports it.
+    pool.on('error', () => {});
+    const db = drizzlePg(pool, { schema }) as unknown as TDb;
+    return {
+      db,
+      driver: 'postgres',
+      ping: async () => {
+        await pool.query('select 1');
+      },
+      close: () => pool.end(),
+    };
+  }
+  let dataDir: string | undefined;
+  if (!options.inMemory && !options.loadDataDir) {
+    dataDir = path.join(config.dataDir, 'db');
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const client = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
+  const db = drizzlePglite(client, { schema }) as unknown as TDb;
+  let closed = false;
+  return {
+    db,
+    driver: 'pglite',
+    ping: async () => {
+      await client.query('select 1');
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await client.close();
+    },
+    // Exposed for tests that dump a migrated database.
+    ...({ pglite: client } as object),
+  };
+}
+
+/** The underlying PGlite of an embedded database (tests dump it), or undefined on PostgreSQL. */
+export function pgliteOf(database: TDatabase): PGlite | undefined {
+  return (database as TDatabase & { pglite?: PGlite }).pglite;
+}

@@ -1,0 +1,46 @@
+import {
+  boolean,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { accounts } from './accounts';
+
+export const routeTypeEnum = pgEnum('route_type', ['agent', 'model', 'datasource']);
+
+/**
+ * A registered AI endpoint. `route_name` is unique across all accounts. Upstream headers are
+ * sealed with SECRET (`upstream_headers_enc`) and never returned in full.
+ */
+export const aiEndpoints = pgTable(
+  'ai_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    routeName: text('route_name').notNull(),
+    routeEndpoint: text('route_endpoint').notNull(),
+    routeType: routeTypeEnum('route_type').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    isPrivate: boolean('is_private').notNull().default(true),
+    isShared: boolean('is_shared').notNull().default(false),
+    description: text('description').notNull().default(''),
+    upstreamModel: text('upstream_model'),
+    upstreamTimeoutMs: integer('upstream_timeout_ms'),
+    upstreamHeadersEnc: text('upstream_headers_enc'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('ai_endpoints_route_name_unique').on(t.routeName),
+    index('ai_endpoints_account_id_idx').on(t.accountId),
+    index('ai_endpoints_shared_idx').on(t.isShared, t.isPrivate, t.isActive),
+  ],
+);

@@ -1,0 +1,28 @@
+import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { accounts } from './accounts';
+
+/**
+ * API keys (`air_` + 40 base62). `key_hash` (SHA-256) is the look-up; `key_enc` is the key sealed
+ * with SECRET so a developer can reveal it again; `key_prefix` is what lists show.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    keyHash: text('key_hash').notNull(),
+    keyEnc: text('key_enc').notNull(),
+    keyPrefix: text('key_prefix').notNull(),
+    scope: text('scope').array().notNull().default([]),
+    active: boolean('active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('api_keys_key_hash_unique').on(t.keyHash),
+    index('api_keys_account_id_idx').on(t.accountId),
+  ],
+);

@@ -1,0 +1,35 @@
+import type { TMessageKey } from './en';
+
+/** Spanish messages: the same keys as en.ts (a missing key is a type error). */
+export const es: Record<TMessageKey, string> = {
+  'error.validation': 'Revisa el campo indicado',
+  'error.bad_request': 'No se pudo entender la solicitud',
+  'error.invalid_json': 'El cuerpo de la solicitud no es JSON válido',
+  'error.unsupported_media_type': 'El cuerpo de la solicitud debe ser JSON',
+  'error.unauthenticated': 'Inicia sesión para continuar',
+  'error.payment_required': 'Mejora tu plan para continuar',
+  'error.forbidden': 'No tienes permiso para hacer eso',
+  'error.not_found': 'No encontrado',
+  'error.method_not_allowed': 'Método no permitido',
+  'error.conflict': 'Esto ya existe',
+  'error.payload_too_large': 'La solicitud es demasiado grande',
+  'error.rate_limited': 'Demasiadas solicitudes, inténtalo de nuevo más tarde',
+  'error.internal': 'Algo salió mal',
+  'error.service_unavailable': 'El servicio no está disponible temporalmente',
+
+  'validation.required': '{field} es obligatorio',
+  'validation.invalid': '{field} no es válido',
+  'validation.unknown_field': '{field} no es un campo permitido',
+  'validation.too_short': '{field} debe tener al menos {minimum} caracteres',
+  'validation.too_long': '{field} debe tener como máximo {maximum} caracteres',
+  'validation.too_small': '{field} debe ser al menos {minimum}',
+  'validation.too_big': '{field} debe ser como máximo {maximum}',
+  'validation.too_few': '{field} debe tener al menos {minimum} elementos',
+  'validation.too_many': '{field} debe tener como máximo {maximum} elementos',
+  'validation.invalid_email': 'Introduce un correo electrónico válido',
+  'validation.invalid_url': 'Introduce una URL válida',
+  'validation.invalid_format': '{field} tiene un formato no válido',
+  'validation.invalid_option': '{field} debe ser uno de los valores permitidos',
+  'validation.not_a_number': 'Introduce un número válido',
+  'validation.body_required': 'Se requiere un cuerpo en la solicitud',
+};

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/**
+ * Wire-format building blocks shared by every console call (server contract section 2).
+ *
+ * Convention: request bodies are `z.strictObject(...)` so unknown fields are rejected with 400
+ * (the server reports the first unknown key as `inputError`). Use `z.looseObject` only where the
+ * spec sends extra fields on purpose. A custom zod message that is an i18n key (e.g.
+ * `{ error: 'validation.password_complex' }`) is translated by the server's error handler.
+ */
+
+export const ZUuid = z.uuid();
+export const ZIdParams = z.strictObject({ id: z.uuid() });
+export type TIdParams = z.infer<typeof ZIdParams>;
+
+/** `{ message, inputError?, ... }`: every 4xx/5xx of the console API. */
+export const ZErrorBody = z.looseObject({
+  message: z.string(),
+  inputError: z.string().optional(),
+});
+export type TErrorBody = z.infer<typeof ZErrorBody>;
+
+/** `{ data?, message? }`: the success envelope. */
+export function ZEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ data, message: z.string().optional() });
+}
+
+export const ZMessageOnly = z.object({ message: z.string() });
+
+export const LOCALES = ['en', 'es'] as const;
+export const ZLocale = z.enum(LOCALES);
+export type TLocale = z.infer<typeof ZLocale>;
