@@ -1,0 +1,327 @@
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import type * as apiModule from '@/lib/api';
+import { ApiError, apiRequest } from '@/lib/api';
+import { Form } from './form';
+import { PAYMENT_RESULT_FIELD, registerPaymentConfirmer } from './payment-step';
+import type { TFormFields, TFormProps } from './types';
+
+vi.mock('@/lib/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof apiModule>()),
+  apiRequest: vi.fn(),
+}));
+const handleError = vi.fn();
+vi.mock('@/lib/error-handler', () => ({ useErrorHandler: () => handleError }));
+const toast = vi.fn();
+vi.mock('@/components/ui/use-toast', () => ({ toast: (input: unknown) => toast(input) }));
+
+const request = vi.mocked(apiRequest);
+
+beforeAll(() => {
+  // Radix Select and Popover use pointer capture and scrolling that jsdom does not implement.
+  Element.prototype.hasPointerCapture ??= () => false;
+  Element.prototype.releasePointerCapture ??= () => {};
+  Element.prototype.scrollIntoView ??= () => {};
+  // input-otp probes for password-manager overlays.
+  document.elementFromPoint ??= () => null;
+  // Radix measures checkboxes and switches.
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+});
+
+beforeEach(() => {
+  request.mockReset();
+  handleError.mockReset();
+  toast.mockReset();
+  registerPaymentConfirmer(null);
+});
+
+function renderForm(props: Partial<TFormProps> & { fields: TFormFields }) {
+  const user = userEvent.setup();
+  render(
+    <MemoryRouter initialEntries={['/form']}>
+      <Routes>
+        <Route path="/form" element={<Form url="/api/thing" method="POST" {...props} />} />
+        <Route path="/done" element={<p>Done page</p>} />
+      </Routes>
+    </MemoryRouter>,
+  );
+  return user;
+}
+
+const nameField: TFormFields = { name: { type: 'text', label: 'Name', required: true } };
+
+describe('Form validation', () => {
+  it('validates on blur, then on change only after the first submit', async () => {
+    const user = renderForm({ fields: nameField });
+    const input = screen.getByLabelText(/Name/);
+    await user.click(input);
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.tab();
+    expect(screen.getByRole('alert').textContent).toContain('Name is required');
+    // Before any submit, typing does not re-validate: the error waits for the next blur.
+    await user.type(input, 'A');
+    expect(screen.getByRole('alert').textContent).toContain('Name is required');
+    await user.clear(input);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(request).not.toHaveBeenCalled();
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    // After a submit, each change re-validates at once.
+    await user.type(input, 'A');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('falls back to "Field" without a label and lets errorMessage override', async () => {
+    const user = renderForm({
+      fields: {
+        a: { type: 'text', required: true, placeholder: 'a' },
+        b: { type: 'text', required: true, placeholder: 'b', errorMessage: 'Please enter your name' },
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    const alerts = screen.getAllByRole('alert').map((a) => a.textContent);
+    expect(alerts).toEqual(['Field is required', 'Please enter your name']);
+  });
+
+  it('translates number, email, url and phone errors', async () => {
+    const user = renderForm({
+      fields: {
+        n: { type: 'number', label: 'N', min: 1, max: 5 },
+        e: { type: 'email', label: 'E' },
+        u: { type: 'url', label: 'U' },
+        p: { type: 'phone', label: 'P' },
+        x: { type: 'number', label: 'X' },
+      },
+    });
+    await user.type(screen.getByLabelText('N'), '9');
+    await user.type(screen.getByLabelText('E'), 'nope');
+    await user.type(screen.getByLabelText('U'), 'nope');
+    await user.type(screen.getByLabelText('P'), '12');
+    await user.type(screen.getByLabelText('X'), 'abc');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+      'Please enter a value between 1 and 5',
+      'Please enter a valid email address',
+      'Please enter a valid URL',
+      'Please enter a valid phone number',
+      'Please enter a valid number',
+    ]);
+  });
+
+  it('checks the number of choices in a checkbox set', async () => {
+    const options = ['read', 'write', 'admin'].map((v) => ({ value: v, label: v }));
+    const user = renderForm({
+      fields: { scope: { type: 'checkbox', label: 'Scope', options, min: 1, max: 2 } },
+    });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByRole('alert').textContent).toContain('Please select at least 1 options');
+    await user.click(screen.getByLabelText('read'));
+    await user.click(screen.getByLabelText('write'));
+    await user.click(screen.getByLabelText('admin'));
+    expect(screen.getByRole('alert').textContent).toContain('Please select no more than 2 options');
+  });
+
+  it('drops fields whose type is null', () => {
+    renderForm({ fields: { name: { type: 'text', label: 'Name' }, gone: { type: null, label: 'Gone' } } });
+    expect(screen.queryByLabelText('Gone')).toBeNull();
+  });
+});
+
+describe('Form submit', () => {
+  it('posts JSON, dims the form and shows loading while pending, then toasts, redirects and calls onSuccess', async () => {
+    let resolve!: (value: { message: string }) => void;
+    request.mockReturnValue(new Promise((r) => (resolve = r)));
+    const onSuccess = vi.fn();
+    const user = renderForm({ fields: nameField, redirect: '/done', onSuccess, buttonText: 'Create' });
+    await user.type(screen.getByLabelText(/Name/), 'Ada');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+
+    const form = document.querySelector('form')!;
+    expect(form.className).toMatch(/pointer-events-none/);
+    expect(form.className).toMatch(/opacity-50/);
+    expect(form.hasAttribute('novalidate')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Create' }).getAttribute('aria-busy')).toBe('true');
+    expect(request).toHaveBeenCalledWith('POST', '/api/thing', { name: 'Ada' });
+
+    await act(async () => resolve({ message: 'Saved' }));
+    expect(toast).toHaveBeenCalledWith({ variant: 'success', title: 'Saved' });
+    expect(onSuccess).toHaveBeenCalledWith({ message: 'Saved' }, { name: 'Ada' });
+    expect(await screen.findByText('Done page')).toBeTruthy();
+  });
+
+  it('attaches an inputError message to its field and does not call the error handler', async () => {
+    request.mockRejectedValue(new ApiError(409, { message: 'That email is taken', inputError: 'email' }));
+    const user = renderForm({ fields: { email: { type: 'email', label: 'Email' } } });
+    await user.type(screen.getByLabelText('Email'), 'a@b.co');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('That email is taken');
+    expect(screen.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
+    expect(handleError).not.toHaveBeenCalled();
+  });
+
+  it('sends other failures to the shared error handler', async () => {
+    const error = new ApiError(500, { message: 'Something went wrong' });
+    request.mockRejectedValue(error);
+    const user = renderForm({ fields: nameField });
+    await user.type(screen.getByLabelText(/Name/), 'Ada');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(handleError).toHaveBeenCalledWith(error));
+    expect(screen.getByRole('button', { name: 'Save' }).hasAttribute('aria-busy')).toBe(false);
+  });
+
+  it('sends multipart form data when a value is a file list', async () => {
+    request.mockResolvedValue({});
+    const user = renderForm({
+      fields: {
+        title: { type: 'text', label: 'Title' },
+        avatar: { type: 'file', label: 'Avatar', accept: ['image/*'] },
+      },
+    });
+    await user.type(screen.getByLabelText('Title'), 'Me');
+    const file = new File(['png'], 'me.png', { type: 'image/png' });
+    await user.upload(screen.getByLabelText('Avatar'), file);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(request).toHaveBeenCalled());
+    const body = request.mock.calls[0]![2] as FormData;
+    expect(body).toBeInstanceOf(FormData);
+    expect(body.get('title')).toBe('Me');
+    expect((body.get('avatar') as File).name).toBe('me.png');
+  });
+
+  it('refuses files outside the accepted types, naming the subtype', async () => {
+    const user = userEvent.setup({ applyAccept: false });
+    render(
+      <MemoryRouter>
+        <Form
+          url="/x"
+          method="POST"
+          fields={{ doc: { type: 'file', label: 'Doc', accept: ['image/png'] } }}
+        />
+      </MemoryRouter>,
+    );
+    await user.upload(screen.getByLabelText('Doc'), new File(['%PDF'], 'a.pdf', { type: 'application/pdf' }));
+    expect(screen.getByRole('alert').textContent).toContain('pdf files are not allowed');
+  });
+
+  it('shows a cancel button when cancel is given', async () => {
+    const cancel = vi.fn();
+    const user = renderForm({ fields: nameField, cancel });
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(cancel).toHaveBeenCalled();
+  });
+
+  it('auto-submits on every change, without a submit button', async () => {
+    request.mockResolvedValue({});
+    const user = renderForm({
+      fields: { on: { type: 'switch', label: 'Active' } },
+      method: 'PATCH',
+      autoSubmit: true,
+    });
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    await user.click(screen.getByRole('switch', { name: 'Active' }));
+    await waitFor(() => expect(request).toHaveBeenCalledWith('PATCH', '/api/thing', { on: true }));
+  });
+
+  it('confirms a payment and repeats the request with the result', async () => {
+    request
+      .mockResolvedValueOnce({ requires_payment_action: true, client_secret: 'pi_secret' })
+      .mockResolvedValueOnce({ message: 'Plan updated' });
+    const confirm = vi.fn().mockResolvedValue({ id: 'pi_1', status: 'succeeded' });
+    registerPaymentConfirmer(confirm);
+    const user = renderForm({ fields: { plan: { type: 'hidden', value: 'pro' } } });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(request).toHaveBeenCalledTimes(2));
+    expect(confirm).toHaveBeenCalledWith({ clientSecret: 'pi_secret', values: { plan: 'pro' } });
+    expect(request.mock.calls[1]).toEqual([
+      'POST',
+      '/api/thing',
+      { plan: 'pro', [PAYMENT_RESULT_FIELD]: { id: 'pi_1', status: 'succeeded' } },
+    ]);
+    expect(toast).toHaveBeenCalledWith({ variant: 'success', title: 'Plan updated' });
+  });
+
+  it('reports a clear error when no payment confirmer is registered', async () => {
+    request.mockResolvedValueOnce({ requires_payment_action: true, client_secret: 'pi_secret' });
+    const user = renderForm({ fields: { plan: { type: 'hidden', value: 'pro' } } });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(handleError).toHaveBeenCalled());
+    expect((handleError.mock.calls[0]![0] as Error).message).toMatch(/Payment confirmation is not available/);
+    expect(request).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('Form field types', () => {
+  it('select lists only non-empty options and submits the choice', async () => {
+    request.mockResolvedValue({});
+    const user = renderForm({
+      fields: {
+        route_type: {
+          type: 'select',
+          label: 'Type',
+          required: true,
+          options: [
+            { value: '', label: 'Nothing' },
+            { value: 'agent', label: 'AI Agent' },
+            { value: 'model', label: 'AI Model' },
+          ],
+        },
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByRole('alert').textContent).toContain('Type is required');
+    await user.click(screen.getByRole('combobox', { name: 'Type' }));
+    const listbox = await screen.findByRole('listbox');
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['AI Agent', 'AI Model']);
+    await user.click(within(listbox).getByRole('option', { name: 'AI Model' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(request).toHaveBeenCalledWith('POST', '/api/thing', { route_type: 'model' }));
+  });
+
+  it('otp shows 3+3 slots, takes exactly six characters and honours its pattern', async () => {
+    request.mockResolvedValue({});
+    const user = renderForm({
+      fields: { code: { type: 'otp', label: 'Code', required: true, pattern: '^\\d+$' } },
+    });
+    expect(document.querySelectorAll('[data-slot="otp-slot"]')).toHaveLength(6);
+    const input = screen.getByLabelText(/Code/);
+    await user.type(input, '12a3');
+    expect((input as HTMLInputElement).value).toBe('123');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByRole('alert').textContent).toContain('Please enter the 6-character code');
+    await user.type(input, '456789');
+    expect((input as HTMLInputElement).value).toBe('123456');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(request).toHaveBeenCalledWith('POST', '/api/thing', { code: '123456' }));
+  });
+
+  it('date shows the long form and emits YYYY-MM-DD from a Sunday-first 6-week calendar', async () => {
+    request.mockResolvedValue({});
+    const user = renderForm({ fields: { when: { type: 'date', label: 'When', value: '2026-03-14' } } });
+    const trigger = screen.getByLabelText('When');
+    expect(trigger.textContent).toContain('March 14, 2026');
+    expect(trigger.className).toContain('w-[280px]');
+    await user.click(trigger);
+    const grid = await screen.findByRole('grid');
+    expect(grid.querySelector('thead th')?.getAttribute('aria-label')).toBe('Sunday');
+    expect(grid.querySelectorAll('tbody tr')).toHaveLength(6);
+    await user.click(within(grid).getByRole('button', { name: /March 20th, 2026/ }));
+    expect(screen.getByLabelText('When').textContent).toContain('March 20, 2026');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(request).toHaveBeenCalledWith('POST', '/api/thing', { when: '2026-03-20' }));
+  });
+
+  it('card field says it is unavailable when billing registered no widget', () => {
+    renderForm({ fields: { token: { type: 'card', label: 'Card' } } });
+    expect(screen.getByRole('status').textContent).toContain('Card entry is not available');
+  });
+});

@@ -1,0 +1,68 @@
+import i18n from '@/lib/i18n';
+import { apiRequest, type TApiResponse, type THttpMethod } from '@/lib/api';
+import { activeFields, type TFormFields, type TFormValues } from './types';
+import {
+  PAYMENT_RESULT_FIELD,
+  PaymentStepUnavailableError,
+  cardTokenizer,
+  paymentConfirmer,
+} from './payment-step';
+
+function isFileList(value: unknown): value is FileList {
+  return typeof FileList !== 'undefined' && value instanceof FileList;
+}
+
+export function hasFiles(values: TFormValues): boolean {
+  return Object.values(values).some(isFileList);
+}
+
+/** Multipart body: each file under its field name, arrays as repeated entries, objects as JSON. */
+export function toFormData(values: TFormValues): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined || value === null) continue;
+    if (isFileList(value)) for (const file of Array.from(value)) data.append(name, file);
+    else if (Array.isArray(value)) for (const item of value) data.append(name, String(item));
+    else if (typeof value === 'object') data.append(name, JSON.stringify(value));
+    else data.append(name, String(value));
+  }
+  return data;
+}
+
+export function send(method: THttpMethod, url: string, values: TFormValues): Promise<TApiResponse<unknown>> {
+  return apiRequest(method, url, hasFiles(values) ? toFormData(values) : values);
+}
+
+/** Card widgets hold a provider value; the server wants a token, created just before sending. */
+async function tokenizeCards(fields: TFormFields, values: TFormValues): Promise<TFormValues> {
+  const out = { ...values };
+  for (const [name, field] of activeFields(fields)) {
+    if (field.type !== 'card' || out[name] == null) continue;
+    const tokenize = cardTokenizer();
+    if (!tokenize) throw new PaymentStepUnavailableError(i18n.t('form:form.payment.unavailable'));
+    out[name] = await tokenize(out[name]);
+  }
+  return out;
+}
+
+/**
+ * The generic form's request cycle (spec section 7): create card tokens, send, and when the answer
+ * is `requires_payment_action`, confirm the payment with the client secret and repeat the request
+ * with the original data plus the confirmation result.
+ */
+export async function submitValues(
+  fields: TFormFields,
+  method: THttpMethod,
+  url: string,
+  values: TFormValues,
+): Promise<{ response: TApiResponse<unknown>; sent: TFormValues }> {
+  const sent = await tokenizeCards(fields, values);
+  let response = await send(method, url, sent);
+  if (response.requires_payment_action && typeof response.client_secret === 'string') {
+    const confirm = paymentConfirmer();
+    if (!confirm) throw new PaymentStepUnavailableError(i18n.t('form:form.payment.unavailable'));
+    const result = await confirm({ clientSecret: response.client_secret, values: sent });
+    response = await send(method, url, { ...sent, [PAYMENT_RESULT_FIELD]: result });
+  }
+  return { response, sent };
+}
