@@ -9,7 +9,8 @@ import { createAppRouter } from '@/app/router';
 
 // A device without its own language choice takes the signed-in user's saved locale.
 const userLocale = getSession().user?.locale;
-if (!localStorage.getItem(LOCALE_STORAGE_KEY) && (userLocale === 'es' || userLocale === 'en')) setLocale(userLocale);
+if (!localStorage.getItem(LOCALE_STORAGE_KEY) && (userLocale === 'es' || userLocale === 'en'))
+  setLocale(userLocale);
 else document.documentElement.lang = storedLocale();
 applyStoredTheme();
 

@@ -13,7 +13,13 @@ export const queryClient = new QueryClient({
 });
 
 /** Everything every page may use: data cache, tooltips, toasts, the shared dialog and loading overlay. */
-export function AppProviders({ children, renderForm }: { children: React.ReactNode; renderForm?: TDialogFormRenderer }) {
+export function AppProviders({
+  children,
+  renderForm,
+}: {
+  children: React.ReactNode;
+  renderForm?: TDialogFormRenderer;
+}) {
   return (
     <QueryClientProvider client={queryClient}>
       <TooltipProvider>

@@ -37,17 +37,14 @@ export function buildRoutes(): RouteObject[] {
       lazy: lazyComponent(route.page),
     })),
   }));
-  children.push({
-    path: '*',
-    lazy: lazyComponent(LAYOUTS.plain),
-    children: [
-      {
-        index: true,
-        handle: { title: 'notFound', permission: null } satisfies TRouteHandle,
-        lazy: lazyComponent(() => import('@/features/errors/routes/not-found')),
-      },
-    ],
-  });
+  // Any other path: the not-found page, in the plain layout like /notfound and /404.
+  children
+    .find((route) => route.id === 'layout:plain')
+    ?.children?.push({
+      path: '*',
+      handle: { title: 'notFound', permission: null } satisfies TRouteHandle,
+      lazy: lazyComponent(() => import('@/features/errors/routes/not-found')),
+    });
   return [{ id: 'root', Component: Root, ErrorBoundary: RouteError, HydrateFallback: () => null, children }];
 }
 

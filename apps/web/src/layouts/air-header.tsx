@@ -12,7 +12,10 @@ export function AirHeader({ full = false }: { full?: boolean }) {
   const { t } = useTranslation();
   const { signedIn } = useSession();
   const link = ({ isActive }: { isActive: boolean }) =>
-    cn('rounded-md px-3 py-2 text-sm font-medium hover:bg-accent', isActive ? 'text-foreground' : 'text-muted-foreground');
+    cn(
+      'rounded-md px-3 py-2 text-sm font-medium hover:bg-accent',
+      isActive ? 'text-foreground' : 'text-muted-foreground',
+    );
   return (
     <header className="sticky top-0 z-20 border-b bg-background/95 backdrop-blur">
       <div className={cn('flex h-14 items-center justify-between gap-4 px-4', !full && 'mx-auto max-w-6xl')}>

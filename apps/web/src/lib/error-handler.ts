@@ -9,7 +9,8 @@ export type TNavigate = (to: string) => void;
 function bodyMessage(error: unknown): string | undefined {
   if (error instanceof ApiError) {
     const body = error.body;
-    if (body && typeof body === 'object' && typeof body.message === 'string' && body.message) return body.message;
+    if (body && typeof body === 'object' && typeof body.message === 'string' && body.message)
+      return body.message;
     return undefined;
   }
   if (error instanceof Error && error.message) return error.message;
@@ -45,7 +46,8 @@ export function handleError(error: unknown, navigate: TNavigate): void {
     }
     case 429: {
       const body = error.body;
-      const text = typeof body === 'string' ? body : (bodyMessage(error) ?? i18n.t('common:error.description'));
+      const text =
+        typeof body === 'string' ? body : (bodyMessage(error) ?? i18n.t('common:error.description'));
       toast({ variant: 'error', title, description: text });
       return;
     }

@@ -32,7 +32,7 @@ export interface TSession {
 }
 
 function read(): TSession {
-  let user: TSessionUser | null = null;
+  let user: TSessionUser | null;
   try {
     const raw = localStorage.getItem(USER_STORAGE_KEY);
     const parsed: unknown = raw ? JSON.parse(raw) : null;

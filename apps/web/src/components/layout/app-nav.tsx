@@ -1,4 +1,4 @@
-import { NavLink, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Menu } from 'lucide-react';
 import { useState } from 'react';
@@ -17,9 +17,18 @@ const itemClass = (active: boolean) =>
   );
 
 /** One navigation entry: a route link, an external link, or the sign-out action. */
-function NavEntry({ item, compact, onNavigate }: { item: TNavItem; compact: boolean; onNavigate?: () => void }) {
+function NavEntry({
+  item,
+  compact,
+  onNavigate,
+}: {
+  item: TNavItem;
+  compact: boolean;
+  onNavigate?: () => void;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const label = t(`nav.${item.key}`);
   const Icon = item.icon;
   const size = compact ? 'size-10 justify-center' : 'h-10 px-3';
@@ -29,12 +38,19 @@ function NavEntry({ item, compact, onNavigate }: { item: TNavItem; compact: bool
       <span className={compact ? 'sr-only' : undefined}>{label}</span>
     </>
   );
+  const active = item.to !== undefined && (pathname === item.to || pathname.startsWith(`${item.to}/`));
   let entry;
   if (item.to) {
     entry = (
-      <NavLink to={item.to} onClick={onNavigate} className={({ isActive }) => cn(itemClass(isActive), size)}>
+      // A string className (not NavLink's function form): the tooltip trigger's Slot merges classes as strings.
+      <Link
+        to={item.to}
+        onClick={onNavigate}
+        aria-current={active ? 'page' : undefined}
+        className={cn(itemClass(active), size)}
+      >
         {content}
-      </NavLink>
+      </Link>
     );
   } else if (item.href) {
     entry = (

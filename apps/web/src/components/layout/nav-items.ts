@@ -1,4 +1,13 @@
-import { BookOpen, CircleHelp, LayoutDashboard, LogOut, Server, Store, UserRound, type LucideIcon } from 'lucide-react';
+import {
+  BookOpen,
+  CircleHelp,
+  LayoutDashboard,
+  LogOut,
+  Server,
+  Store,
+  UserRound,
+  type LucideIcon,
+} from 'lucide-react';
 
 export interface TNavItem {
   /** common:nav.<key> */

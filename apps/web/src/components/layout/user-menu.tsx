@@ -39,7 +39,11 @@ export function UserMenu() {
       setSession(res.data);
       // Switching repeats the sign-in routing (spec section 4).
       void navigate(
-        routeAfterSignIn({ verified: res.data.verified === true, plan: res.data.plan, onboarded: res.data.onboarded }),
+        routeAfterSignIn({
+          verified: res.data.verified === true,
+          plan: res.data.plan,
+          onboarded: res.data.onboarded,
+        }),
       );
     } catch (error) {
       handleError(error);
@@ -68,7 +72,10 @@ export function UserMenu() {
               {t('userMenu.switchAccount')}
             </DropdownMenuSubTrigger>
             <DropdownMenuSubContent>
-              <DropdownMenuRadioGroup value={user?.account_id ?? ''} onValueChange={(id) => void switchAccount(id)}>
+              <DropdownMenuRadioGroup
+                value={user?.account_id ?? ''}
+                onValueChange={(id) => void switchAccount(id)}
+              >
                 {accounts.map((account) => (
                   <DropdownMenuRadioItem key={account.id} value={account.id}>
                     {account.name}
@@ -88,7 +95,10 @@ export function UserMenu() {
             {t('userMenu.language')}
           </DropdownMenuSubTrigger>
           <DropdownMenuSubContent>
-            <DropdownMenuRadioGroup value={i18n.language} onValueChange={(lng) => changeLocale(lng as TLocale)}>
+            <DropdownMenuRadioGroup
+              value={i18n.language}
+              onValueChange={(lng) => changeLocale(lng as TLocale)}
+            >
               {LOCALES.map((lng) => (
                 <DropdownMenuRadioItem key={lng} value={lng}>
                   {t(`language.${lng}`)}

@@ -15,7 +15,12 @@ export function BlankSlate({
   className?: string;
 }) {
   return (
-    <div className={cn('flex flex-col items-center justify-center gap-2 rounded-md border border-dashed p-6 text-center', className)}>
+    <div
+      className={cn(
+        'flex flex-col items-center justify-center gap-2 rounded-md border border-dashed p-6 text-center',
+        className,
+      )}
+    >
       <Inbox className="size-8 text-muted-foreground" aria-hidden="true" />
       <p className="font-medium">{title}</p>
       {text && <p className="text-sm text-muted-foreground">{text}</p>}

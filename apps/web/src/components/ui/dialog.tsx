@@ -9,7 +9,12 @@ export const DialogTrigger = D.Trigger;
 export const DialogClose = D.Close;
 
 export function DialogOverlay({ className, ...props }: React.ComponentProps<typeof D.Overlay>) {
-  return <D.Overlay className={cn('fixed inset-0 z-50 bg-black/60 data-[state=open]:animate-fade-in', className)} {...props} />;
+  return (
+    <D.Overlay
+      className={cn('fixed inset-0 z-50 bg-black/60 data-[state=open]:animate-fade-in', className)}
+      {...props}
+    />
+  );
 }
 
 /** Centred dialog, medium max width, 300 ms slide-up on open (spec section 9). */
@@ -42,7 +47,9 @@ export function DialogHeader({ className, ...props }: React.ComponentProps<'div'
 }
 
 export function DialogFooter({ className, ...props }: React.ComponentProps<'div'>) {
-  return <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />;
+  return (
+    <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />
+  );
 }
 
 export function DialogTitle({ className, ...props }: React.ComponentProps<typeof D.Title>) {

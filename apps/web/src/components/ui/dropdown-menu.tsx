@@ -12,12 +12,19 @@ export const DropdownMenuRadioGroup = M.RadioGroup;
 const itemClass =
   'relative flex cursor-default items-center gap-2 rounded-sm px-2 py-1.5 text-sm outline-none select-none focus:bg-accent focus:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50 [&_svg]:size-4';
 
-export function DropdownMenuContent({ className, sideOffset = 4, ...props }: React.ComponentProps<typeof M.Content>) {
+export function DropdownMenuContent({
+  className,
+  sideOffset = 4,
+  ...props
+}: React.ComponentProps<typeof M.Content>) {
   return (
     <M.Portal>
       <M.Content
         sideOffset={sideOffset}
-        className={cn('z-50 min-w-48 overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-md', className)}
+        className={cn(
+          'z-50 min-w-48 overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-md',
+          className,
+        )}
         {...props}
       />
     </M.Portal>
@@ -28,7 +35,11 @@ export function DropdownMenuItem({ className, ...props }: React.ComponentProps<t
   return <M.Item className={cn(itemClass, className)} {...props} />;
 }
 
-export function DropdownMenuRadioItem({ className, children, ...props }: React.ComponentProps<typeof M.RadioItem>) {
+export function DropdownMenuRadioItem({
+  className,
+  children,
+  ...props
+}: React.ComponentProps<typeof M.RadioItem>) {
   return (
     <M.RadioItem className={cn(itemClass, 'pl-8', className)} {...props}>
       <span className="absolute left-2 flex size-4 items-center justify-center">
@@ -41,7 +52,11 @@ export function DropdownMenuRadioItem({ className, children, ...props }: React.C
   );
 }
 
-export function DropdownMenuSubTrigger({ className, children, ...props }: React.ComponentProps<typeof M.SubTrigger>) {
+export function DropdownMenuSubTrigger({
+  className,
+  children,
+  ...props
+}: React.ComponentProps<typeof M.SubTrigger>) {
   return (
     <M.SubTrigger className={cn(itemClass, 'data-[state=open]:bg-accent', className)} {...props}>
       {children}
@@ -54,7 +69,10 @@ export function DropdownMenuSubContent({ className, ...props }: React.ComponentP
   return (
     <M.Portal>
       <M.SubContent
-        className={cn('z-50 min-w-40 overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-md', className)}
+        className={cn(
+          'z-50 min-w-40 overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-md',
+          className,
+        )}
         {...props}
       />
     </M.Portal>

@@ -25,7 +25,12 @@ export function Toaster() {
   const { toasts } = useToast();
   const { t } = useTranslation();
   return (
-    <Toast.Provider duration={TOAST_DURATION} swipeDirection="right" swipeThreshold={50} label={t('toast.provider')}>
+    <Toast.Provider
+      duration={TOAST_DURATION}
+      swipeDirection="right"
+      swipeThreshold={50}
+      label={t('toast.provider')}
+    >
       {toasts.map(({ id, title, description, variant, open }) => (
         <Toast.Root
           key={id}
@@ -37,7 +42,9 @@ export function Toaster() {
         >
           <div className="grid gap-1">
             {title && <Toast.Title className="text-sm font-semibold">{title}</Toast.Title>}
-            {description && <Toast.Description className="text-sm opacity-90">{description}</Toast.Description>}
+            {description && (
+              <Toast.Description className="text-sm opacity-90">{description}</Toast.Description>
+            )}
           </div>
           <Toast.Close
             aria-label={t('toast.close')}

@@ -14,12 +14,19 @@ export function TooltipProvider({ children }: { children: React.ReactNode }) {
 export const Tooltip = T.Root;
 export const TooltipTrigger = T.Trigger;
 
-export function TooltipContent({ className, sideOffset = 6, ...props }: React.ComponentProps<typeof T.Content>) {
+export function TooltipContent({
+  className,
+  sideOffset = 6,
+  ...props
+}: React.ComponentProps<typeof T.Content>) {
   return (
     <T.Portal>
       <T.Content
         sideOffset={sideOffset}
-        className={cn('z-50 rounded-md bg-primary px-3 py-1.5 text-xs text-primary-foreground shadow-md', className)}
+        className={cn(
+          'z-50 rounded-md bg-primary px-3 py-1.5 text-xs text-primary-foreground shadow-md',
+          className,
+        )}
         {...props}
       />
     </T.Portal>

@@ -1,0 +1,69 @@
+import { describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { DialogProvider, useDialog, type TDialogOptions } from '@/app/dialog-provider';
+
+function Opener(props: TDialogOptions) {
+  const dialog = useDialog();
+  return <button onClick={() => dialog.open(props)}>open</button>;
+}
+
+describe('dialog provider', () => {
+  it('opens with the given fields and calls the stored callback with true on confirm', async () => {
+    const user = userEvent.setup();
+    const callback = vi.fn();
+    render(
+      <DialogProvider>
+        <Opener
+          title="Delete item"
+          description="This cannot be undone."
+          buttonText="Delete"
+          callback={callback}
+        />
+      </DialogProvider>,
+    );
+    await user.click(screen.getByText('open'));
+    expect(screen.getByRole('dialog').textContent).toContain('Delete item');
+    expect(screen.getByText('This cannot be undone.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(callback).toHaveBeenCalledExactlyOnceWith(true);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('closing with cancel resets the state and passes false', async () => {
+    const user = userEvent.setup();
+    const callback = vi.fn();
+    render(
+      <DialogProvider>
+        <Opener title="Leave?" callback={callback} />
+      </DialogProvider>,
+    );
+    await user.click(screen.getByText('open'));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(callback).toHaveBeenCalledExactlyOnceWith(false);
+    expect(screen.queryByText('Leave?')).toBeNull();
+  });
+
+  it('renders the registered form for a form dialog and closes with its result', async () => {
+    const user = userEvent.setup();
+    const callback = vi.fn();
+    render(
+      <DialogProvider
+        renderForm={({ fields, url, onSuccess }) => (
+          <button onClick={() => onSuccess({ saved: Object.keys(fields), url })}>submit form</button>
+        )}
+      >
+        <Opener
+          title="New item"
+          url="/api/newitem"
+          method="POST"
+          fields={{ name: { type: 'text' } }}
+          callback={callback}
+        />
+      </DialogProvider>,
+    );
+    await user.click(screen.getByText('open'));
+    await user.click(screen.getByText('submit form'));
+    expect(callback).toHaveBeenCalledWith({ saved: ['name'], url: '/api/newitem' });
+  });
+});

@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { buildRoutes } from '@/app/router';
+import { ROUTES } from '@/app/routes';
+import { clearSession } from '@/lib/session';
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+afterEach(() => act(() => clearSession()));
+
+describe('router', () => {
+  it.each(['/no/such/page', '/notfound', '/404'])(
+    '%s shows the 404 page with a button to the dashboard',
+    async (path) => {
+      renderAt(path);
+      // The first lazy import compiles the page module, so allow more than the default second.
+      expect(
+        await screen.findByText("Oops, the page you're looking for doesn't exist.", {}, { timeout: 5000 }),
+      ).toBeTruthy();
+      expect(screen.getByRole('link', { name: 'Go to dashboard' }).getAttribute('href')).toBe('/dashboard');
+    },
+  );
+
+  it('sends a signed-out visitor of a guarded page to /signin and sets the title', async () => {
+    const router = renderAt('/dashboard');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/signin'));
+    await screen.findByRole('heading', { name: 'Sign in' });
+    await waitFor(() => expect(document.title).toBe('Sign in | AIR'));
+  });
+
+  it('declares every route of the spec once, including both scaffold readings', () => {
+    const paths = ROUTES.map((route) => route.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    for (const path of [
+      '/air',
+      '/air/:id',
+      '/airs',
+      '/airs/:id',
+      '/search',
+      '/search/:id',
+      '/searchs/:id',
+      '/airindex',
+      '/airfull',
+    ]) {
+      expect(paths).toContain(path);
+    }
+  });
+});

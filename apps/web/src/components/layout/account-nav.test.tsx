@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { permissionsFor } from '@air/shared/permissions';
+import { AccountNav, accountNavEntries } from '@/components/layout/account-nav';
+import { clearSession, setSession } from '@/lib/session';
+
+const keys = (role: Parameters<typeof permissionsFor>[0], variant: 'full' | 'basic' = 'full') =>
+  accountNavEntries(permissionsFor(role), variant).map((entry) => entry.key);
+
+afterEach(() => act(() => clearSession()));
+
+describe('account sub-navigation', () => {
+  it('filters entries by permission', () => {
+    expect(keys('user')).toEqual(['profile', 'password', 'twoFactor', 'notifications']);
+    expect(keys('developer')).toEqual(['profile', 'password', 'twoFactor', 'notifications', 'apikeys']);
+    expect(keys('admin')).toEqual(['profile', 'password', 'twoFactor', 'notifications', 'users']);
+    expect(keys('owner')).toEqual([
+      'profile',
+      'password',
+      'twoFactor',
+      'billing',
+      'notifications',
+      'apikeys',
+      'users',
+    ]);
+    expect(accountNavEntries(null, 'full')).toEqual([]);
+  });
+
+  it('the reduced variant shows only profile, password and 2FA', () => {
+    expect(keys('owner', 'basic')).toEqual(['profile', 'password', 'twoFactor']);
+  });
+
+  it('renders only the permitted links for the signed-in user', () => {
+    act(() => setSession({ name: 'Dev', permission: permissionsFor('developer'), token: 't' }));
+    render(
+      <MemoryRouter initialEntries={['/account/profile']}>
+        <AccountNav />
+      </MemoryRouter>,
+    );
+    const nav = screen.getByRole('navigation', { name: 'Account settings' });
+    const links = within(nav)
+      .getAllByRole('link')
+      .map((link) => link.textContent);
+    expect(links).toEqual(['Profile', 'Password', 'Two-factor authentication', 'Notifications', 'API keys']);
+  });
+});

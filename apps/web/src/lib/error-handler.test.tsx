@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, renderHook } from '@testing-library/react';
+import { ApiError } from '@/lib/api';
+import { handleError } from '@/lib/error-handler';
+import { resetToasts, useToast } from '@/components/ui/use-toast';
+
+function setup() {
+  const navigate = vi.fn();
+  const toasts = renderHook(() => useToast());
+  const run = (error: unknown) => act(() => handleError(error, navigate));
+  return { navigate, run, toasts: () => toasts.result.current.toasts };
+}
+
+afterEach(() => act(() => resetToasts()));
+
+describe('handleError', () => {
+  it('401 goes to /signin without a toast', () => {
+    const { navigate, run, toasts } = setup();
+    run(new ApiError(401, { message: 'Unauthorised' }));
+    expect(navigate).toHaveBeenCalledWith('/signin');
+    expect(toasts()).toHaveLength(0);
+  });
+
+  it('404 goes to /notfound', () => {
+    const { navigate, run } = setup();
+    run(new ApiError(404, { message: 'Not found' }));
+    expect(navigate).toHaveBeenCalledWith('/notfound');
+  });
+
+  it('402 goes to the upgrade page with the plan from the body', () => {
+    const { navigate, run } = setup();
+    run(new ApiError(402, { message: 'Upgrade', plan: 'pro' }));
+    expect(navigate).toHaveBeenCalledWith('/account/upgrade?plan=pro');
+  });
+
+  it('429 shows an error toast whose description is the response body', () => {
+    const { navigate, run, toasts } = setup();
+    run(new ApiError(429, 'Too many requests, slow down'));
+    expect(navigate).not.toHaveBeenCalled();
+    expect(toasts()[0]).toMatchObject({ variant: 'error', description: 'Too many requests, slow down' });
+  });
+
+  it('any other status shows the generic title and the body message', () => {
+    const { run, toasts } = setup();
+    run(new ApiError(500, { message: 'Database unavailable' }));
+    expect(toasts()[0]).toMatchObject({
+      variant: 'error',
+      title: 'Something went wrong',
+      description: 'Database unavailable',
+    });
+  });
+
+  it('falls back to the generic description when the body has no message', () => {
+    const { run, toasts } = setup();
+    run(new ApiError(503, null));
+    expect(toasts()[0]).toMatchObject({ title: 'Something went wrong', description: 'Please try again.' });
+  });
+
+  it('no response: logged to the console and shown as an error toast', () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { navigate, run, toasts } = setup();
+    const error = new ApiError(0, null);
+    run(error);
+    expect(log).toHaveBeenCalledWith(error);
+    expect(navigate).not.toHaveBeenCalled();
+    expect(toasts()[0]).toMatchObject({ variant: 'error', description: 'Please try again.' });
+    log.mockRestore();
+  });
+});
