@@ -1,4 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MemoryRouter } from 'react-router';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { DialogProvider, useDialog, type TDialogOptions } from '@/app/dialog-provider';
@@ -57,7 +58,7 @@ describe('dialog provider', () => {
           title="New item"
           url="/api/newitem"
           method="POST"
-          fields={{ name: { type: 'text' } }}
+          fields={{ name: { type: 'text', label: 'Name' } }}
           callback={callback}
         />
       </DialogProvider>,
@@ -65,5 +66,36 @@ describe('dialog provider', () => {
     await user.click(screen.getByText('open'));
     await user.click(screen.getByText('submit form'));
     expect(callback).toHaveBeenCalledWith({ saved: ['name'], url: '/api/newitem' });
+  });
+
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('by default renders the generic form, submits it and closes with the response', async () => {
+    const user = userEvent.setup();
+    const callback = vi.fn();
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ data: { id: '7' } }), { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    render(
+      <MemoryRouter>
+        <DialogProvider>
+          <Opener
+            title="New item"
+            buttonText="Create"
+            url="/api/newitem"
+            method="POST"
+            fields={{ name: { type: 'text', label: 'Name', required: true } }}
+            callback={callback}
+          />
+        </DialogProvider>
+      </MemoryRouter>,
+    );
+    await user.click(screen.getByText('open'));
+    await user.type(await screen.findByLabelText(/Name/), 'First');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await vi.waitFor(() => expect(callback).toHaveBeenCalledWith({ data: { id: '7' } }));
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/newitem',
+      expect.objectContaining({ method: 'POST', body: JSON.stringify({ name: 'First' }) }),
+    );
   });
 });

@@ -1,5 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import type { THttpMethod } from '@/lib/api';
+import type { TFormFields } from '@/components/form/types';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -10,7 +12,10 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 
-export type TDialogMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type TDialogMethod = THttpMethod;
+
+// The form engine loads only when a form dialog first opens: pages that never use one don't pay for it.
+const LazyForm = React.lazy(() => import('@/components/form/form').then((m) => ({ default: m.Form })));
 
 export interface TDialogOptions {
   title?: React.ReactNode;
@@ -19,7 +24,7 @@ export interface TDialogOptions {
   url?: string;
   method?: TDialogMethod;
   /** A form field map (see the form engine); when present the dialog is a form dialog. */
-  fields?: Record<string, unknown>;
+  fields?: TFormFields;
   /** Called once with the result when the dialog closes: the form's answer, true on confirm, false on cancel. */
   callback?: (result: unknown) => void;
 }
@@ -28,9 +33,9 @@ export interface TDialogState extends TDialogOptions {
   open: boolean;
 }
 
-/** Renders a form dialog's body; registered by the form engine so the shell does not import it eagerly. */
+/** Renders a form dialog's body; the default is the generic form engine (tests may pass their own). */
 export type TDialogFormRenderer = (props: {
-  fields: Record<string, unknown>;
+  fields: TFormFields;
   url?: string;
   method?: TDialogMethod;
   buttonText?: React.ReactNode;
@@ -47,9 +52,22 @@ interface TDialogContext {
 const closed: TDialogState = { open: false };
 const DialogContext = React.createContext<TDialogContext | null>(null);
 
+const defaultRenderForm: TDialogFormRenderer = ({ fields, url, method, buttonText, onSuccess, cancel }) => (
+  <React.Suspense fallback={null}>
+    <LazyForm
+      fields={fields}
+      url={url ?? ''}
+      method={method ?? 'POST'}
+      buttonText={typeof buttonText === 'string' ? buttonText : undefined}
+      onSuccess={(response) => onSuccess(response)}
+      cancel={cancel}
+    />
+  </React.Suspense>
+);
+
 export function DialogProvider({
   children,
-  renderForm,
+  renderForm = defaultRenderForm,
 }: {
   children: React.ReactNode;
   renderForm?: TDialogFormRenderer;
@@ -84,7 +102,7 @@ export function DialogProvider({
               {state.description ?? state.title}
             </DialogDescription>
           </DialogHeader>
-          {state.fields && renderForm ? (
+          {state.fields ? (
             renderForm({
               fields: state.fields,
               url: state.url,
