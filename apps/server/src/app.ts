@@ -61,13 +61,15 @@ export async function buildApp(config: TConfig, options: TBuildAppOptions = {}) 
     logger: loggerOptions,
     genReqId,
     requestIdHeader: false,
-    requestIdLogLabel: 'reqId',
     trustProxy: config.isProduction ? 'loopback, linklocal, uniquelocal' : false,
     bodyLimit: 1_048_576,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // The console API speaks JSON only: a text/plain body is refused (400) instead of reaching a
+  // handler as a string. Features that need uploads add their own parser (e.g. multipart).
+  app.removeContentTypeParser('text/plain');
 
   let database = options.database;
   if (!database) {

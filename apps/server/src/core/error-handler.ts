@@ -40,13 +40,14 @@ function describeValidation(
   });
   // A schema's own message that is a catalog key wins (e.g. 'validation.password_complex').
   if (issue.message && hasMessage(issue.message)) return withField(issue.message);
-  if (!field && issue.keyword === 'invalid_type' && /received undefined/.test(issue.message ?? '')) {
-    return { message: t(locale, 'validation.body_required') };
+  if (!field && issue.keyword === 'invalid_type') {
+    const missing = /received (undefined|null)/.test(issue.message ?? '');
+    return { message: t(locale, missing ? 'validation.body_required' : 'validation.body_object') };
   }
   const origin = String(params.origin ?? '');
   switch (issue.keyword) {
     case 'invalid_type':
-      if (/received undefined/.test(issue.message ?? '')) return withField('validation.required');
+      if (/received (undefined|null)/.test(issue.message ?? '')) return withField('validation.required');
       if (params.expected === 'number' || params.expected === 'int')
         return withField('validation.not_a_number');
       return withField('validation.invalid');

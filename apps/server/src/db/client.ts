@@ -48,7 +48,10 @@ export async function openDatabase(
       ping: async () => {
         await pool.query('select 1');
       },
-      close: () => pool.end(),
+      close: async () => {
+        if (pool.ended || pool.ending) return;
+        await pool.end();
+      },
     };
   }
   let dataDir: string | undefined;

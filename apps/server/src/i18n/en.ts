@@ -34,6 +34,7 @@ export const en = {
   'validation.invalid_option': '{field} must be one of the allowed values',
   'validation.not_a_number': 'Please enter a valid number',
   'validation.body_required': 'A request body is required',
+  'validation.body_object': 'The request body must be a JSON object',
 } as const;
 
 export type TMessageKey = keyof typeof en;

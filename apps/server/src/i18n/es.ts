@@ -32,4 +32,5 @@ export const es: Record<TMessageKey, string> = {
   'validation.invalid_option': '{field} debe ser uno de los valores permitidos',
   'validation.not_a_number': 'Introduce un número válido',
   'validation.body_required': 'Se requiere un cuerpo en la solicitud',
+  'validation.body_object': 'El cuerpo de la solicitud debe ser un objeto JSON',
 };

@@ -1,0 +1,144 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BUILT_IN_PLANS_FILE, ConfigError, loadConfig } from '../src/config';
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'air-config-'));
+const SECRET = 'x'.repeat(40);
+
+function errorLines(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).lines;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('gives the documented defaults on an empty environment', () => {
+    const dir = tmp();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      port: 3000,
+      host: '127.0.0.1',
+      appUrl: 'http://127.0.0.1:3000',
+      dataDir: dir,
+      databaseUrl: undefined,
+      billing: { provider: 'local' },
+      oidcProviders: [],
+      plansFile: BUILT_IN_PLANS_FILE,
+      upstreamAllowPrivate: true,
+      gatewayTimeoutMs: 120000,
+      logLevel: 'info',
+    });
+  });
+
+  it('generates the secret once into DATA_DIR/secret with mode 0600 and reuses it', () => {
+    const dir = tmp();
+    const first = loadConfig({ DATA_DIR: dir }).secret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    const file = path.join(dir, 'secret');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8').trim()).toBe(first);
+    expect(loadConfig({ DATA_DIR: dir }).secret).toBe(first);
+  });
+
+  it('uses SECRET when given and requires it in production', () => {
+    expect(loadConfig({ DATA_DIR: tmp(), SECRET }).secret).toBe(SECRET);
+    expect(errorLines({ DATA_DIR: tmp(), NODE_ENV: 'production' })).toEqual([
+      'SECRET: is required when NODE_ENV=production',
+    ]);
+  });
+
+  it('turns off private upstreams in production unless asked', () => {
+    expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', SECRET }).upstreamAllowPrivate).toBe(false);
+    expect(
+      loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', SECRET, UPSTREAM_ALLOW_PRIVATE: 'true' })
+        .upstreamAllowPrivate,
+    ).toBe(true);
+    expect(loadConfig({ DATA_DIR: tmp(), UPSTREAM_ALLOW_PRIVATE: 'false' }).upstreamAllowPrivate).toBe(false);
+  });
+
+  it('reports one line per bad variable, naming it', () => {
+    const lines = errorLines({
+      DATA_DIR: tmp(),
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://x',
+      GATEWAY_TIMEOUT_MS: '-5',
+      BILLING_PROVIDER: 'paypal',
+      UPSTREAM_ALLOW_PRIVATE: 'maybe',
+    });
+    expect(lines).toHaveLength(5);
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'GATEWAY_TIMEOUT_MS',
+      'BILLING_PROVIDER',
+      'UPSTREAM_ALLOW_PRIVATE',
+    ]) {
+      expect(lines.some((line) => line.startsWith(`${name}: `))).toBe(true);
+    }
+  });
+
+  it('requires the Stripe keys when BILLING_PROVIDER=stripe', () => {
+    expect(errorLines({ DATA_DIR: tmp(), BILLING_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test' })).toEqual(
+      [
+        'STRIPE_PUBLISHABLE_KEY: is required when BILLING_PROVIDER=stripe',
+        'STRIPE_WEBHOOK_SECRET: is required when BILLING_PROVIDER=stripe',
+      ],
+    );
+    const config = loadConfig({
+      DATA_DIR: tmp(),
+      BILLING_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk',
+      STRIPE_PUBLISHABLE_KEY: 'pk',
+      STRIPE_WEBHOOK_SECRET: 'wh',
+    });
+    expect(config.billing).toEqual({
+      provider: 'stripe',
+      secretKey: 'sk',
+      publishableKey: 'pk',
+      webhookSecret: 'wh',
+    });
+  });
+
+  it('collects OIDC providers and names an incomplete one', () => {
+    const config = loadConfig({
+      DATA_DIR: tmp(),
+      OIDC_GOOGLE_ISSUER: 'https://accounts.google.com',
+      OIDC_GOOGLE_CLIENT_ID: 'id',
+      OIDC_GOOGLE_CLIENT_SECRET: 'secret',
+    });
+    expect(config.oidcProviders).toEqual([
+      { name: 'google', issuer: 'https://accounts.google.com', clientId: 'id', clientSecret: 'secret' },
+    ]);
+    expect(errorLines({ DATA_DIR: tmp(), OIDC_GITHUB_ISSUER: 'https://github.com' })).toEqual([
+      'OIDC_GITHUB_CLIENT_ID: is required when other OIDC_GITHUB_* variables are set',
+      'OIDC_GITHUB_CLIENT_SECRET: is required when other OIDC_GITHUB_* variables are set',
+    ]);
+  });
+
+  it('derives APP_URL from HOST and PORT and accepts an explicit one', () => {
+    expect(loadConfig({ DATA_DIR: tmp(), HOST: '0.0.0.0', PORT: '8080' }).appUrl).toBe(
+      'http://localhost:8080',
+    );
+    expect(loadConfig({ DATA_DIR: tmp(), APP_URL: 'https://air.example.com/' }).appUrl).toBe(
+      'https://air.example.com',
+    );
+    expect(errorLines({ DATA_DIR: tmp(), APP_URL: 'not a url' })[0]).toMatch(/^APP_URL: /);
+  });
+
+  it('resolves PLANS_FILE and refuses a missing one', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'plans.json');
+    writeFileSync(file, '{}');
+    expect(loadConfig({ DATA_DIR: dir, PLANS_FILE: file }).plansFile).toBe(file);
+    expect(errorLines({ DATA_DIR: dir, PLANS_FILE: path.join(dir, 'nope.json') })[0]).toMatch(
+      /^PLANS_FILE: file not found/,
+    );
+  });
+});
