@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -40,7 +41,9 @@ export async function ensureConsoleBuild({ force = false } = {}) {
     if (readFileSync(stampFile, 'utf8') === digest) return false;
   }
   console.log('Building the console…');
-  const result = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
+  // Resolved from the web workspace: npm may install vite there rather than at the root.
+  const viteBin = join(dirname(createRequire(join(web, 'package.json')).resolve('vite/package.json')), 'bin/vite.js');
+  const result = spawnSync(process.execPath, [viteBin, 'build'], {
     cwd: web,
     stdio: 'inherit',
   });
