@@ -1,0 +1,43 @@
+import { api } from '@/lib/api';
+
+/** An API key as the list gives it: `key` is the masked prefix until revealed (spec section 3). */
+export interface TApiKey {
+  id: string;
+  name: string;
+  key?: string;
+  scope: string[];
+  active: boolean;
+  date_created?: string;
+}
+
+export const API_KEYS_QUERY = ['api-keys'] as const;
+
+/** The full key of one API key (GET /api/key/{id} reveals it). */
+export async function revealKey(id: string): Promise<string> {
+  const res = await api.get<Partial<TApiKey> & { full_key?: string }>(`/api/key/${encodeURIComponent(id)}`);
+  const key = res.data?.full_key ?? res.data?.key;
+  if (typeof key !== 'string' || !key) throw new Error('The server returned no key');
+  return key;
+}
+
+export async function fetchApiKeys(): Promise<TApiKey[]> {
+  const res = await api.get<TApiKey[]>('/api/key');
+  return Array.isArray(res.data) ? res.data : [];
+}
+
+/** GET /api/key/scopes answers a list of scope names (or `{ value, label }` pairs). */
+export async function fetchScopes(): Promise<string[]> {
+  const res = await api.get<unknown[]>('/api/key/scopes');
+  const list = Array.isArray(res.data) ? res.data : [];
+  return list
+    .map((item) =>
+      typeof item === 'string'
+        ? item
+        : ((item as { value?: string; name?: string }).value ?? (item as { name?: string }).name),
+    )
+    .filter((s): s is string => typeof s === 'string' && s.length > 0);
+}
+
+export function deleteApiKeys(ids: string[]) {
+  return api.delete('/api/key', { ids });
+}

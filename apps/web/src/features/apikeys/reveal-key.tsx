@@ -1,0 +1,50 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { Eye, EyeOff } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { useErrorHandler } from '@/lib/error-handler';
+import { revealKey, type TApiKey } from './api-keys-api';
+
+/** The key column: masked until the reveal toggle fetches the full key (GET /api/key/{id}). */
+export function RevealKey({ apiKey }: { apiKey: TApiKey }) {
+  const { t } = useTranslation('apikeys');
+  const handleError = useErrorHandler();
+  const [full, setFull] = React.useState<string | null>(null);
+  const [shown, setShown] = React.useState(false);
+  const [loading, setLoading] = React.useState(false);
+
+  async function toggle() {
+    if (shown) return setShown(false);
+    if (full) return setShown(true);
+    setLoading(true);
+    try {
+      setFull(await revealKey(apiKey.id));
+      setShown(true);
+    } catch (error) {
+      handleError(error);
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  const masked = `${apiKey.key ?? 'air_'}${'•'.repeat(8)}`;
+  return (
+    <span className="inline-flex items-center gap-1">
+      <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs break-all">
+        {shown && full ? full : masked}
+      </code>
+      <Button
+        type="button"
+        variant="ghost"
+        size="icon"
+        className="size-8"
+        loading={loading}
+        aria-pressed={shown}
+        aria-label={shown ? t('list.hide', { name: apiKey.name }) : t('list.reveal', { name: apiKey.name })}
+        onClick={() => void toggle()}
+      >
+        {!loading && (shown ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />)}
+      </Button>
+    </span>
+  );
+}

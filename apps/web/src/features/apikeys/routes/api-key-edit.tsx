@@ -1,0 +1,161 @@
+import * as React from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { AlertTriangle, Loader2 } from 'lucide-react';
+import { Form } from '@/components/form/form';
+import type { TFormFields } from '@/components/form/types';
+import { PageHeading } from '@/components/layout/page-heading';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
+import { ApiError, api } from '@/lib/api';
+import { useErrorHandler } from '@/lib/error-handler';
+import { fetchScopes, type TApiKey } from '../api-keys-api';
+
+/** /account/apikeys/create and /account/apikeys/edit?id=: one page, the path decides the mode. */
+export default function ApiKeyEditPage() {
+  const [params] = useSearchParams();
+  const editing = useLocation().pathname.replace(/\/$/, '').endsWith('/edit');
+  return editing ? <EditApiKey id={params.get('id')} /> : <CreateApiKey />;
+}
+
+function useScopeOptions() {
+  const handleError = useErrorHandler();
+  const scopes = useQuery({ queryKey: ['api-key-scopes'], queryFn: fetchScopes, staleTime: Infinity });
+  React.useEffect(() => {
+    if (scopes.error) handleError(scopes.error);
+  }, [scopes.error, handleError]);
+  return scopes;
+}
+
+function keyFields(
+  t: (key: string) => string,
+  scopes: string[],
+  values: { name?: string; scope?: string[] } = {},
+): TFormFields {
+  return {
+    name: {
+      type: 'text',
+      label: t('form.name'),
+      placeholder: t('form.namePlaceholder'),
+      required: true,
+      maxLength: 100,
+      errorMessage: t('form:form.messages.keyName'),
+      value: values.name,
+    },
+    scope: {
+      type: 'checkbox',
+      label: t('form.scope'),
+      description: t('form.scopeDescription'),
+      required: true,
+      min: 1,
+      errorMessage: t('form:form.messages.scope'),
+      options: scopes.map((s) => ({ value: s, label: s })),
+      value: values.scope,
+    },
+  };
+}
+
+function Pending() {
+  const { t } = useTranslation();
+  return (
+    <p role="status" className="inline-flex items-center gap-2 text-muted-foreground">
+      <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+      {t('loading')}
+    </p>
+  );
+}
+
+function CreateApiKey() {
+  const { t } = useTranslation('apikeys');
+  const scopes = useScopeOptions();
+  // The full key exists in this component's state only: leaving the page forgets it for good.
+  const [created, setCreated] = React.useState<{ name: string; key: string } | null>(null);
+
+  return (
+    <section className="max-w-xl">
+      <PageHeading />
+      {created ? (
+        <Card role="region" aria-label={t('created.title')}>
+          <CardHeader>
+            <CardTitle>{t('created.title')}</CardTitle>
+            <CardDescription>{t('created.description', { name: created.name })}</CardDescription>
+          </CardHeader>
+          <CardContent className="space-y-4">
+            <p
+              role="alert"
+              className="flex items-start gap-2 rounded-md border border-orange-300 bg-orange-50 p-3 text-sm text-orange-900 dark:border-orange-800 dark:bg-orange-950/40 dark:text-orange-200"
+            >
+              <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              {t('created.warning')}
+            </p>
+            <div className="flex flex-wrap items-center gap-2">
+              <code data-testid="full-key" className="rounded bg-muted px-2 py-1 font-mono text-sm break-all">
+                {created.key}
+              </code>
+              <CopyButton text={created.key} />
+            </div>
+            <Button asChild variant="outline">
+              <Link to="/account/apikeys">{t('created.done')}</Link>
+            </Button>
+          </CardContent>
+        </Card>
+      ) : scopes.data ? (
+        <Form
+          fields={keyFields(t, scopes.data)}
+          url="/api/key"
+          method="POST"
+          buttonText={t('form.create')}
+          onSuccess={(response, sent) => {
+            const data = (response.data ?? {}) as Partial<TApiKey> & { full_key?: string };
+            const key = data.full_key ?? data.key;
+            if (typeof key === 'string') setCreated({ name: String(sent.name ?? data.name ?? ''), key });
+          }}
+        />
+      ) : (
+        <Pending />
+      )}
+    </section>
+  );
+}
+
+function EditApiKey({ id }: { id: string | null }) {
+  const { t } = useTranslation('apikeys');
+  const navigate = useNavigate();
+  const handleError = useErrorHandler();
+  const scopes = useScopeOptions();
+  const key = useQuery({
+    queryKey: ['api-key', id],
+    enabled: Boolean(id),
+    retry: false,
+    queryFn: async () => (await api.get<TApiKey>(`/api/key/${encodeURIComponent(id ?? '')}`)).data ?? null,
+  });
+
+  // Spec section 8: a missing (or unknown) API key id goes to /404.
+  React.useEffect(() => {
+    if (!id) void navigate('/404', { replace: true });
+    else if (key.error instanceof ApiError && (key.error.status === 404 || key.error.status === 400))
+      void navigate('/404', { replace: true });
+    else if (key.error) handleError(key.error);
+  }, [id, key.error, navigate, handleError]);
+
+  if (!id) return null;
+  return (
+    <section className="max-w-xl">
+      <PageHeading />
+      {key.data && scopes.data ? (
+        <Form
+          key={key.data.id}
+          fields={keyFields(t, scopes.data, key.data)}
+          url={`/api/key/${encodeURIComponent(id)}`}
+          method="PATCH"
+          redirect="/account/apikeys"
+          cancel={() => void navigate('/account/apikeys')}
+        />
+      ) : key.error ? null : (
+        <Pending />
+      )}
+    </section>
+  );
+}

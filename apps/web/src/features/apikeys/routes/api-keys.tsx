@@ -1,0 +1,141 @@
+import { useEffect } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Plus } from 'lucide-react';
+import { PageHeading } from '@/components/layout/page-heading';
+import { DataTable } from '@/components/table/data-table';
+import type { TColumn } from '@/components/table/types';
+import { Badge } from '@/components/ui/badge';
+import { BlankSlate } from '@/components/ui/blank-slate';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/use-toast';
+import { useDialog } from '@/app/dialog-provider';
+import { api } from '@/lib/api';
+import { useErrorHandler } from '@/lib/error-handler';
+import { API_KEYS_QUERY, deleteApiKeys, fetchApiKeys, type TApiKey } from '../api-keys-api';
+import { RevealKey } from '../reveal-key';
+
+/** /account/apikeys: the account's keys, masked until revealed; edit, revoke, delete, bulk delete. */
+export default function ApiKeysPage() {
+  const { t } = useTranslation('apikeys');
+  const navigate = useNavigate();
+  const dialog = useDialog();
+  const handleError = useErrorHandler();
+  const queryClient = useQueryClient();
+  const keys = useQuery({ queryKey: API_KEYS_QUERY, queryFn: fetchApiKeys });
+  useEffect(() => {
+    if (keys.error) handleError(keys.error);
+  }, [keys.error, handleError]);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: API_KEYS_QUERY });
+
+  function confirm(title: string, description: string, buttonText: string, run: () => Promise<unknown>) {
+    dialog.open({
+      title,
+      description,
+      buttonText,
+      callback: (ok) => {
+        if (ok !== true) return;
+        run()
+          .then(() => {
+            toast({ variant: 'success', title: t('list.done') });
+            return refresh();
+          })
+          .catch(handleError);
+      },
+    });
+  }
+
+  const columns: TColumn<TApiKey>[] = [
+    { key: 'name', header: t('list.name'), sortable: true },
+    { key: 'key', header: t('list.key'), cell: (row) => <RevealKey apiKey={row} /> },
+    {
+      key: 'scope',
+      header: t('list.scope'),
+      cell: (row) => (
+        <span className="flex flex-wrap gap-1">
+          {row.scope.map((s) => (
+            <Badge key={s}>{s}</Badge>
+          ))}
+        </span>
+      ),
+    },
+    {
+      key: 'active',
+      header: t('list.status'),
+      sortable: true,
+      cell: (row) => (
+        <Badge variant={row.active ? 'green' : 'red'}>
+          {row.active ? t('list.active') : t('list.revoked')}
+        </Badge>
+      ),
+    },
+  ];
+
+  const createButton = (
+    <Button asChild>
+      <Link to="/account/apikeys/create">
+        <Plus aria-hidden="true" />
+        {t('list.create')}
+      </Link>
+    </Button>
+  );
+
+  return (
+    <section>
+      <PageHeading>{keys.data && keys.data.length > 0 ? createButton : null}</PageHeading>
+      {keys.data && keys.data.length === 0 ? (
+        <BlankSlate title={t('list.emptyTitle')} text={t('list.emptyText')} action={createButton} />
+      ) : (
+        <DataTable<TApiKey>
+          label={t('list.label')}
+          data={keys.data}
+          loading={keys.isPending}
+          columns={columns}
+          searchKeys={['name']}
+          selectable
+          actions={[
+            {
+              label: t('list.edit'),
+              onSelect: (row) => void navigate(`/account/apikeys/edit?id=${encodeURIComponent(row.id)}`),
+            },
+            {
+              label: t('list.revoke'),
+              show: (row) => row.active,
+              destructive: true,
+              onSelect: (row) =>
+                confirm(
+                  t('revoke.title'),
+                  t('revoke.description', { name: row.name }),
+                  t('revoke.button'),
+                  () => api.patch(`/api/key/${encodeURIComponent(row.id)}`, { active: false }),
+                ),
+            },
+            {
+              label: t('list.delete'),
+              destructive: true,
+              onSelect: (row) =>
+                confirm(t('delete.title'), t('delete.description', { count: 1 }), t('delete.button'), () =>
+                  deleteApiKeys([row.id]),
+                ),
+            },
+          ]}
+          bulkActions={[
+            {
+              label: t('list.delete'),
+              destructive: true,
+              onSelect: (rows) =>
+                confirm(
+                  t('delete.title'),
+                  t('delete.description', { count: rows.length }),
+                  t('delete.button'),
+                  () => deleteApiKeys(rows.map((r) => r.id)),
+                ),
+            },
+          ]}
+        />
+      )}
+    </section>
+  );
+}
