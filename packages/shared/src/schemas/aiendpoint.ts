@@ -1,0 +1,150 @@
+import { z } from 'zod';
+
+/**
+ * The AI endpoint registry (server contract section 5).
+ *
+ * Wire shapes:
+ * - `GET /api/aiendpoint` → `{ data: TAiEndpoint[] }` (the caller's account).
+ * - `POST /api/aiendpoint` → `{ data: { data: id, id } }` (the spec reads `data.data` as the new id).
+ * - `GET /api/aiendpoint/{id}` → `{ data: TAiEndpoint }` for an own endpoint, or
+ *   `{ data: TSharedAiEndpoint & { editable: false } }` for another account's shared public one.
+ * - `GET /api/aiendpointShared` → `{ data: TSharedAiEndpoint[] }` (the marketplace).
+ */
+
+export const ROUTE_TYPES = ['agent', 'model', 'datasource'] as const;
+export const ZRouteType = z.enum(ROUTE_TYPES);
+export type TRouteType = z.infer<typeof ZRouteType>;
+
+/**
+ * Lower-case `provider/name`: the provider is letters, digits, `-`, `_`, `.`; the name after the
+ * slash may also hold `:` (e.g. `acme/llama-3.1:8b`).
+ */
+export const ROUTE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]*\/[a-z0-9._:-]+$/;
+export const ROUTE_NAME_MAX_LENGTH = 128;
+
+/** What upstream header values look like on the wire; sending it back keeps the stored value. */
+export const MASKED_HEADER_VALUE = '********';
+/** An HTTP header field name (RFC 9110 token). */
+export const HEADER_NAME_PATTERN = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
+/** Headers the gateway owns: an endpoint may not configure them. */
+export const RESERVED_HEADER_NAMES = [
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-authorization',
+  'proxy-connection',
+  'x-route-name',
+] as const;
+export const MAX_UPSTREAM_HEADERS = 20;
+export const DESCRIPTION_MAX_LENGTH = 20_000;
+export const UPSTREAM_TIMEOUT_MIN_MS = 1_000;
+export const UPSTREAM_TIMEOUT_MAX_MS = 600_000;
+
+export const AIENDPOINT_MESSAGES = {
+  routeNameFormat: 'validation.route_name_format',
+  headerName: 'validation.header_name',
+  headerValue: 'validation.header_value',
+} as const;
+
+export const ZRouteName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(ROUTE_NAME_MAX_LENGTH)
+  .regex(ROUTE_NAME_PATTERN, { error: AIENDPOINT_MESSAGES.routeNameFormat });
+
+/** Checked further on the server (absolute http(s), private addresses per configuration). */
+export const ZRouteEndpoint = z.string().trim().min(1).max(2048);
+
+const ZEndpointName = z.string().trim().min(1).max(200);
+const ZDescription = z.string().max(DESCRIPTION_MAX_LENGTH);
+
+/** `{ name: value }`; a value equal to MASKED_HEADER_VALUE keeps the stored one, null removes it. */
+export const ZUpstreamHeaders = z
+  .record(
+    z.string().regex(HEADER_NAME_PATTERN, { error: AIENDPOINT_MESSAGES.headerName }),
+    z
+      .string()
+      .max(4096)
+      .regex(/^[^\r\n\0]*$/, { error: AIENDPOINT_MESSAGES.headerValue })
+      .nullable(),
+  )
+  .refine((headers) => Object.keys(headers).length <= MAX_UPSTREAM_HEADERS, {
+    error: AIENDPOINT_MESSAGES.headerName,
+  });
+
+export const ZAiEndpointConfigInput = z.strictObject({
+  description: ZDescription.optional(),
+  upstream_model: z.string().trim().max(200).nullable().optional(),
+  timeout_ms: z
+    .number()
+    .int()
+    .min(UPSTREAM_TIMEOUT_MIN_MS)
+    .max(UPSTREAM_TIMEOUT_MAX_MS)
+    .nullable()
+    .optional(),
+  headers: ZUpstreamHeaders.optional(),
+});
+export type TAiEndpointConfigInput = z.infer<typeof ZAiEndpointConfigInput>;
+
+/** Everything an owner may change; `description` is accepted at the top level (as the spec sends it) or in config. */
+export const ZUpdateAiEndpoint = z.strictObject({
+  name: ZEndpointName.optional(),
+  description: ZDescription.optional(),
+  isActive: z.boolean().optional(),
+  isPrivate: z.boolean().optional(),
+  isShared: z.boolean().optional(),
+  route_name: ZRouteName.optional(),
+  route_endpoint: ZRouteEndpoint.optional(),
+  route_type: ZRouteType.optional(),
+  config: ZAiEndpointConfigInput.optional(),
+});
+export type TUpdateAiEndpoint = z.infer<typeof ZUpdateAiEndpoint>;
+
+/** The spec's create form sends route_name, route_endpoint, name, isShared, isPrivate, route_type. */
+export const ZCreateAiEndpoint = ZUpdateAiEndpoint.extend({
+  route_name: ZRouteName,
+  route_endpoint: ZRouteEndpoint,
+});
+export type TCreateAiEndpoint = z.infer<typeof ZCreateAiEndpoint>;
+
+/** `DELETE /api/aiendpoint/{ids}`: comma-separated ids. */
+export const ZAiEndpointIdsParams = z.strictObject({ ids: z.string().min(1).max(20_000) });
+
+export const ZSharedAiEndpoint = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  route_name: z.string(),
+  route_type: ZRouteType,
+  isActive: z.boolean(),
+  isPrivate: z.boolean(),
+  isShared: z.boolean(),
+  account_orgDisplayName: z.string(),
+  config: z.object({ description: z.string() }),
+});
+export type TSharedAiEndpoint = z.infer<typeof ZSharedAiEndpoint>;
+
+export const ZAiEndpoint = ZSharedAiEndpoint.extend({
+  route_endpoint: z.string(),
+  config: z.object({
+    description: z.string(),
+    upstream_model: z.string().nullable(),
+    timeout_ms: z.number().nullable(),
+    /** Names only; every value is MASKED_HEADER_VALUE. */
+    headers: z.record(z.string(), z.string()),
+  }),
+  /** True for the caller's own endpoint; false for another account's shared one (read-only). */
+  editable: z.boolean(),
+  date_created: z.string(),
+  date_updated: z.string(),
+});
+export type TAiEndpoint = z.infer<typeof ZAiEndpoint>;
+
+export const ZCreatedAiEndpoint = z.object({ data: z.uuid(), id: z.uuid() });

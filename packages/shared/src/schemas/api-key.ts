@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/**
+ * API keys (server contract section 4). A key is `air_` + 40 base62 characters; the server keeps
+ * its SHA-256 (look-up), a sealed copy (reveal) and a short prefix (lists).
+ *
+ * Wire shapes:
+ * - `GET /api/key` → `{ data: TApiKey[] }` where `key` is masked (`air_AbCd…`).
+ * - `GET /api/key/{id}` → `{ data: TApiKey }` where `key` is the full key (reveal).
+ * - `POST /api/key` → `{ data: TApiKey & { full_key } }`: the only answer that carries `full_key`.
+ * - `GET /api/key/scopes` → `{ data: TApiKeyScope[] }`.
+ */
+
+export const API_KEY_SCOPES = [
+  'gateway.invoke',
+  'aiendpoint.read',
+  'aiendpoint.write',
+  'usage.read',
+  'account.read',
+] as const;
+export const ZApiKeyScope = z.enum(API_KEY_SCOPES);
+export type TApiKeyScope = z.infer<typeof ZApiKeyScope>;
+
+export const API_KEY_PREFIX = 'air_';
+export const API_KEY_RANDOM_LENGTH = 40;
+/** The exact shape of a raw key: anything else is refused before any look-up. */
+export const API_KEY_PATTERN = /^air_[0-9A-Za-z]{40}$/;
+/** Characters of the key shown in lists (`air_` plus the first four random characters). */
+export const API_KEY_VISIBLE_PREFIX_LENGTH = API_KEY_PREFIX.length + 4;
+
+/** Message keys of the spec's literal texts ("Please provide a descriptive name for your key"…). */
+export const API_KEY_MESSAGES = {
+  nameRequired: 'validation.key_name_required',
+  scopeRequired: 'validation.key_scope_required',
+} as const;
+
+const ZKeyName = z
+  .string({ error: API_KEY_MESSAGES.nameRequired })
+  .trim()
+  .min(1, { error: API_KEY_MESSAGES.nameRequired })
+  .max(100);
+const ZKeyScopes = z
+  .array(ZApiKeyScope, { error: API_KEY_MESSAGES.scopeRequired })
+  .min(1, { error: API_KEY_MESSAGES.scopeRequired })
+  .max(API_KEY_SCOPES.length * 2);
+
+export const ZCreateApiKey = z.strictObject({ name: ZKeyName, scope: ZKeyScopes });
+export type TCreateApiKey = z.infer<typeof ZCreateApiKey>;
+
+/** `{ name, scope }` to edit, or `{ active: false }` to revoke (a revoked key stays revoked). */
+export const ZUpdateApiKey = z.strictObject({
+  name: ZKeyName.optional(),
+  scope: ZKeyScopes.optional(),
+  active: z.boolean().optional(),
+});
+export type TUpdateApiKey = z.infer<typeof ZUpdateApiKey>;
+
+const ZKeyIds = z.array(z.uuid()).min(1).max(500);
+/** `DELETE /api/key`: `{ ids: [...] }` or a bare array of ids. */
+export const ZDeleteApiKeys = z.union([ZKeyIds, z.strictObject({ ids: ZKeyIds })]);
+export type TDeleteApiKeys = z.infer<typeof ZDeleteApiKeys>;
+
+export const ZApiKey = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  /** Masked (`air_AbCd…`) in lists, the full key in `GET /api/key/{id}`. */
+  key: z.string(),
+  scope: z.array(ZApiKeyScope),
+  active: z.boolean(),
+  date_created: z.string(),
+  last_used: z.string().nullable(),
+});
+export type TApiKey = z.infer<typeof ZApiKey>;
+
+export const ZCreatedApiKey = ZApiKey.extend({ full_key: z.string() });
+export type TCreatedApiKey = z.infer<typeof ZCreatedApiKey>;
+
+/** The masked form lists show: the stored prefix and an ellipsis. */
+export function maskApiKey(prefix: string): string {
+  return `${prefix}…`;
+}
