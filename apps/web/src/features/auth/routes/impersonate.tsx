@@ -1,6 +1,40 @@
-import { PageHeading } from '@/components/layout/page-heading';
+import { useEffect } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { api } from '@/lib/api';
+import { finishSignIn } from '@/features/auth/components/sign-in-answer';
+import { runOnce } from '@/features/auth/components/run-once';
+import { StatusPanel } from '@/features/auth/components/status-panel';
 
-/** Placeholder until its feature lands: the layout and the title only, nothing that pretends to work. */
+/**
+ * `/signin/impersonate?token=`: a master's 5-minute link (`npm run cli -- impersonate EMAIL`).
+ * Success signs in as the user; any failure goes to /404 (spec section 8), telling a stranger
+ * holding a stale link nothing.
+ */
 export default function ImpersonatePage() {
-  return <PageHeading />;
+  const { t } = useTranslation('auth');
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const token = params.get('token');
+
+  useEffect(() => {
+    if (!token) {
+      void navigate('/404', { replace: true });
+      return;
+    }
+    let active = true;
+    runOnce(`impersonate:${token}`, () => api.post('/api/auth/impersonate', { token })).then(
+      (response) => {
+        if (active) finishSignIn(response.data, (to, options) => void navigate(to, options));
+      },
+      () => {
+        if (active) void navigate('/404', { replace: true });
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [token, navigate]);
+
+  return <StatusPanel busy title={t('impersonate.signingIn')} />;
 }

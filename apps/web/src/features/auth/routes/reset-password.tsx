@@ -1,6 +1,74 @@
+import { useMemo } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { PASSWORD_MIN_LENGTH } from '@air/shared/validation';
 import { PageHeading } from '@/components/layout/page-heading';
+import { toast } from '@/components/ui/use-toast';
+import type { TFormField } from '@/components/form/types';
+import { AuthForm } from '@/features/auth/components/auth-form';
+import { StatusPanel } from '@/features/auth/components/status-panel';
 
-/** Placeholder until its feature lands: the layout and the title only, nothing that pretends to work. */
+/**
+ * `/resetpassword?token=&email=`: the link from the reset mail. A new complex password
+ * (spec section 5) goes with the token and address to `POST /api/auth/password/reset`; then back to
+ * /signin with a success notice.
+ */
 export default function ResetPasswordPage() {
-  return <PageHeading />;
+  const { t } = useTranslation('auth');
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const jwt = params.get('token') ?? '';
+  const email = params.get('email') ?? '';
+
+  const fields = useMemo<Record<string, TFormField>>(
+    () => ({
+      password: {
+        type: 'password',
+        required: true,
+        label: t('reset.password'),
+        minLength: PASSWORD_MIN_LENGTH,
+        validation: 'complexPassword',
+        description: t('reset.passwordHint', { min: PASSWORD_MIN_LENGTH }),
+      },
+      jwt: { type: 'hidden', value: jwt },
+      email: { type: 'hidden', value: email },
+    }),
+    [t, jwt, email],
+  );
+
+  if (!jwt || !email) {
+    return (
+      <StatusPanel
+        title={t('reset.incompleteTitle')}
+        description={t('reset.incompleteText')}
+        back={{ to: '/forgotpassword', label: t('reset.requestNew') }}
+      />
+    );
+  }
+
+  return (
+    <div className="grid gap-6">
+      <div>
+        <PageHeading className="mb-2" />
+        <p className="text-sm text-muted-foreground">{t('reset.description', { email })}</p>
+      </div>
+      <AuthForm
+        fields={fields}
+        url="/api/auth/password/reset"
+        buttonText={t('reset.submit')}
+        onSuccess={(response) => {
+          // The form already shows the server's own message when it sends one.
+          if (!response.message) {
+            toast({ variant: 'success', title: t('reset.doneTitle'), description: t('reset.doneText') });
+          }
+          void navigate('/signin', { replace: true });
+        }}
+      />
+      <p className="text-center text-sm">
+        <Link to="/signin" className="text-primary underline-offset-4 hover:underline">
+          {t('backToSignIn')}
+        </Link>
+      </p>
+    </div>
+  );
 }

@@ -1,6 +1,111 @@
+import { useMemo, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { REGEXP_ONLY_DIGITS } from 'input-otp';
+import { OTP_LENGTH } from '@air/shared/validation';
 import { PageHeading } from '@/components/layout/page-heading';
+import { Button } from '@/components/ui/button';
+import { InputOTP, InputOTPGroup, InputOTPSeparator, InputOTPSlot } from '@/components/ui/input-otp';
+import type { TFormField } from '@/components/form/types';
+import { AuthForm, type TAuthControlProps } from '@/features/auth/components/auth-form';
+import { finishSignIn, type TOtpRouteState } from '@/features/auth/components/sign-in-answer';
+import { StatusPanel } from '@/features/auth/components/status-panel';
 
-/** Placeholder until its feature lands: the layout and the title only, nothing that pretends to work. */
+const HALF = OTP_LENGTH / 2;
+
+/** Six digit slots in two groups of three (spec section 5). */
+function OtpSlots(props: TAuthControlProps) {
+  return (
+    <InputOTP
+      id={props.id}
+      name={props.name}
+      maxLength={OTP_LENGTH}
+      pattern={REGEXP_ONLY_DIGITS}
+      value={props.value}
+      onChange={props.onChange}
+      onBlur={props.onBlur}
+      autoComplete="one-time-code"
+      autoFocus
+      aria-invalid={props.invalid || undefined}
+      aria-describedby={props.describedBy}
+    >
+      <InputOTPGroup>
+        {Array.from({ length: HALF }, (_, i) => (
+          <InputOTPSlot key={i} index={i} />
+        ))}
+      </InputOTPGroup>
+      <InputOTPSeparator />
+      <InputOTPGroup>
+        {Array.from({ length: HALF }, (_, i) => (
+          <InputOTPSlot key={i} index={HALF + i} />
+        ))}
+      </InputOTPGroup>
+    </InputOTP>
+  );
+}
+
+/**
+ * `/signin/otp`: the second factor. The temporary token comes in router state from the first
+ * factor (or `?token=` for a link); the code is an authenticator code or, after switching, a
+ * backup code. Both go to `POST /api/auth/otp { code, jwt }`.
+ */
 export default function SigninOtpPage() {
-  return <PageHeading />;
+  const { t } = useTranslation('auth');
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const [backup, setBackup] = useState(false);
+  const state = location.state as Partial<TOtpRouteState> | null;
+  const jwt = (typeof state?.otpToken === 'string' && state.otpToken) || params.get('token') || '';
+
+  const fields = useMemo<Record<string, TFormField>>(
+    () =>
+      backup
+        ? {
+            code: { type: 'text', required: true, label: t('otp.backupLabel') },
+            jwt: { type: 'hidden', value: jwt },
+          }
+        : {
+            code: { type: 'otp', required: true, label: t('otp.codeLabel') },
+            jwt: { type: 'hidden', value: jwt },
+          },
+    [backup, jwt, t],
+  );
+
+  if (!jwt) {
+    return (
+      <StatusPanel
+        title={t('otp.missingTitle')}
+        description={t('otp.missingText')}
+        back={{ to: '/signin', label: t('back') }}
+      />
+    );
+  }
+
+  return (
+    <div className="grid gap-6">
+      <div>
+        <PageHeading className="mb-2" />
+        <p className="text-sm text-muted-foreground">
+          {backup ? t('otp.backupDescription') : t('otp.description')}
+        </p>
+      </div>
+      <AuthForm
+        key={backup ? 'backup' : 'code'}
+        fields={fields}
+        url="/api/auth/otp"
+        buttonText={t('otp.submit')}
+        controls={backup ? undefined : { code: OtpSlots }}
+        onSuccess={(response) => finishSignIn(response.data, (to, options) => void navigate(to, options))}
+      />
+      <div className="grid justify-items-center gap-2 text-sm">
+        <Button type="button" variant="link" className="h-auto p-0" onClick={() => setBackup(!backup)}>
+          {backup ? t('otp.useCode') : t('otp.useBackup')}
+        </Button>
+        <Link to="/signin" className="text-muted-foreground underline-offset-4 hover:underline">
+          {t('back')}
+        </Link>
+      </div>
+    </div>
+  );
 }

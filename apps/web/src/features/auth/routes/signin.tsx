@@ -1,6 +1,123 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Mail } from 'lucide-react';
 import { PageHeading } from '@/components/layout/page-heading';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/use-toast';
+import type { TFormField } from '@/components/form/types';
+import { AuthForm } from '@/features/auth/components/auth-form';
+import { errorParamText } from '@/features/auth/components/error-param';
+import { finishSignIn } from '@/features/auth/components/sign-in-answer';
+import { SocialButtons } from '@/features/auth/components/social-buttons';
 
-/** Placeholder until its feature lands: the layout and the title only, nothing that pretends to work. */
+type TMode = 'password' | 'magic';
+
+/** `/` and `/signin`: password or magic-link sign-in, social buttons, links to sign up and reset. */
 export default function SigninPage() {
-  return <PageHeading />;
+  const { t } = useTranslation('auth');
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const [mode, setMode] = useState<TMode>('password');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const shownError = useRef<string | null>(null);
+
+  // Spec section 8: an error query parameter shows an error notification, once. The parameter is
+  // then dropped so a reload does not repeat it.
+  const errorParam = params.get('error');
+  useEffect(() => {
+    if (!errorParam || shownError.current === errorParam) return;
+    shownError.current = errorParam;
+    toast({ variant: 'error', title: t('signin.failedTitle'), description: errorParamText(errorParam) });
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete('error');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [errorParam, setParams, t]);
+
+  const passwordFields = useMemo<Record<string, TFormField>>(
+    () => ({
+      email: { type: 'email', required: true, label: t('signin.email') },
+      password: { type: 'password', required: true, label: t('signin.password') },
+    }),
+    [t],
+  );
+  const magicFields = useMemo<Record<string, TFormField>>(
+    () => ({ email: { type: 'email', required: true, label: t('signin.email') } }),
+    [t],
+  );
+
+  return (
+    <div className="grid gap-6">
+      <div>
+        <PageHeading className="mb-2" />
+        <p className="text-sm text-muted-foreground">
+          {mode === 'password' ? t('signin.description') : t('signin.magicDescription')}
+        </p>
+      </div>
+
+      {mode === 'password' && (
+        <AuthForm
+          key="password"
+          fields={passwordFields}
+          url="/api/auth"
+          buttonText={t('signin.submit')}
+          onSuccess={(response) => finishSignIn(response.data, (to, options) => void navigate(to, options))}
+        />
+      )}
+
+      {mode === 'magic' && sentTo === null && (
+        <AuthForm
+          key="magic"
+          fields={magicFields}
+          url="/api/auth/magic"
+          buttonText={t('signin.magicSubmit')}
+          onSuccess={(_response, values) => setSentTo(String(values.email ?? ''))}
+        />
+      )}
+
+      {mode === 'magic' && sentTo !== null && (
+        <div role="status" className="grid gap-3 rounded-lg border bg-card p-4 text-card-foreground">
+          <p className="flex items-center gap-2 font-medium">
+            <Mail className="size-4" aria-hidden="true" />
+            {t('signin.magicSentTitle')}
+          </p>
+          <p className="text-sm text-muted-foreground">{t('signin.magicSentText', { email: sentTo })}</p>
+          <Button variant="outline" size="sm" className="justify-self-start" onClick={() => setSentTo(null)}>
+            {t('signin.magicAgain')}
+          </Button>
+        </div>
+      )}
+
+      <Button
+        type="button"
+        variant="link"
+        className="h-auto justify-self-center p-0"
+        onClick={() => {
+          setSentTo(null);
+          setMode(mode === 'password' ? 'magic' : 'password');
+        }}
+      >
+        {mode === 'password' ? t('signin.useMagic') : t('signin.usePassword')}
+      </Button>
+
+      <SocialButtons />
+
+      <div className="grid gap-2 text-center text-sm">
+        <Link to="/forgotpassword" className="text-primary underline-offset-4 hover:underline">
+          {t('signin.forgot')}
+        </Link>
+        <p className="text-muted-foreground">
+          {t('signin.noAccount')}{' '}
+          <Link to="/signup" className="font-medium text-primary underline-offset-4 hover:underline">
+            {t('signin.signup')}
+          </Link>
+        </p>
+      </div>
+    </div>
+  );
 }

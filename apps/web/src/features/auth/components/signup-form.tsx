@@ -1,0 +1,78 @@
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { routeAfterSignIn } from '@air/shared/route-guard';
+import { Form } from '@/components/form/form';
+import type { TFormFields } from '@/components/form/types';
+import { newPasswordField } from '@/features/account/lib/password-field';
+import { setSession, type TSessionUser } from '@/lib/session';
+
+/** The fields both sign-up forms share: name, email, complex password and the hidden bot trap. */
+export function useSignupFields(extra: TFormFields = {}, email?: string): TFormFields {
+  const { t } = useTranslation(['signup', 'form']);
+  return {
+    name: {
+      type: 'text',
+      label: t('signup:form.name'),
+      required: true,
+      maxLength: 100,
+      errorMessage: t('form:form.messages.name'),
+    },
+    email: {
+      type: 'email',
+      label: t('signup:form.email'),
+      required: true,
+      value: email,
+      errorMessage: t('form:form.messages.email'),
+    },
+    password: newPasswordField(t('signup:form.password'), t('signup:form.passwordHint')),
+    // A bot trap (spec section 5): people never see it, so it is always sent empty; a bot that
+    // fills every input gets refused by the server.
+    confirm_password: { type: 'hidden', value: '' },
+    ...extra,
+  };
+}
+
+/**
+ * A sign-up form: the server answers with a signed-in session (`{ token, …user }`), which is stored
+ * before routing on as after any sign-in (spec section 4).
+ */
+export function SignupForm({
+  fields,
+  url,
+  buttonText,
+}: {
+  fields: TFormFields;
+  url: string;
+  buttonText: string;
+}) {
+  const { t } = useTranslation('signup');
+  const navigate = useNavigate();
+  return (
+    <div className="space-y-6">
+      <Form
+        fields={fields}
+        url={url}
+        method="POST"
+        buttonText={buttonText}
+        className="[&_button[type=submit]]:w-full"
+        onSuccess={(response) => {
+          const data = (response.data ?? {}) as TSessionUser & { token?: string };
+          setSession(data);
+          void navigate(
+            routeAfterSignIn({
+              verified: data.verified === true,
+              plan: data.plan ?? null,
+              onboarded: data.onboarded === true,
+            }),
+          );
+        }}
+      />
+      <p className="text-center text-sm text-muted-foreground">
+        {t('form.haveAccount')}{' '}
+        <Link to="/signin" className="font-medium text-primary underline-offset-4 hover:underline">
+          {t('form.signIn')}
+        </Link>
+      </p>
+    </div>
+  );
+}
