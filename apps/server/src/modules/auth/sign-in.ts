@@ -1,0 +1,210 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { permissionsFor, type TRole } from '@air/shared/permissions';
+import type { TLocale } from '@air/shared/schemas/common';
+import type { TSignInData, TUser, TUserSubscription } from '@air/shared/schemas/user';
+import { accounts, accountUsers, sessions, signinLog, subscriptions, users } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { signSessionToken } from '../../lib/jwt';
+import { isNotificationOn } from '../notification/service';
+
+export type { TUser, TSignInData };
+
+interface TMembership {
+  accountId: string;
+  name: string;
+  role: TRole;
+}
+
+/** The user's memberships, oldest first (the first is the fallback account). */
+export async function membershipsOf(app: FastifyInstance, userId: string): Promise<TMembership[]> {
+  return app.db
+    .select({ accountId: accounts.id, name: accounts.name, role: accountUsers.permission })
+    .from(accountUsers)
+    .innerJoin(accounts, eq(accounts.id, accountUsers.accountId))
+    .where(eq(accountUsers.userId, userId))
+    .orderBy(asc(accountUsers.createdAt), asc(accounts.name));
+}
+
+function subscriptionOf(row: typeof subscriptions.$inferSelect | undefined): TUserSubscription | null {
+  if (!row) return null;
+  return {
+    status: row.status,
+    cancel_at_period_end: row.cancelAtPeriodEnd,
+    seats: row.seats,
+    seat_price: row.seatPrice,
+    currency_symbol: row.currencySymbol,
+    interval: row.interval,
+    current_period_start: row.currentPeriodStart.toISOString(),
+    current_period_end: row.currentPeriodEnd.toISOString(),
+  };
+}
+
+/**
+ * Every User field of the spec (section 3) for `userId` signed into `accountId`. Throws 404 when
+ * the user does not exist or is not a member of that account.
+ */
+export async function userPayload(app: FastifyInstance, userId: string, accountId: string): Promise<TUser> {
+  const [user] = await app.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw new AppError('not_found');
+  const memberships = await membershipsOf(app, userId);
+  const current = memberships.find((m) => m.accountId === accountId);
+  if (!current) throw new AppError('not_found');
+  const [account] = await app.db
+    .select({ planId: accounts.planId })
+    .from(accounts)
+    .where(eq(accounts.id, accountId))
+    .limit(1);
+  const [subscription] = await app.db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.accountId, accountId))
+    .limit(1);
+  const plan = account?.planId ?? null;
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    avatar: user.avatar,
+    verified: user.verified,
+    role: current.role,
+    permission: permissionsFor(current.role),
+    has_password: user.passwordHash !== null,
+    '2fa_enabled': user.totpEnabled,
+    support_enabled: user.supportEnabled,
+    accounts: memberships.map((m) => ({ id: m.accountId, name: m.name })),
+    default_account: user.defaultAccountId,
+    account_id: accountId,
+    account_name: current.name,
+    locale: (user.locale === 'es' ? 'es' : 'en') as TLocale,
+    dark_mode: user.darkMode,
+    plan,
+    // The free plan needs no payment: it is always reported active so the guard lets the user in.
+    subscription:
+      subscriptionOf(subscription) ?? (plan === 'free' ? freeSubscription(app, user.createdAt) : null),
+    onboarded: user.onboarded,
+    duplicate_user: user.duplicateUser,
+    last_login: user.lastLogin?.toISOString() ?? null,
+    date_created: user.createdAt.toISOString(),
+  };
+}
+
+function freeSubscription(app: FastifyInstance, since: Date): TUserSubscription {
+  const free = app.plans.find((p) => p.id === 'free');
+  const end = new Date(since);
+  end.setMonth(end.getMonth() + 1);
+  return {
+    status: 'active',
+    cancel_at_period_end: false,
+    seats: 1,
+    seat_price: 0,
+    currency_symbol: free?.currency_symbol ?? '$',
+    interval: free?.interval ?? 'month',
+    current_period_start: since.toISOString(),
+    current_period_end: end.toISOString(),
+  };
+}
+
+/** The account a sign-in lands in: the requested one, else the default, else the oldest membership. */
+export async function pickAccount(
+  app: FastifyInstance,
+  userId: string,
+  requested?: string | null,
+): Promise<TMembership> {
+  const memberships = await membershipsOf(app, userId);
+  if (requested) {
+    const match = memberships.find((m) => m.accountId === requested);
+    if (match) return match;
+  }
+  const [user] = await app.db
+    .select({ defaultAccountId: users.defaultAccountId })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  const chosen = memberships.find((m) => m.accountId === user?.defaultAccountId) ?? memberships[0];
+  if (!chosen) throw new AppError('unauthenticated', { messageKey: 'error.no_account' });
+  return chosen;
+}
+
+export function clientOf(request: FastifyRequest): { ip: string; userAgent: string } {
+  const ua = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua.slice(0, 500) : '' };
+}
+
+/**
+ * Signs a user in: a session row, a signed session token, the sign-in log, last_login, and the
+ * new_signin mail when this IP + device pair was never seen before (not on the very first sign-in,
+ * not for impersonation) and the user keeps that preference on. Returns the sign-in answer's data.
+ */
+export async function completeSignIn(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: { userId: string; accountId?: string; impersonatorUserId?: string },
+): Promise<TSignInData> {
+  const membership = await pickAccount(app, input.userId, input.accountId);
+  if (input.accountId && membership.accountId !== input.accountId) throw new AppError('not_found');
+  const { ip, userAgent } = clientOf(request);
+
+  const [session] = await app.db
+    .insert(sessions)
+    .values({
+      userId: input.userId,
+      accountId: membership.accountId,
+      impersonatorUserId: input.impersonatorUserId ?? null,
+      ip,
+      userAgent,
+    })
+    .returning({ id: sessions.id });
+  const token = await signSessionToken(app.config.secret, {
+    userId: input.userId,
+    accountId: membership.accountId,
+    role: membership.role,
+    sessionId: session!.id,
+  });
+
+  if (!input.impersonatorUserId) {
+    const [seen] = await app.db
+      .select({
+        any: sql<number>`count(*)::int`,
+        same: sql<number>`count(*) filter (where ${signinLog.ip} = ${ip} and ${signinLog.userAgent} = ${userAgent})::int`,
+      })
+      .from(signinLog)
+      .where(eq(signinLog.userId, input.userId));
+    await app.db.insert(signinLog).values({ userId: input.userId, ip, userAgent });
+    const [user] = await app.db
+      .update(users)
+      .set({ lastLogin: sql`now()` })
+      .where(eq(users.id, input.userId))
+      .returning({ name: users.name, email: users.email, locale: users.locale });
+    if (
+      user &&
+      seen &&
+      seen.any > 0 &&
+      seen.same === 0 &&
+      (await isNotificationOn(app.db, input.userId, 'new_signin'))
+    ) {
+      // A failed alert must not fail the sign-in; it is logged.
+      await app.mailer
+        .send({
+          to: user.email,
+          locale: user.locale,
+          template: 'new_signin',
+          params: { name: user.name, ip, device: userAgent || 'unknown', time: new Date().toISOString() },
+        })
+        .catch((error: unknown) => request.log.error({ err: error }, 'new sign-in mail failed'));
+    }
+  }
+
+  const payload = await userPayload(app, input.userId, membership.accountId);
+  return { token, ...payload };
+}
+
+/** The role of `userId` in `accountId`, or null when not a member. */
+export async function roleIn(app: FastifyInstance, userId: string, accountId: string): Promise<TRole | null> {
+  const [row] = await app.db
+    .select({ role: accountUsers.permission })
+    .from(accountUsers)
+    .where(and(eq(accountUsers.userId, userId), eq(accountUsers.accountId, accountId)))
+    .limit(1);
+  return row?.role ?? null;
+}

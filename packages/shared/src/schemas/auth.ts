@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { ZEmailAddress, ZNewPassword } from '../validation';
+
+/**
+ * `POST /api/auth`: email and password, or a one-time sign-in token (social sign-in). One object
+ * with optional fields, so a missing password is reported on its field; the service requires
+ * either the pair or the token.
+ */
+export const ZSignIn = z.strictObject({
+  email: z.string().trim().toLowerCase().min(1, { error: 'validation.email_required' }).max(254).optional(),
+  password: z.string().min(1, { error: 'validation.password_required' }).max(200).optional(),
+  token: z.string().min(1).max(512).optional(),
+});
+export type TSignIn = z.infer<typeof ZSignIn>;
+
+/** With two-factor on, the sign-in answer is this instead of a session. */
+export const ZTwoFactorRequired = z.object({ '2fa_required': z.literal(true), token: z.string() });
+
+export const ZSwitchAccount = z.strictObject({ account: z.uuid() });
+
+export const ZPasswordResetRequest = z.strictObject({ email: ZEmailAddress });
+
+export const ZPasswordReset = z.strictObject({
+  jwt: z.string().min(1).max(512),
+  email: ZEmailAddress,
+  password: ZNewPassword,
+});
+export type TPasswordReset = z.infer<typeof ZPasswordReset>;
