@@ -1,6 +1,16 @@
+import { useTranslation } from 'react-i18next';
 import { PageHeading } from '@/components/layout/page-heading';
+import { SignupForm, useSignupFields } from '@/features/auth/components/signup-form';
 
-/** Placeholder until its feature lands: the layout and the title only, nothing that pretends to work. */
+/** /signup: a new account and its owner (POST /api/account), signed in on success. */
 export default function SignupPage() {
-  return <PageHeading />;
+  const { t } = useTranslation('signup');
+  const fields = useSignupFields();
+  return (
+    <>
+      <PageHeading className="mb-2" />
+      <p className="mb-6 text-sm text-muted-foreground">{t('form.intro')}</p>
+      <SignupForm fields={fields} url="/api/account" buttonText={t('form.submit')} />
+    </>
+  );
 }
