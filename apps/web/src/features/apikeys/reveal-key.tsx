@@ -27,7 +27,8 @@ export function RevealKey({ apiKey }: { apiKey: TApiKey }) {
     }
   }
 
-  const masked = `${apiKey.key ?? 'air_'}${'•'.repeat(8)}`;
+  // The list already answers the masked prefix (`air_AbCd…`).
+  const masked = apiKey.key ?? 'air_…';
   return (
     <span className="inline-flex items-center gap-1">
       <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs break-all">

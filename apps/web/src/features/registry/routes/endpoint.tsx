@@ -1,6 +1,107 @@
-import { PageHeading } from '@/components/layout/page-heading';
+import * as React from 'react';
+import { useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Info, Loader2 } from 'lucide-react';
+import { Breadcrumb } from '@/components/layout/breadcrumb';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { api } from '@/lib/api';
+import { useErrorHandler } from '@/lib/error-handler';
+import { useSession } from '@/lib/session';
+import { EndpointOverviewForm } from '../components/endpoint-overview-form';
+import { EndpointSettings } from '../components/endpoint-settings';
+import { EndpointSwitches } from '../components/endpoint-switches';
+import { RouteTypeBadge } from '../components/endpoint-badges';
+import type { TAiEndpoint } from '../endpoint-types';
+import { MY_ENDPOINTS_QUERY, SHARED_ENDPOINTS_QUERY } from '../registry-api';
 
-/** Placeholder until its feature lands: the layout and the title only, nothing that pretends to work. */
+/** /aiendpoints/{id}: Overview (switches, name, description) and Settings (upstream settings). */
 export default function EndpointPage() {
-  return <PageHeading />;
+  const { id = '' } = useParams();
+  const { t } = useTranslation('registry');
+  const { signedIn } = useSession();
+  const handleError = useErrorHandler();
+  const queryClient = useQueryClient();
+  const queryKey = ['aiendpoint', id];
+  const endpoint = useQuery({
+    queryKey,
+    retry: false,
+    queryFn: async () =>
+      (await api.get<TAiEndpoint>(`/api/aiendpoint/${encodeURIComponent(id)}`)).data ?? null,
+  });
+  React.useEffect(() => {
+    if (endpoint.error) handleError(endpoint.error);
+  }, [endpoint.error, handleError]);
+
+  const data = endpoint.data;
+  if (!data) {
+    return endpoint.isPending ? (
+      <p role="status" className="inline-flex items-center gap-2 text-muted-foreground">
+        <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+        {t('common:loading')}
+      </p>
+    ) : null;
+  }
+
+  // Another account's shared endpoint opens read-only (the server says so with editable: false).
+  const readOnly = data.editable === false;
+  function onSaved(patch: Partial<TAiEndpoint>) {
+    queryClient.setQueryData<TAiEndpoint | null>(queryKey, (old) => (old ? { ...old, ...patch } : old));
+    void queryClient.invalidateQueries({ queryKey: MY_ENDPOINTS_QUERY });
+    void queryClient.invalidateQueries({ queryKey: SHARED_ENDPOINTS_QUERY });
+  }
+
+  return (
+    <section className="space-y-4">
+      <Breadcrumb
+        items={[
+          { name: t('detail.registry'), url: readOnly ? '/registry?tab=shared' : '/registry' },
+          { name: data.name, url: `/aiendpoints/${data.id}` },
+        ]}
+      />
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight break-all">{data.name}</h1>
+        <RouteTypeBadge type={data.route_type} />
+      </div>
+      <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+        <dt className="text-muted-foreground">{t('detail.routeName')}</dt>
+        <dd className="font-mono break-all">{data.route_name}</dd>
+        {data.route_endpoint && (
+          <>
+            <dt className="text-muted-foreground">{t('detail.routeEndpoint')}</dt>
+            <dd className="break-all">{data.route_endpoint}</dd>
+          </>
+        )}
+        {readOnly && (
+          <>
+            <dt className="text-muted-foreground">{t('detail.provider')}</dt>
+            <dd>{data.account_orgDisplayName}</dd>
+          </>
+        )}
+      </dl>
+      {readOnly && (
+        <p role="note" className="flex items-start gap-2 rounded-md border bg-muted/50 p-3 text-sm">
+          <Info className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          {t('detail.readonly', { org: data.account_orgDisplayName })}
+        </p>
+      )}
+      <Tabs defaultValue="overview">
+        <TabsList>
+          <TabsTrigger value="overview">{t('detail.overview')}</TabsTrigger>
+          <TabsTrigger value="settings">{t('detail.settings')}</TabsTrigger>
+        </TabsList>
+        <TabsContent value="overview" className="space-y-6">
+          <EndpointSwitches endpoint={data} signedIn={signedIn} readOnly={readOnly} onSaved={onSaved} />
+          <EndpointOverviewForm key={data.id} endpoint={data} readOnly={readOnly} onSaved={onSaved} />
+        </TabsContent>
+        <TabsContent value="settings">
+          {readOnly ? (
+            <p className="text-sm text-muted-foreground">{t('settings.hidden')}</p>
+          ) : (
+            <EndpointSettings key={data.id} endpoint={data} onSaved={onSaved} />
+          )}
+        </TabsContent>
+      </Tabs>
+    </section>
+  );
 }

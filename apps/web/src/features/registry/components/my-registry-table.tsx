@@ -1,0 +1,130 @@
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
+import { Plus } from 'lucide-react';
+import { useDialog } from '@/app/dialog-provider';
+import { DataTable } from '@/components/table/data-table';
+import type { TColumn } from '@/components/table/types';
+import { BlankSlate } from '@/components/ui/blank-slate';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/use-toast';
+import { useErrorHandler } from '@/lib/error-handler';
+import { createEndpointFields, editEndpointFields } from '../endpoint-form-fields';
+import type { TAiEndpoint } from '../endpoint-types';
+import { deleteEndpoints, MY_ENDPOINTS_QUERY, SHARED_ENDPOINTS_QUERY } from '../registry-api';
+import { ActiveBadge, RouteTypeBadge, VisibilityBadge } from './endpoint-badges';
+
+/** Spec section 9. */
+export const REGISTRY_PAGE_SIZE = 12;
+
+/** The "My Registry" tab: the account's endpoints with view, edit, delete, bulk delete and New. */
+export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undefined; loading: boolean }) {
+  const { t } = useTranslation('registry');
+  const navigate = useNavigate();
+  const dialog = useDialog();
+  const handleError = useErrorHandler();
+  const queryClient = useQueryClient();
+
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: MY_ENDPOINTS_QUERY }),
+      queryClient.invalidateQueries({ queryKey: SHARED_ENDPOINTS_QUERY }),
+    ]);
+
+  function openCreate() {
+    dialog.open({
+      title: t('create.title'),
+      description: t('create.description'),
+      buttonText: t('create.button'),
+      url: '/api/aiendpoint',
+      method: 'POST',
+      fields: createEndpointFields(t),
+      callback: (result) => {
+        if (result) void refresh();
+      },
+    });
+  }
+
+  function openEdit(row: TAiEndpoint) {
+    dialog.open({
+      title: t('edit.title'),
+      buttonText: t('edit.button'),
+      url: `/api/aiendpoint/${encodeURIComponent(row.id)}`,
+      method: 'PATCH',
+      fields: editEndpointFields(t, row),
+      callback: (result) => {
+        if (result) void refresh();
+      },
+    });
+  }
+
+  function confirmDelete(rows: TAiEndpoint[]) {
+    dialog.open({
+      title: t('delete.title'),
+      description: t('delete.description', { count: rows.length }),
+      buttonText: t('delete.button'),
+      callback: (ok) => {
+        if (ok !== true) return;
+        deleteEndpoints(rows.map((r) => r.id))
+          .then(() => {
+            toast({ variant: 'success', title: t('delete.done', { count: rows.length }) });
+            return refresh();
+          })
+          .catch(handleError);
+      },
+    });
+  }
+
+  const columns: TColumn<TAiEndpoint>[] = [
+    { key: 'name', header: t('column.name'), sortable: true },
+    {
+      key: 'isActive',
+      header: t('column.isActive'),
+      sortable: true,
+      cell: (r) => <ActiveBadge active={r.isActive} />,
+    },
+    {
+      key: 'isPrivate',
+      header: t('column.isPrivate'),
+      sortable: true,
+      cell: (r) => <VisibilityBadge isPrivate={r.isPrivate} />,
+    },
+    {
+      key: 'route_type',
+      header: t('column.routeType'),
+      sortable: true,
+      cell: (r) => <RouteTypeBadge type={r.route_type} />,
+    },
+    { key: 'route_name', header: t('column.routeName'), sortable: true, className: 'font-mono text-xs' },
+    { key: 'route_endpoint', header: t('column.routeEndpoint'), className: 'max-w-64 truncate text-xs' },
+  ];
+
+  const newButton = (
+    <Button onClick={openCreate}>
+      <Plus aria-hidden="true" />
+      {t('new')}
+    </Button>
+  );
+
+  if (data && data.length === 0) {
+    return <BlankSlate title={t('empty.title')} text={t('empty.text')} action={newButton} />;
+  }
+  return (
+    <DataTable<TAiEndpoint>
+      label={t('tab.mine')}
+      data={data}
+      loading={loading}
+      columns={columns}
+      pageSize={REGISTRY_PAGE_SIZE}
+      searchKeys={['name', 'route_name', 'route_endpoint', 'route_type']}
+      selectable
+      toolbar={newButton}
+      actions={[
+        { label: t('action.view'), onSelect: (row) => void navigate(`/aiendpoints/${row.id}`) },
+        { label: t('action.edit'), onSelect: openEdit },
+        { label: t('action.delete'), destructive: true, onSelect: (row) => confirmDelete([row]) },
+      ]}
+      bulkActions={[{ label: t('action.delete'), destructive: true, onSelect: confirmDelete }]}
+    />
+  );
+}

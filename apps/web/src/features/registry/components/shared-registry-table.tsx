@@ -1,0 +1,60 @@
+import { useMemo } from 'react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { DataTable } from '@/components/table/data-table';
+import type { TColumn } from '@/components/table/types';
+import { htmlToText, type TAiEndpoint } from '../endpoint-types';
+import { RouteTypeBadge } from './endpoint-badges';
+import { REGISTRY_PAGE_SIZE } from './my-registry-table';
+
+interface TSharedRow extends TAiEndpoint {
+  org: string;
+  description: string;
+}
+
+/** The shared provider registry tab: every active, shared, public endpoint of every account. */
+export function SharedRegistryTable({
+  data,
+  loading,
+}: {
+  data: TAiEndpoint[] | undefined;
+  loading: boolean;
+}) {
+  const { t } = useTranslation('registry');
+  const navigate = useNavigate();
+  const rows = useMemo<TSharedRow[] | undefined>(
+    () =>
+      data?.map((e) => ({
+        ...e,
+        org: e.account_orgDisplayName ?? '',
+        description: htmlToText(e.config?.description),
+      })),
+    [data],
+  );
+
+  const columns: TColumn<TSharedRow>[] = [
+    { key: 'name', header: t('column.name'), sortable: true },
+    {
+      key: 'route_type',
+      header: t('column.routeType'),
+      sortable: true,
+      cell: (r) => <RouteTypeBadge type={r.route_type} />,
+    },
+    { key: 'route_name', header: t('column.routeName'), sortable: true, className: 'font-mono text-xs' },
+    { key: 'org', header: t('column.org'), sortable: true },
+    { key: 'description', header: t('column.description'), className: 'max-w-72 truncate' },
+  ];
+
+  return (
+    <DataTable<TSharedRow>
+      label={t('tab.shared')}
+      data={rows}
+      loading={loading}
+      columns={columns}
+      pageSize={REGISTRY_PAGE_SIZE}
+      searchKeys={['name', 'route_name', 'org', 'description']}
+      emptyMessage={t('empty.shared')}
+      actions={[{ label: t('action.view'), onSelect: (row) => void navigate(`/aiendpoints/${row.id}`) }]}
+    />
+  );
+}

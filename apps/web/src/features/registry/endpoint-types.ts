@@ -1,0 +1,47 @@
+import type {
+  TAiEndpoint as TOwnEndpoint,
+  TRouteType,
+  TSharedAiEndpoint,
+} from '@air/shared/schemas/aiendpoint';
+import type { TBadgeVariant } from '@/components/ui/badge';
+
+export { ROUTE_TYPES, type TRouteType } from '@air/shared/schemas/aiendpoint';
+
+/**
+ * An AI endpoint row as the registry calls answer it (spec section 3): the shared list's fields,
+ * plus the owner-only ones when the caller owns it. `editable` false marks another account's
+ * shared endpoint (readable, never writable).
+ */
+export type TAiEndpoint = TSharedAiEndpoint &
+  Partial<Pick<TOwnEndpoint, 'route_endpoint' | 'editable' | 'date_created' | 'date_updated'>> & {
+    config: TSharedAiEndpoint['config'] & Partial<TOwnEndpoint['config']>;
+  };
+
+/** Spec section 2: model green, datasource orange, agent blue. */
+export const ROUTE_TYPE_BADGE: Record<TRouteType, TBadgeVariant> = {
+  model: 'green',
+  datasource: 'orange',
+  agent: 'blue',
+};
+
+export function routeTypeBadge(type: string): TBadgeVariant {
+  return ROUTE_TYPE_BADGE[type as TRouteType] ?? 'default';
+}
+
+/** The create form's generated name: a prefix plus the date-time as text (spec section 2). */
+export const ENDPOINT_NAME_PREFIX = 'aiendpoint-';
+
+export function generateEndpointName(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const date = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}`;
+  const time = `${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+  return `${ENDPOINT_NAME_PREFIX}${date}-${time}`;
+}
+
+/** Plain text of a rich-text description: tags dropped, entities decoded, never executed. */
+export function htmlToText(html: string | undefined | null): string {
+  if (!html) return '';
+  // DOMParser builds an inert document: scripts don't run and images don't load.
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
