@@ -1,0 +1,166 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { isIP } from 'node:net';
+import { decryptSecret } from '../lib/crypto';
+import { accounts, aiEndpoints, apiKeys, plans as plansTable } from '../db/schema';
+import { LoadingCache } from './loading-cache';
+import { isPrivateAddress } from './private-address';
+
+/** What the gateway needs of a key, by SHA-256 of the raw key. */
+export interface TKeyEntry {
+  keyId: string;
+  accountId: string;
+  /** Active and holding gateway.invoke. */
+  canInvoke: boolean;
+}
+
+/** What the gateway needs of an endpoint, by route name, ready to forward. */
+export interface TRouteEntry {
+  endpointId: string;
+  accountId: string;
+  routeName: string;
+  /** Callable by other accounts: active, shared and public. */
+  isPublic: boolean;
+  isActive: boolean;
+  origin: string;
+  path: string;
+  /** Sent to the upstream on every call: content type plus the endpoint's configured headers. */
+  headers: Record<string, string>;
+  upstreamModel: string | null;
+  timeoutMs: number;
+  /** The URL names an IP literal in a private range (DNS checks never see literals). */
+  literalPrivate: boolean;
+}
+
+export interface TPlanLimits {
+  planId: string;
+  quotaCallsMonth: number;
+  rateLimitPerMinute: number;
+}
+
+const LIMITS = { maxEntries: 100_000, maxMisses: 10_000 };
+
+/** Headers an endpoint's configuration may not set: they belong to the gateway or the transport. */
+const RESERVED_UPSTREAM_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+
+export function upstreamHeaders(secret: string, sealed: string | null): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (!sealed) return headers;
+  const parsed = JSON.parse(decryptSecret(secret, sealed)) as unknown;
+  if (parsed && typeof parsed === 'object') {
+    for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
+      const lower = name.toLowerCase();
+      if (typeof value === 'string' && !RESERVED_UPSTREAM_HEADERS.has(lower)) headers[lower] = value;
+    }
+  }
+  return headers;
+}
+
+/**
+ * The gateway's in-memory view of keys, routes and account plan limits. Each is read from the
+ * database once, on first use, and dropped the moment app.changes says it changed (from this
+ * instance or, with REDIS_URL, any other).
+ */
+export function createDirectory(app: FastifyInstance) {
+  const { db, config } = app;
+
+  const keys = new LoadingCache<TKeyEntry>(async (keyHash) => {
+    const [row] = await db
+      .select({ id: apiKeys.id, accountId: apiKeys.accountId, scope: apiKeys.scope, active: apiKeys.active })
+      .from(apiKeys)
+      .where(eq(apiKeys.keyHash, keyHash))
+      .limit(1);
+    if (!row || !row.active) return null;
+    return { keyId: row.id, accountId: row.accountId, canInvoke: row.scope.includes('gateway.invoke') };
+  }, LIMITS);
+
+  const routes = new LoadingCache<TRouteEntry>(async (routeName) => {
+    const [row] = await db.select().from(aiEndpoints).where(eq(aiEndpoints.routeName, routeName)).limit(1);
+    if (!row) return null;
+    let url: URL;
+    try {
+      url = new URL(row.routeEndpoint);
+    } catch {
+      app.log.warn({ routeName }, 'gateway: endpoint has an invalid URL');
+      return null;
+    }
+    let headers: Record<string, string>;
+    try {
+      headers = upstreamHeaders(config.secret, row.upstreamHeadersEnc);
+    } catch (error) {
+      // A header blob that does not open (SECRET changed) must not be sent half-configured.
+      app.log.error({ err: error, routeName }, "gateway: cannot open the endpoint's upstream headers");
+      return null;
+    }
+    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    return {
+      endpointId: row.id,
+      accountId: row.accountId,
+      routeName: row.routeName,
+      isActive: row.isActive,
+      isPublic: row.isActive && row.isShared && !row.isPrivate,
+      origin: url.origin,
+      path: (url.pathname || '/') + url.search,
+      headers,
+      upstreamModel: row.upstreamModel ?? null,
+      timeoutMs: row.upstreamTimeoutMs ?? config.gatewayTimeoutMs,
+      literalPrivate: isIP(host) !== 0 && isPrivateAddress(host),
+    };
+  }, LIMITS);
+
+  const planLimits = new LoadingCache<TPlanLimits>(
+    async (accountId) => {
+      const [row] = await db
+        .select({ planId: accounts.planId })
+        .from(accounts)
+        .where(eq(accounts.id, accountId))
+        .limit(1);
+      const planId = row?.planId ?? 'free';
+      const offered = app.plans.find((plan) => plan.id === planId);
+      if (offered) {
+        return {
+          planId,
+          quotaCallsMonth: offered.quota_calls_month,
+          rateLimitPerMinute: offered.rate_limit_per_minute,
+        };
+      }
+      // A plan removed from the file still binds the accounts on it (its row stays in the table).
+      const [stored] = await db.select().from(plansTable).where(eq(plansTable.id, planId)).limit(1);
+      if (stored) {
+        return {
+          planId,
+          quotaCallsMonth: stored.quotaCallsMonth,
+          rateLimitPerMinute: stored.rateLimitPerMinute,
+        };
+      }
+      const free = app.plans.find((plan) => plan.id === 'free')!;
+      return {
+        planId: 'free',
+        quotaCallsMonth: free.quota_calls_month,
+        rateLimitPerMinute: free.rate_limit_per_minute,
+      };
+    },
+    { maxEntries: 100_000, maxMisses: 1 },
+  );
+
+  const unsubscribe = app.changes.subscribe((change) => {
+    switch (change.kind) {
+      case 'api_key':
+        keys.invalidate(change.keyHash);
+        break;
+      case 'endpoint':
+        routes.invalidate(change.routeName);
+        break;
+      case 'account':
+        planLimits.invalidate(change.accountId);
+        // A closed or changed account: its keys and routes are re-read on their next use.
+        keys.invalidateWhere((entry) => entry.accountId === change.accountId);
+        routes.invalidateWhere((entry) => entry.accountId === change.accountId);
+        break;
+    }
+  });
+
+  return { keys, routes, planLimits, close: unsubscribe };
+}
+
+export type TDirectory = ReturnType<typeof createDirectory>;

@@ -1,0 +1,114 @@
+import { and, count, eq, gte } from 'drizzle-orm';
+import { Redis } from 'ioredis';
+import type { TDb } from '../db/client';
+import { usageEvents } from '../db/schema';
+
+/**
+ * Per-key calls per minute, fixed one-minute windows. `hit` answers 0 when the call may go, or
+ * the seconds until the window ends. Memory by default; Redis counters when REDIS_URL is set so
+ * every instance shares the count.
+ */
+export interface TRateLimiter {
+  hit(keyId: string, limitPerMinute: number): number | Promise<number>;
+  close(): Promise<void>;
+}
+
+export function createMemoryRateLimiter(now: () => number = Date.now): TRateLimiter {
+  let window = -1;
+  const counts = new Map<string, number>();
+  return {
+    hit(keyId, limit) {
+      const time = now();
+      const current = Math.floor(time / 60_000);
+      if (current !== window) {
+        // A new minute: every counter restarts, so the map never holds more than one minute's keys.
+        window = current;
+        counts.clear();
+      }
+      const used = (counts.get(keyId) ?? 0) + 1;
+      counts.set(keyId, used);
+      return used > limit ? ((current + 1) * 60_000 - time) / 1000 : 0;
+    },
+    async close() {
+      counts.clear();
+    },
+  };
+}
+
+export function createRedisRateLimiter(url: string, now: () => number = Date.now): TRateLimiter {
+  const redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  return {
+    async hit(keyId, limit) {
+      const time = now();
+      const current = Math.floor(time / 60_000);
+      const key = `air:rl:${keyId}:${current}`;
+      const results = await redis.multi().incr(key).pexpire(key, 61_000).exec();
+      const used = Number(results?.[0]?.[1] ?? 0);
+      return used > limit ? ((current + 1) * 60_000 - time) / 1000 : 0;
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
+}
+
+/** `2026-11` (UTC): the quota period is the calendar month. */
+export function periodOf(time: number): string {
+  return new Date(time).toISOString().slice(0, 7);
+}
+
+export function periodStart(period: string): Date {
+  return new Date(`${period}-01T00:00:00.000Z`);
+}
+
+/**
+ * Calls this month per caller account, in memory: seeded once from usage_events on the account's
+ * first call in this process, then counted here as calls are forwarded, so quota checks never
+ * query the database.
+ */
+export class MonthlyCalls {
+  private readonly counts = new Map<string, { period: string; calls: number }>();
+  private readonly seeding = new Map<string, Promise<number>>();
+
+  constructor(
+    private readonly db: TDb,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** This period's calls: a number when known, else a promise that seeds it. */
+  current(accountId: string): number | Promise<number> {
+    const period = periodOf(this.now());
+    const entry = this.counts.get(accountId);
+    if (entry && entry.period === period) return entry.calls;
+    return this.seed(accountId, period);
+  }
+
+  /** Counts a forwarded call (after `current` has seeded the account). */
+  add(accountId: string): void {
+    const period = periodOf(this.now());
+    const entry = this.counts.get(accountId);
+    if (entry && entry.period === period) entry.calls++;
+    else this.counts.set(accountId, { period, calls: 1 });
+  }
+
+  private seed(accountId: string, period: string): Promise<number> {
+    const key = `${accountId}:${period}`;
+    const inFlight = this.seeding.get(key);
+    if (inFlight) return inFlight;
+    const promise = this.db
+      .select({ calls: count() })
+      .from(usageEvents)
+      .where(and(eq(usageEvents.callerAccountId, accountId), gte(usageEvents.createdAt, periodStart(period))))
+      .then(([row]) => {
+        const seeded = Number(row?.calls ?? 0);
+        const entry = this.counts.get(accountId);
+        // Calls counted while the seed was in flight are added, not lost.
+        const calls = entry && entry.period === period ? entry.calls + seeded : seeded;
+        this.counts.set(accountId, { period, calls });
+        return calls;
+      })
+      .finally(() => this.seeding.delete(key));
+    this.seeding.set(key, promise);
+    return promise;
+  }
+}

@@ -1,0 +1,97 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { TDb } from '../db/client';
+import { usageEvents } from '../db/schema';
+
+export interface TUsageRow {
+  callerAccountId: string;
+  keyId: string;
+  endpointId: string;
+  providerAccountId: string;
+  status: number;
+  latencyMs: number;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  createdAt: Date;
+}
+
+export interface TMeterOptions {
+  flushIntervalMs?: number;
+  batchSize?: number;
+}
+
+/**
+ * Usage rows are appended to an array on the request path and written to usage_events in batches
+ * (every second, or at once when a batch is full, and on close). A failed batch is logged and
+ * dropped: metering must never take the gateway down or hold memory without bound.
+ */
+export class Meter {
+  private buffer: TUsageRow[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private writing: Promise<void> = Promise.resolve();
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly db: TDb,
+    private readonly log: FastifyBaseLogger,
+    options: TMeterOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+    this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 1000);
+    this.timer.unref();
+  }
+
+  record(row: TUsageRow): void {
+    this.buffer.push(row);
+    if (this.buffer.length >= this.batchSize) void this.flush();
+  }
+
+  /** Writes what is buffered; resolves when this and earlier batches are written (or logged). */
+  flush(): Promise<void> {
+    if (this.buffer.length === 0) return this.writing;
+    const batch = this.buffer;
+    this.buffer = [];
+    // Batches are written one after another so rows land in call order.
+    this.writing = this.writing.then(() => this.write(batch));
+    return this.writing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  private async write(batch: TUsageRow[]): Promise<void> {
+    for (let start = 0; start < batch.length; start += this.batchSize) {
+      const rows = batch.slice(start, start + this.batchSize);
+      try {
+        await this.db.insert(usageEvents).values(rows);
+      } catch (error) {
+        this.log.error({ err: error, rows: rows.length }, 'gateway: usage batch not written');
+      }
+    }
+  }
+}
+
+const USAGE_MARKER = Buffer.from('"usage"');
+const PROMPT = /"prompt_tokens"\s*:\s*(\d+)/;
+const COMPLETION = /"completion_tokens"\s*:\s*(\d+)/;
+
+/**
+ * Token counts from an OpenAI-style JSON answer, without parsing the whole body: `usage` comes
+ * last in OpenAI's answers, so only the text after its last occurrence is read.
+ */
+export function tokensFrom(body: Buffer): { prompt: number | null; completion: number | null } {
+  const at = body.lastIndexOf(USAGE_MARKER);
+  if (at < 0) return { prompt: null, completion: null };
+  const tail = body.toString('utf8', at, Math.min(body.length, at + 512));
+  const prompt = PROMPT.exec(tail);
+  const completion = COMPLETION.exec(tail);
+  return { prompt: toInt(prompt?.[1]), completion: toInt(completion?.[1]) };
+}
+
+/** A count that fits the integer column, else null (a bogus figure must not sink the batch). */
+function toInt(digits: string | undefined): number | null {
+  if (digits === undefined) return null;
+  const value = Number(digits);
+  return value <= 2_147_483_647 ? value : null;
+}

@@ -1,0 +1,93 @@
+import { and, asc, eq, or } from 'drizzle-orm';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { TKeyEntry } from './directory';
+import { accounts, aiEndpoints } from '../db/schema';
+import { writeGatewayError, type TGatewayErrorCode } from './errors';
+import { apiKeyOf, createInvokeHandler, resolveKey } from './invoke';
+import { createGatewayState } from './state';
+
+/** Bodies up to 10 MiB: chat requests may carry images as base64. */
+const GATEWAY_BODY_LIMIT = 10 * 1_048_576;
+
+/**
+ * The gateway (contract section 6), under /api: OpenAI-compatible, its own plugin scope with its
+ * own body parser (raw bytes, forwarded unchanged), error shape and no per-request log lines (every
+ * call is metered and counted in /metrics instead).
+ */
+export default async function gatewayRoutes(app: FastifyInstance) {
+  const state = createGatewayState(app);
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: GATEWAY_BODY_LIMIT },
+    (_request, body, done) => {
+      done(null, body);
+    },
+  );
+
+  // Errors before the handler (body too large, unreadable body) in OpenAI's shape.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    const code: TGatewayErrorCode =
+      status === 413
+        ? 'payload_too_large'
+        : status >= 400 && status < 500
+          ? 'invalid_request'
+          : 'internal_error';
+    if (code === 'internal_error') request.log.error({ err: error }, 'gateway: request failed');
+    reply.hijack();
+    writeGatewayError(reply.raw, code, request.id);
+  });
+
+  const invoke = createInvokeHandler(app, state);
+  const routeOptions = { logLevel: 'warn' as const, helmet: false as const, schema: { hide: true } };
+  app.post('/v1', routeOptions, invoke);
+  app.post('/v1/chat/completions', routeOptions, invoke);
+
+  // The routes this key may call, as OpenAI's model list (SDKs' `models.list()`).
+  app.get('/v1/models', routeOptions, async (request, reply) => {
+    reply.hijack();
+    try {
+      await listModels(request.id, reply.raw, await resolveKey(state, apiKeyOf(request.headers)));
+    } catch (error) {
+      request.log.error({ err: error }, 'gateway: model list failed');
+      writeGatewayError(reply.raw, 'internal_error', request.id);
+    }
+  });
+
+  async function listModels(requestId: string, res: ServerResponse, key: TKeyEntry | null) {
+    if (!key) return void writeGatewayError(res, 'invalid_api_key', requestId);
+    if (!key.canInvoke) return void writeGatewayError(res, 'insufficient_scope', requestId);
+    const rows = await app.db
+      .select({ id: aiEndpoints.routeName, created: aiEndpoints.createdAt, ownedBy: accounts.name })
+      .from(aiEndpoints)
+      .innerJoin(accounts, eq(accounts.id, aiEndpoints.accountId))
+      .where(
+        and(
+          eq(aiEndpoints.isActive, true),
+          or(
+            eq(aiEndpoints.accountId, key.accountId),
+            and(eq(aiEndpoints.isShared, true), eq(aiEndpoints.isPrivate, false)),
+          ),
+        ),
+      )
+      .orderBy(asc(aiEndpoints.routeName));
+    const body = JSON.stringify({
+      object: 'list',
+      data: rows.map((row) => ({
+        id: row.id,
+        object: 'model',
+        created: Math.floor(row.created.getTime() / 1000),
+        owned_by: row.ownedBy,
+      })),
+    });
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': requestId,
+    });
+    res.end(body);
+  }
+}

@@ -1,0 +1,223 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import type { ServerResponse } from 'node:http';
+import { Agent, type Dispatcher } from 'undici';
+import { isPrivateAddress } from './private-address';
+import { writeGatewayError, type TGatewayErrorCode } from './errors';
+
+type TLookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/**
+ * `lookup` for net.connect that refuses private answers: every connection the agent opens is
+ * checked against what DNS answered at that moment (IP literals skip DNS and are checked when the
+ * route is loaded).
+ */
+export function guardedLookup(hostname: string, options: LookupOptions, callback: TLookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, '');
+    const list = addresses as LookupAddress[];
+    const refused = list.find((entry) => isPrivateAddress(entry.address));
+    if (refused || list.length === 0) {
+      const denied: NodeJS.ErrnoException = new Error(`upstream ${hostname} resolves to a private address`);
+      denied.code = 'EAI_PRIVATE';
+      return callback(denied, '');
+    }
+    if (options.all) return callback(null, list);
+    return callback(null, list[0]!.address, list[0]!.family);
+  });
+}
+
+/**
+ * One undici Agent for every upstream: it keeps a keep-alive pool per origin, so a call reuses an
+ * open socket instead of paying a TCP (and TLS) handshake.
+ */
+export function createUpstreamAgent(allowPrivate: boolean): Agent {
+  return new Agent({
+    connections: 512,
+    pipelining: 1,
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 600_000,
+    ...(allowPrivate ? {} : { connect: { lookup: guardedLookup as never } }),
+  });
+}
+
+/** Response headers that describe one hop, or that AIR sets itself: never copied from the upstream. */
+const DROPPED_RESPONSE_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'date',
+  'set-cookie',
+  'x-request-id',
+]);
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Bytes of a JSON answer kept to read `usage` from; past this only the tail is kept. */
+const USAGE_BODY_LIMIT = 1_048_576;
+
+export interface TCallResult {
+  status: number;
+  /** The gateway's own code when it answered instead of the upstream. */
+  errorCode: TGatewayErrorCode | null;
+  /** Upstream time (dispatch to last byte), milliseconds; null when nothing was dispatched. */
+  upstreamMs: number;
+  /** The JSON answer's bytes when it may carry `usage` (2xx, JSON, not streamed). */
+  body: Buffer | null;
+  clientGone: boolean;
+}
+
+export interface TForward {
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  timeoutMs: number;
+  requestId: string;
+}
+
+/**
+ * One forwarded call, as an undici dispatch handler writing straight to the caller's socket: the
+ * status and headers go out when the upstream's arrive, each body chunk as it arrives (a streamed
+ * answer is never buffered), with back-pressure both ways. The caller going away aborts the
+ * upstream request.
+ */
+export class ProxyCall implements Dispatcher.DispatchHandler {
+  private abortUpstream: ((error?: Error) => void) | null = null;
+  private resumeUpstream: (() => void) | null = null;
+  private status = 0;
+  private chunks: Buffer[] | null = null;
+  private collected = 0;
+  private done = false;
+  private clientGone = false;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly requestId: string,
+    private readonly onDone: (result: TCallResult) => void,
+  ) {
+    res.on('close', this.onClientClose);
+  }
+
+  static start(agent: Agent, res: ServerResponse, forward: TForward, onDone: (result: TCallResult) => void) {
+    const call = new ProxyCall(res, forward.requestId, onDone);
+    agent.dispatch(
+      {
+        origin: forward.origin,
+        path: forward.path,
+        method: 'POST',
+        headers: forward.headers,
+        body: forward.body,
+        headersTimeout: forward.timeoutMs,
+        bodyTimeout: forward.timeoutMs,
+      },
+      call,
+    );
+    return call;
+  }
+
+  private readonly onClientClose = () => {
+    if (this.done || this.res.writableFinished) return;
+    this.clientGone = true;
+    const abort = this.abortUpstream;
+    if (abort) abort(new Error('client closed the connection'));
+  };
+
+  private readonly onDrain = () => {
+    const resume = this.resumeUpstream;
+    if (resume) resume();
+  };
+
+  onConnect(abort: (error?: Error) => void): void {
+    this.abortUpstream = abort;
+    if (this.clientGone) abort(new Error('client closed the connection'));
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    if (statusCode < 200) return true; // 1xx: informational, the final answer follows
+    this.status = statusCode;
+    this.resumeUpstream = resume;
+    const headers: string[] = [];
+    let json = false;
+    let eventStream = false;
+    for (let i = 0; i < rawHeaders.length; i += 2) {
+      const name = rawHeaders[i]!.toString('latin1');
+      const lower = name.toLowerCase();
+      if (DROPPED_RESPONSE_HEADERS.has(lower)) continue;
+      const value = rawHeaders[i + 1]!.toString('latin1');
+      if (lower === 'content-type') {
+        json = value.includes('json');
+        eventStream = value.includes('event-stream');
+      }
+      headers.push(name, value);
+    }
+    headers.push('x-request-id', this.requestId);
+    if (json && !eventStream && statusCode < 300) this.chunks = [];
+    if (!this.clientGone) this.res.writeHead(statusCode, headers);
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.chunks) {
+      this.collected += chunk.length;
+      this.chunks.push(chunk);
+      if (this.collected > USAGE_BODY_LIMIT) {
+        // `usage` closes an OpenAI answer: past the limit keep only the last two chunks.
+        this.chunks = this.chunks.slice(-2);
+        this.collected = this.chunks[0]!.length + (this.chunks[1]?.length ?? 0);
+      }
+    }
+    if (this.clientGone) return true;
+    if (this.res.write(chunk)) return true;
+    this.res.once('drain', this.onDrain);
+    return false;
+  }
+
+  onComplete(): void {
+    if (!this.clientGone) this.res.end();
+    const chunks = this.chunks;
+    this.finish(
+      this.status,
+      null,
+      chunks === null ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
+    );
+  }
+
+  onError(error: Error): void {
+    if (this.done) return;
+    if (this.clientGone) return this.finish(499, null, null);
+    const code = (error as { code?: string }).code ?? '';
+    const errorCode: TGatewayErrorCode = TIMEOUT_CODES.has(code)
+      ? 'upstream_timeout'
+      : 'upstream_unreachable';
+    if (this.res.headersSent) {
+      // The upstream failed mid-answer: the caller sees a cut connection, the only honest signal left.
+      this.res.destroy();
+      return this.finish(this.status, errorCode, null);
+    }
+    const status = writeGatewayError(this.res, errorCode, this.requestId);
+    this.finish(status, errorCode, null);
+  }
+
+  private finish(status: number, errorCode: TGatewayErrorCode | null, body: Buffer | null): void {
+    if (this.done) return;
+    this.done = true;
+    this.res.off('close', this.onClientClose);
+    this.onDone({
+      status: this.clientGone ? 499 : status,
+      errorCode,
+      upstreamMs: performance.now() - this.started,
+      body,
+      clientGone: this.clientGone,
+    });
+  }
+}
