@@ -30,10 +30,10 @@ export interface TRecordedCall {
  */
 export function mockApi(handlers: Record<string, TMockHandler>): TRecordedCall[] {
   const calls: TRecordedCall[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init: RequestInit = {}) => {
-      const url = new URL(input, 'http://localhost');
+  // A spy, not a stubbed global: restoring it (vi.restoreAllMocks) leaves the setup's stubs alone.
+  vi.spyOn(globalThis, 'fetch').mockImplementation(
+    async (input: string | URL | Request, init: RequestInit = {}) => {
+      const url = new URL(input instanceof Request ? input.url : input, 'http://localhost');
       const method = init.method ?? 'GET';
       const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
       calls.push({
@@ -54,7 +54,7 @@ export function mockApi(handlers: Record<string, TMockHandler>): TRecordedCall[]
         status: answer.status ?? 200,
         headers: { 'content-type': 'application/json' },
       });
-    }),
+    },
   );
   return calls;
 }

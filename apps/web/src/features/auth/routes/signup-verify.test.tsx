@@ -6,7 +6,7 @@ import SignupVerifyPage from './signup-verify';
 
 afterEach(() => {
   act(() => clearSession());
-  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 function open(url = '/signup/verify') {

@@ -7,7 +7,7 @@ import SignupUserPage from './signup-user';
 
 afterEach(() => {
   act(() => clearSession());
-  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 const signedUp = {

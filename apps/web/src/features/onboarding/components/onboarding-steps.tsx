@@ -1,0 +1,63 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { KeyRound, Network, TriangleAlert, Waypoints } from 'lucide-react';
+import type { TSessionUser } from '@/lib/session';
+
+export interface TOnboardingStep {
+  id: string;
+  title: string;
+  content: ReactNode;
+}
+
+function DuplicateUserStep() {
+  const { t } = useTranslation('onboarding');
+  return (
+    <div className="flex gap-3 rounded-md border border-amber-500/50 bg-amber-500/10 p-4" role="alert">
+      <TriangleAlert
+        className="mt-0.5 size-5 shrink-0 text-amber-600 dark:text-amber-400"
+        aria-hidden="true"
+      />
+      <div className="space-y-2 text-sm">
+        <p>{t('duplicate.text')}</p>
+        <p>{t('duplicate.switch')}</p>
+      </div>
+    </div>
+  );
+}
+
+function WelcomeStep() {
+  const { t } = useTranslation('onboarding');
+  const items = [
+    { icon: Network, text: t('welcome.register') },
+    { icon: KeyRound, text: t('welcome.key') },
+    { icon: Waypoints, text: t('welcome.call') },
+  ];
+  return (
+    <div className="space-y-4">
+      <p className="text-muted-foreground">{t('welcome.text')}</p>
+      <ul className="space-y-3">
+        {items.map(({ icon: Icon, text }) => (
+          <li key={text} className="flex items-start gap-3">
+            <Icon className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
+            <span>{text}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * The onboarding steps for this user, in order (spec section 2): the duplicate-user warning first,
+ * only when the server flagged the user, then the welcome step. The admins' invite-team step comes
+ * with the team issue.
+ */
+export function useOnboardingSteps(user: TSessionUser | null): TOnboardingStep[] {
+  const { t } = useTranslation('onboarding');
+  const steps: TOnboardingStep[] = [];
+  if (user?.duplicate_user) {
+    steps.push({ id: 'duplicate', title: t('duplicate.title'), content: <DuplicateUserStep /> });
+  }
+  steps.push({ id: 'welcome', title: t('welcome.title'), content: <WelcomeStep /> });
+  return steps;
+}
