@@ -1,0 +1,22 @@
+import { registerMessages } from '../../i18n';
+
+registerMessages({
+  en: {
+    'validation.key_name_required': 'Please provide a descriptive name for your key',
+    'validation.key_scope_required': 'Please select at least one scope',
+    'validation.key_revoked': 'A revoked key cannot be reactivated: create a new key instead',
+    'keys.created': 'API key created. Copy it now: it is shown in full only once',
+    'keys.updated': 'API key updated',
+    'keys.revoked': 'API key revoked',
+    'keys.deleted': 'API keys deleted',
+  },
+  es: {
+    'validation.key_name_required': 'Indica un nombre descriptivo para tu clave',
+    'validation.key_scope_required': 'Selecciona al menos un ámbito',
+    'validation.key_revoked': 'Una clave revocada no se puede reactivar: crea una clave nueva',
+    'keys.created': 'Clave de API creada. Cópiala ahora: solo se muestra completa una vez',
+    'keys.updated': 'Clave de API actualizada',
+    'keys.revoked': 'Clave de API revocada',
+    'keys.deleted': 'Claves de API eliminadas',
+  },
+});

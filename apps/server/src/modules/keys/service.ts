@@ -1,0 +1,127 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import {
+  API_KEY_PREFIX,
+  API_KEY_SCOPES,
+  API_KEY_RANDOM_LENGTH,
+  API_KEY_VISIBLE_PREFIX_LENGTH,
+  maskApiKey,
+  type TApiKey,
+  type TApiKeyScope,
+  type TCreateApiKey,
+  type TCreatedApiKey,
+  type TUpdateApiKey,
+} from '@air/shared/schemas/api-key';
+import { apiKeys } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { decryptSecret, encryptSecret, randomBase62, sha256 } from '../../lib/crypto';
+
+type TKeyRow = typeof apiKeys.$inferSelect;
+
+function toWire(row: TKeyRow, key: string): TApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    key,
+    scope: row.scope as TApiKeyScope[],
+    active: row.active,
+    date_created: row.createdAt.toISOString(),
+    last_used: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
+  };
+}
+
+/** Scopes in the canonical order, each once. */
+function normaliseScopes(scopes: readonly TApiKeyScope[]): TApiKeyScope[] {
+  return API_KEY_SCOPES.filter((scope) => scopes.includes(scope));
+}
+
+export async function listKeys(app: FastifyInstance, accountId: string): Promise<TApiKey[]> {
+  const rows = await app.db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.accountId, accountId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map((row) => toWire(row, maskApiKey(row.keyPrefix)));
+}
+
+async function findKey(app: FastifyInstance, accountId: string, id: string): Promise<TKeyRow> {
+  const [row] = await app.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId)))
+    .limit(1);
+  if (!row) throw new AppError('not_found');
+  return row;
+}
+
+/** The key in full, decrypted from its sealed copy. */
+export async function revealKey(app: FastifyInstance, accountId: string, id: string): Promise<TApiKey> {
+  const row = await findKey(app, accountId, id);
+  return toWire(row, decryptSecret(app.config.secret, row.keyEnc));
+}
+
+export async function createKey(
+  app: FastifyInstance,
+  accountId: string,
+  input: TCreateApiKey,
+): Promise<TCreatedApiKey> {
+  const fullKey = API_KEY_PREFIX + randomBase62(API_KEY_RANDOM_LENGTH);
+  const keyHash = sha256(fullKey);
+  const [row] = await app.db
+    .insert(apiKeys)
+    .values({
+      accountId,
+      name: input.name,
+      scope: normaliseScopes(input.scope),
+      keyHash,
+      keyEnc: encryptSecret(app.config.secret, fullKey),
+      keyPrefix: fullKey.slice(0, API_KEY_VISIBLE_PREFIX_LENGTH),
+    })
+    .returning();
+  // Drops a cached "unknown key" answer anywhere (someone may have tried it before it existed).
+  await app.changes.publish({ kind: 'api_key', keyHash });
+  return { ...toWire(row!, maskApiKey(row!.keyPrefix)), full_key: fullKey };
+}
+
+export async function updateKey(
+  app: FastifyInstance,
+  accountId: string,
+  id: string,
+  input: TUpdateApiKey,
+): Promise<TApiKey> {
+  const row = await findKey(app, accountId, id);
+  if (input.active === true && !row.active)
+    throw new AppError('validation', { inputError: 'active', messageKey: 'validation.key_revoked' });
+  const changes: Partial<typeof apiKeys.$inferInsert> = {};
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.scope !== undefined) changes.scope = normaliseScopes(input.scope);
+  if (input.active === false) changes.active = false;
+  if (Object.keys(changes).length === 0) return toWire(row, maskApiKey(row.keyPrefix));
+  const [updated] = await app.db
+    .update(apiKeys)
+    .set(changes)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId)))
+    .returning();
+  if (!updated) throw new AppError('not_found');
+  await app.changes.publish({ kind: 'api_key', keyHash: row.keyHash });
+  return toWire(updated, maskApiKey(updated.keyPrefix));
+}
+
+/** Deletes all the given keys of the account, or none (404) when any id is not the account's. */
+export async function deleteKeys(app: FastifyInstance, accountId: string, ids: string[]): Promise<number> {
+  const unique = [...new Set(ids)];
+  const hashes = await app.db.transaction(async (tx) => {
+    const owned = await tx
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.accountId, accountId), inArray(apiKeys.id, unique)));
+    if (owned.length !== unique.length) throw new AppError('not_found');
+    const deleted = await tx
+      .delete(apiKeys)
+      .where(and(eq(apiKeys.accountId, accountId), inArray(apiKeys.id, unique)))
+      .returning({ keyHash: apiKeys.keyHash });
+    return deleted.map((row) => row.keyHash);
+  });
+  for (const keyHash of hashes) await app.changes.publish({ kind: 'api_key', keyHash });
+  return hashes.length;
+}

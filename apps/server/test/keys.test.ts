@@ -1,0 +1,268 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY_PATTERN, API_KEY_SCOPES } from '@air/shared/schemas/api-key';
+import { apiKeys } from '../src/db/schema';
+import type { TChange } from '../src/lib/change-bus';
+import { sha256 } from '../src/lib/crypto';
+import { createTestApp, type TTestApp } from './helpers';
+import { bearer, createActor, createApiKey, type TActor } from './support/actors';
+
+let t: TTestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, auth?: string, payload?: unknown) {
+  return t.app.inject({
+    method,
+    url,
+    headers: auth ? bearer(auth) : {},
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}
+
+async function keyRow(id: string) {
+  const [row] = await t.db.select().from(apiKeys).where(eq(apiKeys.id, id));
+  return row;
+}
+
+describe('API keys', () => {
+  let dev: TActor;
+  beforeAll(async () => {
+    dev = await createActor(t.app, { role: 'developer' });
+  });
+
+  it('lists the scopes', async () => {
+    const response = await call('GET', '/api/key/scopes', dev.token);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data).toEqual([...API_KEY_SCOPES]);
+  });
+
+  it('creates a key: full key once, masked in the list, hash and sealed copy stored, revealed on demand', async () => {
+    const created = await call('POST', '/api/key', dev.token, {
+      name: 'CI key',
+      scope: ['aiendpoint.write', 'gateway.invoke', 'gateway.invoke'],
+    });
+    expect(created.statusCode).toBe(201);
+    const data = created.json().data;
+    expect(data.full_key).toMatch(API_KEY_PATTERN);
+    expect(data.key).toBe(`${data.full_key.slice(0, 8)}…`);
+    expect(data).toMatchObject({
+      name: 'CI key',
+      active: true,
+      scope: ['gateway.invoke', 'aiendpoint.write'],
+    });
+    expect(created.json().message).toMatch(/shown in full only once/);
+
+    const row = await keyRow(data.id);
+    expect(row!.keyHash).toBe(sha256(data.full_key));
+    expect(row!.keyEnc).not.toContain(data.full_key);
+    expect(row!.keyPrefix).toBe(data.full_key.slice(0, 8));
+
+    const list = await call('GET', '/api/key', dev.token);
+    expect(list.statusCode).toBe(200);
+    expect(list.body).not.toContain(data.full_key);
+    expect(list.body).not.toContain('full_key');
+    const listed = list.json().data.find((k: { id: string }) => k.id === data.id);
+    expect(listed).toEqual({
+      id: data.id,
+      name: 'CI key',
+      key: data.key,
+      scope: ['gateway.invoke', 'aiendpoint.write'],
+      active: true,
+      date_created: expect.any(String),
+      last_used: null,
+    });
+
+    const revealed = await call('GET', `/api/key/${data.id}`, dev.token);
+    expect(revealed.statusCode).toBe(200);
+    expect(revealed.json().data.key).toBe(data.full_key);
+  });
+
+  it('validates with the spec messages, in English and Spanish', async () => {
+    const noName = await call('POST', '/api/key', dev.token, { scope: ['usage.read'] });
+    expect(noName.statusCode).toBe(400);
+    expect(noName.json()).toEqual({
+      message: 'Please provide a descriptive name for your key',
+      inputError: 'name',
+    });
+    const blankName = await call('POST', '/api/key', dev.token, { name: '   ', scope: ['usage.read'] });
+    expect(blankName.json().message).toBe('Please provide a descriptive name for your key');
+    const noScope = await call('POST', '/api/key', dev.token, { name: 'k', scope: [] });
+    expect(noScope.statusCode).toBe(400);
+    expect(noScope.json()).toEqual({ message: 'Please select at least one scope', inputError: 'scope' });
+    const missingScope = await call('POST', '/api/key', dev.token, { name: 'k' });
+    expect(missingScope.json()).toEqual({ message: 'Please select at least one scope', inputError: 'scope' });
+    const badScope = await call('POST', '/api/key', dev.token, { name: 'k', scope: ['root'] });
+    expect(badScope.statusCode).toBe(400);
+    expect(badScope.json().inputError).toBe('scope.0');
+    const extra = await call('POST', '/api/key', dev.token, {
+      name: 'k',
+      scope: ['usage.read'],
+      admin: true,
+    });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json().inputError).toBe('admin');
+
+    const spanish = await t.app.inject({
+      method: 'POST',
+      url: '/api/key',
+      headers: { ...bearer(dev.token), 'accept-language': 'es' },
+      payload: { scope: ['usage.read'] },
+    });
+    expect(spanish.json().message).toBe('Indica un nombre descriptivo para tu clave');
+    expect(await call('GET', '/api/key', dev.token).then((r) => r.json().data.length)).toBe(1);
+  });
+
+  it('edits name and scope, revokes, and refuses to reactivate', async () => {
+    const { id } = await createApiKey(t.app, dev, ['usage.read'], 'before');
+    const edited = await call('PATCH', `/api/key/${id}`, dev.token, {
+      name: 'after',
+      scope: ['account.read', 'usage.read'],
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json().data).toMatchObject({ name: 'after', scope: ['usage.read', 'account.read'] });
+    const emptyScope = await call('PATCH', `/api/key/${id}`, dev.token, { scope: [] });
+    expect(emptyScope.json()).toEqual({ message: 'Please select at least one scope', inputError: 'scope' });
+
+    const revoked = await call('PATCH', `/api/key/${id}`, dev.token, { active: false });
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json().data.active).toBe(false);
+    expect(revoked.json().message).toBe('API key revoked');
+    expect((await keyRow(id))!.active).toBe(false);
+
+    const reactivate = await call('PATCH', `/api/key/${id}`, dev.token, { active: true });
+    expect(reactivate.statusCode).toBe(400);
+    expect(reactivate.json().inputError).toBe('active');
+    expect((await keyRow(id))!.active).toBe(false);
+  });
+
+  it('deletes by { ids } or a bare array; all or nothing', async () => {
+    const a = await createApiKey(t.app, dev, ['usage.read']);
+    const b = await createApiKey(t.app, dev, ['usage.read']);
+    const c = await createApiKey(t.app, dev, ['usage.read']);
+    const other = await createActor(t.app, { role: 'owner' });
+    const foreign = await createApiKey(t.app, other, ['usage.read']);
+
+    const mixed = await call('DELETE', '/api/key', dev.token, { ids: [a.id, foreign.id] });
+    expect(mixed.statusCode).toBe(404);
+    expect(await keyRow(a.id)).toBeDefined();
+    expect(await keyRow(foreign.id)).toBeDefined();
+
+    const byObject = await call('DELETE', '/api/key', dev.token, { ids: [a.id] });
+    expect(byObject.statusCode).toBe(200);
+    expect(byObject.json().data).toEqual({ deleted: 1 });
+    const byArray = await call('DELETE', '/api/key', dev.token, [b.id, c.id]);
+    expect(byArray.statusCode).toBe(200);
+    expect(byArray.json().data).toEqual({ deleted: 2 });
+    for (const id of [a.id, b.id, c.id]) expect(await keyRow(id)).toBeUndefined();
+
+    expect((await call('DELETE', '/api/key', dev.token, [])).statusCode).toBe(400);
+    expect((await call('DELETE', '/api/key', dev.token, ['nope'])).statusCode).toBe(400);
+  });
+
+  it('publishes every change on the change bus', async () => {
+    const seen: TChange[] = [];
+    const unsubscribe = t.app.changes.subscribe((change) => seen.push(change));
+    try {
+      const { id, key } = await createApiKey(t.app, dev, ['usage.read']);
+      const keyHash = sha256(key);
+      await call('PATCH', `/api/key/${id}`, dev.token, { scope: ['account.read'] });
+      await call('PATCH', `/api/key/${id}`, dev.token, { active: false });
+      await call('DELETE', '/api/key', dev.token, [id]);
+      expect(seen.filter((c) => c.kind === 'api_key' && c.keyHash === keyHash)).toHaveLength(4);
+    } finally {
+      unsubscribe();
+    }
+  });
+});
+
+describe('API key permissions', () => {
+  it('needs a developer session: 401 without, 403 for user and admin, owner allowed', async () => {
+    expect((await call('GET', '/api/key')).statusCode).toBe(401);
+    expect((await call('GET', '/api/key', 'not-a-token')).statusCode).toBe(401);
+    const owner = await createActor(t.app, { role: 'owner' });
+    const user = await createActor(t.app, { role: 'user', accountId: owner.accountId });
+    const admin = await createActor(t.app, { role: 'admin', accountId: owner.accountId });
+    for (const actor of [user, admin]) {
+      expect((await call('GET', '/api/key', actor.token)).statusCode).toBe(403);
+      expect(
+        (await call('POST', '/api/key', actor.token, { name: 'x', scope: ['usage.read'] })).statusCode,
+      ).toBe(403);
+    }
+    expect((await call('GET', '/api/key', owner.token)).statusCode).toBe(200);
+  });
+
+  it('refuses keys on key management, whatever their scopes', async () => {
+    const owner = await createActor(t.app);
+    const { id, key } = await createApiKey(t.app, owner, [...API_KEY_SCOPES]);
+    expect((await call('GET', '/api/key', key)).statusCode).toBe(403);
+    expect((await call('GET', `/api/key/${id}`, key)).statusCode).toBe(403);
+    expect((await call('POST', '/api/key', key, { name: 'x', scope: ['usage.read'] })).statusCode).toBe(403);
+    expect((await call('DELETE', '/api/key', key, [id])).statusCode).toBe(403);
+    expect(await keyRow(id)).toBeDefined();
+  });
+});
+
+describe('API key account isolation', () => {
+  it("answers 404 to another account's developer and changes nothing", async () => {
+    const owner = await createActor(t.app);
+    const intruder = await createActor(t.app, { role: 'developer' });
+    const { id } = await createApiKey(t.app, owner, ['usage.read'], 'mine');
+
+    expect((await call('GET', `/api/key/${id}`, intruder.token)).statusCode).toBe(404);
+    const patch = await call('PATCH', `/api/key/${id}`, intruder.token, { name: 'stolen', active: false });
+    expect(patch.statusCode).toBe(404);
+    expect((await call('DELETE', '/api/key', intruder.token, [id])).statusCode).toBe(404);
+    const list = await call('GET', '/api/key', intruder.token);
+    expect(list.json().data).toEqual([]);
+
+    const row = await keyRow(id);
+    expect(row).toMatchObject({ name: 'mine', active: true, accountId: owner.accountId });
+    expect((await call('GET', `/api/key/not-a-uuid`, owner.token)).statusCode).toBe(404);
+  });
+});
+
+describe('API keys as credentials', () => {
+  it('a revoked or deleted key is refused on the very next request (through the cache)', async () => {
+    const owner = await createActor(t.app);
+    const first = await createApiKey(t.app, owner, ['aiendpoint.read']);
+    // Twice: the second answer comes from the cache.
+    expect((await call('GET', '/api/aiendpoint', first.key)).statusCode).toBe(200);
+    // Proof that answers are cached: a write behind the service's back is not seen…
+    await t.db.update(apiKeys).set({ active: false }).where(eq(apiKeys.id, first.id));
+    expect((await call('GET', '/api/aiendpoint', first.key)).statusCode).toBe(200);
+    // …while a revocation through the service (which publishes the change) is, at once.
+    await call('PATCH', `/api/key/${first.id}`, owner.token, { active: false });
+    expect((await call('GET', '/api/aiendpoint', first.key)).statusCode).toBe(401);
+
+    const second = await createApiKey(t.app, owner, ['aiendpoint.read']);
+    expect((await call('GET', '/api/aiendpoint', second.key)).statusCode).toBe(200);
+    await call('DELETE', '/api/key', owner.token, { ids: [second.id] });
+    expect((await call('GET', '/api/aiendpoint', second.key)).statusCode).toBe(401);
+  });
+
+  it('a scope change applies at once', async () => {
+    const owner = await createActor(t.app);
+    const { id, key } = await createApiKey(t.app, owner, ['aiendpoint.read']);
+    expect((await call('GET', '/api/aiendpoint', key)).statusCode).toBe(200);
+    await call('PATCH', `/api/key/${id}`, owner.token, { scope: ['usage.read'] });
+    expect((await call('GET', '/api/aiendpoint', key)).statusCode).toBe(403);
+  });
+
+  it('resolveApiKey answers only for well-formed, active keys', async () => {
+    const owner = await createActor(t.app);
+    const { id, key } = await createApiKey(t.app, owner, ['gateway.invoke']);
+    expect(await t.app.resolveApiKey(key)).toEqual({
+      accountId: owner.accountId,
+      keyId: id,
+      scopes: ['gateway.invoke'],
+    });
+    expect(await t.app.resolveApiKey(`${key}x`)).toBeNull();
+    expect(await t.app.resolveApiKey(key.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')))).toBeNull();
+    expect(await t.app.resolveApiKey('air_short')).toBeNull();
+  });
+});
