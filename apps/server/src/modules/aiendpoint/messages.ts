@@ -1,0 +1,28 @@
+import { registerMessages } from '../../i18n';
+
+registerMessages({
+  en: {
+    'validation.route_name_format':
+      'Route name must be lower-case provider/name: letters, digits, -, _ and . (and : after the slash)',
+    'validation.header_name': 'Upstream headers need valid header names (at most 20 headers)',
+    'validation.header_value': 'Header values cannot contain line breaks',
+    'validation.header_reserved': '{name} is set by the gateway and cannot be configured',
+    'validation.header_masked_unknown': 'Enter a value for the new header {name}',
+    'registry.route_name_taken': 'This route name is already taken',
+    'registry.created': 'Endpoint created',
+    'registry.updated': 'Endpoint saved',
+    'registry.deleted': 'Endpoints deleted',
+  },
+  es: {
+    'validation.route_name_format':
+      'El nombre de ruta debe ser proveedor/nombre en minúsculas: letras, dígitos, -, _ y . (y : tras la barra)',
+    'validation.header_name': 'Las cabeceras necesitan nombres válidos (como máximo 20 cabeceras)',
+    'validation.header_value': 'Los valores de cabecera no pueden contener saltos de línea',
+    'validation.header_reserved': 'El gateway define {name}: no se puede configurar',
+    'validation.header_masked_unknown': 'Introduce un valor para la nueva cabecera {name}',
+    'registry.route_name_taken': 'Este nombre de ruta ya está en uso',
+    'registry.created': 'Endpoint creado',
+    'registry.updated': 'Endpoint guardado',
+    'registry.deleted': 'Endpoints eliminados',
+  },
+});

@@ -1,0 +1,65 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZAiEndpointIdsParams, ZCreateAiEndpoint, ZUpdateAiEndpoint } from '@air/shared/schemas/aiendpoint';
+import { ZIdParams } from '@air/shared/schemas/common';
+import { t } from '../../i18n';
+import { AppError } from '../../lib/app-error';
+import './messages';
+import { createEndpoint, deleteEndpoints, getEndpoint, listEndpoints, updateEndpoint } from './service';
+
+const ZUuid = z.uuid();
+
+/** `a,b,c` → ids; anything that is not a list of ids is simply not found. */
+function parseIds(text: string): string[] {
+  const ids = text.split(',').map((id) => id.trim());
+  if (ids.length > 500 || !ids.every((id) => ZUuid.safeParse(id).success)) throw new AppError('not_found');
+  return ids;
+}
+
+/**
+ * The registry of the signed-in account (server contract section 5). Any member of the account may
+ * read and write its endpoints (docs/decisions/004-registry-permissions.md); an API key needs
+ * `aiendpoint.read` to read and `aiendpoint.write` to write.
+ */
+const aiEndpointRoutes: FastifyPluginAsync = async (fastify) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Checked before the body is validated: a caller who may not write learns nothing from 400s.
+  const read = { preValidation: app.authorize({ permission: 'user', scope: 'aiendpoint.read' }) };
+  const write = { preValidation: app.authorize({ permission: 'user', scope: 'aiendpoint.write' }) };
+  const tags = ['registry'];
+
+  app.get('/aiendpoint', { ...read, schema: { tags } }, async (request) => ({
+    data: await listEndpoints(app, request.auth!.accountId),
+  }));
+
+  app.get('/aiendpoint/:id', { ...read, schema: { tags, params: ZIdParams } }, async (request) => ({
+    data: await getEndpoint(app, request.auth!.accountId, request.params.id),
+  }));
+
+  app.post('/aiendpoint', { ...write, schema: { tags, body: ZCreateAiEndpoint } }, async (request, reply) => {
+    const id = await createEndpoint(app, request.auth!.accountId, request.body);
+    // The console reads the new id from `data.data`; `data.id` is the plain reading.
+    return reply.status(201).send({ data: { data: id, id }, message: t(request.locale, 'registry.created') });
+  });
+
+  app.patch(
+    '/aiendpoint/:id',
+    { ...write, schema: { tags, params: ZIdParams, body: ZUpdateAiEndpoint } },
+    async (request) => ({
+      data: await updateEndpoint(app, request.auth!.accountId, request.params.id, request.body),
+      message: t(request.locale, 'registry.updated'),
+    }),
+  );
+
+  app.delete(
+    '/aiendpoint/:ids',
+    { ...write, schema: { tags, params: ZAiEndpointIdsParams } },
+    async (request) => {
+      const deleted = await deleteEndpoints(app, request.auth!.accountId, parseIds(request.params.ids));
+      return { data: { deleted }, message: t(request.locale, 'registry.deleted') };
+    },
+  );
+};
+
+export default aiEndpointRoutes;

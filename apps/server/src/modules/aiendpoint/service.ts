@@ -1,0 +1,222 @@
+import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type {
+  TAiEndpoint,
+  TCreateAiEndpoint,
+  TSharedAiEndpoint,
+  TUpdateAiEndpoint,
+} from '@air/shared/schemas/aiendpoint';
+import { accounts, aiEndpoints } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { sanitizeRichText } from '../../lib/sanitize-html';
+import { assertUpstreamAllowed } from '../../lib/upstream-address';
+import { mergeHeaders, sealHeaders } from './headers';
+import { openHeaders, toOwnWire, toSharedWire, type TEndpointRow } from './wire';
+
+type TEndpointChanges = Partial<typeof aiEndpoints.$inferInsert>;
+
+function routeNameTaken(): AppError {
+  return new AppError('conflict', { inputError: 'route_name', messageKey: 'registry.route_name_taken' });
+}
+
+/** PostgreSQL unique violation (23505), as PGlite and node-postgres report it, wrapped or not. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+async function assertRouteNameFree(app: FastifyInstance, routeName: string, exceptId?: string) {
+  const [taken] = await app.db
+    .select({ id: aiEndpoints.id })
+    .from(aiEndpoints)
+    .where(
+      exceptId
+        ? and(eq(aiEndpoints.routeName, routeName), ne(aiEndpoints.id, exceptId))
+        : eq(aiEndpoints.routeName, routeName),
+    )
+    .limit(1);
+  if (taken) throw routeNameTaken();
+}
+
+async function accountName(app: FastifyInstance, accountId: string): Promise<string> {
+  const [row] = await app.db
+    .select({ name: accounts.name })
+    .from(accounts)
+    .where(eq(accounts.id, accountId))
+    .limit(1);
+  return row?.name ?? '';
+}
+
+/**
+ * The column changes an input asks for, validated: the URL against the address policy, the
+ * description sanitised, the headers merged into the stored ones and sealed.
+ */
+async function changesFrom(
+  app: FastifyInstance,
+  input: TUpdateAiEndpoint,
+  current?: TEndpointRow,
+): Promise<TEndpointChanges> {
+  const changes: TEndpointChanges = {};
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.route_name !== undefined) changes.routeName = input.route_name;
+  if (input.route_type !== undefined) changes.routeType = input.route_type;
+  if (input.isActive !== undefined) changes.isActive = input.isActive;
+  if (input.isPrivate !== undefined) changes.isPrivate = input.isPrivate;
+  if (input.isShared !== undefined) changes.isShared = input.isShared;
+  if (input.route_endpoint !== undefined)
+    changes.routeEndpoint = await assertUpstreamAllowed(
+      input.route_endpoint,
+      app.config.upstreamAllowPrivate,
+    );
+  const description = input.config?.description ?? input.description;
+  if (description !== undefined) changes.description = sanitizeRichText(description);
+  const config = input.config;
+  if (config?.upstream_model !== undefined) changes.upstreamModel = config.upstream_model || null;
+  if (config?.timeout_ms !== undefined) changes.upstreamTimeoutMs = config.timeout_ms;
+  if (config?.headers !== undefined) {
+    const stored = openHeaders(app.config.secret, current?.upstreamHeadersEnc ?? null);
+    changes.upstreamHeadersEnc = sealHeaders(app.config.secret, mergeHeaders(stored, config.headers));
+  }
+  return changes;
+}
+
+export async function listEndpoints(app: FastifyInstance, accountId: string): Promise<TAiEndpoint[]> {
+  const rows = await app.db
+    .select({ endpoint: aiEndpoints, accountName: accounts.name })
+    .from(aiEndpoints)
+    .innerJoin(accounts, eq(accounts.id, aiEndpoints.accountId))
+    .where(eq(aiEndpoints.accountId, accountId))
+    .orderBy(desc(aiEndpoints.createdAt), desc(aiEndpoints.id));
+  return rows.map((row) => toOwnWire(row.endpoint, row.accountName, app.config.secret));
+}
+
+/**
+ * An own endpoint in full, or another account's active shared public one read-only (no URL, no
+ * upstream settings). Anything else is 404, so a private endpoint's existence never shows.
+ */
+export async function getEndpoint(
+  app: FastifyInstance,
+  accountId: string,
+  id: string,
+): Promise<TAiEndpoint | (TSharedAiEndpoint & { editable: false })> {
+  const [row] = await app.db
+    .select({ endpoint: aiEndpoints, accountName: accounts.name, closedAt: accounts.closedAt })
+    .from(aiEndpoints)
+    .innerJoin(accounts, eq(accounts.id, aiEndpoints.accountId))
+    .where(eq(aiEndpoints.id, id))
+    .limit(1);
+  if (!row) throw new AppError('not_found');
+  const { endpoint } = row;
+  if (endpoint.accountId === accountId) return toOwnWire(endpoint, row.accountName, app.config.secret);
+  const listed = endpoint.isActive && endpoint.isShared && !endpoint.isPrivate && row.closedAt === null;
+  if (!listed) throw new AppError('not_found');
+  return { ...toSharedWire(endpoint, row.accountName), editable: false };
+}
+
+export async function createEndpoint(
+  app: FastifyInstance,
+  accountId: string,
+  input: TCreateAiEndpoint,
+): Promise<string> {
+  const changes = await changesFrom(app, input);
+  await assertRouteNameFree(app, input.route_name);
+  let row: TEndpointRow | undefined;
+  try {
+    [row] = await app.db
+      .insert(aiEndpoints)
+      .values({
+        ...changes,
+        accountId,
+        name: input.name ?? input.route_name,
+        routeName: input.route_name,
+        routeEndpoint: changes.routeEndpoint!,
+        routeType: input.route_type ?? 'agent',
+      })
+      .returning();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw routeNameTaken();
+    throw error;
+  }
+  await app.changes.publish({ kind: 'endpoint', routeName: row!.routeName });
+  return row!.id;
+}
+
+async function findOwn(app: FastifyInstance, accountId: string, id: string): Promise<TEndpointRow> {
+  const [row] = await app.db
+    .select()
+    .from(aiEndpoints)
+    .where(and(eq(aiEndpoints.id, id), eq(aiEndpoints.accountId, accountId)))
+    .limit(1);
+  if (!row) throw new AppError('not_found');
+  return row;
+}
+
+export async function updateEndpoint(
+  app: FastifyInstance,
+  accountId: string,
+  id: string,
+  input: TUpdateAiEndpoint,
+): Promise<TAiEndpoint> {
+  const current = await findOwn(app, accountId, id);
+  const changes = await changesFrom(app, input, current);
+  const renamed = changes.routeName !== undefined && changes.routeName !== current.routeName;
+  if (renamed) await assertRouteNameFree(app, changes.routeName!, id);
+  let updated: TEndpointRow | undefined;
+  try {
+    [updated] = await app.db
+      .update(aiEndpoints)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(and(eq(aiEndpoints.id, id), eq(aiEndpoints.accountId, accountId)))
+      .returning();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw routeNameTaken();
+    throw error;
+  }
+  if (!updated) throw new AppError('not_found');
+  await app.changes.publish({ kind: 'endpoint', routeName: current.routeName });
+  if (renamed) await app.changes.publish({ kind: 'endpoint', routeName: updated.routeName });
+  return toOwnWire(updated, await accountName(app, accountId), app.config.secret);
+}
+
+/** Deletes all the given endpoints of the account, or none (404) when any is not the account's. */
+export async function deleteEndpoints(
+  app: FastifyInstance,
+  accountId: string,
+  ids: string[],
+): Promise<number> {
+  const unique = [...new Set(ids)];
+  const routeNames = await app.db.transaction(async (tx) => {
+    const owned = await tx
+      .select({ id: aiEndpoints.id })
+      .from(aiEndpoints)
+      .where(and(eq(aiEndpoints.accountId, accountId), inArray(aiEndpoints.id, unique)));
+    if (owned.length !== unique.length) throw new AppError('not_found');
+    const deleted = await tx
+      .delete(aiEndpoints)
+      .where(and(eq(aiEndpoints.accountId, accountId), inArray(aiEndpoints.id, unique)))
+      .returning({ routeName: aiEndpoints.routeName });
+    return deleted.map((row) => row.routeName);
+  });
+  for (const routeName of routeNames) await app.changes.publish({ kind: 'endpoint', routeName });
+  return routeNames.length;
+}
+
+/** The marketplace: every active, shared, public endpoint of every open account. */
+export async function listSharedEndpoints(app: FastifyInstance): Promise<TSharedAiEndpoint[]> {
+  const rows = await app.db
+    .select({ endpoint: aiEndpoints, accountName: accounts.name })
+    .from(aiEndpoints)
+    .innerJoin(accounts, eq(accounts.id, aiEndpoints.accountId))
+    .where(
+      and(
+        eq(aiEndpoints.isActive, true),
+        eq(aiEndpoints.isShared, true),
+        eq(aiEndpoints.isPrivate, false),
+        isNull(accounts.closedAt),
+      ),
+    )
+    .orderBy(desc(aiEndpoints.createdAt), desc(aiEndpoints.id));
+  return rows.map((row) => toSharedWire(row.endpoint, row.accountName));
+}

@@ -1,0 +1,50 @@
+import {
+  MASKED_HEADER_VALUE,
+  type TAiEndpoint,
+  type TSharedAiEndpoint,
+} from '@air/shared/schemas/aiendpoint';
+import type { aiEndpoints } from '../../db/schema';
+import { decryptSecret } from '../../lib/crypto';
+
+export type TEndpointRow = typeof aiEndpoints.$inferSelect;
+
+/** The upstream headers, decrypted (`{}` when none). */
+export function openHeaders(secret: string, sealed: string | null): Record<string, string> {
+  if (!sealed) return {};
+  return JSON.parse(decryptSecret(secret, sealed)) as Record<string, string>;
+}
+
+/** What any signed-in user may see of a shared public endpoint: no URL, no upstream settings. */
+export function toSharedWire(row: TEndpointRow, accountName: string): TSharedAiEndpoint {
+  return {
+    id: row.id,
+    name: row.name,
+    route_name: row.routeName,
+    route_type: row.routeType,
+    isActive: row.isActive,
+    isPrivate: row.isPrivate,
+    isShared: row.isShared,
+    account_orgDisplayName: accountName,
+    config: { description: row.description },
+  };
+}
+
+/** The owner's view: everything, with header values masked. */
+export function toOwnWire(row: TEndpointRow, accountName: string, secret: string): TAiEndpoint {
+  const headers = Object.fromEntries(
+    Object.keys(openHeaders(secret, row.upstreamHeadersEnc)).map((name) => [name, MASKED_HEADER_VALUE]),
+  );
+  return {
+    ...toSharedWire(row, accountName),
+    route_endpoint: row.routeEndpoint,
+    config: {
+      description: row.description,
+      upstream_model: row.upstreamModel,
+      timeout_ms: row.upstreamTimeoutMs,
+      headers,
+    },
+    editable: true,
+    date_created: row.createdAt.toISOString(),
+    date_updated: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TTestApp } from './helpers';
+import { bearer, createActor, createApiKey, type TActor } from './support/actors';
+
+let t: TTestApp;
+beforeAll(async () => {
+  t = await createTestApp({ upstreamAllowPrivate: true });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function create(actor: TActor, routeName: string, fields: Record<string, unknown>) {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/aiendpoint',
+    headers: bearer(actor.token),
+    payload: { route_name: routeName, route_endpoint: 'http://127.0.0.1:9/v1', name: routeName, ...fields },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().data.id as string;
+}
+
+function shared(auth?: string) {
+  return t.app.inject({ method: 'GET', url: '/api/aiendpointShared', headers: auth ? bearer(auth) : {} });
+}
+
+describe('marketplace', () => {
+  it('lists every active, shared, public endpoint of every account with its provider name', async () => {
+    const alpha = await createActor(t.app, { accountName: 'Alpha AI' });
+    const beta = await createActor(t.app, { accountName: 'Beta Models' });
+    const listed = { isShared: true, isPrivate: false };
+    const a1 = await create(alpha, 'alpha/agent', { ...listed, route_type: 'agent' });
+    const b1 = await create(beta, 'beta/model', { ...listed, route_type: 'model' });
+    await create(alpha, 'alpha/private', { isShared: true, isPrivate: true });
+    await create(alpha, 'alpha/unshared', { isShared: false, isPrivate: false });
+    await create(beta, 'beta/inactive', { ...listed, isActive: false });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/aiendpoint/${b1}`,
+      headers: bearer(beta.token),
+      payload: {
+        description: '<p>Great <b>model</b></p><script>x()</script>',
+        config: { headers: { authorization: 'Bearer sk-never-shown' }, upstream_model: 'hidden-model' },
+      },
+    });
+
+    const viewer = await createActor(t.app, { role: 'user' });
+    const response = await shared(viewer.token);
+    expect(response.statusCode).toBe(200);
+    const data = response.json().data as Array<Record<string, unknown>>;
+    expect(data.map((e) => e.route_name).sort()).toEqual(['alpha/agent', 'beta/model']);
+    expect(data.find((e) => e.id === b1)).toEqual({
+      id: b1,
+      name: 'beta/model',
+      route_name: 'beta/model',
+      route_type: 'model',
+      isActive: true,
+      isPrivate: false,
+      isShared: true,
+      account_orgDisplayName: 'Beta Models',
+      config: { description: '<p>Great <b>model</b></p>' },
+    });
+    expect(data.find((e) => e.id === a1)).toMatchObject({ account_orgDisplayName: 'Alpha AI' });
+    expect(response.body).not.toMatch(/127\.0\.0\.1|route_endpoint|sk-never-shown|hidden-model/);
+  });
+
+  it('needs a signed-in user, or a key with aiendpoint.read', async () => {
+    expect((await shared()).statusCode).toBe(401);
+    const owner = await createActor(t.app);
+    const read = await createApiKey(t.app, owner, ['aiendpoint.read']);
+    const invoke = await createApiKey(t.app, owner, ['gateway.invoke']);
+    expect((await shared(read.key)).statusCode).toBe(200);
+    expect((await shared(invoke.key)).statusCode).toBe(403);
+  });
+});
