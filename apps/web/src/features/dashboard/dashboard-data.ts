@@ -1,0 +1,53 @@
+import { api } from '@/lib/api';
+import type { TApiKey } from '@/features/apikeys/api-keys-api';
+import { revealKey } from '@/features/apikeys/api-keys-api';
+import type { TAiEndpoint } from '@/features/registry/endpoint-types';
+
+/**
+ * The user's first API key in full (GET /api/key, then GET /api/key/{id} to reveal). Any failure
+ * (no developer permission, no key, network) is only logged as a warning and yields null: the
+ * quick-start keeps its placeholder (spec section 2).
+ */
+export async function firstApiKey(): Promise<string | null> {
+  try {
+    const res = await api.get<TApiKey[]>('/api/key');
+    const keys = Array.isArray(res.data) ? res.data : [];
+    const first = keys.find((k) => k.active) ?? keys[0];
+    if (!first) return null;
+    return await revealKey(first.id);
+  } catch (error) {
+    console.warn('Quick-start: could not load an API key', error);
+    return null;
+  }
+}
+
+/** A real route name of the user's (an active one first), or null. */
+export async function firstRouteName(): Promise<string | null> {
+  try {
+    const res = await api.get<TAiEndpoint[]>('/api/aiendpoint');
+    const list = Array.isArray(res.data) ? res.data : [];
+    return (list.find((e) => e.isActive) ?? list[0])?.route_name ?? null;
+  } catch (error) {
+    console.warn('Quick-start: could not load the registry', error);
+    return null;
+  }
+}
+
+export interface TUsageSummary {
+  total: number;
+  quota?: number | null;
+  label?: string;
+  period?: string;
+}
+
+/** GET /api/account/usage, when the server offers it: this period's calls (and the plan's quota). */
+export async function usageSummary(): Promise<TUsageSummary | null> {
+  try {
+    const res = await api.get<TUsageSummary | TUsageSummary[]>('/api/account/usage');
+    const data = Array.isArray(res.data) ? res.data[0] : res.data;
+    return data && typeof data.total === 'number' ? data : null;
+  } catch (error) {
+    console.warn('Dashboard: usage is not available', error);
+    return null;
+  }
+}
