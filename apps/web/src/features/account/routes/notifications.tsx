@@ -1,6 +1,60 @@
+import { useTranslation } from 'react-i18next';
+import { Loader2 } from 'lucide-react';
+import { Form } from '@/components/form/form';
+import type { TFormFields } from '@/components/form/types';
 import { PageHeading } from '@/components/layout/page-heading';
+import { useApiQuery } from '@/features/account/lib/use-api-query';
 
-/** Placeholder until its feature lands: the layout and the title only, nothing that pretends to work. */
+/** The notification preferences of spec section 9, in display order. */
+export const NOTIFICATION_NAMES = ['new_signin', 'plan_updated', 'card_updated', 'invite_accepted'] as const;
+
+/** `GET /api/notification` as a name → active map: a list of `{ name, active }` or a map already. */
+export function readPreferences(data: unknown): Record<string, boolean> {
+  if (Array.isArray(data)) {
+    return Object.fromEntries(
+      data
+        .filter((p): p is { name: string; active: unknown } => typeof p?.name === 'string')
+        .map((p) => [p.name, p.active !== false]),
+    );
+  }
+  if (data && typeof data === 'object') {
+    return Object.fromEntries(Object.entries(data).map(([name, active]) => [name, active !== false]));
+  }
+  return {};
+}
+
+/**
+ * /account/notifications (GET/PATCH /api/notification): one switch per preference, saved on each
+ * change (the form's autoSubmit). Preferences default to on.
+ */
 export default function NotificationsPage() {
-  return <PageHeading />;
+  const { t } = useTranslation('account');
+  const query = useApiQuery<unknown>('/api/notification');
+  const preferences = readPreferences(query.data);
+
+  const fields: TFormFields = Object.fromEntries(
+    NOTIFICATION_NAMES.map((name) => [
+      name,
+      {
+        type: 'switch',
+        label: t(`notifications.${name}`),
+        description: t(`notifications.${name}_hint`),
+        value: preferences[name] ?? true,
+      },
+    ]),
+  );
+
+  return (
+    <>
+      <PageHeading />
+      <p className="mb-6 text-sm text-muted-foreground">{t('notifications.intro')}</p>
+      {query.isPending ? (
+        <div role="status" className="flex justify-center py-8">
+          <Loader2 className="size-6 animate-spin text-muted-foreground" aria-label={t('common:loading')} />
+        </div>
+      ) : (
+        <Form key={query.dataUpdatedAt} fields={fields} url="/api/notification" method="PATCH" autoSubmit />
+      )}
+    </>
+  );
 }
