@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import '@/styles.css';
-import { LOCALE_STORAGE_KEY, setLocale, storedLocale } from '@/lib/i18n';
+import { LOCALE_STORAGE_KEY, i18nReady, setLocale, storedLocale } from '@/lib/i18n';
 import { applyStoredTheme } from '@/lib/theme';
 import { getSession } from '@/lib/session';
 import { createAppRouter } from '@/app/router';
@@ -16,8 +16,11 @@ applyStoredTheme();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <RouterProvider router={createAppRouter()} />
-  </StrictMode>,
+// The first paint waits for the shell's catalogues (a few KB) so it never flashes raw keys.
+void i18nReady.then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <RouterProvider router={createAppRouter()} />
+    </StrictMode>,
+  ),
 );

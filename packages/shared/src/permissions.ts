@@ -3,7 +3,8 @@ import { z } from 'zod';
 /** Every role a user can hold in an account. `master` is the operator role (created by the CLI). */
 export const ROLES = ['master', 'owner', 'admin', 'developer', 'user'] as const;
 
-export const ZRole = z.enum(ROLES);
+// Pure: the console's guards use the plain table above and must not pull zod into every route.
+export const ZRole = /* @__PURE__ */ z.enum(ROLES);
 export type TRole = z.infer<typeof ZRole>;
 
 /** The User's `permission` field: one flag per role, true when that permission is granted. */
@@ -27,7 +28,7 @@ export const ACCESS_MATRIX: Readonly<Record<TRole, readonly TRole[]>> = {
 
 /** Roles an inviter (or an editor of another user) may give: never owner, never master. */
 export const INVITABLE_ROLES = ['admin', 'developer', 'user'] as const satisfies readonly TRole[];
-export const ZInvitableRole = z.enum(INVITABLE_ROLES);
+export const ZInvitableRole = /* @__PURE__ */ z.enum(INVITABLE_ROLES);
 export type TInvitableRole = z.infer<typeof ZInvitableRole>;
 
 /** The permission flag map a user with `role` carries (the User entity's `permission`). */

@@ -360,28 +360,30 @@ function textError(field: TFieldRules, value: string): TValidationError | null {
 }
 
 // ---------------------------------------------------------------------------------------------
-// zod building blocks for request schemas (server and console alike)
+// zod building blocks for request schemas (server and console alike). Each is a pure-annotated
+// IIFE (an annotation on a method chain covers only its first call) so a console bundle that uses
+// only the plain rules above leaves zod out.
 // ---------------------------------------------------------------------------------------------
 
 /** A new password: complex and at least PASSWORD_MIN_LENGTH long. */
-export const ZNewPassword = z
-  .string()
-  .min(PASSWORD_MIN_LENGTH, {
-    message: formatValidationMessage(VALIDATION_MESSAGES_EN['form.password.minLength'], {
-      minLength: PASSWORD_MIN_LENGTH,
-    }),
-  })
-  .max(200)
-  .refine(isComplexPassword, { message: FIELD_MESSAGES.passwordComplex });
+export const ZNewPassword = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .min(PASSWORD_MIN_LENGTH, {
+      message: formatValidationMessage(VALIDATION_MESSAGES_EN['form.password.minLength'], {
+        minLength: PASSWORD_MIN_LENGTH,
+      }),
+    })
+    .max(200)
+    .refine(isComplexPassword, { message: FIELD_MESSAGES.passwordComplex }))();
 
-export const ZEmailAddress = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254)
-  .refine(isEmail, { message: VALIDATION_MESSAGES_EN['form.email.error.invalid'] });
+export const ZEmailAddress = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254)
+    .refine(isEmail, { message: VALIDATION_MESSAGES_EN['form.email.error.invalid'] }))();
 
-export const ZOtpCode = z
-  .string()
-  .trim()
-  .length(OTP_LENGTH, { message: VALIDATION_MESSAGES_EN['form.otp.error.invalid'] });
+export const ZOtpCode = /* @__PURE__ */ (() =>
+  z.string().trim().length(OTP_LENGTH, { message: VALIDATION_MESSAGES_EN['form.otp.error.invalid'] }))();

@@ -24,7 +24,9 @@ describe('dialog provider', () => {
       </DialogProvider>,
     );
     await user.click(screen.getByText('open'));
-    expect(screen.getByRole('dialog').textContent).toContain('Delete item');
+    expect((await screen.findByRole('dialog', undefined, { timeout: 5000 })).textContent).toContain(
+      'Delete item',
+    );
     expect(screen.getByText('This cannot be undone.')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Delete' }));
     expect(callback).toHaveBeenCalledExactlyOnceWith(true);
@@ -40,7 +42,7 @@ describe('dialog provider', () => {
       </DialogProvider>,
     );
     await user.click(screen.getByText('open'));
-    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel' }));
     expect(callback).toHaveBeenCalledExactlyOnceWith(false);
     expect(screen.queryByText('Leave?')).toBeNull();
   });
@@ -64,7 +66,7 @@ describe('dialog provider', () => {
       </DialogProvider>,
     );
     await user.click(screen.getByText('open'));
-    await user.click(screen.getByText('submit form'));
+    await user.click(await screen.findByText('submit form'));
     expect(callback).toHaveBeenCalledWith({ saved: ['name'], url: '/api/newitem' });
   });
 
@@ -90,7 +92,7 @@ describe('dialog provider', () => {
       </MemoryRouter>,
     );
     await user.click(screen.getByText('open'));
-    await user.type(await screen.findByLabelText(/Name/), 'First');
+    await user.type(await screen.findByLabelText(/Name/, undefined, { timeout: 5000 }), 'First');
     await user.click(screen.getByRole('button', { name: 'Create' }));
     await vi.waitFor(() => expect(callback).toHaveBeenCalledWith({ data: { id: '7' } }));
     expect(fetchMock).toHaveBeenCalledWith(

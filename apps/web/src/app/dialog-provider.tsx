@@ -1,21 +1,12 @@
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import type { THttpMethod } from '@/lib/api';
 import type { TFormFields } from '@/components/form/types';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
 
 export type TDialogMethod = THttpMethod;
 
 // The form engine loads only when a form dialog first opens: pages that never use one don't pay for it.
 const LazyForm = React.lazy(() => import('@/components/form/form').then((m) => ({ default: m.Form })));
+const LazyDialogView = React.lazy(() => import('@/app/dialog-view'));
 
 export interface TDialogOptions {
   title?: React.ReactNode;
@@ -49,7 +40,7 @@ interface TDialogContext {
   state: TDialogState;
 }
 
-const closed: TDialogState = { open: false };
+export const closedDialog: TDialogState = { open: false };
 const DialogContext = React.createContext<TDialogContext | null>(null);
 
 const defaultRenderForm: TDialogFormRenderer = ({ fields, url, method, buttonText, onSuccess, cancel }) => (
@@ -72,7 +63,7 @@ export function DialogProvider({
   children: React.ReactNode;
   renderForm?: TDialogFormRenderer;
 }) {
-  const [state, setState] = React.useState<TDialogState>(closed);
+  const [state, setState] = React.useState<TDialogState>(closedDialog);
   // The callback lives in a ref so closing calls the one stored at opening, even after re-renders.
   const callbackRef = React.useRef<TDialogOptions['callback']>(undefined);
 
@@ -84,43 +75,23 @@ export function DialogProvider({
   const close = React.useCallback((result?: unknown) => {
     const callback = callbackRef.current;
     callbackRef.current = undefined;
-    setState(closed);
+    setState(closedDialog);
     callback?.(result);
   }, []);
 
   const value = React.useMemo(() => ({ open, close, state }), [open, close, state]);
-  const { t } = useTranslation();
+  // The dialog's Radix code loads on the first open, so routes that never open one (sign-in) skip it.
+  const [everOpened, setEverOpened] = React.useState(false);
+  if (state.open && !everOpened) setEverOpened(true);
 
   return (
     <DialogContext.Provider value={value}>
       {children}
-      <Dialog open={state.open} onOpenChange={(next) => !next && close(false)}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>{state.title}</DialogTitle>
-            <DialogDescription className={state.description ? undefined : 'sr-only'}>
-              {state.description ?? state.title}
-            </DialogDescription>
-          </DialogHeader>
-          {state.fields ? (
-            renderForm({
-              fields: state.fields,
-              url: state.url,
-              method: state.method,
-              buttonText: state.buttonText,
-              onSuccess: (result) => close(result),
-              cancel: () => close(false),
-            })
-          ) : (
-            <DialogFooter>
-              <Button variant="outline" onClick={() => close(false)}>
-                {t('dialog.cancel')}
-              </Button>
-              <Button onClick={() => close(true)}>{state.buttonText ?? t('dialog.confirm')}</Button>
-            </DialogFooter>
-          )}
-        </DialogContent>
-      </Dialog>
+      {everOpened && (
+        <React.Suspense fallback={null}>
+          <LazyDialogView state={state} close={close} renderForm={renderForm} />
+        </React.Suspense>
+      )}
     </DialogContext.Provider>
   );
 }

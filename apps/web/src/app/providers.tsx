@@ -1,18 +1,14 @@
 import * as React from 'react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Toaster } from '@/components/ui/toaster';
-import { TooltipProvider } from '@/components/ui/tooltip';
+import { ToasterHost } from '@/components/ui/toaster-host';
 import { DialogProvider, type TDialogFormRenderer } from '@/app/dialog-provider';
 import { LoadingProvider } from '@/app/loading-provider';
 
 export { useDialog, type TDialogOptions } from '@/app/dialog-provider';
 export { useLoading } from '@/app/loading-provider';
 
-export const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } },
-});
-
-/** Everything every page may use: data cache, tooltips, toasts, the shared dialog and loading overlay. */
+/** Everything every page may use: toasts, the shared dialog and loading overlay. Tooltips live
+ * in the app shell and the data cache in the data layouts (app/query-provider.tsx), keeping their code
+ * off the sign-in route. */
 export function AppProviders({
   children,
   renderForm,
@@ -21,15 +17,11 @@ export function AppProviders({
   renderForm?: TDialogFormRenderer;
 }) {
   return (
-    <QueryClientProvider client={queryClient}>
-      <TooltipProvider>
-        <LoadingProvider>
-          <DialogProvider renderForm={renderForm}>
-            {children}
-            <Toaster />
-          </DialogProvider>
-        </LoadingProvider>
-      </TooltipProvider>
-    </QueryClientProvider>
+    <LoadingProvider>
+      <DialogProvider renderForm={renderForm}>
+        {children}
+        <ToasterHost />
+      </DialogProvider>
+    </LoadingProvider>
   );
 }

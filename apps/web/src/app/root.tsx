@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AppProviders } from '@/app/providers';
@@ -29,7 +29,10 @@ export function Root() {
     <AppProviders>
       <TitleSync />
       <AuthCheck />
-      <Outlet />
+      {/* A page waiting for its translation catalogue shows nothing rather than raw keys. */}
+      <Suspense fallback={null}>
+        <Outlet />
+      </Suspense>
     </AppProviders>
   );
 }

@@ -24,12 +24,31 @@ const LAYOUTS: Record<TLayout, () => TModule> = {
 
 const lazyComponent = (load: () => TModule) => async () => ({ Component: (await load()).default });
 
+// Layouts whose pages fetch through TanStack Query; the auth family and the plain pages do not.
+const DATA_LAYOUTS = new Set<TLayout>([
+  'app',
+  'account',
+  'account-basic',
+  'onboarding',
+  'air',
+  'airpublic',
+  'airpublicfull',
+]);
+
+const lazyDataLayout = (load: () => TModule) => async () => {
+  const [{ default: Layout }, { withQueryProvider }] = await Promise.all([
+    load(),
+    import('@/app/query-provider'),
+  ]);
+  return { Component: withQueryProvider(Layout) };
+};
+
 /** Build the route objects from the route table: one lazy layout route per layout, pages under it. */
 export function buildRoutes(): RouteObject[] {
   const layouts = Object.keys(LAYOUTS) as TLayout[];
   const children: RouteObject[] = layouts.map((layout) => ({
     id: `layout:${layout}`,
-    lazy: lazyComponent(LAYOUTS[layout]),
+    lazy: DATA_LAYOUTS.has(layout) ? lazyDataLayout(LAYOUTS[layout]) : lazyComponent(LAYOUTS[layout]),
     children: ROUTES.filter((route) => route.layout === layout).map((route) => ({
       path: route.path,
       loader: guardLoader(route.permission),

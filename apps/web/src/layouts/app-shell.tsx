@@ -4,32 +4,35 @@ import { NavRail, NavSheet } from '@/components/layout/app-nav';
 import { UserMenu } from '@/components/layout/user-menu';
 import { FeedbackWidget } from '@/components/layout/feedback-widget';
 import { Logo } from '@/components/layout/logo';
+import { TooltipProvider } from '@/components/ui/tooltip';
 
 /** The app layout's frame: icon rail (wide) or slide-out menu (small), header with the user menu. */
 export function AppShell({ children }: { children: React.ReactNode }) {
   const { t } = useTranslation();
   return (
-    <div className="min-h-screen bg-background">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-background focus:p-2"
-      >
-        {t('nav.skip')}
-      </a>
-      <NavRail />
-      <div className="md:pl-16">
-        <header className="sticky top-0 z-20 flex h-14 items-center justify-between gap-2 border-b bg-background/95 px-4 backdrop-blur md:justify-end md:px-6">
-          <Logo className="md:hidden" compact />
-          <div className="flex items-center gap-1">
-            <UserMenu />
-            <NavSheet />
-          </div>
-        </header>
-        <main id="main" className="mx-auto w-full max-w-6xl p-4 md:p-8">
-          {children}
-        </main>
+    <TooltipProvider>
+      <div className="min-h-screen bg-background">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-background focus:p-2"
+        >
+          {t('nav.skip')}
+        </a>
+        <NavRail />
+        <div className="md:pl-16">
+          <header className="sticky top-0 z-20 flex h-14 items-center justify-between gap-2 border-b bg-background/95 px-4 backdrop-blur md:justify-end md:px-6">
+            <Logo className="md:hidden" compact />
+            <div className="flex items-center gap-1">
+              <UserMenu />
+              <NavSheet />
+            </div>
+          </header>
+          <main id="main" className="mx-auto w-full max-w-6xl p-4 md:p-8">
+            {children}
+          </main>
+        </div>
+        <FeedbackWidget />
       </div>
-      <FeedbackWidget />
-    </div>
+    </TooltipProvider>
   );
 }
