@@ -1,5 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { users } from '../src/db/schema';
 import { OidcClients, OidcError } from '../src/lib/oidc';
+import { createTestApp, type TTestApp } from './helpers';
+import { createUser } from './identity-extra-helpers';
 import { signInAtProvider, startOidcProvider, type TTestOidcProvider } from './identity-extra-oidc';
 
 const APP_URL = 'http://127.0.0.1:3000';
@@ -35,5 +39,94 @@ describe('OIDC client against a real oidc-provider', () => {
     await expect(clients.finish({ ...second.flow, state: 'forged' }, other)).rejects.toBeInstanceOf(
       OidcError,
     );
+  });
+});
+
+describe('social sign-in routes', () => {
+  let idp: TTestOidcProvider;
+  let t: TTestApp;
+  const callbackPrefix = `${APP_URL}/api/auth/social/testid/callback`;
+
+  beforeAll(async () => {
+    idp = await startOidcProvider(callbackPrefix);
+  });
+  afterAll(() => idp.close());
+  beforeEach(async () => {
+    t = await createTestApp({
+      appUrl: APP_URL,
+      oidcProviders: [
+        { name: 'testid', issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+      ],
+    });
+  });
+  afterEach(() => t.close());
+
+  /** Browser steps: AIR start → provider login and consent → AIR callback; answers the final landing URL. */
+  async function socialSignIn(login: string, options: { dropCookie?: boolean } = {}) {
+    const start = await t.app.inject({ method: 'GET', url: '/api/auth/social/testid' });
+    expect(start.statusCode).toBe(302);
+    const cookie = String(start.headers['set-cookie']).split(';')[0]!;
+    expect(cookie).toMatch(/^air_oidc=v1\./);
+    expect(String(start.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Lax/);
+    const callback = await signInAtProvider(String(start.headers.location), login, callbackPrefix);
+    const back = await t.app.inject({
+      method: 'GET',
+      url: callback.pathname + callback.search,
+      headers: options.dropCookie ? {} : { cookie },
+    });
+    expect(back.statusCode).toBe(302);
+    expect(String(back.headers['set-cookie'])).toMatch(/^air_oidc=; .*Max-Age=0/);
+    return new URL(String(back.headers.location));
+  }
+
+  it('lists the configured providers', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/auth/providers' });
+    expect(response.json()).toEqual({ data: [{ name: 'testid', label: 'Testid' }] });
+  });
+
+  it('signs a known user in: callback token, then POST /api/auth { token } once', async () => {
+    await createUser(t.db, { email: 'ana@example.com' });
+    const landing = await socialSignIn('Ana@Example.com');
+    expect(landing.origin + landing.pathname).toBe(`${APP_URL}/signin/social`);
+    expect(landing.searchParams.get('provider')).toBe('testid');
+    expect(landing.searchParams.get('error')).toBeNull();
+    const token = landing.searchParams.get('token')!;
+    expect(token).toBeTruthy();
+
+    const signIn = await t.app.inject({ method: 'POST', url: '/api/auth', payload: { token } });
+    expect(signIn.statusCode).toBe(200);
+    expect(signIn.json().data).toMatchObject({ email: 'ana@example.com', token: expect.any(String) });
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth', payload: { token } })).statusCode).toBe(
+      401,
+    );
+  });
+
+  it('refuses an email with no account (no account is created), and a callback from another browser', async () => {
+    const landing = await socialSignIn('stranger@example.com');
+    expect(landing.searchParams.get('token')).toBeNull();
+    expect(landing.searchParams.get('error')).toBe(
+      'No account uses the email address of your Testid account. Sign up first, or sign in another way.',
+    );
+    expect(await t.db.select().from(users).where(eq(users.email, 'stranger@example.com'))).toHaveLength(0);
+
+    await createUser(t.db, { email: 'ana@example.com' });
+    const forged = await socialSignIn('ana@example.com', { dropCookie: true });
+    expect(forged.searchParams.get('token')).toBeNull();
+    expect(forged.searchParams.get('error')).toMatch(/took too long or was started in another browser/);
+  });
+
+  it('redirects with an error for an unknown provider and an unverified email', async () => {
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/social/nope',
+      headers: { 'accept-language': 'es' },
+    });
+    expect(unknown.statusCode).toBe(302);
+    expect(new URL(String(unknown.headers.location)).searchParams.get('error')).toBe(
+      'Este proveedor de inicio de sesión no está disponible.',
+    );
+    await createUser(t.db, { email: 'bob@example.com' });
+    const landing = await socialSignIn('unverified:bob@example.com');
+    expect(landing.searchParams.get('error')).toMatch(/has not verified your email address/);
   });
 });

@@ -1,0 +1,94 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TSignInData } from '@air/shared/schemas/user';
+import { oneTimeTokens, users, type TOneTimeTokenKind } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { attemptKey } from '../../lib/attempt-limiter';
+import { sha256 } from '../../lib/crypto';
+import { consumeToken, issueToken, TOKEN_TTL_MS, type TOneTimeToken } from '../../lib/one-time-tokens';
+import { completeSignIn } from '../auth/sign-in';
+import { useSignInCode } from '../two-factor/service';
+
+export type TSignInAnswer = TSignInData | { '2fa_required': true; token: string };
+
+/**
+ * A live token (unused, unexpired, of `kind`) without using it up: the OTP step must keep its
+ * pending token through a wrong code, and only `consumeToken` after a right one.
+ */
+export async function peekToken(
+  app: FastifyInstance,
+  kind: TOneTimeTokenKind,
+  rawToken: string,
+): Promise<TOneTimeToken | null> {
+  const [row] = await app.db
+    .select()
+    .from(oneTimeTokens)
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, sha256(rawToken)),
+        eq(oneTimeTokens.kind, kind),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The sign-in answer for a user who proved who they are by a link (magic link): with two-factor
+ * on, a 5-minute pending token that only `POST /api/auth/otp` accepts; otherwise a session.
+ */
+export async function signInOrRequireCode(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  userId: string,
+): Promise<TSignInAnswer> {
+  const [user] = await app.db
+    .select({ totpEnabled: users.totpEnabled })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!user) throw new AppError('unauthenticated', { messageKey: 'error.signin_token_invalid' });
+  if (user.totpEnabled) {
+    const token = await issueToken(app.db, { kind: 'otp', userId, data: {}, ttlMs: TOKEN_TTL_MS.otp });
+    return { '2fa_required': true, token };
+  }
+  return completeSignIn(app, request, { userId });
+}
+
+/**
+ * `POST /api/auth/otp`: the second step of a sign-in. A wrong code counts against the user's email
+ * and the caller's IP (429 past the limit) but leaves the pending token usable; a right code uses
+ * the code up, then the token, then signs in.
+ */
+export async function signInWithCode(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: { code: string; jwt: string },
+): Promise<TSignInData> {
+  const ipKey = attemptKey('ip', request.ip);
+  const pending = await peekToken(app, 'otp', input.jwt);
+  const [user] = pending?.userId
+    ? await app.db.select({ email: users.email }).from(users).where(eq(users.id, pending.userId)).limit(1)
+    : [];
+  if (!pending?.userId || !user) {
+    await app.attempts.assertAllowed([ipKey]);
+    await app.attempts.recordFailure([ipKey]);
+    throw new AppError('unauthenticated', { messageKey: 'error.signin_token_invalid' });
+  }
+  const keys = [attemptKey('email', user.email), ipKey];
+  await app.attempts.assertAllowed(keys);
+  if (!(await useSignInCode(app, pending.userId, input.code))) {
+    await app.attempts.recordFailure(keys);
+    throw new AppError('unauthenticated', { messageKey: 'error.otp_invalid', inputError: 'code' });
+  }
+  if (!(await consumeToken(app.db, 'otp', input.jwt))) {
+    throw new AppError('unauthenticated', { messageKey: 'error.signin_token_invalid' });
+  }
+  await app.attempts.reset([attemptKey('email', user.email)]);
+  const accountId = typeof pending.data?.accountId === 'string' ? pending.data.accountId : undefined;
+  const impersonatorUserId =
+    typeof pending.data?.impersonatorUserId === 'string' ? pending.data.impersonatorUserId : undefined;
+  return completeSignIn(app, request, { userId: pending.userId, accountId, impersonatorUserId });
+}

@@ -1,0 +1,113 @@
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { TTwoFactorSetup } from '@air/shared/schemas/two-factor';
+import { users } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { decryptSecret, encryptSecret } from '../../lib/crypto';
+import {
+  hashBackupCode,
+  matchTotpStep,
+  newBackupCode,
+  newTotpSecret,
+  qrCodeDataUrl,
+  totpUri,
+} from '../../lib/totp';
+
+/**
+ * Two-factor authentication (server contract section 3). Turning it on stores a pending secret
+ * (encrypted with SECRET) and answers its QR code; the first correct code makes it the active
+ * secret and answers one backup code, kept only as a hash. Every accepted TOTP step is stored and
+ * a step at or below it is refused, so a code works once even within its 90-second window.
+ */
+
+async function userRow(app: FastifyInstance, userId: string) {
+  const [user] = await app.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw new AppError('unauthenticated');
+  return user;
+}
+
+export async function startTwoFactorSetup(app: FastifyInstance, userId: string): Promise<TTwoFactorSetup> {
+  const user = await userRow(app, userId);
+  const secret = newTotpSecret();
+  await app.db
+    .update(users)
+    .set({ totpPendingSecretEnc: encryptSecret(app.config.secret, secret) })
+    .where(eq(users.id, userId));
+  return {
+    // Stays false until a first code confirms the app holds the secret (or true if already on:
+    // the current secret keeps working until the new one is confirmed).
+    '2fa_enabled': user.totpEnabled,
+    qr_code: await qrCodeDataUrl(totpUri(secret, user.email)),
+    secret,
+  };
+}
+
+export async function disableTwoFactor(app: FastifyInstance, userId: string): Promise<void> {
+  await app.db
+    .update(users)
+    .set({
+      totpEnabled: false,
+      totpSecretEnc: null,
+      totpPendingSecretEnc: null,
+      totpLastStep: null,
+      backupCodeHash: null,
+    })
+    .where(eq(users.id, userId));
+}
+
+/** Confirms the pending secret with its first code; answers the backup code (shown once). */
+export async function confirmTwoFactor(app: FastifyInstance, userId: string, code: string): Promise<string> {
+  const user = await userRow(app, userId);
+  if (!user.totpPendingSecretEnc) {
+    throw new AppError('bad_request', { messageKey: 'error.two_factor_not_pending', inputError: 'code' });
+  }
+  const secret = decryptSecret(app.config.secret, user.totpPendingSecretEnc);
+  const step = matchTotpStep(secret, code);
+  if (step === null)
+    throw new AppError('bad_request', { messageKey: 'error.otp_invalid', inputError: 'code' });
+  const backupCode = newBackupCode();
+  // Conditional on the same pending secret: a concurrent re-setup makes this code stale.
+  const [updated] = await app.db
+    .update(users)
+    .set({
+      totpEnabled: true,
+      totpSecretEnc: user.totpPendingSecretEnc,
+      totpPendingSecretEnc: null,
+      totpLastStep: step,
+      backupCodeHash: hashBackupCode(backupCode),
+    })
+    .where(and(eq(users.id, userId), eq(users.totpPendingSecretEnc, user.totpPendingSecretEnc)))
+    .returning({ id: users.id });
+  if (!updated)
+    throw new AppError('bad_request', { messageKey: 'error.two_factor_not_pending', inputError: 'code' });
+  return backupCode;
+}
+
+/**
+ * Checks a sign-in code of a user with two-factor on and uses it up: a TOTP code (its step must
+ * be newer than the last accepted one) or the backup code (cleared; two-factor stays on).
+ * Answers false for a wrong or already-used code. Each use is one conditional UPDATE, so two
+ * concurrent requests with the same code cannot both pass.
+ */
+export async function useSignInCode(app: FastifyInstance, userId: string, code: string): Promise<boolean> {
+  const user = await userRow(app, userId);
+  if (!user.totpEnabled || !user.totpSecretEnc) return false;
+  const trimmed = code.trim();
+  if (/^\d{6}$/.test(trimmed)) {
+    const step = matchTotpStep(decryptSecret(app.config.secret, user.totpSecretEnc), trimmed);
+    if (step === null) return false;
+    const [accepted] = await app.db
+      .update(users)
+      .set({ totpLastStep: step })
+      .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
+      .returning({ id: users.id });
+    return Boolean(accepted);
+  }
+  if (!user.backupCodeHash) return false;
+  const [used] = await app.db
+    .update(users)
+    .set({ backupCodeHash: null })
+    .where(and(eq(users.id, userId), eq(users.backupCodeHash, hashBackupCode(trimmed))))
+    .returning({ id: users.id });
+  return Boolean(used);
+}
