@@ -65,7 +65,7 @@ export default function ResetPasswordPage() {
         }}
       />
       <p className="text-center text-sm">
-        <Link to="/signin" className="text-primary underline-offset-4 hover:underline">
+        <Link to="/signin" className="text-primary underline underline-offset-4 hover:text-primary/80">
           {t('backToSignIn')}
         </Link>
       </p>

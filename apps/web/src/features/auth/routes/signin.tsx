@@ -108,12 +108,18 @@ export default function SigninPage() {
       <SocialButtons />
 
       <div className="grid gap-2 text-center text-sm">
-        <Link to="/forgotpassword" className="text-primary underline-offset-4 hover:underline">
+        <Link
+          to="/forgotpassword"
+          className="text-primary underline underline-offset-4 hover:text-primary/80"
+        >
           {t('signin.forgot')}
         </Link>
         <p className="text-muted-foreground">
           {t('signin.noAccount')}{' '}
-          <Link to="/signup" className="font-medium text-primary underline-offset-4 hover:underline">
+          <Link
+            to="/signup"
+            className="font-medium text-primary underline underline-offset-4 hover:text-primary/80"
+          >
             {t('signin.signup')}
           </Link>
         </p>
