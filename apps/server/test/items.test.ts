@@ -130,5 +130,8 @@ describe('items', () => {
     expect((await call('GET', '/api/newitem', read.key)).statusCode).toBe(200);
     expect((await call('POST', '/api/newitem', read.key, { name: 'x' })).statusCode).toBe(403);
     expect((await call('GET', '/api/newitem', usage.key)).statusCode).toBe(403);
+    const unverified = await createActor(t.app, { verified: false });
+    expect((await call('GET', '/api/newitem', unverified.token)).statusCode).toBe(200);
+    expect((await call('POST', '/api/newitem', unverified.token, { name: 'x' })).statusCode).toBe(403);
   });
 });

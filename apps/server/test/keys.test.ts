@@ -194,6 +194,10 @@ describe('API key permissions', () => {
       ).toBe(403);
     }
     expect((await call('GET', '/api/key', owner.token)).statusCode).toBe(200);
+    const unverified = await createActor(t.app, { role: 'owner', verified: false });
+    const refused = await call('POST', '/api/key', unverified.token, { name: 'x', scope: ['usage.read'] });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('Please verify your email address first');
   });
 
   it('refuses keys on key management, whatever their scopes', async () => {

@@ -354,6 +354,20 @@ describe('registry: permissions and account isolation', () => {
     expect(
       (await call(t.app, 'PATCH', `/api/aiendpoint/${id}`, member.token, { name: 'm' })).statusCode,
     ).toBe(200);
+    const unverified = await createActor(t.app, {
+      role: 'user',
+      accountId: owner.accountId,
+      verified: false,
+    });
+    expect((await call(t.app, 'GET', '/api/aiendpoint', unverified.token)).statusCode).toBe(200);
+    const refused = await call(t.app, 'POST', '/api/aiendpoint', unverified.token, {
+      route_name: routeName(),
+      route_endpoint: 'http://127.0.0.1:9/',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(
+      (await call(t.app, 'PATCH', `/api/aiendpoint/${id}`, unverified.token, { name: 'u' })).statusCode,
+    ).toBe(403);
     expect((await call(t.app, 'GET', '/api/aiendpoint')).statusCode).toBe(401);
     expect(
       (await call(t.app, 'POST', '/api/aiendpoint', undefined, { route_name: routeName() })).statusCode,

@@ -26,7 +26,9 @@ const aiEndpointRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   // Checked before the body is validated: a caller who may not write learns nothing from 400s.
   const read = { preValidation: app.authorize({ permission: 'user', scope: 'aiendpoint.read' }) };
-  const write = { preValidation: app.authorize({ permission: 'user', scope: 'aiendpoint.write' }) };
+  const write = {
+    preValidation: app.authorize({ permission: 'user', scope: 'aiendpoint.write', verified: true }),
+  };
   const tags = ['registry'];
 
   app.get('/aiendpoint', { ...read, schema: { tags } }, async (request) => ({

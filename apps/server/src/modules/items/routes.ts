@@ -27,7 +27,9 @@ function parseIds(text: string): string[] {
 const itemRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const read = { preValidation: app.authorize({ permission: 'user', scope: 'aiendpoint.read' }) };
-  const write = { preValidation: app.authorize({ permission: 'user', scope: 'aiendpoint.write' }) };
+  const write = {
+    preValidation: app.authorize({ permission: 'user', scope: 'aiendpoint.write', verified: true }),
+  };
 
   for (const kind of ITEM_KINDS) {
     const tags = ['items'];

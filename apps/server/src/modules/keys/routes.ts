@@ -12,7 +12,9 @@ import { createKey, deleteKeys, listKeys, revealKey, updateKey } from './service
  */
 const keyRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const guard = { preValidation: app.authorize({ permission: 'developer', sessionOnly: true }) };
+  const guard = {
+    preValidation: app.authorize({ permission: 'developer', sessionOnly: true, verified: true }),
+  };
   const tags = ['keys'];
 
   app.get('/key/scopes', { ...guard, schema: { tags } }, async () => ({ data: [...API_KEY_SCOPES] }));
