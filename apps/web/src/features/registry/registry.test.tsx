@@ -108,7 +108,7 @@ describe('registry page', () => {
       isPrivate: true,
     });
     expect(String(sent.name)).toMatch(new RegExp(`^${ENDPOINT_NAME_PREFIX}\\d{8}-\\d{6}$`));
-  });
+  }, 20_000);
 
   it('bulk deletes the selected rows through DELETE /api/aiendpoint/{ids}', async () => {
     const calls = mockFetch({

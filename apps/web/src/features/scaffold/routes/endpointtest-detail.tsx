@@ -1,6 +1,6 @@
-import { PageHeading } from '@/components/layout/page-heading';
+import { ScaffoldDetailPage } from '../scaffold-detail-page';
+import { SCAFFOLD_KINDS } from '../scaffold-kinds';
 
-/** Placeholder until its feature lands: the layout and the title only, nothing that pretends to work. */
 export default function EndpointtestDetailPage() {
-  return <PageHeading />;
+  return <ScaffoldDetailPage kind={SCAFFOLD_KINDS.endpointtest} />;
 }

@@ -1,6 +1,6 @@
-import { PageHeading } from '@/components/layout/page-heading';
+import { ScaffoldListPage } from '../scaffold-list-page';
+import { SCAFFOLD_KINDS } from '../scaffold-kinds';
 
-/** Placeholder until its feature lands: the layout and the title only, nothing that pretends to work. */
 export default function SearchListPage() {
-  return <PageHeading />;
+  return <ScaffoldListPage kind={SCAFFOLD_KINDS.search} />;
 }
