@@ -1,0 +1,130 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TSignInData } from '@air/shared/schemas/user';
+import type { TDb } from '../../db/client';
+import { accounts, accountUsers, users } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { attemptKey } from '../../lib/attempt-limiter';
+import { consumeToken, issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+import { completeSignIn } from '../auth/sign-in';
+
+/**
+ * Impersonation (server contract section 3): an operator with shell access marks a master
+ * (`npm run cli -- create-master EMAIL`) and mints 5-minute single-use links to sign in as a user
+ * (`npm run cli -- impersonate EMAIL`). No HTTP route can mint one. The session records the master.
+ */
+
+export class CliError extends Error {}
+
+export const MASTER_ACCOUNT_NAME = 'Master';
+
+async function userByEmail(db: TDb, email: string) {
+  const [user] = await db
+    .select({ id: users.id, email: users.email, isMaster: users.isMaster })
+    .from(users)
+    .where(eq(users.email, email.trim().toLowerCase()))
+    .limit(1);
+  return user;
+}
+
+/**
+ * Marks an existing user master: `users.is_master`, plus the `master` role in a dedicated
+ * "Master" account. Their own memberships keep their roles, because the spec's master role
+ * lacks `developer` and would take their API keys away. Idempotent.
+ */
+export async function makeMaster(
+  db: TDb,
+  email: string,
+): Promise<{ userId: string; accountId: string; created: boolean }> {
+  const user = await userByEmail(db, email);
+  if (!user) throw new CliError(`No user has the email address ${email}. Sign up first.`);
+  return db.transaction(async (tx) => {
+    await tx.update(users).set({ isMaster: true }).where(eq(users.id, user.id));
+    const [existing] = await tx
+      .select({ accountId: accountUsers.accountId })
+      .from(accountUsers)
+      .where(and(eq(accountUsers.userId, user.id), eq(accountUsers.permission, 'master')))
+      .limit(1);
+    if (existing) return { userId: user.id, accountId: existing.accountId, created: false };
+    const [account] = await tx
+      .insert(accounts)
+      .values({ name: MASTER_ACCOUNT_NAME, planId: 'free' })
+      .returning();
+    await tx.insert(accountUsers).values({ accountId: account!.id, userId: user.id, permission: 'master' });
+    return { userId: user.id, accountId: account!.id, created: true };
+  });
+}
+
+/**
+ * A 5-minute single-use link signing in as `email`, minted for a master (`asEmail`, or the only
+ * master when there is exactly one).
+ */
+export async function mintImpersonationLink(
+  db: TDb,
+  appUrl: string,
+  email: string,
+  asEmail?: string,
+): Promise<{ url: string; expiresAt: Date; masterEmail: string }> {
+  const target = await userByEmail(db, email);
+  if (!target) throw new CliError(`No user has the email address ${email}.`);
+  let master;
+  if (asEmail) {
+    master = await userByEmail(db, asEmail);
+    if (!master?.isMaster)
+      throw new CliError(`${asEmail} is not a master. Run: npm run cli -- create-master ${asEmail}`);
+  } else {
+    const masters = await db
+      .select({ id: users.id, email: users.email, isMaster: users.isMaster })
+      .from(users)
+      .where(eq(users.isMaster, true))
+      .orderBy(asc(users.createdAt))
+      .limit(2);
+    if (masters.length === 0)
+      throw new CliError('There is no master yet. Run: npm run cli -- create-master EMAIL');
+    if (masters.length > 1) throw new CliError('There are several masters: say which with --as MASTER_EMAIL');
+    master = masters[0]!;
+  }
+  if (master.id === target.id)
+    throw new CliError('A master cannot impersonate themselves: sign in normally.');
+  const token = await issueToken(db, {
+    kind: 'impersonate',
+    userId: target.id,
+    data: { impersonatorUserId: master.id },
+    ttlMs: TOKEN_TTL_MS.impersonate,
+  });
+  return {
+    url: `${appUrl}/signin/impersonate?token=${encodeURIComponent(token)}`,
+    expiresAt: new Date(Date.now() + TOKEN_TTL_MS.impersonate),
+    masterEmail: master.email,
+  };
+}
+
+/**
+ * `POST /api/auth/impersonate`: uses the link up and signs in as the user, recording the master
+ * on the session. Two-factor is not asked: the operator already proved themselves at the shell.
+ * A master demoted since minting cannot use the link.
+ */
+export async function signInByImpersonation(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  token: string,
+): Promise<TSignInData> {
+  const ipKey = attemptKey('ip', request.ip);
+  await app.attempts.assertAllowed([ipKey]);
+  const row = await consumeToken(app.db, 'impersonate', token);
+  const impersonatorUserId = row?.data?.impersonatorUserId;
+  const [master] =
+    typeof impersonatorUserId === 'string'
+      ? await app.db
+          .select({ isMaster: users.isMaster })
+          .from(users)
+          .where(eq(users.id, impersonatorUserId))
+          .limit(1)
+      : [];
+  if (!row?.userId || typeof impersonatorUserId !== 'string' || !master?.isMaster) {
+    await app.attempts.recordFailure([ipKey]);
+    throw new AppError('unauthenticated', { messageKey: 'error.impersonation_invalid' });
+  }
+  request.log.info({ userId: row.userId, impersonatorUserId }, 'impersonation sign-in');
+  return completeSignIn(app, request, { userId: row.userId, impersonatorUserId });
+}
