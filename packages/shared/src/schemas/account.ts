@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZEmailAddress, ZNewPassword } from '../validation';
+import { ZEmailAddress } from '../validation';
+import { ZStrongPassword } from './user';
 
 /** Sign-up: `POST /api/account`. `confirm_password` is sent hidden and empty: a bot trap. */
 export const ZSignUp = z.strictObject({
@@ -13,7 +14,7 @@ export const ZSignUp = z.strictObject({
     .trim()
     .min(1, { error: 'validation.email_required' })
     .pipe(ZEmailAddress),
-  password: ZNewPassword,
+  password: ZStrongPassword,
   confirm_password: z.string().max(200).optional(),
 });
 export type TSignUp = z.infer<typeof ZSignUp>;

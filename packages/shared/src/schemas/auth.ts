@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZEmailAddress, ZNewPassword } from '../validation';
+import { ZEmailAddress } from '../validation';
+import { ZStrongPassword } from './user';
 
 /**
  * `POST /api/auth`: email and password, or a one-time sign-in token (social sign-in). One object
@@ -23,6 +24,6 @@ export const ZPasswordResetRequest = z.strictObject({ email: ZEmailAddress });
 export const ZPasswordReset = z.strictObject({
   jwt: z.string().min(1).max(512),
   email: ZEmailAddress,
-  password: ZNewPassword,
+  password: ZStrongPassword,
 });
 export type TPasswordReset = z.infer<typeof ZPasswordReset>;

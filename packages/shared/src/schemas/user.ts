@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { ZRole } from '../permissions';
-import { ZEmailAddress, ZNewPassword } from '../validation';
+import { isComplexPassword, PASSWORD_MIN_LENGTH, ZEmailAddress } from '../validation';
 import { ZLocale } from './common';
+
+/**
+ * A new password (sign-up, reset, change): at least 8 characters and complex. The messages are
+ * server catalog keys, so the answer is localised ("Password must contain at least one special
+ * character" in English).
+ */
+export const ZStrongPassword = z
+  .string({ error: 'validation.password_required' })
+  .min(PASSWORD_MIN_LENGTH, { error: 'validation.password_min_length' })
+  .max(200)
+  .refine(isComplexPassword, { error: 'validation.password_complex' });
 
 /** The account picker entry carried on the User. */
 export const ZAccountRef = z.object({ id: z.uuid(), name: z.string() });
@@ -72,7 +83,7 @@ const ZEmail = z
 export const ZInvitedSignUp = z.strictObject({
   name: ZName,
   email: ZEmail,
-  password: ZNewPassword,
+  password: ZStrongPassword,
   confirm_password: z.string().max(200).optional(),
   invite_id: z.uuid(),
 });
@@ -99,7 +110,7 @@ export type TUserUpdate = z.infer<typeof ZUserUpdate>;
 export const ZPasswordChange = z.strictObject({
   oldpassword: z.string().max(200).optional(),
   has_password: z.boolean().optional(),
-  newpassword: ZNewPassword,
+  newpassword: ZStrongPassword,
 });
 export type TPasswordChange = z.infer<typeof ZPasswordChange>;
 

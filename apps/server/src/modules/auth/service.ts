@@ -1,0 +1,138 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TSignInData } from '@air/shared/schemas/user';
+import { users } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { attemptKey } from '../../lib/attempt-limiter';
+import { consumeToken, issueToken, revokeTokens, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/password';
+import { revokeUserSessions } from './sessions';
+import { completeSignIn } from './sign-in';
+
+export type TSignInAnswer = TSignInData | { '2fa_required': true; token: string };
+
+function invalidCredentials(): AppError {
+  // One answer for an unknown email and a wrong password: no user enumeration.
+  return new AppError('unauthenticated', { messageKey: 'error.invalid_credentials', inputError: 'password' });
+}
+
+/**
+ * The last step of every first-factor sign-in: with two-factor on, a 5-minute pending token that
+ * only `POST /api/auth/otp` accepts (it carries the account to land in); otherwise a session.
+ */
+export async function finishFirstFactor(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  userId: string,
+  accountId?: string,
+): Promise<TSignInAnswer> {
+  const [user] = await app.db
+    .select({ totpEnabled: users.totpEnabled })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!user) throw invalidCredentials();
+  if (user.totpEnabled) {
+    const token = await issueToken(app.db, {
+      kind: 'otp',
+      userId,
+      data: accountId ? { accountId } : {},
+      ttlMs: TOKEN_TTL_MS.otp,
+    });
+    return { '2fa_required': true, token };
+  }
+  return completeSignIn(app, request, { userId, ...(accountId ? { accountId } : {}) });
+}
+
+/** `POST /api/auth` with email and password, limited per email and per IP. */
+export async function signInWithPassword(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  email: string,
+  password: string,
+): Promise<TSignInAnswer> {
+  const keys = [attemptKey('email', email), attemptKey('ip', request.ip)];
+  await app.attempts.assertAllowed(keys);
+  const [user] = await app.db
+    .select({ id: users.id, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.email, email.trim().toLowerCase()))
+    .limit(1);
+  // An unknown email still costs one hash verification, so timing does not tell it apart.
+  const ok = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), password);
+  if (!user || !user.passwordHash || !ok) {
+    await app.attempts.recordFailure(keys);
+    throw invalidCredentials();
+  }
+  await app.attempts.reset([keys[0]!]);
+  return finishFirstFactor(app, request, user.id);
+}
+
+/** `POST /api/auth` with a one-time `social` token minted by the social sign-in callback. */
+export async function signInWithToken(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  token: string,
+): Promise<TSignInAnswer> {
+  const ipKey = [attemptKey('ip', request.ip)];
+  await app.attempts.assertAllowed(ipKey);
+  const row = await consumeToken(app.db, 'social', token);
+  if (!row?.userId) {
+    await app.attempts.recordFailure(ipKey);
+    throw new AppError('unauthenticated', { messageKey: 'error.signin_token_invalid' });
+  }
+  const accountId = typeof row.data?.accountId === 'string' ? row.data.accountId : undefined;
+  return finishFirstFactor(app, request, row.userId, accountId);
+}
+
+/** Mails a reset link when the user exists; the caller always answers the same. */
+export async function requestPasswordReset(app: FastifyInstance, request: FastifyRequest, email: string) {
+  // Caps how many reset mails one address can be sent (mail bombing), whether or not it exists.
+  const keys = [`reset:${email}`];
+  await app.attempts.assertAllowed(keys);
+  await app.attempts.recordFailure(keys);
+  const [user] = await app.db
+    .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
+    .from(users)
+    .where(eq(users.email, email))
+    .limit(1);
+  if (!user) return;
+  const token = await issueToken(app.db, {
+    kind: 'reset',
+    userId: user.id,
+    email: user.email,
+    ttlMs: TOKEN_TTL_MS.reset,
+  });
+  const url = `${app.config.appUrl.replace(/\/+$/, '')}/resetpassword?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
+  await app.mailer
+    .send({ to: user.email, locale: user.locale, template: 'reset', params: { name: user.name, url } })
+    .catch((error: unknown) => request.log.error({ err: error }, 'reset mail failed'));
+}
+
+/**
+ * `POST /api/auth/password/reset`: a single-use 15-minute token for that email sets the new
+ * password, proves the mailbox (verified) and signs every session out.
+ */
+export async function resetPassword(
+  app: FastifyInstance,
+  input: { jwt: string; email: string; password: string },
+): Promise<void> {
+  const row = await consumeToken(app.db, 'reset', input.jwt);
+  if (!row?.userId) throw new AppError('bad_request', { messageKey: 'error.link_invalid' });
+  const [user] = await app.db
+    .select({ email: users.email })
+    .from(users)
+    .where(eq(users.id, row.userId))
+    .limit(1);
+  if (!user) throw new AppError('bad_request', { messageKey: 'error.link_invalid' });
+  if (user.email !== input.email) {
+    throw new AppError('bad_request', { messageKey: 'error.reset_email_mismatch', inputError: 'email' });
+  }
+  await app.db
+    .update(users)
+    .set({ passwordHash: await hashPassword(input.password), verified: true })
+    .where(eq(users.id, row.userId));
+  await revokeTokens(app.db, 'reset', row.userId);
+  await revokeUserSessions(app, row.userId);
+  await app.attempts.reset([attemptKey('email', user.email)]);
+}

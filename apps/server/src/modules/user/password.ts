@@ -1,0 +1,56 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TPasswordChange } from '@air/shared/schemas/user';
+import { users } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { attemptKey } from '../../lib/attempt-limiter';
+import { hashPassword, verifyPassword } from '../../lib/password';
+import { revokeUserSessions } from '../auth/sessions';
+
+/**
+ * A signed-in user confirms a sensitive step with their password (close account, delete user,
+ * change password). Wrong answers count against the brute-force limits. The answer is 400 on the
+ * field, not 401, so the console keeps the user signed in and shows the message on the field. A
+ * user without a password (social sign-in only) has nothing to confirm with and passes.
+ */
+export async function assertPasswordConfirmed(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  userId: string,
+  password: string | undefined,
+  field: string,
+): Promise<void> {
+  const [user] = await app.db
+    .select({ email: users.email, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!user) throw new AppError('unauthenticated');
+  if (!user.passwordHash) return;
+  if (!password)
+    throw new AppError('validation', { messageKey: 'error.old_password_required', inputError: field });
+  const keys = [attemptKey('email', user.email), attemptKey('ip', request.ip)];
+  await app.attempts.assertAllowed(keys);
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    await app.attempts.recordFailure(keys);
+    throw new AppError('validation', { messageKey: 'error.wrong_password', inputError: field });
+  }
+}
+
+/**
+ * `PUT /api/user/password`: the old password is needed only when the user has one (the server
+ * decides, whatever `has_password` says). Every other session of the user is signed out.
+ */
+export async function changePassword(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  auth: { userId: string; sessionId: string },
+  body: TPasswordChange,
+): Promise<void> {
+  await assertPasswordConfirmed(app, request, auth.userId, body.oldpassword, 'oldpassword');
+  await app.db
+    .update(users)
+    .set({ passwordHash: await hashPassword(body.newpassword) })
+    .where(eq(users.id, auth.userId));
+  await revokeUserSessions(app, auth.userId, auth.sessionId);
+}
