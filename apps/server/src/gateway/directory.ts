@@ -2,17 +2,9 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { isIP } from 'node:net';
 import { decryptSecret } from '../lib/crypto';
-import { accounts, aiEndpoints, apiKeys, plans as plansTable } from '../db/schema';
+import { accounts, aiEndpoints, plans as plansTable } from '../db/schema';
 import { LoadingCache } from './loading-cache';
 import { isPrivateAddress } from './private-address';
-
-/** What the gateway needs of a key, by SHA-256 of the raw key. */
-export interface TKeyEntry {
-  keyId: string;
-  accountId: string;
-  /** Active and holding gateway.invoke. */
-  canInvoke: boolean;
-}
 
 /** What the gateway needs of an endpoint, by route name, ready to forward. */
 export interface TRouteEntry {
@@ -57,22 +49,13 @@ export function upstreamHeaders(secret: string, sealed: string | null): Record<s
 }
 
 /**
- * The gateway's in-memory view of keys, routes and account plan limits. Each is read from the
+ * The gateway's in-memory view of routes and account plan limits (keys come from the shared
+ * hash-keyed cache behind `app.resolveApiKey`, already consulted by the auth hook). Each is read from the
  * database once, on first use, and dropped the moment app.changes says it changed (from this
  * instance or, with REDIS_URL, any other).
  */
 export function createDirectory(app: FastifyInstance) {
   const { db, config } = app;
-
-  const keys = new LoadingCache<TKeyEntry>(async (keyHash) => {
-    const [row] = await db
-      .select({ id: apiKeys.id, accountId: apiKeys.accountId, scope: apiKeys.scope, active: apiKeys.active })
-      .from(apiKeys)
-      .where(eq(apiKeys.keyHash, keyHash))
-      .limit(1);
-    if (!row || !row.active) return null;
-    return { keyId: row.id, accountId: row.accountId, canInvoke: row.scope.includes('gateway.invoke') };
-  }, LIMITS);
 
   const routes = new LoadingCache<TRouteEntry>(async (routeName) => {
     const [row] = await db.select().from(aiEndpoints).where(eq(aiEndpoints.routeName, routeName)).limit(1);
@@ -145,22 +128,18 @@ export function createDirectory(app: FastifyInstance) {
 
   const unsubscribe = app.changes.subscribe((change) => {
     switch (change.kind) {
-      case 'api_key':
-        keys.invalidate(change.keyHash);
-        break;
       case 'endpoint':
         routes.invalidate(change.routeName);
         break;
       case 'account':
         planLimits.invalidate(change.accountId);
-        // A closed or changed account: its keys and routes are re-read on their next use.
-        keys.invalidateWhere((entry) => entry.accountId === change.accountId);
+        // A closed or changed account: its routes are re-read on their next use.
         routes.invalidateWhere((entry) => entry.accountId === change.accountId);
         break;
     }
   });
 
-  return { keys, routes, planLimits, close: unsubscribe };
+  return { routes, planLimits, close: unsubscribe };
 }
 
 export type TDirectory = ReturnType<typeof createDirectory>;

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { createHash } from 'node:crypto';
-import type { TKeyEntry, TRouteEntry } from './directory';
+import type { TRouteEntry } from './directory';
 import { GATEWAY_ERRORS, writeGatewayError, type TGatewayErrorCode } from './errors';
 import { tokensFrom } from './metering';
 import type { TGatewayState } from './state';
@@ -22,8 +21,12 @@ export function apiKeyOf(headers: IncomingHttpHeaders): string | null {
   return null;
 }
 
-export function keyHashOf(rawKey: string): string {
-  return createHash('sha256').update(rawKey).digest('hex');
+/** What the gateway needs of the calling key. */
+export interface TKeyEntry {
+  keyId: string;
+  accountId: string;
+  /** Holds gateway.invoke (the key is active: inactive keys do not resolve). */
+  canInvoke: boolean;
 }
 
 /** First non-blank byte is `{`: a cheap test that the body is meant as a JSON object. */
@@ -47,12 +50,25 @@ function parseObject(body: Buffer): Record<string, unknown> | null {
   }
 }
 
-/** Resolves the key the way the hot path does: memory first, the database only on a miss. */
-export async function resolveKey(state: TGatewayState, rawKey: string | null): Promise<TKeyEntry | null> {
-  if (!rawKey) return null;
-  const hash = keyHashOf(rawKey);
-  const cached = state.directory.keys.peek(hash);
-  return cached === undefined ? state.directory.keys.load(hash) : cached;
+/**
+ * The calling key. A bearer `air_` key was already resolved by the auth hook (request.auth, from
+ * the shared in-memory key cache that app.changes invalidates); `x-api-key` goes through the same
+ * cache. Either way the database is asked only on a cache miss.
+ */
+export async function resolveKey(app: FastifyInstance, request: FastifyRequest): Promise<TKeyEntry | null> {
+  const auth = request.auth;
+  let resolved: { keyId: string; accountId: string; scopes: readonly string[] } | null = null;
+  if (auth && auth.kind === 'key') resolved = auth;
+  else {
+    const rawKey = apiKeyOf(request.headers);
+    if (rawKey) resolved = await app.resolveApiKey(rawKey);
+  }
+  if (!resolved) return null;
+  return {
+    keyId: resolved.keyId,
+    accountId: resolved.accountId,
+    canInvoke: resolved.scopes.includes('gateway.invoke'),
+  };
 }
 
 /**
@@ -159,11 +175,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     const requestId = request.id;
     try {
       const headers = request.headers;
-      const rawKey = apiKeyOf(headers);
-      if (!rawKey) return refuse(res, requestId, started, 'invalid_api_key');
-      const hash = keyHashOf(rawKey);
-      let key = directory.keys.peek(hash);
-      if (key === undefined) key = await directory.keys.load(hash);
+      const key = await resolveKey(app, request);
       if (!key) return refuse(res, requestId, started, 'invalid_api_key');
       if (!key.canInvoke) return refuse(res, requestId, started, 'insufficient_scope');
 

@@ -1,10 +1,9 @@
 import { and, asc, eq, or } from 'drizzle-orm';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import type { TKeyEntry } from './directory';
 import { accounts, aiEndpoints } from '../db/schema';
 import { writeGatewayError, type TGatewayErrorCode } from './errors';
-import { apiKeyOf, createInvokeHandler, resolveKey } from './invoke';
+import { createInvokeHandler, resolveKey, type TKeyEntry } from './invoke';
 import { createGatewayState } from './state';
 
 /** Bodies up to 10 MiB: chat requests may carry images as base64. */
@@ -50,7 +49,7 @@ export default async function gatewayRoutes(app: FastifyInstance) {
   app.get('/v1/models', routeOptions, async (request, reply) => {
     reply.hijack();
     try {
-      await listModels(request.id, reply.raw, await resolveKey(state, apiKeyOf(request.headers)));
+      await listModels(request.id, reply.raw, await resolveKey(app, request));
     } catch (error) {
       request.log.error({ err: error }, 'gateway: model list failed');
       writeGatewayError(reply.raw, 'internal_error', request.id);

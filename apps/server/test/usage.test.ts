@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TTestApp } from './helpers';
+import { createActor } from './support/actors';
+import { insertEndpoint, insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+
+let t: TTestApp;
+let upstream: TMockUpstream;
+
+beforeAll(async () => {
+  upstream = await startMockUpstream();
+  t = await createTestApp({ upstreamAllowPrivate: true });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await upstream?.close();
+});
+
+function callGateway(rawKey: string, model: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/chat/completions',
+    headers: { authorization: `Bearer ${rawKey}`, 'content-type': 'application/json' },
+    payload: { model, messages: [{ role: 'user', content: 'Hi' }] },
+  });
+}
+
+function usage(bearer?: string) {
+  return t.app.inject({
+    method: 'GET',
+    url: '/api/account/usage',
+    headers: bearer ? { authorization: `Bearer ${bearer}` } : {},
+  });
+}
+
+describe('GET /api/account/usage', () => {
+  it("reports this period's calls against the plan quota, and calls served to others, per account", async () => {
+    const provider = await createActor(t.app);
+    const caller = await createActor(t.app, { role: 'user' });
+    const providerKey = await insertKey(t.db, t.config.secret, provider.accountId);
+    const callerKey = await insertKey(t.db, t.config.secret, caller.accountId);
+    await insertEndpoint(t.db, t.config.secret, provider.accountId, {
+      routeName: 'mock/usage-shared',
+      routeEndpoint: `${upstream.url}/ok`,
+      isShared: true,
+      isPrivate: false,
+    });
+    expect((await callGateway(providerKey.raw, 'mock/usage-shared')).statusCode).toBe(200);
+    expect((await callGateway(callerKey.raw, 'mock/usage-shared')).statusCode).toBe(200);
+    expect((await callGateway(callerKey.raw, 'mock/usage-shared')).statusCode).toBe(200);
+
+    const period = new Date().toISOString().slice(0, 7);
+    const free = t.app.plans.find((plan) => plan.id === 'free')!;
+    const callerUsage = await usage(caller.token);
+    expect(callerUsage.statusCode).toBe(200);
+    expect(callerUsage.json().data).toEqual([
+      expect.objectContaining({ label: 'calls', total: 2, quota: free.quota_calls_month, period }),
+      expect.objectContaining({ label: 'served', total: 0, quota: null, period }),
+    ]);
+    const providerUsage = (await usage(provider.token)).json().data;
+    expect(providerUsage[0]).toMatchObject({ label: 'calls', total: 1 });
+    expect(providerUsage[1]).toMatchObject({ label: 'served', total: 3 });
+    expect(new Date(providerUsage[0].period_start).getUTCDate()).toBe(1);
+  });
+
+  it('needs credentials: 401 without, 403 for a key without usage.read, 200 for one with it', async () => {
+    const actor = await createActor(t.app);
+    expect((await usage()).statusCode).toBe(401);
+    const invokeOnly = await insertKey(t.db, t.config.secret, actor.accountId, ['gateway.invoke']);
+    expect((await usage(invokeOnly.raw)).statusCode).toBe(403);
+    const reader = await insertKey(t.db, t.config.secret, actor.accountId, ['usage.read']);
+    const res = await usage(reader.raw);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data[0]).toMatchObject({ label: 'calls', total: 0 });
+  });
+});
