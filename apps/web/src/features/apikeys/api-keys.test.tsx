@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { mockFetch, renderPage } from '@/test/render-page';
+import ApiKeyEditPage from './routes/api-key-edit';
+import ApiKeysPage from './routes/api-keys';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const FULL_KEY = `air_${'Z'.repeat(40)}`;
+const id = '00000000-0000-4000-8000-000000000001';
+const scopes = {
+  data: ['gateway.invoke', 'aiendpoint.read', 'aiendpoint.write', 'usage.read', 'account.read'],
+};
+
+describe('API keys', () => {
+  it('create requires a name and a scope, then shows the full key once with copy and a warning', async () => {
+    const calls = mockFetch({
+      'GET /api/key/scopes': { body: scopes },
+      'POST /api/key': {
+        body: {
+          data: {
+            id,
+            name: 'Backend',
+            key: 'air_ZZZZ…',
+            scope: ['gateway.invoke'],
+            active: true,
+            full_key: FULL_KEY,
+          },
+        },
+      },
+    });
+    const { user } = renderPage(ApiKeyEditPage, {
+      route: '/account/apikeys/create',
+      path: '/account/apikeys/create',
+      title: 'apikeyCreate',
+    });
+    const create = await screen.findByRole('button', { name: 'Create key' });
+    await user.click(create);
+    expect(await screen.findByText('Please provide a descriptive name for your key')).toBeInTheDocument();
+    expect(screen.getByText('Please select at least one scope')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    await user.type(screen.getByLabelText(/^Name/), 'Backend');
+    await user.click(screen.getByRole('checkbox', { name: 'gateway.invoke' }));
+    await user.click(create);
+    const region = await screen.findByRole('region', { name: 'Your new API key' });
+    expect(within(region).getByTestId('full-key')).toHaveTextContent(FULL_KEY);
+    expect(within(region).getByRole('alert')).toHaveTextContent('This is the only time it is shown in full');
+    expect(within(region).getByRole('button', { name: 'Copy' })).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({
+      name: 'Backend',
+      scope: ['gateway.invoke'],
+    });
+    // The form is gone: the key cannot be created again from this screen by accident.
+    expect(screen.queryByRole('button', { name: 'Create key' })).not.toBeInTheDocument();
+  }, 20_000);
+
+  it('edit with a missing id goes to /404', async () => {
+    mockFetch({ 'GET /api/key/scopes': { body: scopes } });
+    const { router } = renderPage(ApiKeyEditPage, {
+      route: '/account/apikeys/edit',
+      path: '/account/apikeys/edit',
+      title: 'apikeyEdit',
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/404'));
+  });
+
+  it('edit with an unknown id goes to /404', async () => {
+    mockFetch({
+      'GET /api/key/scopes': { body: scopes },
+      'GET /api/key/nope': { status: 404, body: { message: 'Not found' } },
+    });
+    const { router } = renderPage(ApiKeyEditPage, {
+      route: '/account/apikeys/edit',
+      path: '/account/apikeys/edit?id=nope',
+      title: 'apikeyEdit',
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/404'));
+  });
+
+  it('lists keys masked, reveals on demand, shows revoked in red and revokes with PATCH active false', async () => {
+    const calls = mockFetch({
+      'GET /api/key': {
+        body: {
+          data: [
+            { id, name: 'Live', key: 'air_ZZZZ…', scope: ['gateway.invoke'], active: true },
+            { id: 'k2', name: 'Old', key: 'air_YYYY…', scope: ['usage.read'], active: false },
+          ],
+        },
+      },
+      [`GET /api/key/${id}`]: { body: { data: { id, key: FULL_KEY } } },
+      [`PATCH /api/key/${id}`]: { body: { data: {} } },
+    });
+    const { user } = renderPage(ApiKeysPage, {
+      route: '/account/apikeys',
+      path: '/account/apikeys',
+      title: 'apikeys',
+    });
+    expect(await screen.findByText('air_ZZZZ…')).toBeInTheDocument();
+    expect(screen.queryByText(FULL_KEY)).not.toBeInTheDocument();
+    expect(screen.getByText('Active')).toHaveAttribute('data-variant', 'green');
+    expect(screen.getByText('Revoked')).toHaveAttribute('data-variant', 'red');
+
+    await user.click(screen.getByRole('button', { name: 'Reveal key Live' }));
+    expect(await screen.findByText(FULL_KEY)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Hide key Live' }));
+    expect(screen.queryByText(FULL_KEY)).not.toBeInTheDocument();
+
+    const row = screen.getByText('Live').closest('tr')!;
+    await user.click(within(row).getByRole('button', { name: 'Actions' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Revoke' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Revoke key' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ active: false });
+  });
+});
