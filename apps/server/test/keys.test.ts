@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, API_KEY_SCOPES } from '@air/shared/schemas/api-key';
-import { apiKeys } from '../src/db/schema';
+import { accounts, apiKeys } from '../src/db/schema';
 import type { TChange } from '../src/lib/change-bus';
 import { sha256 } from '../src/lib/crypto';
 import { createTestApp, type TTestApp } from './helpers';
@@ -247,6 +247,46 @@ describe('API keys as credentials', () => {
     expect((await call('GET', '/api/aiendpoint', second.key)).statusCode).toBe(200);
     await call('DELETE', '/api/key', owner.token, { ids: [second.id] });
     expect((await call('GET', '/api/aiendpoint', second.key)).statusCode).toBe(401);
+  });
+
+  it("a closed account's keys are refused once the account change is published", async () => {
+    const owner = await createActor(t.app);
+    const { key } = await createApiKey(t.app, owner, ['aiendpoint.read']);
+    expect((await call('GET', '/api/aiendpoint', key)).statusCode).toBe(200);
+    await t.db.update(accounts).set({ closedAt: new Date() }).where(eq(accounts.id, owner.accountId));
+    await t.app.changes.publish({ kind: 'account', accountId: owner.accountId });
+    expect(await t.app.resolveApiKey(key)).toBeNull();
+  });
+
+  it('with Redis as the change bus, a revoked key is refused on the next request and on other instances', async () => {
+    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const first = await createTestApp({ redisUrl });
+    try {
+      // A second instance on the same database and bus.
+      const { buildApp } = await import('../src/app');
+      const second = await buildApp(first.config, { database: first.database });
+      try {
+        const owner = await createActor(first.app);
+        const { id, key } = await createApiKey(first.app, owner, ['aiendpoint.read']);
+        const list = (app: typeof first.app) =>
+          app.inject({ method: 'GET', url: '/api/aiendpoint', headers: bearer(key) });
+        expect((await list(first.app)).statusCode).toBe(200);
+        expect((await list(second)).statusCode).toBe(200);
+        const revoke = await first.app.inject({
+          method: 'PATCH',
+          url: `/api/key/${id}`,
+          headers: bearer(owner.token),
+          payload: { active: false },
+        });
+        expect(revoke.statusCode).toBe(200);
+        expect((await list(first.app)).statusCode).toBe(401);
+        await expect.poll(async () => (await list(second)).statusCode, { timeout: 5000 }).toBe(401);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await first.close();
+    }
   });
 
   it('a scope change applies at once', async () => {

@@ -18,6 +18,11 @@ declare module 'fastify' {
      * `app.changes` ({ kind: 'api_key' }), and closing an account drops that account's keys.
      */
     resolveApiKey(rawKey: string): Promise<TResolvedApiKey | null>;
+    /**
+     * Drops one key from this instance's cache at once. Key writes call it before publishing the
+     * change: with Redis the bus delivers asynchronously, and "revoked" must hold on the next request.
+     */
+    forgetApiKey(keyHash: string): void;
   }
 }
 
@@ -64,15 +69,20 @@ export default fp(
       return value;
     }
 
+    function forgetApiKey(keyHash: string) {
+      generation++;
+      cache.delete(keyHash);
+    }
+
     app.decorate('resolveApiKey', resolveApiKey);
+    app.decorate('forgetApiKey', forgetApiKey);
 
     // The change bus plugin loads after this file (file-name order): subscribe once all are in.
     let unsubscribe = () => {};
     app.addHook('onReady', async () => {
       unsubscribe = app.changes.subscribe((change) => {
         if (change.kind === 'api_key') {
-          generation++;
-          cache.delete(change.keyHash);
+          forgetApiKey(change.keyHash);
         } else if (change.kind === 'account') {
           generation++;
           for (const [hash, entry] of cache) {

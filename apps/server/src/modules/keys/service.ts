@@ -35,6 +35,12 @@ function normaliseScopes(scopes: readonly TApiKeyScope[]): TApiKeyScope[] {
   return API_KEY_SCOPES.filter((scope) => scopes.includes(scope));
 }
 
+/** A key changed: forget it here at once, then tell every cache (gateway, other instances). */
+async function announce(app: FastifyInstance, keyHash: string) {
+  app.forgetApiKey(keyHash);
+  await app.changes.publish({ kind: 'api_key', keyHash });
+}
+
 export async function listKeys(app: FastifyInstance, accountId: string): Promise<TApiKey[]> {
   const rows = await app.db
     .select()
@@ -79,7 +85,7 @@ export async function createKey(
     })
     .returning();
   // Drops a cached "unknown key" answer anywhere (someone may have tried it before it existed).
-  await app.changes.publish({ kind: 'api_key', keyHash });
+  await announce(app, keyHash);
   return { ...toWire(row!, maskApiKey(row!.keyPrefix)), full_key: fullKey };
 }
 
@@ -103,7 +109,7 @@ export async function updateKey(
     .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId)))
     .returning();
   if (!updated) throw new AppError('not_found');
-  await app.changes.publish({ kind: 'api_key', keyHash: row.keyHash });
+  await announce(app, row.keyHash);
   return toWire(updated, maskApiKey(updated.keyPrefix));
 }
 
@@ -122,6 +128,6 @@ export async function deleteKeys(app: FastifyInstance, accountId: string, ids: s
       .returning({ keyHash: apiKeys.keyHash });
     return deleted.map((row) => row.keyHash);
   });
-  for (const keyHash of hashes) await app.changes.publish({ kind: 'api_key', keyHash });
+  for (const keyHash of hashes) await announce(app, keyHash);
   return hashes.length;
 }
