@@ -74,3 +74,26 @@ describe('marketplace', () => {
     expect((await shared(invoke.key)).statusCode).toBe(403);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the registry, marketplace, key and item calls from the shared schemas', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    for (const path of [
+      '/api/aiendpoint',
+      '/api/aiendpoint/{id}',
+      '/api/aiendpoint/{ids}',
+      '/api/aiendpointShared',
+      '/api/key',
+      '/api/key/{id}',
+      '/api/key/scopes',
+      '/api/newitem',
+      '/api/airoute/{ids}',
+    ]) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
+    const create = doc.paths['/api/aiendpoint'].post.requestBody.content['application/json'].schema;
+    expect(create.required).toEqual(expect.arrayContaining(['route_name', 'route_endpoint']));
+    const key = doc.paths['/api/key'].post.requestBody.content['application/json'].schema;
+    expect(key.properties.scope.items.enum).toContain('gateway.invoke');
+  });
+});
