@@ -1,0 +1,81 @@
+import { SMTPServer } from 'smtp-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TTestApp } from './helpers';
+
+interface TReceived {
+  to: string[];
+  raw: string;
+}
+
+async function startSmtp(): Promise<{ server: SMTPServer; port: number; received: TReceived[] }> {
+  const received: TReceived[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      stream.on('end', () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return { server, port, received };
+}
+
+let t: TTestApp | undefined;
+let smtp: SMTPServer | undefined;
+afterEach(async () => {
+  await t?.close();
+  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  t = undefined;
+  smtp = undefined;
+});
+
+describe('mail delivery', () => {
+  it('delivers over SMTP (HTML and text parts) to a real SMTP server on loopback', async () => {
+    const started = await startSmtp();
+    smtp = started.server;
+    t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${started.port}`, appUrl: 'http://air.test' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/account',
+      payload: { name: 'Sam', email: 'sam@x.io', password: 'Correct-horse-1' },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(t.app.mailer.transport).toBe('smtp');
+    expect(started.received).toHaveLength(1);
+    const [mail] = started.received;
+    expect(mail!.to).toEqual(['sam@x.io']);
+    expect(mail!.raw).toMatch(/Subject: Verify your email address/);
+    expect(mail!.raw).toMatch(/Content-Type: text\/plain/);
+    expect(mail!.raw).toMatch(/Content-Type: text\/html/);
+    expect(mail!.raw.replace(/=\r?\n/g, '')).toContain('http://air.test/signup/verify?token=3D');
+  });
+
+  it('without SMTP stores mail in the outbox, listed at /dev/mail (HTML, clickable) and /dev/mail.json', async () => {
+    t = await createTestApp({ appUrl: 'http://air.test' });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/account',
+      payload: { name: 'Dee', email: 'dee@x.io', password: 'Correct-horse-1' },
+    });
+    const json = await t.app.inject({ url: '/dev/mail.json' });
+    expect(json.statusCode).toBe(200);
+    const [mail] = json.json().data;
+    expect(mail).toMatchObject({ to: 'dee@x.io', template: 'verify' });
+    expect(mail.links[0]).toMatch(/^http:\/\/air\.test\/signup\/verify\?token=/);
+    const html = await t.app.inject({ url: '/dev/mail' });
+    expect(html.headers['content-type']).toMatch(/text\/html/);
+    expect(html.body).toContain(`<a href="${mail.links[0]}">`);
+  });
+
+  it('production has no /dev/mail', async () => {
+    t = await createTestApp({ isProduction: true, nodeEnv: 'production' });
+    expect((await t.app.inject({ url: '/dev/mail.json' })).statusCode).not.toBe(200);
+    expect((await t.app.inject({ url: '/dev/mail' })).body).not.toContain('Dev outbox');
+  });
+});

@@ -1,0 +1,320 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  accounts,
+  accountUsers,
+  aiEndpoints,
+  apiKeys,
+  events,
+  feedback,
+  items,
+  users,
+} from '../src/db/schema';
+import { createTestApp, type TTestApp } from './helpers';
+import { bearer, lastMail, PASSWORD, seedUser, signIn, tokenFrom } from './identity-helpers';
+
+let t: TTestApp;
+beforeEach(async () => {
+  t = await createTestApp({ appUrl: 'http://air.test' });
+});
+afterEach(async () => t.close());
+
+const call = (
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  url: string,
+  token: string,
+  payload?: unknown,
+) =>
+  t.app.inject({
+    method,
+    url,
+    headers: bearer(token),
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+
+describe('profile', () => {
+  it('GET and PATCH /api/user: fields, flags, owner-only account name, membership-only default account', async () => {
+    const owner = await seedUser(t.app, { email: 'o@x.io', accountName: 'Old' });
+    const member = await seedUser(t.app, { email: 'm@x.io', role: 'user', accountId: owner.accountId });
+    const { token } = await signIn(t.app, 'o@x.io');
+    const res = await call('PATCH', '/api/user', token, {
+      name: 'Olga',
+      account_name: 'New',
+      support_enabled: true,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ name: 'Olga', account_name: 'New', support_enabled: true });
+    expect((await call('PATCH', '/api/user', token, { onboarded: true })).json().data.onboarded).toBe(true);
+    expect((await call('PATCH', '/api/user', token, { dark_mode: true })).json().data.dark_mode).toBe(true);
+    expect((await call('PATCH', '/api/user', token, { locale: 'es' })).json().data.locale).toBe('es');
+    expect((await call('PATCH', '/api/user', token, { bogus: 1 })).json().inputError).toBe('bogus');
+    const notMine = await call('PATCH', '/api/user', token, {
+      default_account: member.accountId === owner.accountId ? crypto.randomUUID() : member.accountId,
+    });
+    expect(notMine.json().inputError).toBe('default_account');
+
+    const { token: mt } = await signIn(t.app, 'm@x.io');
+    const forbidden = await call('PATCH', '/api/user', mt, { account_name: 'Hijack' });
+    expect(forbidden.statusCode).toBe(403);
+    const [account] = await t.db.select().from(accounts).where(eq(accounts.id, owner.accountId));
+    expect(account!.name).toBe('New');
+    expect((await call('GET', '/api/user', mt)).json().data).toMatchObject({ email: 'm@x.io', role: 'user' });
+    expect((await t.app.inject({ url: '/api/user' })).statusCode).toBe(401);
+  });
+
+  it('an email change unverifies, mails the new address, and 409s on a taken one', async () => {
+    await seedUser(t.app, { email: 'e@x.io' });
+    await seedUser(t.app, { email: 'taken@x.io' });
+    const { token } = await signIn(t.app, 'e@x.io');
+    const taken = await call('PATCH', '/api/user', token, { email: 'TAKEN@x.io' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().inputError).toBe('email');
+    const res = await call('PATCH', '/api/user', token, { email: 'new@x.io' });
+    expect(res.json().data).toMatchObject({ email: 'new@x.io', verified: false });
+    const link = tokenFrom(await lastMail(t.app, 'new@x.io', 'verify'));
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/user/verify', payload: { token: link } })).statusCode,
+    ).toBe(200);
+    expect((await call('GET', '/api/user', token)).json().data.verified).toBe(true);
+  });
+
+  it('GET /api/user/permissions is the flag map of the caller role', async () => {
+    const o = await seedUser(t.app, { email: 'p@x.io' });
+    await seedUser(t.app, { email: 'd@x.io', role: 'developer', accountId: o.accountId });
+    const { token } = await signIn(t.app, 'd@x.io');
+    expect((await call('GET', '/api/user/permissions', token)).json().data).toEqual({
+      master: false,
+      owner: false,
+      admin: false,
+      developer: true,
+      user: true,
+    });
+  });
+});
+
+describe('password change', () => {
+  it('needs the old password when there is one, and revokes every other session', async () => {
+    await seedUser(t.app, { email: 'pw@x.io' });
+    const { token: current } = await signIn(t.app, 'pw@x.io');
+    const { token: other } = await signIn(t.app, 'pw@x.io');
+    const missing = await call('PUT', '/api/user/password', current, {
+      has_password: true,
+      newpassword: 'Brand-new-1!',
+    });
+    expect(missing.json()).toMatchObject({ inputError: 'oldpassword' });
+    const wrong = await call('PUT', '/api/user/password', current, {
+      oldpassword: 'nope',
+      has_password: true,
+      newpassword: 'Brand-new-1!',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ inputError: 'oldpassword', message: 'The password is incorrect' });
+    const weak = await call('PUT', '/api/user/password', current, {
+      oldpassword: PASSWORD,
+      newpassword: 'weakweakweak',
+    });
+    expect(weak.json().inputError).toBe('newpassword');
+    const ok = await call('PUT', '/api/user/password', current, {
+      oldpassword: PASSWORD,
+      has_password: true,
+      newpassword: 'Brand-new-1!',
+    });
+    expect(ok.statusCode).toBe(200);
+    expect((await call('GET', '/api/user', current)).statusCode).toBe(200);
+    expect((await call('GET', '/api/user', other)).statusCode).toBe(401);
+    await signIn(t.app, 'pw@x.io', 'Brand-new-1!');
+  });
+
+  it('a user without a password sets one without the old one', async () => {
+    const { userId } = await seedUser(t.app, { email: 'np@x.io' });
+    const { token } = await signIn(t.app, 'np@x.io');
+    await t.db.update(users).set({ passwordHash: null }).where(eq(users.id, userId));
+    const res = await call('PUT', '/api/user/password', token, {
+      has_password: false,
+      newpassword: 'First-pass-1!',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.has_password).toBe(true);
+  });
+});
+
+describe('deleting users and closing accounts', () => {
+  it('DELETE /api/user: a non-owner deletes themself (password confirmed); an owner is refused with 400', async () => {
+    const o = await seedUser(t.app, { email: 'own@x.io' });
+    const m = await seedUser(t.app, { email: 'me@x.io', role: 'user', accountId: o.accountId });
+    const { token: ot } = await signIn(t.app, 'own@x.io');
+    const refused = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/user',
+      headers: bearer(ot),
+      payload: { password: PASSWORD },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/You own an account/);
+    const { token: mt } = await signIn(t.app, 'me@x.io');
+    const wrong = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/user',
+      headers: bearer(mt),
+      payload: { password: 'x' },
+    });
+    expect(wrong.json().inputError).toBe('password');
+    const empty = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/user',
+      headers: bearer(mt),
+      payload: { password: '' },
+    });
+    expect(empty.json()).toMatchObject({
+      inputError: 'password',
+      message: 'Please enter your password to confirm your account deletion',
+    });
+    const ok = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/user',
+      headers: bearer(mt),
+      payload: { password: PASSWORD },
+    });
+    expect(ok.json().data).toEqual({ signout: true });
+    expect(await t.db.select().from(users).where(eq(users.id, m.userId))).toHaveLength(0);
+    expect((await call('GET', '/api/user', mt)).statusCode).toBe(401);
+  });
+
+  it('DELETE /api/user/{id}: admin removes a member of the same account; another account is 404; self answers signout', async () => {
+    const o = await seedUser(t.app, { email: 'boss@x.io' });
+    const admin = await seedUser(t.app, { email: 'adm@x.io', role: 'admin', accountId: o.accountId });
+    const victim = await seedUser(t.app, { email: 'v@x.io', role: 'user', accountId: o.accountId });
+    const stranger = await seedUser(t.app, { email: 'str@x.io' });
+    const { token: vt } = await signIn(t.app, 'v@x.io');
+    const { token } = await signIn(t.app, 'adm@x.io');
+    expect((await call('DELETE', `/api/user/${stranger.userId}`, token)).statusCode).toBe(404);
+    expect((await call('DELETE', `/api/user/${o.userId}`, token)).statusCode).toBe(400);
+    expect((await call('DELETE', `/api/user/${victim.userId}`, vt)).statusCode).toBe(403);
+    const res = await call('DELETE', `/api/user/${victim.userId}`, token);
+    expect(res.json().data).toEqual({ signout: false });
+    expect((await call('GET', '/api/user', vt)).statusCode).toBe(401);
+    expect(await t.db.select().from(users).where(eq(users.id, victim.userId))).toHaveLength(0);
+    const self = await call('DELETE', `/api/user/${admin.userId}`, token);
+    expect(self.json().data).toEqual({ signout: true });
+    expect(await t.db.select().from(users).where(eq(users.id, stranger.userId))).toHaveLength(1);
+  });
+
+  it('DELETE /api/account closes everything of the account but keeps members’ other memberships', async () => {
+    const o = await seedUser(t.app, { email: 'closer@x.io', accountName: 'Closing' });
+    const keeper = await seedUser(t.app, { email: 'keep@x.io', accountName: 'Elsewhere' });
+    await t.db
+      .insert(accountUsers)
+      .values({ accountId: o.accountId, userId: keeper.userId, permission: 'developer' });
+    const loner = await seedUser(t.app, { email: 'lone@x.io', role: 'user', accountId: o.accountId });
+    await t.db
+      .insert(apiKeys)
+      .values({ accountId: o.accountId, name: 'k', keyHash: 'h1', keyEnc: 'e', keyPrefix: 'air_x' });
+    await t.db
+      .insert(aiEndpoints)
+      .values({
+        accountId: o.accountId,
+        name: 'E',
+        routeName: 'closing-route',
+        routeEndpoint: 'http://localhost:1',
+        routeType: 'model',
+      });
+    await t.db.insert(items).values({ accountId: o.accountId, kind: 'newitem', name: 'i' });
+    const { token } = await signIn(t.app, 'closer@x.io');
+    const { token: kt } = await signIn(t.app, 'keep@x.io');
+    const switched = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/switch',
+        headers: bearer(kt),
+        payload: { account: o.accountId },
+      })
+    ).json().data.token;
+
+    const { token: dt } = await signIn(t.app, 'keep@x.io');
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: '/api/account',
+          headers: bearer(switched),
+          payload: { password: PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(403);
+    const wrong = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/account',
+      headers: bearer(token),
+      payload: { password: 'nope' },
+    });
+    expect(wrong.statusCode).toBe(400);
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/account',
+      headers: bearer(token),
+      payload: { password: PASSWORD },
+    });
+    expect(res.json().data).toEqual({ signout: true });
+
+    expect(await t.db.select().from(accounts).where(eq(accounts.id, o.accountId))).toHaveLength(0);
+    expect(await t.db.select().from(apiKeys).where(eq(apiKeys.accountId, o.accountId))).toHaveLength(0);
+    expect(await t.db.select().from(aiEndpoints).where(eq(aiEndpoints.accountId, o.accountId))).toHaveLength(
+      0,
+    );
+    expect(await t.db.select().from(items).where(eq(items.accountId, o.accountId))).toHaveLength(0);
+    expect(await t.db.select().from(users).where(eq(users.id, o.userId))).toHaveLength(0);
+    expect(await t.db.select().from(users).where(eq(users.id, loner.userId))).toHaveLength(0);
+    expect((await call('GET', '/api/user', token)).statusCode).toBe(401);
+    expect((await call('GET', '/api/user', switched)).statusCode).toBe(401);
+    const kept = await call('GET', '/api/user', dt);
+    expect(kept.statusCode).toBe(200);
+    expect(kept.json().data.accounts).toEqual([{ id: keeper.accountId, name: 'Elsewhere' }]);
+    await signIn(t.app, 'keep@x.io');
+  });
+});
+
+describe('notifications, feedback, events', () => {
+  it('lists the four preferences and saves a list or a map', async () => {
+    await seedUser(t.app, { email: 'nf@x.io' });
+    const { token } = await signIn(t.app, 'nf@x.io');
+    expect((await call('GET', '/api/notification', token)).json().data).toEqual([
+      { name: 'new_signin', active: true },
+      { name: 'plan_updated', active: true },
+      { name: 'card_updated', active: true },
+      { name: 'invite_accepted', active: true },
+    ]);
+    await call('PATCH', '/api/notification', token, [{ name: 'plan_updated', active: false }]);
+    const res = await call('PATCH', '/api/notification', token, { card_updated: false });
+    expect(
+      res
+        .json()
+        .data.filter((p: { active: boolean }) => !p.active)
+        .map((p: { name: string }) => p.name),
+    ).toEqual(['plan_updated', 'card_updated']);
+    expect(
+      (await call('PATCH', '/api/notification', token, [{ name: 'spam', active: true }])).statusCode,
+    ).toBe(400);
+    expect((await t.app.inject({ url: '/api/notification' })).statusCode).toBe(401);
+  });
+
+  it('stores feedback and events for the caller account', async () => {
+    const { accountId, userId } = await seedUser(t.app, { email: 'fb@x.io' });
+    const { token } = await signIn(t.app, 'fb@x.io');
+    expect(
+      (await call('POST', '/api/feedback', token, { rating: 'negative', comment: 'Slow' })).statusCode,
+    ).toBe(201);
+    expect((await call('POST', '/api/feedback', token, { rating: 'meh' })).json().inputError).toBe('rating');
+    expect(
+      (await call('POST', '/api/event', token, { name: 'copy_key', metadata: { tab: 'curl' } })).statusCode,
+    ).toBe(201);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/event', payload: { name: 'x' } })).statusCode,
+    ).toBe(401);
+    expect(await t.db.select().from(feedback)).toMatchObject([
+      { accountId, userId, rating: -1, comment: 'Slow' },
+    ]);
+    expect(await t.db.select().from(events)).toMatchObject([
+      { accountId, userId, name: 'copy_key', metadata: { tab: 'curl' } },
+    ]);
+  });
+});
