@@ -122,6 +122,16 @@ describe('magic-link sign-in', () => {
     expect(second.json().data.email).toBe('ana@example.com');
   });
 
+  it('caps the links one address can be sent, whether or not it has an account', async () => {
+    await createUser(t.db, { email: 'ana@example.com' });
+    for (const email of ['ana@example.com', 'nobody@example.com']) {
+      for (let i = 0; i < 10; i++) await requestLink(email);
+      const capped = await t.app.inject({ method: 'POST', url: '/api/auth/magic', payload: { email } });
+      expect(capped.statusCode).toBe(429);
+    }
+    expect(await mailsTo(t.db, 'ana@example.com')).toHaveLength(10);
+  });
+
   it('limits bad links per IP with 429', async () => {
     for (let i = 0; i < 50; i++) expect((await verify(`bad-${i}`, '10.9.9.9')).statusCode).toBe(401);
     const limited = await verify('bad-last', '10.9.9.9');

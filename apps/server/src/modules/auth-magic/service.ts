@@ -4,7 +4,7 @@ import { users } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken, issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
-import { signInOrRequireCode, type TSignInAnswer } from '../auth-otp/service';
+import { finishFirstFactor, type TSignInAnswer } from '../auth/service';
 
 /**
  * Magic-link sign-in (server contract section 3): a 15-minute, single-use link mailed to the
@@ -15,6 +15,10 @@ export async function sendMagicLink(
   request: FastifyRequest,
   email: string,
 ): Promise<void> {
+  // Caps the links one address can be sent (mail bombing), counted whether or not it exists.
+  const keys = [`magic:${email}`];
+  await app.attempts.assertAllowed(keys);
+  await app.attempts.recordFailure(keys);
   const [user] = await app.db
     .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
     .from(users)
@@ -55,5 +59,5 @@ export async function signInWithMagicLink(
     .returning({ email: users.email });
   if (!user)
     throw new AppError('unauthenticated', { messageKey: 'error.magic_link_invalid', inputError: 'token' });
-  return signInOrRequireCode(app, request, row.userId);
+  return finishFirstFactor(app, request, row.userId);
 }

@@ -5,11 +5,9 @@ import { oneTimeTokens, users, type TOneTimeTokenKind } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { sha256 } from '../../lib/crypto';
-import { consumeToken, issueToken, TOKEN_TTL_MS, type TOneTimeToken } from '../../lib/one-time-tokens';
+import { consumeToken, type TOneTimeToken } from '../../lib/one-time-tokens';
 import { completeSignIn } from '../auth/sign-in';
 import { useSignInCode } from '../two-factor/service';
-
-export type TSignInAnswer = TSignInData | { '2fa_required': true; token: string };
 
 /**
  * A live token (unused, unexpired, of `kind`) without using it up: the OTP step must keep its
@@ -33,28 +31,6 @@ export async function peekToken(
     )
     .limit(1);
   return row ?? null;
-}
-
-/**
- * The sign-in answer for a user who proved who they are by a link (magic link): with two-factor
- * on, a 5-minute pending token that only `POST /api/auth/otp` accepts; otherwise a session.
- */
-export async function signInOrRequireCode(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  userId: string,
-): Promise<TSignInAnswer> {
-  const [user] = await app.db
-    .select({ totpEnabled: users.totpEnabled })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  if (!user) throw new AppError('unauthenticated', { messageKey: 'error.signin_token_invalid' });
-  if (user.totpEnabled) {
-    const token = await issueToken(app.db, { kind: 'otp', userId, data: {}, ttlMs: TOKEN_TTL_MS.otp });
-    return { '2fa_required': true, token };
-  }
-  return completeSignIn(app, request, { userId });
 }
 
 /**
