@@ -1,4 +1,4 @@
-import { htmlToText } from '@/features/registry/endpoint-types';
+import { htmlToText } from '@/features/registry/html-text';
 
 /** Spec section 9: the grid holds at most 8 cards and descriptions are cut at 21 characters. */
 export const MARKETPLACE_MAX_CARDS = 8;

@@ -5,7 +5,10 @@ import type {
 } from '@air/shared/schemas/aiendpoint';
 import type { TBadgeVariant } from '@/components/ui/badge';
 
-export { ROUTE_TYPES, type TRouteType } from '@air/shared/schemas/aiendpoint';
+export type { TRouteType } from '@air/shared/schemas/aiendpoint';
+
+// Kept here rather than imported so list pages don't pull zod in with the shared schema module.
+export const ROUTE_TYPES = ['agent', 'model', 'datasource'] as const satisfies readonly TRouteType[];
 
 /**
  * An AI endpoint row as the registry calls answer it (spec section 3): the shared list's fields,
@@ -38,10 +41,4 @@ export function generateEndpointName(now: Date = new Date()): string {
   return `${ENDPOINT_NAME_PREFIX}${date}-${time}`;
 }
 
-/** Plain text of a rich-text description: tags dropped, entities decoded, never executed. */
-export function htmlToText(html: string | undefined | null): string {
-  if (!html) return '';
-  // DOMParser builds an inert document: scripts don't run and images don't load.
-  const doc = new DOMParser().parseFromString(html, 'text/html');
-  return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
-}
+export { htmlToText } from './html-text';

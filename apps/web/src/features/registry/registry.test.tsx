@@ -87,7 +87,7 @@ describe('registry page', () => {
     });
     const { user } = renderPage(RegistryPage, { route: '/registry', path: '/registry', title: 'registry' });
     await user.click(await screen.findByRole('button', { name: 'New' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await screen.findByRole('dialog', {}, { timeout: 5000 });
     expect(await within(dialog).findByRole('combobox', {}, { timeout: 5000 })).toHaveTextContent('AI Agent');
     await user.type(await within(dialog).findByLabelText(/Route name/), 'acme/taken');
     await user.type(within(dialog).getByLabelText(/Endpoint URL/), 'https://up.example.com/v1');

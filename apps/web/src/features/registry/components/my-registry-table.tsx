@@ -9,7 +9,6 @@ import { BlankSlate } from '@/components/ui/blank-slate';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { useErrorHandler } from '@/lib/error-handler';
-import { createEndpointFields, editEndpointFields } from '../endpoint-form-fields';
 import type { TAiEndpoint } from '../endpoint-types';
 import { deleteEndpoints, MY_ENDPOINTS_QUERY, SHARED_ENDPOINTS_QUERY } from '../registry-api';
 import { ActiveBadge, RouteTypeBadge, VisibilityBadge } from './endpoint-badges';
@@ -31,7 +30,11 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
       queryClient.invalidateQueries({ queryKey: SHARED_ENDPOINTS_QUERY }),
     ]);
 
-  function openCreate() {
+  // The field definitions carry the shared route-name rule (and zod with it): load on first use.
+  const formFields = () => import('../endpoint-form-fields');
+
+  async function openCreate() {
+    const { createEndpointFields } = await formFields();
     dialog.open({
       title: t('create.title'),
       description: t('create.description'),
@@ -45,7 +48,8 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
     });
   }
 
-  function openEdit(row: TAiEndpoint) {
+  async function openEdit(row: TAiEndpoint) {
+    const { editEndpointFields } = await formFields();
     dialog.open({
       title: t('edit.title'),
       buttonText: t('edit.button'),
@@ -100,7 +104,7 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
   ];
 
   const newButton = (
-    <Button onClick={openCreate}>
+    <Button onClick={() => void openCreate()}>
       <Plus aria-hidden="true" />
       {t('new')}
     </Button>
@@ -121,7 +125,7 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
       toolbar={newButton}
       actions={[
         { label: t('action.view'), onSelect: (row) => void navigate(`/aiendpoints/${row.id}`) },
-        { label: t('action.edit'), onSelect: openEdit },
+        { label: t('action.edit'), onSelect: (row) => void openEdit(row) },
         { label: t('action.delete'), destructive: true, onSelect: (row) => confirmDelete([row]) },
       ]}
       bulkActions={[{ label: t('action.delete'), destructive: true, onSelect: confirmDelete }]}
