@@ -42,7 +42,10 @@ export async function ensureConsoleBuild({ force = false } = {}) {
   }
   console.log('Building the console…');
   // Resolved from the web workspace: npm may install vite there rather than at the root.
-  const viteBin = join(dirname(createRequire(join(web, 'package.json')).resolve('vite/package.json')), 'bin/vite.js');
+  const viteBin = join(
+    dirname(createRequire(join(web, 'package.json')).resolve('vite/package.json')),
+    'bin/vite.js',
+  );
   const result = spawnSync(process.execPath, [viteBin, 'build'], {
     cwd: web,
     stdio: 'inherit',

@@ -6,7 +6,10 @@ import { dirname, join } from 'node:path';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const web = join(root, 'apps/web');
-const viteBin = join(dirname(createRequire(join(web, 'package.json')).resolve('vite/package.json')), 'bin/vite.js');
+const viteBin = join(
+  dirname(createRequire(join(web, 'package.json')).resolve('vite/package.json')),
+  'bin/vite.js',
+);
 const children = [
   spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'watch', 'apps/server/src/server.ts'], {
     cwd: root,

@@ -10,7 +10,7 @@
     if (dark === 'dark') root.classList.add('dark');
     var locale = localStorage.getItem('air.locale');
     root.lang = locale === 'es' ? 'es' : 'en';
-  } catch (e) {
+  } catch {
     // Storage can be disabled; the light theme and English are the defaults.
   }
 })();
