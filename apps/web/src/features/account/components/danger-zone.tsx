@@ -35,10 +35,15 @@ export function DangerZone({ owner }: { owner: boolean }) {
         // false means cancelled; a form answer means the server closed or deleted.
         if (!result) return;
         clearSession();
-        toast({
-          variant: 'success',
-          title: owner ? t('account:danger.closed') : t('account:danger.deleted'),
-        });
+        // The form already showed the server's message; say it ourselves only when it sent none.
+        const answered =
+          typeof result === 'object' && typeof (result as { message?: unknown }).message === 'string';
+        if (!answered) {
+          toast({
+            variant: 'success',
+            title: owner ? t('account:danger.closed') : t('account:danger.deleted'),
+          });
+        }
         void navigate('/signin');
       },
     });

@@ -69,7 +69,7 @@ export function SignupForm({
       />
       <p className="text-center text-sm text-muted-foreground">
         {t('form.haveAccount')}{' '}
-        <Link to="/signin" className="font-medium text-primary underline-offset-4 hover:underline">
+        <Link to="/signin" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
           {t('form.signIn')}
         </Link>
       </p>

@@ -109,10 +109,10 @@ function PlanOption({ plan, locale, current }: { plan: TPlanChoice; locale: stri
   const available = isChoosable(plan);
   const id = `plan-${plan.id}`;
   const interval = t(`plan.interval.${plan.interval}`, { defaultValue: plan.interval });
-  const price =
-    plan.price === 0
-      ? t('plan.free')
-      : t(plan.perSeat ? 'plan.perSeat' : 'plan.perInterval', { price: formatPrice(plan, locale), interval });
+  const price = t(plan.perSeat ? 'plan.perSeat' : 'plan.perInterval', {
+    price: formatPrice(plan, locale),
+    interval,
+  });
   return (
     <label
       htmlFor={id}

@@ -111,7 +111,7 @@ export default function SignupVerifyPage() {
       {resendButton}
       <p className="text-sm text-muted-foreground">
         {t('verify.wrongEmail')}{' '}
-        <Link to="/account/profile" className="font-medium text-primary underline-offset-4 hover:underline">
+        <Link to="/account/profile" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
           {t('verify.editProfile')}
         </Link>
       </p>
