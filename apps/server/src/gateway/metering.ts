@@ -1,6 +1,6 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TDb } from '../db/client';
-import { usageEvents } from '../db/schema';
 
 export interface TUsageRow {
   callerAccountId: string;
@@ -64,12 +64,30 @@ export class Meter {
     for (let start = 0; start < batch.length; start += this.batchSize) {
       const rows = batch.slice(start, start + this.batchSize);
       try {
-        await this.db.insert(usageEvents).values(rows);
+        await this.db.execute(insertStatement(rows));
       } catch (error) {
         this.log.error({ err: error, rows: rows.length }, 'gateway: usage batch not written');
       }
     }
   }
+}
+
+/**
+ * One INSERT … SELECT FROM unnest() with one array parameter per column: the statement is the same
+ * size for 1 or 500 rows, so the database parses and plans ten parameters instead of thousands
+ * (the embedded database spent most of a loaded gateway's CPU on the VALUES form).
+ */
+function insertStatement(rows: TUsageRow[]) {
+  // sql.param: one array parameter (a bare array in the template would expand into a list).
+  const column = <K extends keyof TUsageRow>(name: K) => sql.param(rows.map((row) => row[name]));
+  return sql`insert into usage_events
+    (caller_account_id, key_id, endpoint_id, provider_account_id, status, latency_ms, prompt_tokens, completion_tokens, created_at)
+    select * from unnest(
+      ${column('callerAccountId')}::uuid[], ${column('keyId')}::uuid[], ${column('endpointId')}::uuid[],
+      ${column('providerAccountId')}::uuid[], ${column('status')}::int[], ${column('latencyMs')}::int[],
+      ${column('promptTokens')}::int[], ${column('completionTokens')}::int[],
+      ${sql.param(rows.map((row) => row.createdAt.toISOString()))}::timestamptz[]
+    )`;
 }
 
 const USAGE_MARKER = Buffer.from('"usage"');

@@ -1,0 +1,68 @@
+// An OpenAI-compatible mock upstream: a fixed chat completion, optionally after a fixed delay, or
+// (when the body asks `"stream":true`) a server-sent-event stream of `--chunks` chunks, the first at
+// once and the rest `--chunk-gap` ms apart. Prints `{"port":N}` when listening.
+import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '0' },
+    delay: { type: 'string', default: '0' },
+    chunks: { type: 'string', default: '8' },
+    'chunk-gap': { type: 'string', default: '2' },
+  },
+});
+const delay = Number(values.delay);
+const chunks = Number(values.chunks);
+const gap = Number(values['chunk-gap']);
+
+const ANSWER = Buffer.from(
+  JSON.stringify({
+    id: 'chatcmpl-bench',
+    object: 'chat.completion',
+    created: 1700000000,
+    model: 'gpt-4o',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: 'Hello! How can I help you today?' },
+        finish_reason: 'stop',
+      },
+    ],
+    usage: { prompt_tokens: 9, completion_tokens: 9, total_tokens: 18 },
+  }),
+);
+const chunk = (text) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1700000000, model: 'gpt-4o', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`;
+const STREAM_MARK = Buffer.from('"stream":true');
+
+function answer(req, res, body) {
+  if (body.includes(STREAM_MARK)) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    let sent = 0;
+    const next = () => {
+      if (res.destroyed) return;
+      if (sent === chunks) return res.end('data: [DONE]\n\n');
+      res.write(chunk(`word${sent++} `));
+      setTimeout(next, gap);
+    };
+    return next();
+  }
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': ANSWER.length });
+  res.end(ANSWER);
+}
+
+const server = createServer((req, res) => {
+  const parts = [];
+  req.on('data', (part) => parts.push(part));
+  req.on('end', () => {
+    const body = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    if (delay > 0) setTimeout(() => answer(req, res, body), delay);
+    else answer(req, res, body);
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(Number(values.port), '127.0.0.1', () => {
+  process.stdout.write(JSON.stringify({ port: server.address().port }) + '\n');
+});
+process.on('SIGTERM', () => process.exit(0));

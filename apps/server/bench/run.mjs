@@ -1,0 +1,298 @@
+#!/usr/bin/env node
+// AIR gateway benchmark (server contract section 9). `npm run bench [-- options]` from the repo root.
+//   --duration S     seconds measured per target and concurrency (default 8, after a 2 s warm-up)
+//   --connections L  concurrencies, comma-separated (default 1,64)
+//   --delay MS       the mock upstream's fixed delay before answering (default 0)
+//   --ttfb N         streamed requests for the time-to-first-byte comparison (default 300)
+//   --sustain S      also load AIR at the top concurrency for S seconds and sample its RSS
+//   --no-portkey     skip Portkey's gateway
+// Starts, each in its own process: the mock upstream, the floor (bare undici proxy), AIR (buildApp on a
+// temp DATA_DIR) and Portkey's gateway; drives them with autocannon from this process. Its own
+// dependencies (autocannon, @portkey-ai/gateway) live in this folder and are installed on first run.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+
+const here = import.meta.dirname;
+const root = path.resolve(here, '../../..');
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '1,64' },
+    delay: { type: 'string', default: '0' },
+    ttfb: { type: 'string', default: '300' },
+    sustain: { type: 'string', default: '0' },
+    'no-portkey': { type: 'boolean', default: false },
+  },
+});
+const DURATION = Number(args.duration);
+const CONNECTIONS = args.connections.split(',').map(Number);
+const SUSTAIN = Number(args.sustain);
+const PORTKEY_PORT = 8787;
+
+if (
+  !existsSync(path.join(here, 'node_modules', 'autocannon')) ||
+  !existsSync(path.join(here, 'node_modules', '@portkey-ai'))
+) {
+  console.log('Installing the benchmark dependencies into apps/server/bench/node_modules (first run only)…');
+  const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-workspaces'], {
+    cwd: here,
+    stdio: 'inherit',
+  });
+  if (npm.status !== 0) process.exit(npm.status ?? 1);
+}
+const autocannon = createRequire(path.join(here, 'package.json'))('autocannon');
+
+const children = [];
+function cleanup() {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+}
+process.on('exit', cleanup);
+process.on('SIGINT', () => process.exit(130));
+
+/** Starts a process and resolves with the JSON object it prints first. */
+function startJson(name, command, commandArgs, options = {}) {
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'], ...options });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => resolve({ child, info: JSON.parse(line) }));
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before it was ready`)));
+  });
+}
+
+async function waitForPort(port, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const up = await new Promise((resolve) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/' }, (res) => {
+        res.resume();
+        resolve(true);
+      });
+      req.on('error', () => resolve(false));
+    });
+    if (up) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`nothing listens on ${port}`);
+}
+
+function memory(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const BODY = JSON.stringify({ model: 'bench/mock', messages: [{ role: 'user', content: 'Hello' }] });
+const STREAM_BODY = JSON.stringify({
+  model: 'bench/mock',
+  messages: [{ role: 'user', content: 'Hello' }],
+  stream: true,
+});
+
+/** autocannon run; latencies taken from its per-response timings (float ms), not its integer-ms histogram. */
+function load(target, connections, duration, onTick) {
+  return new Promise((resolve, reject) => {
+    const latencies = [];
+    const instance = autocannon(
+      {
+        url: target.url,
+        method: 'POST',
+        headers: target.headers,
+        body: BODY,
+        connections,
+        duration,
+        pipelining: 1,
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        latencies.sort((a, b) => a - b);
+        resolve({
+          rps: result.requests.total / result.duration,
+          p50: percentile(latencies, 50),
+          p99: percentile(latencies, 99),
+          non2xx: result.non2xx,
+          errors: result.errors + result.timeouts,
+        });
+      },
+    );
+    instance.on('response', (_client, status, _bytes, responseTime) => {
+      if (status < 300) latencies.push(responseTime);
+    });
+    if (onTick) instance.on('tick', onTick);
+  });
+}
+
+/** Sequential streamed requests: time from sending to the first body byte, in ms. */
+async function ttfb(target, count) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const url = new URL(target.url);
+  const times = [];
+  for (let i = 0; i < count + 20; i++) {
+    const time = await new Promise((resolve, reject) => {
+      const started = process.hrtime.bigint();
+      const req = http.request(
+        {
+          agent,
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: target.headers,
+        },
+        (res) => {
+          let first = null;
+          res.on('data', () => {
+            first ??= Number(process.hrtime.bigint() - started) / 1e6;
+          });
+          res.on('end', () =>
+            res.statusCode === 200 ? resolve(first) : reject(new Error(`${target.name}: ${res.statusCode}`)),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(STREAM_BODY);
+    });
+    if (i >= 20) times.push(time); // the first 20 warm the connection and the JIT
+  }
+  agent.destroy();
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+const fmt = (n, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+
+// ---- start everything ------------------------------------------------------------------------
+const mock = await startJson('mock upstream', process.execPath, [
+  path.join(here, 'mock-upstream.mjs'),
+  '--delay',
+  args.delay,
+]);
+const upstream = `http://127.0.0.1:${mock.info.port}`;
+const floor = await startJson('floor proxy', process.execPath, [
+  path.join(here, 'floor-proxy.mjs'),
+  '--upstream',
+  `${upstream}/v1/chat/completions`,
+]);
+const air = await startJson(
+  'AIR',
+  process.execPath,
+  ['--import', 'tsx', path.join(here, 'air-server.ts'), '--upstream', upstream],
+  { cwd: root },
+);
+const jsonHeaders = { 'content-type': 'application/json' };
+const targets = [
+  { name: 'direct', url: `${upstream}/v1/chat/completions`, headers: jsonHeaders },
+  { name: 'floor', url: `http://127.0.0.1:${floor.info.port}/v1/chat/completions`, headers: jsonHeaders },
+  {
+    name: 'AIR',
+    url: `http://127.0.0.1:${air.info.port}/api/v1/chat/completions`,
+    headers: { ...jsonHeaders, authorization: `Bearer ${air.info.key}` },
+  },
+];
+if (!args['no-portkey']) {
+  const bin = path.join(here, 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js');
+  const portkey = spawn(process.execPath, [bin, `--port=${PORTKEY_PORT}`, '--headless'], { stdio: 'ignore' });
+  children.push(portkey);
+  await waitForPort(PORTKEY_PORT);
+  targets.push({
+    name: 'Portkey',
+    url: `http://127.0.0.1:${PORTKEY_PORT}/v1/chat/completions`,
+    headers: {
+      ...jsonHeaders,
+      authorization: 'Bearer sk-bench',
+      'x-portkey-provider': 'openai',
+      'x-portkey-custom-host': `${upstream}/v1`,
+    },
+  });
+}
+
+console.log(
+  `\nAIR gateway benchmark: node ${process.version}, ${DURATION} s per run after a 2 s warm-up, upstream delay ${args.delay} ms\n`,
+);
+const results = {};
+for (const connections of CONNECTIONS) {
+  for (const target of targets) {
+    await load(target, connections, 2);
+    const result = await load(target, connections, DURATION);
+    results[`${target.name}@${connections}`] = result;
+    const bad = result.non2xx + result.errors;
+    console.log(
+      `  ${target.name.padEnd(8)} c=${String(connections).padEnd(3)} ${fmt(result.rps, 0).padStart(7)} req/s  p50 ${fmt(result.p50, 3)} ms  p99 ${fmt(result.p99, 3)} ms${bad ? `  (${bad} failed)` : ''}`,
+    );
+  }
+}
+
+const streamTargets = targets.filter((target) => target.name === 'direct' || target.name === 'AIR');
+const ttfbResults = {};
+for (const target of streamTargets) ttfbResults[target.name] = await ttfb(target, Number(args.ttfb));
+const airPeakAfterRuns = memory(air.child.pid);
+
+// ---- report ------------------------------------------------------------------------------------
+console.log('\n| target | c | req/s | p50 ms | p99 ms |\n|---|---|---|---|---|');
+for (const connections of CONNECTIONS)
+  for (const target of targets) {
+    const r = results[`${target.name}@${connections}`];
+    console.log(
+      `| ${target.name} | ${connections} | ${fmt(r.rps, 0)} | ${fmt(r.p50, 3)} | ${fmt(r.p99, 3)} |`,
+    );
+  }
+const low = Math.min(...CONNECTIONS);
+const high = Math.max(...CONNECTIONS);
+const direct = results[`direct@${low}`];
+const airLow = results[`AIR@${low}`];
+const added50 = airLow.p50 - direct.p50;
+const added99 = airLow.p99 - direct.p99;
+const airHigh = results[`AIR@${high}`];
+const floorHigh = results[`floor@${high}`];
+const portkeyHigh = results[`Portkey@${high}`];
+const check = (ok) => (ok ? 'met' : 'MISSED');
+console.log('\nTargets');
+console.log(
+  `  added latency c=${low}: p50 ${fmt(added50, 3)} ms (target <= 0.3: ${check(added50 <= 0.3)}), p99 ${fmt(added99, 3)} ms (target <= 1.5: ${check(added99 <= 1.5)})`,
+);
+console.log(
+  `  throughput c=${high}: AIR / floor ${fmt((airHigh.rps / floorHigh.rps) * 100, 0)} % (target >= 70 %: ${check(airHigh.rps / floorHigh.rps >= 0.7)})`,
+);
+if (portkeyHigh)
+  console.log(
+    `  throughput c=${high}: AIR / Portkey ${fmt(airHigh.rps / portkeyHigh.rps, 1)}x (target >= 2x: ${check(airHigh.rps / portkeyHigh.rps >= 2)})`,
+  );
+const ttfbAdded = ttfbResults.AIR.p50 - ttfbResults.direct.p50;
+console.log(
+  `  streaming TTFB p50: direct ${fmt(ttfbResults.direct.p50, 3)} ms, AIR ${fmt(ttfbResults.AIR.p50, 3)} ms, added ${fmt(ttfbAdded, 3)} ms (target <= 1: ${check(ttfbAdded <= 1)}); p99 direct ${fmt(ttfbResults.direct.p99, 3)}, AIR ${fmt(ttfbResults.AIR.p99, 3)}`,
+);
+console.log(
+  `  AIR peak RSS ${fmt(airPeakAfterRuns.peakMb, 1)} MB (now ${fmt(airPeakAfterRuns.rssMb, 1)} MB)`,
+);
+
+if (SUSTAIN > 0) {
+  const samples = [];
+  const sampler = setInterval(() => samples.push({ t: samples.length * 5, ...memory(air.child.pid) }), 5000);
+  const sustained = await load(
+    targets.find((target) => target.name === 'AIR'),
+    high,
+    SUSTAIN,
+  );
+  clearInterval(sampler);
+  const steady = samples.filter((sample) => sample.t >= 10);
+  const first = steady[0] ?? samples[0];
+  const last = samples.at(-1);
+  const max = Math.max(...steady.map((sample) => sample.rssMb));
+  const growth = ((last.rssMb - first.rssMb) / first.rssMb) * 100;
+  console.log(
+    `  sustained ${SUSTAIN} s at c=${high}: ${fmt(sustained.rps, 0)} req/s; RSS at 10 s ${fmt(first.rssMb, 1)} MB, end ${fmt(last.rssMb, 1)} MB, max ${fmt(max, 1)} MB, change ${fmt(growth, 1)} % (target within 10 %: ${check(Math.abs(growth) <= 10 && ((max - first.rssMb) / first.rssMb) * 100 <= 10)})`,
+  );
+  console.log(`  RSS samples (MB, every 5 s): ${samples.map((sample) => fmt(sample.rssMb, 0)).join(' ')}`);
+}
+cleanup();
+process.exit(0);
