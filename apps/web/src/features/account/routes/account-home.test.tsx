@@ -1,10 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen } from '@testing-library/react';
 import { mockApi, PERMISSIONS, renderPage, signInAs } from '@/features/account/test/page-harness';
+import { changeLocale } from '@/lib/locale';
 import { clearSession } from '@/lib/session';
 import AccountHomePage from './account-home';
 
-afterEach(() => act(() => clearSession()));
+afterEach(() => {
+  act(() => clearSession());
+  vi.restoreAllMocks();
+});
 
 function cards() {
   return Array.from(document.querySelectorAll('[data-card]')).map((c) => c.getAttribute('data-card'));
@@ -54,5 +58,18 @@ describe('/account', () => {
     renderPage(<AccountHomePage />, { path: '/account', title: 'account' });
     expect(screen.getByRole('link', { name: 'Change password' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Manage 2FA' })).toBeInTheDocument();
+  });
+
+  it('speaks Spanish when the locale is es', () => {
+    signInAs({ has_password: false });
+    mockApi({});
+    act(() => changeLocale('es'));
+    try {
+      renderPage(<AccountHomePage />, { path: '/account', title: 'account' });
+      expect(screen.getByRole('link', { name: 'Editar perfil' })).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Crear contraseña' })).toBeInTheDocument();
+    } finally {
+      act(() => changeLocale('en'));
+    }
   });
 });
