@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { StrictMode, type ComponentType } from 'react';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -68,12 +68,15 @@ export function renderPage(
     ],
     { initialEntries: [path] },
   );
+  // StrictMode like main.tsx: effects run twice, which catches cleanup bugs the app would hit.
   render(
-    <QueryClientProvider client={queryClient}>
-      <TooltipProvider>
-        <RouterProvider router={router} />
-      </TooltipProvider>
-    </QueryClientProvider>,
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <TooltipProvider>
+          <RouterProvider router={router} />
+        </TooltipProvider>
+      </QueryClientProvider>
+    </StrictMode>,
   );
   return { user, router, queryClient };
 }

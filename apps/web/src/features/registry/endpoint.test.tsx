@@ -48,6 +48,9 @@ describe('endpoint detail', () => {
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Echo' })).toBeInTheDocument();
     expect(screen.getByRole('navigation', { name: 'Breadcrumb' })).toHaveTextContent('Registry');
+    // The lazily loaded rich-text editor shows the stored description.
+    expect(await screen.findByRole('toolbar', { name: 'Formatting' }, { timeout: 8000 })).toBeInTheDocument();
+    expect(await screen.findByText('Hello')).toBeInTheDocument();
     await user.click(screen.getByRole('switch', { name: 'Shared' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(1));
     expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ isShared: true });

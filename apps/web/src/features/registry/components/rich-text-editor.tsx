@@ -39,23 +39,28 @@ export default function RichTextEditor({ id, value, onChange, readOnly, labelled
   });
 
   // A new value from outside (the endpoint reloaded) replaces the content; typing does not loop back.
+  // StrictMode (and tiptap's own re-creation) can hand an effect an editor already destroyed.
   useEffect(() => {
-    if (editor && value !== editor.getHTML() && !(value === '' && editor.isEmpty)) {
+    if (!editor || editor.isDestroyed) return;
+    if (value !== editor.getHTML() && !(value === '' && editor.isEmpty)) {
       editor.commands.setContent(value, { emitUpdate: false });
     }
   }, [editor, value]);
   useEffect(() => {
-    editor?.setEditable(!readOnly);
+    if (editor && !editor.isDestroyed) editor.setEditable(!readOnly);
   }, [editor, readOnly]);
 
   const active = useEditorState({
     editor,
-    selector: ({ editor: e }) => ({
-      bold: e?.isActive('bold') ?? false,
-      italic: e?.isActive('italic') ?? false,
-      bulletList: e?.isActive('bulletList') ?? false,
-      orderedList: e?.isActive('orderedList') ?? false,
-    }),
+    selector: ({ editor: e }) => {
+      if (!e || e.isDestroyed) return { bold: false, italic: false, bulletList: false, orderedList: false };
+      return {
+        bold: e.isActive('bold'),
+        italic: e.isActive('italic'),
+        bulletList: e.isActive('bulletList'),
+        orderedList: e.isActive('orderedList'),
+      };
+    },
   });
 
   const tools = [
