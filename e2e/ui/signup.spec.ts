@@ -174,6 +174,33 @@ test('two-factor: enable through the settings page with codes from the shown sec
   expect(((await after.json()) as { data: Record<string, unknown> }).data['2fa_enabled']).toBe(false);
 });
 
+test('profile: an email change goes to verification; the owner closes the account with the password', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const session = await createReadyUser(request, 'profile');
+  await useSessionOf(page, session);
+  await page.goto('/account/profile');
+  const newEmail = uniqueEmail('changed');
+  await page.getByLabel('Email').fill(newEmail);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/signup\/verify$/);
+  await expect(page.getByText(`We sent a verification link to ${newEmail}`)).toBeVisible();
+  // The new address gets its own link; opening it verifies again and routes on to the dashboard.
+  await page.goto(linkFrom(await waitForMail(newEmail, /verif/i), '/signup/verify'));
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.goto('/account/profile');
+  await page.getByRole('button', { name: 'Close account' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Close account' }).click();
+  await expect(page).toHaveURL(/\/signin$/);
+  const again = await request.post('/api/auth', { data: { email: newEmail, password: PASSWORD } });
+  expect(again.status()).toBeGreaterThanOrEqual(400);
+});
+
 test('screenshots of the sign-up, onboarding and account pages', async ({ browser, request }) => {
   test.setTimeout(180_000);
   mkdirSync(SHOTS, { recursive: true });
