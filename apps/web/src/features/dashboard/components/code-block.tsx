@@ -1,18 +1,21 @@
 import { CopyButton } from '@/components/ui/copy-button';
 
-/** A snippet with its copy button; the text is exactly what gets copied. */
+/** A snippet with its copy button above it (never over the code); the text is exactly what gets copied. */
 export function CodeBlock({ code, label, testId }: { code: string; label: string; testId?: string }) {
   return (
-    <div className="relative">
+    <div className="overflow-hidden rounded-md border bg-muted">
+      <div className="flex items-center justify-between gap-2 border-b px-3 py-1.5">
+        <span className="text-xs font-medium text-muted-foreground">{label}</span>
+        <CopyButton text={code} variant="ghost" className="h-8" />
+      </div>
       <pre
         aria-label={label}
         data-testid={testId}
         tabIndex={0}
-        className="max-h-96 overflow-auto rounded-md border bg-muted p-4 pr-24 font-mono text-xs leading-relaxed whitespace-pre"
+        className="max-h-96 overflow-auto p-4 font-mono text-xs leading-relaxed whitespace-pre focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
       >
         <code>{code}</code>
       </pre>
-      <CopyButton text={code} className="absolute top-2 right-2" />
     </div>
   );
 }

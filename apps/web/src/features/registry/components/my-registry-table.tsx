@@ -99,8 +99,21 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
       sortable: true,
       cell: (r) => <RouteTypeBadge type={r.route_type} />,
     },
-    { key: 'route_name', header: t('column.routeName'), sortable: true, className: 'font-mono text-xs' },
-    { key: 'route_endpoint', header: t('column.routeEndpoint'), className: 'max-w-64 truncate text-xs' },
+    {
+      key: 'route_name',
+      header: t('column.routeName'),
+      sortable: true,
+      cell: (r) => <code className="font-mono text-xs">{r.route_name}</code>,
+    },
+    {
+      key: 'route_endpoint',
+      header: t('column.routeEndpoint'),
+      cell: (r) => (
+        <span className="block max-w-64 truncate text-xs" title={r.route_endpoint}>
+          {r.route_endpoint}
+        </span>
+      ),
+    },
   ];
 
   const newButton = (

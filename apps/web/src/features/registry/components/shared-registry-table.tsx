@@ -40,9 +40,22 @@ export function SharedRegistryTable({
       sortable: true,
       cell: (r) => <RouteTypeBadge type={r.route_type} />,
     },
-    { key: 'route_name', header: t('column.routeName'), sortable: true, className: 'font-mono text-xs' },
+    {
+      key: 'route_name',
+      header: t('column.routeName'),
+      sortable: true,
+      cell: (r) => <code className="font-mono text-xs">{r.route_name}</code>,
+    },
     { key: 'org', header: t('column.org'), sortable: true },
-    { key: 'description', header: t('column.description'), className: 'max-w-72 truncate' },
+    {
+      key: 'description',
+      header: t('column.description'),
+      cell: (r) => (
+        <span className="block max-w-72 truncate" title={r.description}>
+          {r.description}
+        </span>
+      ),
+    },
   ];
 
   return (
