@@ -67,7 +67,9 @@ export function AuthForm({ fields, url, buttonText, onSuccess, controls, classNa
       onSuccess(response, values);
     } catch (error) {
       const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
-      if (body?.inputError && body.message && fields[body.inputError]) {
+      // A message about a hidden field (the reset link's email) has nowhere to show: notify instead.
+      const field = body?.inputError ? fields[body.inputError] : undefined;
+      if (body?.inputError && body.message && field && field.type !== 'hidden') {
         state.setFieldError(body.inputError, body.message);
       } else {
         handleError(error);

@@ -69,7 +69,10 @@ export function SignupForm({
       />
       <p className="text-center text-sm text-muted-foreground">
         {t('form.haveAccount')}{' '}
-        <Link to="/signin" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
+        <Link
+          to="/signin"
+          className="font-medium text-primary underline underline-offset-4 hover:no-underline"
+        >
           {t('form.signIn')}
         </Link>
       </p>

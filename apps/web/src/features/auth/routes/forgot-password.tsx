@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { MailCheck } from 'lucide-react';
 import { PageHeading } from '@/components/layout/page-heading';
 import type { TFormField } from '@/components/form/types';
+import { keepFocus } from '@/features/auth/components/keep-focus';
 import { AuthForm } from '@/features/auth/components/auth-form';
 
 /**
@@ -42,7 +43,11 @@ export default function ForgotPasswordPage() {
         </div>
       )}
       <p className="text-center text-sm">
-        <Link to="/signin" className="text-primary underline underline-offset-4 hover:text-primary/80">
+        <Link
+          to="/signin"
+          onMouseDown={keepFocus}
+          className="text-primary underline underline-offset-4 hover:text-primary/80"
+        >
           {t('backToSignIn')}
         </Link>
       </p>

@@ -58,3 +58,19 @@ describe('reset password page', () => {
     );
   });
 });
+
+describe('reset password errors about the link', () => {
+  it('shows a message about the hidden email as a notification', async () => {
+    mockFetch({
+      'POST /api/auth/password/reset': {
+        status: 400,
+        body: { message: 'This reset link was issued for another email address', inputError: 'email' },
+      },
+    });
+    const { user } = renderRoute(link);
+    await findPage('Reset password');
+    await user.type(screen.getByLabelText('New password'), 'new-secret!');
+    await user.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect(await screen.findByText('This reset link was issued for another email address')).toBeTruthy();
+  });
+});

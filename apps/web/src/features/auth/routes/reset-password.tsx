@@ -5,6 +5,7 @@ import { PASSWORD_MIN_LENGTH } from '@air/shared/validation';
 import { PageHeading } from '@/components/layout/page-heading';
 import { toast } from '@/components/ui/use-toast';
 import type { TFormField } from '@/components/form/types';
+import { keepFocus } from '@/features/auth/components/keep-focus';
 import { AuthForm } from '@/features/auth/components/auth-form';
 import { StatusPanel } from '@/features/auth/components/status-panel';
 
@@ -65,7 +66,11 @@ export default function ResetPasswordPage() {
         }}
       />
       <p className="text-center text-sm">
-        <Link to="/signin" className="text-primary underline underline-offset-4 hover:text-primary/80">
+        <Link
+          to="/signin"
+          onMouseDown={keepFocus}
+          className="text-primary underline underline-offset-4 hover:text-primary/80"
+        >
           {t('backToSignIn')}
         </Link>
       </p>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { getSession } from '@/lib/session';
 import {
   findPage,
@@ -58,6 +58,12 @@ describe('two-factor page', () => {
     mockFetch({});
     const { user } = renderRoute(withToken);
     await findPage('Two-factor verification');
+    // Pressing the switch keeps focus in the code field: a blur would validate it and shift the
+    // switch under the pointer before the release.
+    expect(fireEvent.mouseDown(screen.getByRole('button', { name: 'Use a backup code instead' }))).toBe(
+      false,
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Use a backup code instead' }));
     await user.click(screen.getByRole('button', { name: 'Use your authenticator app instead' }));
     expect(screen.getByLabelText('Authentication code')).toBeTruthy();

@@ -7,6 +7,7 @@ import { PageHeading } from '@/components/layout/page-heading';
 import { Button } from '@/components/ui/button';
 import { InputOTP, InputOTPGroup, InputOTPSeparator, InputOTPSlot } from '@/components/ui/input-otp';
 import type { TFormField } from '@/components/form/types';
+import { keepFocus } from '@/features/auth/components/keep-focus';
 import { AuthForm, type TAuthControlProps } from '@/features/auth/components/auth-form';
 import { finishSignIn, type TOtpRouteState } from '@/features/auth/components/sign-in-answer';
 import { StatusPanel } from '@/features/auth/components/status-panel';
@@ -99,10 +100,20 @@ export default function SigninOtpPage() {
         onSuccess={(response) => finishSignIn(response.data, (to, options) => void navigate(to, options))}
       />
       <div className="grid justify-items-center gap-2 text-sm">
-        <Button type="button" variant="link" className="h-auto p-0" onClick={() => setBackup(!backup)}>
+        <Button
+          type="button"
+          variant="link"
+          onMouseDown={keepFocus}
+          className="h-auto p-0"
+          onClick={() => setBackup(!backup)}
+        >
           {backup ? t('otp.useCode') : t('otp.useBackup')}
         </Button>
-        <Link to="/signin" className="text-muted-foreground underline-offset-4 hover:underline">
+        <Link
+          to="/signin"
+          onMouseDown={keepFocus}
+          className="text-muted-foreground underline-offset-4 hover:underline"
+        >
           {t('back')}
         </Link>
       </div>

@@ -6,6 +6,7 @@ import { PageHeading } from '@/components/layout/page-heading';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import type { TFormField } from '@/components/form/types';
+import { keepFocus } from '@/features/auth/components/keep-focus';
 import { AuthForm } from '@/features/auth/components/auth-form';
 import { errorParamText } from '@/features/auth/components/error-param';
 import { finishSignIn } from '@/features/auth/components/sign-in-answer';
@@ -96,6 +97,7 @@ export default function SigninPage() {
       <Button
         type="button"
         variant="link"
+        onMouseDown={keepFocus}
         className="h-auto justify-self-center p-0"
         onClick={() => {
           setSentTo(null);
@@ -110,6 +112,7 @@ export default function SigninPage() {
       <div className="grid gap-2 text-center text-sm">
         <Link
           to="/forgotpassword"
+          onMouseDown={keepFocus}
           className="text-primary underline underline-offset-4 hover:text-primary/80"
         >
           {t('signin.forgot')}
@@ -118,6 +121,7 @@ export default function SigninPage() {
           {t('signin.noAccount')}{' '}
           <Link
             to="/signup"
+            onMouseDown={keepFocus}
             className="font-medium text-primary underline underline-offset-4 hover:text-primary/80"
           >
             {t('signin.signup')}
