@@ -44,7 +44,8 @@ const config = loadConfig({
   NODE_ENV: 'production',
   SECRET: 'bench-secret-that-is-at-least-32-characters',
   DATA_DIR: dataDir,
-  DATABASE_URL: '',
+  // BENCH_DATABASE_URL: run AIR on PostgreSQL instead of the embedded database.
+  DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
   REDIS_URL: '',
   PLANS_FILE: plansFile,
   UPSTREAM_ALLOW_PRIVATE: 'true',
@@ -62,7 +63,8 @@ await app.db.insert(apiKeys).values({
   keyPrefix: key.slice(0, 8),
   scope: ['gateway.invoke'],
 });
-const route = 'bench/mock';
+// Unique per run: a PostgreSQL bench database keeps earlier runs' rows.
+const route = `bench/mock-${randomBase62(8).toLowerCase()}`;
 await app.db.insert(aiEndpoints).values({
   accountId: account!.id,
   name: 'bench',

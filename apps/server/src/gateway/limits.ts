@@ -69,6 +69,8 @@ export function periodStart(period: string): Date {
 export class MonthlyCalls {
   private readonly counts = new Map<string, { period: string; calls: number }>();
   private readonly seeding = new Map<string, Promise<number>>();
+  private period = '';
+  private periodEndsAt = 0;
 
   constructor(
     private readonly db: TDb,
@@ -77,7 +79,7 @@ export class MonthlyCalls {
 
   /** This period's calls: a number when known, else a promise that seeds it. */
   current(accountId: string): number | Promise<number> {
-    const period = periodOf(this.now());
+    const period = this.currentPeriod();
     const entry = this.counts.get(accountId);
     if (entry && entry.period === period) return entry.calls;
     return this.seed(accountId, period);
@@ -85,10 +87,21 @@ export class MonthlyCalls {
 
   /** Counts a forwarded call (after `current` has seeded the account). */
   add(accountId: string): void {
-    const period = periodOf(this.now());
+    const period = this.currentPeriod();
     const entry = this.counts.get(accountId);
     if (entry && entry.period === period) entry.calls++;
     else this.counts.set(accountId, { period, calls: 1 });
+  }
+
+  /** The period name, recomputed only when a month boundary passes (it is asked on every call). */
+  private currentPeriod(): string {
+    const time = this.now();
+    if (time >= this.periodEndsAt || time < this.periodEndsAt - 32 * 86_400_000) {
+      this.period = periodOf(time);
+      const start = periodStart(this.period);
+      this.periodEndsAt = Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1);
+    }
+    return this.period;
   }
 
   private seed(accountId: string, period: string): Promise<number> {
