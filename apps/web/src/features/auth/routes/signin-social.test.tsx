@@ -46,4 +46,19 @@ describe('social sign-in landing page', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/signin'));
     expect(getSession().token).toBeNull();
   });
+
+  it("shows the server's reason under the fixed text", async () => {
+    const reason = 'No AIR account uses the email address of your Google account.';
+    mockFetch({});
+    renderRoute(`/signin/social?provider=google&error=${encodeURIComponent(reason)}`);
+    await findPage('Something Went Wrong');
+    expect(screen.getByText(reason)).toBeTruthy();
+  });
+
+  it('shows the message of a refused token', async () => {
+    mockFetch({ 'POST /api/auth': { status: 401, body: { message: 'This sign-in link has expired' } } });
+    renderRoute('/signin/social?provider=google&token=old');
+    await findPage('Something Went Wrong');
+    expect(screen.getByText('This sign-in link has expired')).toBeTruthy();
+  });
 });

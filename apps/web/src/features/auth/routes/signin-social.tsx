@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '@/lib/api';
+import { api, ApiError } from '@/lib/api';
+import { errorParamText } from '@/features/auth/components/error-param';
 import { finishSignIn } from '@/features/auth/components/sign-in-answer';
 import { runOnce } from '@/features/auth/components/run-once';
 import { StatusPanel } from '@/features/auth/components/status-panel';
@@ -16,8 +17,12 @@ export default function SigninSocialPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const token = params.get('token');
-  const failedUpfront = Boolean(params.get('error')) || !token;
+  const errorParam = params.get('error');
+  const failedUpfront = Boolean(errorParam) || !token;
   const [failed, setFailed] = useState(failedUpfront);
+  // The reason, when the server gave one (e.g. no account uses the provider's email: the
+  // contract asks for a clear message there), shown under the spec's fixed text.
+  const [reason, setReason] = useState(errorParam ? errorParamText(errorParam) : '');
   const provider = params.get('provider') ?? '';
 
   useEffect(() => {
@@ -27,8 +32,11 @@ export default function SigninSocialPage() {
       (response) => {
         if (active) finishSignIn(response.data, (to, options) => void navigate(to, options));
       },
-      () => {
-        if (active) setFailed(true);
+      (error: unknown) => {
+        if (!active) return;
+        const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
+        if (typeof body?.message === 'string') setReason(body.message);
+        setFailed(true);
       },
     );
     return () => {
@@ -42,7 +50,9 @@ export default function SigninSocialPage() {
         title={t('social.failedTitle')}
         description={t('social.failedText')}
         back={{ to: '/signin', label: t('back') }}
-      />
+      >
+        {reason && <p className="text-sm text-muted-foreground">{reason}</p>}
+      </StatusPanel>
     );
   }
   return <StatusPanel busy title={t('social.signingIn', { provider: providerLabel(provider) })} />;
