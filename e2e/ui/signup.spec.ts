@@ -220,6 +220,7 @@ test('screenshots of the sign-up, onboarding and account pages', async ({ browse
     name: string;
     path: string;
     session: TSignedIn | null;
+    before?: (page: Page) => Promise<unknown>;
     ready?: (page: Page) => Promise<void>;
   }[] = [
     { name: 'signup', path: '/signup', session: null },
@@ -234,6 +235,18 @@ test('screenshots of the sign-up, onboarding and account pages', async ({ browse
       name: 'welcome',
       path: '/welcome',
       session: { ...ready, user: { ...ready.user, onboarded: false, duplicate_user: true } },
+      // The load-time auth check refreshes the user; keep the duplicate flag so the warning shows.
+      before: (page) =>
+        page.route('**/api/auth', async (route) => {
+          const response = await route.fetch();
+          const body = (await response.json()) as { data: Record<string, unknown> };
+          await route.fulfill({
+            response,
+            json: { data: { ...body.data, duplicate_user: true, onboarded: false } },
+          });
+        }),
+      ready: (page) =>
+        expect(page.getByRole('heading', { name: 'You already have a user account' })).toBeVisible(),
     },
     { name: 'account', path: '/account', session: ready },
     {
@@ -269,6 +282,7 @@ test('screenshots of the sign-up, onboarding and account pages', async ({ browse
         page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
         if (entry.session) await useSessionOf(page, entry.session, theme);
         else await page.addInitScript((mode) => localStorage.setItem('air.theme', mode), theme);
+        if (entry.before) await entry.before(page);
         await page.goto(entry.path);
         await expect(page).toHaveURL(new RegExp(`${entry.path.replace(/\//g, '\\/')}$`));
         await expect(page.locator('h1').first()).toBeVisible();
