@@ -203,6 +203,17 @@ test('screenshots of the sign-in family at 390 and 1280 px, light and dark', asy
     ['forgot', '/forgotpassword', 'Forgot password'],
     ['reset', '/resetpassword?token=example&email=ada%40example.test', 'Reset password'],
   ];
+  // No OpenID provider is configured on the test server; the buttons are pictured with a stand-in list.
+  await page.route('**/api/auth/providers', (route) =>
+    route.fulfill({
+      json: {
+        data: [
+          { name: 'google', label: 'Google' },
+          { name: 'github', label: 'GitHub' },
+        ],
+      },
+    }),
+  );
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: width < 600 ? 844 : 800 });
     for (const theme of ['light', 'dark']) {
@@ -212,6 +223,13 @@ test('screenshots of the sign-in family at 390 and 1280 px, light and dark', asy
         await expect(page.getByRole('heading', { name: heading })).toBeVisible();
         await page.screenshot({ path: `${SHOTS}${name}-${width}-${theme}.png`, fullPage: true });
       }
+      await page.goto('/signin');
+      await expect(page.getByRole('link', { name: 'Continue with GitHub' })).toBeVisible();
+      await page.getByRole('button', { name: 'Sign in with a magic link instead' }).click();
+      await page.getByLabel('Email').fill('ada@example.test');
+      await page.getByRole('button', { name: 'Send magic link' }).click();
+      await expect(page.getByText('Check your email')).toBeVisible();
+      await page.screenshot({ path: `${SHOTS}magic-sent-${width}-${theme}.png`, fullPage: true });
     }
   }
 });
