@@ -18,7 +18,9 @@ const inputs = [
 ];
 
 function hashInputs() {
-  const hash = createHash('sha256');
+  // The stamp records the mode too: a build is always a production build, whatever NODE_ENV the
+  // caller runs under (the e2e server runs with NODE_ENV=test).
+  const hash = createHash('sha256').update('mode:production\0');
   const walk = (rel) => {
     const abs = join(root, rel);
     if (!existsSync(abs)) return;
@@ -49,6 +51,7 @@ export async function ensureConsoleBuild({ force = false } = {}) {
   const result = spawnSync(process.execPath, [viteBin, 'build'], {
     cwd: web,
     stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (result.status !== 0) {
     console.error('The console build failed.');

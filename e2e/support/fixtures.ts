@@ -26,6 +26,17 @@ export const test = base.extend<{ consoleErrors: string[] }>({
 
 export { expect };
 
+/**
+ * Chromium logs every 4xx answer as a console error. A test that provokes a refusal on purpose
+ * (a wrong password, a used link) removes exactly those statuses before the fixture checks.
+ */
+export function allowRefusals(consoleErrors: string[], statuses: number[]) {
+  const expected = statuses.map((s) => `Failed to load resource: the server responded with a status of ${s}`);
+  for (let i = consoleErrors.length - 1; i >= 0; i -= 1) {
+    if (expected.some((prefix) => consoleErrors[i]?.startsWith(prefix))) consoleErrors.splice(i, 1);
+  }
+}
+
 /** Waits for a mail to `to` whose subject matches, from the loopback SMTP server. */
 export async function waitForMail(to: string, subject?: RegExp, timeoutMs = 10_000): Promise<TReceivedMail> {
   const deadline = Date.now() + timeoutMs;

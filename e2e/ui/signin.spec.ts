@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { expect, linkFrom, test, waitForMail } from '../support/fixtures';
+import { allowRefusals, expect, linkFrom, test, waitForMail } from '../support/fixtures';
 
 /*
  * The sign-in family against the real server and the loopback SMTP server: password, password
@@ -45,18 +45,6 @@ async function fillPasswordSignIn(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
-
-/**
- * Chromium logs every non-2xx fetch as "Failed to load resource". A test that provokes a refusal on
- * purpose drops exactly those lines for the statuses it expects; any other console error still
- * fails it.
- */
-function allowRefusals(consoleErrors: string[], statuses: number[]) {
-  const expected = statuses.map((s) => `Failed to load resource: the server responded with a status of ${s}`);
-  for (let i = consoleErrors.length - 1; i >= 0; i -= 1) {
-    if (expected.some((prefix) => consoleErrors[i]?.startsWith(prefix))) consoleErrors.splice(i, 1);
-  }
 }
 
 /** Waits for the start of the next 30 s TOTP step: each code is single use on the server. */

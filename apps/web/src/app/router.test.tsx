@@ -29,7 +29,7 @@ describe('router', () => {
   it('sends a signed-out visitor of a guarded page to /signin and sets the title', async () => {
     const router = renderAt('/dashboard');
     await waitFor(() => expect(router.state.location.pathname).toBe('/signin'));
-    await screen.findByRole('heading', { name: 'Sign in' });
+    await screen.findByRole('heading', { name: 'Sign in' }, { timeout: 5000 });
     await waitFor(() => expect(document.title).toBe('Sign in | AIR'));
   });
 
