@@ -86,10 +86,21 @@ if (profileFile) {
     writeFileSync(profileFile, JSON.stringify(profile));
   };
 }
+// BENCH_LOOP_DELAY=1: report this process's event-loop delay on exit, to tell AIR's own stalls
+// (metering, GC) from the machine's scheduling.
+const { monitorEventLoopDelay } = await import('node:perf_hooks');
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+if (process.env.BENCH_LOOP_DELAY) loopDelay.enable();
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(JSON.stringify({ port: Number(new URL(address).port), key, route }) + '\n');
 const stop = async () => {
   await stopProfile();
+  if (process.env.BENCH_LOOP_DELAY) {
+    const ms = (ns: number) => (ns / 1e6).toFixed(2);
+    process.stderr.write(
+      `AIR event-loop delay: p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms\n`,
+    );
+  }
   await app.close();
   process.exit(0);
 };
