@@ -111,7 +111,10 @@ export default function SignupVerifyPage() {
       {resendButton}
       <p className="text-sm text-muted-foreground">
         {t('verify.wrongEmail')}{' '}
-        <Link to="/account/profile" className="font-medium text-primary underline underline-offset-4 hover:no-underline">
+        <Link
+          to="/account/profile"
+          className="font-medium text-primary underline underline-offset-4 hover:no-underline"
+        >
           {t('verify.editProfile')}
         </Link>
       </p>
