@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter, createRedisRateLimiter, periodOf } from '../src/gateway/limits';
 import { LoadingCache } from '../src/gateway/loading-cache';
-import { isPrivateAddress } from '../src/gateway/private-address';
+import { isPrivateAddress } from '../src/lib/upstream-address';
 import { guardedLookup } from '../src/gateway/upstream';
 
 describe('rate limiter', () => {
@@ -82,9 +82,11 @@ describe('private upstream addresses', () => {
     ]) {
       expect(isPrivateAddress(ip), ip).toBe(true);
     }
-    for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700::1111', 'example.com']) {
+    for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700::1111']) {
       expect(isPrivateAddress(ip), ip).toBe(false);
     }
+    // Not an address at all: refused (callers pass DNS answers and literal IPs only).
+    expect(isPrivateAddress('example.com')).toBe(true);
   });
 
   it('refuses a host name that resolves to a private address at connect time', async () => {

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { decryptSecret } from '../lib/crypto';
 import { accounts, aiEndpoints, plans as plansTable } from '../db/schema';
 import { LoadingCache } from './loading-cache';
-import { isPrivateAddress } from './private-address';
+import { isPrivateAddress } from '../lib/upstream-address';
 
 /** What the gateway needs of an endpoint, by route name, ready to forward. */
 export interface TRouteEntry {

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { ServerResponse } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
-import { isPrivateAddress } from './private-address';
+import { isPrivateAddress } from '../lib/upstream-address';
 import { writeGatewayError, type TGatewayErrorCode } from './errors';
 
 type TLookupCallback = (
