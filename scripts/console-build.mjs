@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -48,16 +48,23 @@ export async function ensureConsoleBuild({ force = false } = {}) {
     dirname(createRequire(join(web, 'package.json')).resolve('vite/package.json')),
     'bin/vite.js',
   );
-  const result = spawnSync(process.execPath, [viteBin, 'build'], {
+  // Built beside dist and swapped in whole, so a server reading dist never sees a half-built folder.
+  const staging = join(web, `dist.building-${process.pid}`);
+  const result = spawnSync(process.execPath, [viteBin, 'build', '--outDir', staging, '--emptyOutDir'], {
     cwd: web,
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },
   });
   if (result.status !== 0) {
+    rmSync(staging, { recursive: true, force: true });
     console.error('The console build failed.');
     process.exit(result.status ?? 1);
   }
-  writeFileSync(stampFile, digest);
+  writeFileSync(join(staging, '.build-stamp'), digest);
+  const retired = join(web, `dist.old-${process.pid}`);
+  if (existsSync(join(web, 'dist'))) renameSync(join(web, 'dist'), retired);
+  renameSync(staging, join(web, 'dist'));
+  rmSync(retired, { recursive: true, force: true });
   return true;
 }
 
