@@ -209,15 +209,13 @@ describe('deleting users and closing accounts', () => {
     await t.db
       .insert(apiKeys)
       .values({ accountId: o.accountId, name: 'k', keyHash: 'h1', keyEnc: 'e', keyPrefix: 'air_x' });
-    await t.db
-      .insert(aiEndpoints)
-      .values({
-        accountId: o.accountId,
-        name: 'E',
-        routeName: 'closing-route',
-        routeEndpoint: 'http://localhost:1',
-        routeType: 'model',
-      });
+    await t.db.insert(aiEndpoints).values({
+      accountId: o.accountId,
+      name: 'E',
+      routeName: 'closing-route',
+      routeEndpoint: 'http://localhost:1',
+      routeType: 'model',
+    });
     await t.db.insert(items).values({ accountId: o.accountId, kind: 'newitem', name: 'i' });
     const { token } = await signIn(t.app, 'closer@x.io');
     const { token: kt } = await signIn(t.app, 'keep@x.io');
