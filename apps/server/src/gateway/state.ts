@@ -3,7 +3,7 @@ import type { Agent } from 'undici';
 import { gatewayMetrics, type TGatewayMetrics } from '../modules/metrics/registry';
 import { createDirectory, type TDirectory } from './directory';
 import { createMemoryRateLimiter, createRedisRateLimiter, MonthlyCalls, type TRateLimiter } from './limits';
-import { Meter } from './metering';
+import { Meter, ROWS_PER_STATEMENT } from './metering';
 import { createUpstreamAgent } from './upstream';
 
 /** Everything the gateway keeps in memory for one server. */
@@ -24,7 +24,7 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
     directory: createDirectory(app),
     limiter: app.config.redisUrl ? createRedisRateLimiter(app.config.redisUrl) : createMemoryRateLimiter(),
     monthlyCalls: new MonthlyCalls(app.db),
-    meter: new Meter(app.db, app.log),
+    meter: new Meter(app.db, app.log, { rowsPerStatement: ROWS_PER_STATEMENT[app.database.driver] }),
     agent: createUpstreamAgent(app.config.upstreamAllowPrivate),
     metrics: gatewayMetrics(app.server),
   };
