@@ -97,6 +97,8 @@ test('password then TOTP, and the backup code on the next sign-in', async ({ pag
   await page.getByLabel('Authentication code').pressSequentially(totp.generate());
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(AFTER_SIGN_IN);
+  // Let the plan page finish its own fetch first: revoking the session under it would answer 401.
+  await expect(page.getByRole('radiogroup', { name: 'Plans' })).toBeVisible();
 
   // Sign out, then finish the second factor with the backup code instead.
   await page.evaluate(async () => {
