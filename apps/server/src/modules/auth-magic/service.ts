@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { users } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
-import { consumeToken, issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+import { consumeToken } from '../../lib/one-time-tokens';
+import { mailOneTimeLink } from '../auth/mail-link';
 import { finishFirstFactor, type TSignInAnswer } from '../auth/service';
 
 /**
@@ -15,27 +16,7 @@ export async function sendMagicLink(
   request: FastifyRequest,
   email: string,
 ): Promise<void> {
-  // Caps the links one address can be sent (mail bombing), counted whether or not it exists.
-  const keys = [`magic:${email}`];
-  await app.attempts.assertAllowed(keys);
-  await app.attempts.recordFailure(keys);
-  const [user] = await app.db
-    .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
-    .from(users)
-    .where(eq(users.email, email))
-    .limit(1);
-  if (!user) return;
-  const token = await issueToken(app.db, {
-    kind: 'magic',
-    userId: user.id,
-    email: user.email,
-    ttlMs: TOKEN_TTL_MS.magic,
-  });
-  const url = `${app.config.appUrl}/magic?token=${encodeURIComponent(token)}`;
-  // A mail failure is logged, not answered: the answer must look the same for every address.
-  await app.mailer
-    .send({ to: user.email, locale: user.locale, template: 'magic', params: { name: user.name, url } })
-    .catch((error: unknown) => request.log.error({ err: error }, 'magic link mail failed'));
+  await mailOneTimeLink(app, request, email, 'magic', (token) => `/magic?token=${token}`);
 }
 
 /** Uses the link up and signs in (or answers `2fa_required`). Bad links count against the IP. */

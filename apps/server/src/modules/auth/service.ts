@@ -6,6 +6,7 @@ import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken, issueToken, revokeTokens, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/password';
+import { mailOneTimeLink } from './mail-link';
 import { revokeUserSessions } from './sessions';
 import { completeSignIn } from './sign-in';
 
@@ -87,26 +88,13 @@ export async function signInWithToken(
 
 /** Mails a reset link when the user exists; the caller always answers the same. */
 export async function requestPasswordReset(app: FastifyInstance, request: FastifyRequest, email: string) {
-  // Caps how many reset mails one address can be sent (mail bombing), whether or not it exists.
-  const keys = [`reset:${email}`];
-  await app.attempts.assertAllowed(keys);
-  await app.attempts.recordFailure(keys);
-  const [user] = await app.db
-    .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
-    .from(users)
-    .where(eq(users.email, email))
-    .limit(1);
-  if (!user) return;
-  const token = await issueToken(app.db, {
-    kind: 'reset',
-    userId: user.id,
-    email: user.email,
-    ttlMs: TOKEN_TTL_MS.reset,
-  });
-  const url = `${app.config.appUrl.replace(/\/+$/, '')}/resetpassword?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
-  await app.mailer
-    .send({ to: user.email, locale: user.locale, template: 'reset', params: { name: user.name, url } })
-    .catch((error: unknown) => request.log.error({ err: error }, 'reset mail failed'));
+  await mailOneTimeLink(
+    app,
+    request,
+    email,
+    'reset',
+    (token, to) => `/resetpassword?token=${token}&email=${to}`,
+  );
 }
 
 /**

@@ -1,0 +1,37 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { users } from '../../db/schema';
+import { issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+
+/**
+ * Mails a single-use link (magic sign-in, password reset) when the address has an account. The
+ * caller answers the same for every address: the mails one address can be sent are capped (mail
+ * bombing) whether or not it exists, and a mail failure is logged, never answered.
+ */
+export async function mailOneTimeLink(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  email: string,
+  kind: 'magic' | 'reset',
+  linkTo: (token: string, email: string) => string,
+): Promise<void> {
+  const keys = [`${kind}:${email}`];
+  await app.attempts.assertAllowed(keys);
+  await app.attempts.recordFailure(keys);
+  const [user] = await app.db
+    .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
+    .from(users)
+    .where(eq(users.email, email))
+    .limit(1);
+  if (!user) return;
+  const token = await issueToken(app.db, {
+    kind,
+    userId: user.id,
+    email: user.email,
+    ttlMs: TOKEN_TTL_MS[kind],
+  });
+  const url = `${app.config.appUrl.replace(/\/+$/, '')}${linkTo(encodeURIComponent(token), encodeURIComponent(user.email))}`;
+  await app.mailer
+    .send({ to: user.email, locale: user.locale, template: kind, params: { name: user.name, url } })
+    .catch((error: unknown) => request.log.error({ err: error }, `${kind} mail failed`));
+}
