@@ -3,12 +3,11 @@ import {
   ACCESS_MATRIX,
   INVITABLE_ROLES,
   ROLES,
-  ZInvitableRole,
-  ZRole,
   hasPermission,
   permissionsFor,
   type TRole,
 } from './permissions';
+import { ZInvitableRole, ZRole } from './schemas/roles';
 
 // The spec's section 6 matrix, written out cell by cell: row = the user's role, column = what is required.
 const EXPECTED: Record<TRole, Record<TRole, boolean>> = {

@@ -1,11 +1,9 @@
-import { z } from 'zod';
-
 /** Every role a user can hold in an account. `master` is the operator role (created by the CLI). */
 export const ROLES = ['master', 'owner', 'admin', 'developer', 'user'] as const;
 
-// Pure: the console's guards use the plain table above and must not pull zod into every route.
-export const ZRole = /* @__PURE__ */ z.enum(ROLES);
-export type TRole = z.infer<typeof ZRole>;
+// No zod here: the console's shell reads this table on every route, and a zod value defined in
+// this module would have to load with it. The schemas are in schemas/roles.ts.
+export type TRole = (typeof ROLES)[number];
 
 /** The User's `permission` field: one flag per role, true when that permission is granted. */
 export type TPermissionMap = Record<TRole, boolean>;
@@ -28,8 +26,7 @@ export const ACCESS_MATRIX: Readonly<Record<TRole, readonly TRole[]>> = {
 
 /** Roles an inviter (or an editor of another user) may give: never owner, never master. */
 export const INVITABLE_ROLES = ['admin', 'developer', 'user'] as const satisfies readonly TRole[];
-export const ZInvitableRole = /* @__PURE__ */ z.enum(INVITABLE_ROLES);
-export type TInvitableRole = z.infer<typeof ZInvitableRole>;
+export type TInvitableRole = (typeof INVITABLE_ROLES)[number];
 
 /** The permission flag map a user with `role` carries (the User entity's `permission`). */
 export function permissionsFor(role: TRole): TPermissionMap {

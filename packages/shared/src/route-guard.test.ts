@@ -32,13 +32,17 @@ describe('routeGuard', () => {
     });
   });
 
-  it('sends a user without the required permission to /signin', () => {
+  it('sends a user without the required permission to /signin, marked forbidden so the console says why', () => {
+    const forbidden = { redirect: '/signin', reason: 'forbidden' };
     expect(
       routeGuard({ path: '/account/users', required: 'admin', user: user({ role: 'developer' }), token }),
-    ).toEqual({ redirect: '/signin' });
+    ).toEqual(forbidden);
     expect(
       routeGuard({ path: '/account/apikeys', required: 'developer', user: user({ role: 'admin' }), token }),
-    ).toEqual({ redirect: '/signin' });
+    ).toEqual(forbidden);
+    expect(
+      routeGuard({ path: '/account/apikeys', required: 'developer', user: user({ role: 'master' }), token }),
+    ).toEqual(forbidden);
     expect(
       routeGuard({ path: '/account/apikeys', required: 'developer', user: user({ role: 'owner' }), token }),
     ).toEqual({ allow: true });
@@ -114,10 +118,14 @@ describe('routeGuard', () => {
     expect(routeGuard({ path: '/dashboard', required: 'user', user: u, token })).toEqual({ allow: true });
   });
 
-  it('sends verified users away from /signup/verify to /dashboard', () => {
+  it('sends verified users away from /signup/verify to /dashboard, unless they follow a link', () => {
     expect(routeGuard({ path: '/signup/verify', required: 'user', user: user(), token })).toEqual({
       redirect: '/dashboard',
     });
+    // An email change's link is followed while the current address is verified.
+    expect(
+      routeGuard({ path: '/signup/verify', required: 'user', user: user(), token, linkToken: true }),
+    ).toEqual({ allow: true });
   });
 
   it('ignores trailing slashes and query strings when matching paths', () => {

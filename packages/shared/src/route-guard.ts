@@ -13,13 +13,19 @@ export interface TGuardUser {
   onboarded?: boolean;
 }
 
-export type TGuardResult = { allow: true } | { redirect: string };
+/** `forbidden`: signed in, but the role lacks the permission (the console says why). */
+export type TGuardResult = { allow: true } | { redirect: string; reason?: 'forbidden' };
 
 export interface TRouteGuardInput {
   path: string;
   required: TRouteRequirement;
   user: TGuardUser | null | undefined;
   token: string | null | undefined;
+  /**
+   * The URL carries a mailed link's `?token=`: /signup/verify must open for a verified user too,
+   * since the link of an email change is followed while the current address is verified.
+   */
+  linkToken?: boolean;
 }
 
 /** Paths an unverified user may still open (to fix their email or wait for the link). */
@@ -61,13 +67,16 @@ const allow: TGuardResult = { allow: true };
  * 5. verified users on /signup/verify: /dashboard.
  * Public routes (`required === null`) allow everyone.
  */
-export function routeGuard({ path, required, user, token }: TRouteGuardInput): TGuardResult {
+export function routeGuard({ path, required, user, token, linkToken }: TRouteGuardInput): TGuardResult {
   if (required === null) return allow;
   const where = normalise(path);
 
   if (!token || !user) return { redirect: '/signin' };
-  if (required !== 'signed-in' && !hasPermission(user.permission, required)) return { redirect: '/signin' };
+  if (required !== 'signed-in' && !hasPermission(user.permission, required)) {
+    return { redirect: '/signin', reason: 'forbidden' };
+  }
 
+  if (where === '/signup/verify' && linkToken) return allow;
   if (!user.verified) return UNVERIFIED_PATHS.includes(where) ? allow : { redirect: '/signup/verify' };
 
   if (!user.plan && !NO_PLAN_PATHS.includes(where)) return { redirect: '/signup/plan' };

@@ -1,25 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ZEmailAddress, ZOtpCode } from './schemas/fields';
+import { ZPasswordChange, ZStrongPassword } from './schemas/user';
 import {
-  FIELD_MESSAGES,
   PASSWORD_MIN_LENGTH,
-  VALIDATION_MESSAGES_EN,
-  ZEmailAddress,
-  ZNewPassword,
-  ZOtpCode,
-  formatValidationMessage,
-  isAcceptedType,
+  describeIssue,
+  findNulPath,
   isComplexPassword,
   isEmail,
-  isIsoDate,
-  isNumber,
-  isPhone,
-  isUrl,
-  validateField,
-  validationMessageEn,
-  type TFieldRules,
+  upstreamUrlProblem,
 } from './validation';
 
-const file = (name: string, type: string) => ({ name, type });
+/** The message key and params of the first issue of a failed parse. */
+function firstIssue(schema: z.ZodType, value: unknown) {
+  const result = schema.safeParse(value);
+  if (result.success) return null;
+  return describeIssue(result.error.issues[0]!);
+}
 
 describe('patterns', () => {
   it('email', () => {
@@ -28,229 +25,131 @@ describe('patterns', () => {
       expect(isEmail(bad), bad).toBe(false);
   });
 
-  it('number: optional minus, digits, optional decimal part', () => {
-    for (const ok of ['0', '42', '-7', '3.14', '-0.5']) expect(isNumber(ok), ok).toBe(true);
-    for (const bad of ['', '-', '1.', '.5', '+1', '1e3', '1,5', 'abc'])
-      expect(isNumber(bad), bad).toBe(false);
-  });
-
-  it('phone: optional plus then 7-15 digits with optional single spaces', () => {
-    for (const ok of ['1234567', '+441234567890', '+44 20 7946 0958', '123456789012345'])
-      expect(isPhone(ok), ok).toBe(true);
-    for (const bad of [
-      '123456',
-      '1234567890123456',
-      '+44  20 7946 0958',
-      '++1234567',
-      ' 1234567',
-      '12-34-567',
-    ])
-      expect(isPhone(bad), bad).toBe(false);
-  });
-
-  it('url: optional scheme, optional www, a domain, optional path or query', () => {
-    for (const ok of [
-      'example.com',
-      'www.example.com',
-      'https://example.com',
-      'http://www.example.com/path/to?q=1',
-      'ftp://files.example.org/a.txt',
-      'smtp://mail.example.com',
-      'http://localhost:8080/v1',
-      'http://127.0.0.1:3000/api/v1',
-    ])
-      expect(isUrl(ok), ok).toBe(true);
-    for (const bad of [
-      '',
-      'example',
-      'gopher://example.com',
-      'http://',
-      'https://exa mple.com',
-      'javascript:alert(1)',
-    ])
-      expect(isUrl(bad), bad).toBe(false);
-  });
-
   it('complex password needs a special punctuation character', () => {
     expect(isComplexPassword('password1')).toBe(false);
     for (const ok of ['password!', 'pa$$', 'x.y', 'a_b', 'q{']) expect(isComplexPassword(ok), ok).toBe(true);
     expect(PASSWORD_MIN_LENGTH).toBe(8);
   });
 
-  it('ISO dates', () => {
-    expect(isIsoDate('2026-02-28')).toBe(true);
-    expect(isIsoDate('2026-02-30')).toBe(false);
-    expect(isIsoDate('26-2-3')).toBe(false);
+  it('upstream URLs: absolute http(s) only, no credentials (ftp and smtp are refused)', () => {
+    for (const ok of [
+      'https://api.example.com/v1',
+      'http://127.0.0.1:8080',
+      'http://[::1]/x',
+      ' https://a.io ',
+    ])
+      expect(upstreamUrlProblem(ok), ok).toBeNull();
+    for (const bad of [
+      'ftp://files.example.com',
+      'smtp://mail.example.com',
+      'example.com/v1',
+      'https://',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+    ])
+      expect(upstreamUrlProblem(bad), bad).toBe('validation.route_endpoint_url');
+    expect(upstreamUrlProblem('https://u:p@example.com')).toBe('validation.route_endpoint_credentials');
   });
 
-  it('accepted MIME types, exact and by family', () => {
-    expect(isAcceptedType('image/png', ['image/png'])).toBe(true);
-    expect(isAcceptedType('image/jpeg', 'image/*')).toBe(true);
-    expect(isAcceptedType('application/pdf', ['image/*', 'text/csv'])).toBe(false);
-    expect(isAcceptedType('application/pdf', undefined)).toBe(true);
-  });
-});
-
-describe('validateField', () => {
-  const v = (field: TFieldRules, value: unknown) => validateField(field, value);
-
-  it('required, with the label in params', () => {
-    expect(v({ type: 'text', required: true, label: 'Name' }, '')).toEqual({
-      key: 'form.required',
-      params: { label: 'Name' },
-    });
-    expect(v({ type: 'text', required: true, label: 'Name' }, '   ')?.key).toBe('form.required');
-    expect(v({ type: 'text', required: true }, undefined)?.key).toBe('form.required');
-    expect(v({ type: 'text' }, '')).toBeNull();
-    expect(v({ type: 'text', required: true }, 'Ada')).toBeNull();
-  });
-
-  it('errorMessage overrides, carried as message', () => {
-    expect(v({ type: 'text', required: true, errorMessage: FIELD_MESSAGES.nameRequired }, '')).toEqual({
-      key: 'form.required',
-      params: { label: undefined },
-      message: 'Please enter your name',
-    });
-  });
-
-  it('removed and hidden fields never fail', () => {
-    expect(v({ type: null, required: true }, '')).toBeNull();
-    expect(v({ type: 'hidden', required: true }, '')).toBeNull();
-  });
-
-  it('number: valid, min, max, between', () => {
-    expect(v({ type: 'number' }, 'abc')?.key).toBe('form.number.error.invalid');
-    expect(v({ type: 'number', min: 2 }, '1')).toEqual({
-      key: 'form.number.min',
-      params: { min: 2, label: undefined },
-    });
-    expect(v({ type: 'number', max: 5 }, '6')).toEqual({
-      key: 'form.number.max',
-      params: { max: 5, label: undefined },
-    });
-    expect(v({ type: 'number', min: 1, max: 5 }, '9')?.key).toBe('form.number.between');
-    expect(v({ type: 'number', min: 1, max: 5 }, '0')?.key).toBe('form.number.between');
-    expect(v({ type: 'number', min: 1, max: 5 }, '3')).toBeNull();
-    expect(v({ type: 'number' }, 7)).toBeNull();
-  });
-
-  it('min and max length', () => {
-    expect(v({ type: 'text', minLength: 3, label: 'Name' }, 'ab')).toEqual({
-      key: 'form.minLength',
-      params: { minLength: 3, label: 'Name' },
-    });
-    expect(v({ type: 'textarea', maxLength: 3 }, 'abcd')?.key).toBe('form.maxLength');
-    expect(v({ type: 'textarea', maxLength: 3 }, 'abc')).toBeNull();
-  });
-
-  it('email, url, phone via form.{type}.error.invalid', () => {
-    expect(v({ type: 'email' }, 'nope')?.key).toBe('form.email.error.invalid');
-    expect(v({ type: 'url' }, 'nope')?.key).toBe('form.url.error.invalid');
-    expect(v({ type: 'phone' }, '12')?.key).toBe('form.phone.error.invalid');
-    expect(v({ type: 'email' }, 'a@b.co')).toBeNull();
-  });
-
-  it('complex password', () => {
-    expect(v({ type: 'password', validation: 'complexPassword' }, 'abcdefgh')?.key).toBe(
-      'form.password.complex',
-    );
-    expect(v({ type: 'password', validation: 'complexPassword' }, 'abcdefg!')).toBeNull();
-  });
-
-  it('custom pattern, as RegExp or source string', () => {
-    expect(v({ type: 'text', validation: /^[a-z]+$/ }, 'ABC')?.key).toBe('form.text.error.invalid');
-    expect(v({ type: 'url', validation: '^https://' }, 'http://a.co')?.key).toBe('form.url.error.invalid');
-    expect(v({ type: 'text', validation: '^[a-z]+$' }, 'abc')).toBeNull();
-  });
-
-  it('file: required, accepted types, excluded subtype', () => {
-    expect(v({ type: 'file', required: true }, [])?.key).toBe('form.file.required');
-    expect(v({ type: 'file', accept: ['image/png'] }, [file('a.pdf', 'application/pdf')])).toEqual({
-      key: 'form.file.excluded',
-      params: { type: 'pdf', label: undefined },
-    });
-    expect(v({ type: 'file', accept: ['image/*'] }, [file('a.png', 'image/png')])).toBeNull();
-  });
-
-  it('checkbox sets: min and max choices; single checkbox required means checked', () => {
-    const options = ['a', 'b', 'c'].map((x) => ({ value: x, label: x }));
-    expect(v({ type: 'checkbox', options, min: 2 }, ['a'])).toEqual({
-      key: 'form.checkbox.min',
-      params: { min: 2, label: undefined },
-    });
-    expect(v({ type: 'checkbox', options, min: 1 }, [])?.key).toBe('form.checkbox.min');
-    expect(v({ type: 'checkbox', options, max: 2 }, ['a', 'b', 'c'])?.key).toBe('form.checkbox.max');
-    expect(v({ type: 'checkbox', options }, ['z'])?.key).toBe('form.select.error.invalid');
-    expect(v({ type: 'checkbox', options, required: true }, [])?.key).toBe('form.required');
-    expect(v({ type: 'checkbox', options, min: 1, max: 2 }, ['a', 'c'])).toBeNull();
-    expect(v({ type: 'checkbox', required: true }, false)?.key).toBe('form.required');
-    expect(v({ type: 'checkbox', required: true }, true)).toBeNull();
-  });
-
-  it('select and radio accept only listed options', () => {
-    const options = [{ value: 'agent', label: 'AI Agent' }];
-    expect(v({ type: 'select', options }, 'other')?.key).toBe('form.select.error.invalid');
-    expect(v({ type: 'radio', options }, 'agent')).toBeNull();
-    expect(v({ type: 'select', options, required: true }, '')?.key).toBe('form.required');
-  });
-
-  it('otp is exactly six characters', () => {
-    expect(v({ type: 'otp', required: true }, '12345')?.key).toBe('form.otp.error.invalid');
-    expect(v({ type: 'otp', required: true }, '123456')).toBeNull();
-    expect(v({ type: 'otp', validation: '^\\d+$' }, 'abcdef')?.key).toBe('form.otp.error.invalid');
-  });
-
-  it('date must be YYYY-MM-DD', () => {
-    expect(v({ type: 'date' }, '2026/01/01')?.key).toBe('form.date.error.invalid');
-    expect(v({ type: 'date', required: true }, '2026-01-01')).toBeNull();
-  });
-
-  it('card: null is empty, anything else is filled', () => {
-    expect(v({ type: 'card', required: true }, null)?.key).toBe('form.required');
-    expect(v({ type: 'card', required: true }, { complete: true })).toBeNull();
+  it('finds U+0000 in strings and keys, with its path', () => {
+    expect(findNulPath({ a: 'ok', b: ['x', 'y\0'] })).toBe('b.1');
+    expect(findNulPath({ 'k\0ey': 1 })).toBe('key');
+    expect(findNulPath('a\0', ['name'])).toBe('name');
+    expect(findNulPath({ a: 'ok', n: 1, z: null })).toBeNull();
   });
 });
 
-describe('messages', () => {
-  it('carries the spec literal messages', () => {
-    expect(Object.values(FIELD_MESSAGES)).toEqual([
-      'Please enter your name',
-      'Please enter your email address',
-      'Please provide a descriptive name for your key',
-      'Please select at least one scope',
-      'Please enter a message',
-      'Please enter your first name',
-      'Please enter your password to confirm your account deletion',
-      'Password must contain at least one special character',
-    ]);
-    expect(VALIDATION_MESSAGES_EN['form.number.error.invalid']).toBe('Please enter a valid number');
+describe('describeIssue: one mapping from zod issue to message key, for server and console', () => {
+  it("uses the schema's own key when it names one", () => {
+    expect(firstIssue(ZStrongPassword, 'a!b')).toEqual({
+      field: '',
+      key: 'validation.password_min_length',
+      params: {},
+    });
+    expect(firstIssue(ZStrongPassword, 'abcdefgh')?.key).toBe('validation.password_complex');
+    expect(firstIssue(ZStrongPassword, 'abcdefg!')).toBeNull();
   });
 
-  it('formats with a "Field" label fallback', () => {
-    expect(formatValidationMessage('{{label}} is required', {})).toBe('Field is required');
-    expect(validationMessageEn({ key: 'form.required', params: { label: 'Email' } })).toBe(
-      'Email is required',
-    );
-    expect(validationMessageEn({ key: 'form.number.between', params: { min: 1, max: 3 } })).toBe(
-      'Please enter a value between 1 and 3',
-    );
-    expect(validationMessageEn({ key: 'form.required', message: 'Custom' })).toBe('Custom');
+  it('maps generic issues by code, with the bound as a parameter', () => {
+    const body = z.strictObject({
+      name: z.string().trim().min(1).max(5),
+      code: z.string().min(3),
+      tags: z.array(z.string()).min(1).max(2),
+      count: z.number().int().min(2).max(9),
+      kind: z.enum(['a', 'b']),
+      site: z.url(),
+      mail: z.email(),
+    });
+    const valid = {
+      name: 'x',
+      code: 'abc',
+      tags: ['t'],
+      count: 3,
+      kind: 'a',
+      site: 'https://a.io',
+      mail: 'a@b.co',
+    };
+    const key = (change: Record<string, unknown>) => firstIssue(body, { ...valid, ...change });
+    expect(key({})).toBeNull();
+    expect(key({ name: ' ' })).toEqual({ field: 'name', key: 'validation.required', params: {} });
+    expect(key({ name: 'abcdef' })).toEqual({
+      field: 'name',
+      key: 'validation.too_long',
+      params: { maximum: 5 },
+    });
+    expect(key({ code: 'ab' })).toEqual({
+      field: 'code',
+      key: 'validation.too_short',
+      params: { minimum: 3 },
+    });
+    expect(key({ tags: [] })?.key).toBe('validation.too_few');
+    expect(key({ tags: ['a', 'b', 'c'] })?.key).toBe('validation.too_many');
+    expect(key({ count: 1 })).toEqual({
+      field: 'count',
+      key: 'validation.too_small',
+      params: { minimum: 2 },
+    });
+    expect(key({ count: 10 })?.key).toBe('validation.too_big');
+    expect(key({ count: 'x' })?.key).toBe('validation.not_a_number');
+    expect(key({ name: undefined })?.key).toBe('validation.required');
+    expect(key({ kind: 'c' })?.key).toBe('validation.invalid_option');
+    expect(key({ site: 'nope' })?.key).toBe('validation.invalid_url');
+    expect(key({ mail: 'nope' })?.key).toBe('validation.invalid_email');
+    expect(key({ extra: 1 })).toEqual({ field: 'extra', key: 'validation.unknown_field', params: {} });
+    expect(firstIssue(body, undefined)?.key).toBe('validation.body_required');
+    expect(firstIssue(body, 'text')?.key).toBe('validation.body_object');
+  });
+
+  it("a record key refused by its own schema reports that schema's key (header names)", () => {
+    const headers = z.record(z.string().regex(/^[a-z-]+$/, { error: 'validation.header_name' }), z.string());
+    expect(firstIssue(z.strictObject({ headers }), { headers: { 'bad name': 'x' } })).toEqual({
+      field: 'headers.bad name',
+      key: 'validation.header_name',
+      params: {},
+    });
+  });
+
+  it('an object-level rule names its field: the old password when the form says there is one', () => {
+    expect(
+      firstIssue(ZPasswordChange, { has_password: true, oldpassword: '', newpassword: 'abcdefg!' }),
+    ).toEqual({
+      field: 'oldpassword',
+      key: 'validation.old_password_required',
+      params: {},
+    });
+    expect(firstIssue(ZPasswordChange, { has_password: false, newpassword: 'abcdefg!' })).toBeNull();
   });
 });
 
 describe('zod building blocks', () => {
-  it('new password: length and complexity', () => {
-    expect(ZNewPassword.safeParse('a!b').error?.issues[0]?.message).toBe(
-      'Password must be at least 8 characters',
-    );
-    expect(ZNewPassword.safeParse('abcdefgh').error?.issues[0]?.message).toBe(FIELD_MESSAGES.passwordComplex);
-    expect(ZNewPassword.safeParse('abcdefg!').success).toBe(true);
+  it('email: normalised; empty is "required", anything else must look like an address', () => {
+    expect(ZEmailAddress.parse('  Ada@Example.COM ')).toBe('ada@example.com');
+    expect(firstIssue(ZEmailAddress, '')?.key).toBe('validation.email_required');
+    expect(firstIssue(ZEmailAddress, 'nope')?.key).toBe('validation.invalid_email');
   });
 
-  it('email normalised, otp exact length', () => {
-    expect(ZEmailAddress.parse('  Ada@Example.COM ')).toBe('ada@example.com');
-    expect(ZEmailAddress.safeParse('nope').success).toBe(false);
-    expect(ZOtpCode.safeParse('12345').success).toBe(false);
+  it('otp: exactly six characters', () => {
+    expect(firstIssue(ZOtpCode, '12345')?.key).toBe('validation.otp_length');
     expect(ZOtpCode.parse('123456')).toBe('123456');
   });
 });

@@ -1,16 +1,18 @@
 import { z } from 'zod';
-import { ZEmailAddress } from '../validation';
+import { missingError } from '../validation';
+import { ZEmailAddress } from './fields';
+import { ZPlanChange, type TPlanChange } from './billing';
 import { ZStrongPassword } from './user';
 
 /** Sign-up: `POST /api/account`. `confirm_password` is sent hidden and empty: a bot trap. */
 export const ZSignUp = z.strictObject({
   name: z
-    .string({ error: 'validation.name_required' })
+    .string({ error: missingError('validation.name_required') })
     .trim()
     .min(1, { error: 'validation.name_required' })
     .max(100),
   email: z
-    .string({ error: 'validation.email_required' })
+    .string({ error: missingError('validation.email_required') })
     .trim()
     .min(1, { error: 'validation.email_required' })
     .pipe(ZEmailAddress),
@@ -19,9 +21,9 @@ export const ZSignUp = z.strictObject({
 });
 export type TSignUp = z.infer<typeof ZSignUp>;
 
-/** `POST /api/account/plan` (at sign-up) and `PATCH /api/account/plan`. */
-export const ZPlanChoice = z.strictObject({ plan: z.string().min(1).max(64) });
-export type TPlanChoice = z.infer<typeof ZPlanChoice>;
+/** `POST /api/account/plan` (at sign-up) and `PATCH /api/account/plan`: see ZPlanChange (billing). */
+export const ZPlanChoice = ZPlanChange;
+export type TPlanChoice = TPlanChange;
 
 /** A plan as the plan form lists it (spec section 3: Plan). */
 export const ZPlanOption = z.object({

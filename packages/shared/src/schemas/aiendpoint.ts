@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { upstreamUrlProblem } from '../validation';
 
 /**
  * The AI endpoint registry (server contract section 5).
@@ -60,8 +61,19 @@ export const ZRouteName = z
   .max(ROUTE_NAME_MAX_LENGTH)
   .regex(ROUTE_NAME_PATTERN, { error: AIENDPOINT_MESSAGES.routeNameFormat });
 
-/** Checked further on the server (absolute http(s), private addresses per configuration). */
-export const ZRouteEndpoint = z.string().trim().min(1).max(2048);
+/**
+ * An absolute http(s) URL without credentials (`upstreamUrlProblem`); the server checks further
+ * for private addresses, per its configuration.
+ */
+export const ZRouteEndpoint = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .superRefine((value, ctx) => {
+    const problem = value ? upstreamUrlProblem(value) : null;
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 const ZEndpointName = z.string().trim().min(1).max(200);
 const ZDescription = z.string().max(DESCRIPTION_MAX_LENGTH);
@@ -148,3 +160,10 @@ export const ZAiEndpoint = ZSharedAiEndpoint.extend({
 export type TAiEndpoint = z.infer<typeof ZAiEndpoint>;
 
 export const ZCreatedAiEndpoint = z.object({ data: z.uuid(), id: z.uuid() });
+
+/** `GET /api/aiendpoint/{id}`: an own endpoint, or another account's shared public one read-only. */
+export const ZAiEndpointRead = z.union([
+  ZAiEndpoint,
+  ZSharedAiEndpoint.extend({ editable: z.literal(false) }),
+]);
+export type TAiEndpointRead = z.infer<typeof ZAiEndpointRead>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { missingError } from '../validation';
 
 /**
  * API keys (server contract section 4). A key is `air_` + 40 base62 characters; the server keeps
@@ -35,12 +36,12 @@ export const API_KEY_MESSAGES = {
 } as const;
 
 const ZKeyName = z
-  .string({ error: API_KEY_MESSAGES.nameRequired })
+  .string({ error: missingError(API_KEY_MESSAGES.nameRequired) })
   .trim()
   .min(1, { error: API_KEY_MESSAGES.nameRequired })
   .max(100);
 const ZKeyScopes = z
-  .array(ZApiKeyScope, { error: API_KEY_MESSAGES.scopeRequired })
+  .array(ZApiKeyScope, { error: missingError(API_KEY_MESSAGES.scopeRequired) })
   .min(1, { error: API_KEY_MESSAGES.scopeRequired })
   .max(API_KEY_SCOPES.length * 2);
 
@@ -79,3 +80,19 @@ export type TCreatedApiKey = z.infer<typeof ZCreatedApiKey>;
 export function maskApiKey(prefix: string): string {
   return `${prefix}…`;
 }
+
+/**
+ * `GET /api/user` called with an API key that carries `account.read`: the key and its account. A
+ * key is no person, so the answer names no user (decision 012).
+ */
+export const ZKeyIdentity = z.object({
+  kind: z.literal('api_key'),
+  key_id: z.uuid(),
+  key_name: z.string(),
+  scope: z.array(ZApiKeyScope),
+  account_id: z.uuid(),
+  account_name: z.string(),
+  /** The account's plan id, or null before one is chosen. */
+  plan: z.string().nullable(),
+});
+export type TKeyIdentity = z.infer<typeof ZKeyIdentity>;

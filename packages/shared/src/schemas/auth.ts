@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ZEmailAddress } from '../validation';
-import { ZStrongPassword } from './user';
+import { ZEmailAddress } from './fields';
+import { ZSignInData, ZStrongPassword, ZUser } from './user';
 
 /**
  * `POST /api/auth`: email and password, or a one-time sign-in token (social sign-in). One object
@@ -16,6 +16,18 @@ export type TSignIn = z.infer<typeof ZSignIn>;
 
 /** With two-factor on, the sign-in answer is this instead of a session. */
 export const ZTwoFactorRequired = z.object({ '2fa_required': z.literal(true), token: z.string() });
+export type TTwoFactorRequired = z.infer<typeof ZTwoFactorRequired>;
+
+/** Every sign-in (password, social token, magic link): a session, or the second step. */
+export const ZSignInAnswer = z.union([ZSignInData, ZTwoFactorRequired]);
+export type TSignInAnswer = z.infer<typeof ZSignInAnswer>;
+
+/** `GET /api/auth`: the start-up check; never 401. */
+export const ZAuthStatus = z.discriminatedUnion('authenticated', [
+  ZUser.extend({ authenticated: z.literal(true) }),
+  z.object({ authenticated: z.literal(false) }),
+]);
+export type TAuthStatus = z.infer<typeof ZAuthStatus>;
 
 export const ZSwitchAccount = z.strictObject({ account: z.uuid() });
 

@@ -25,7 +25,17 @@ export function ZEnvelope<T extends z.ZodType>(data: T) {
   return z.object({ data, message: z.string().optional() });
 }
 
+/** An answer that carries only a localised message (sign-out, mail sent…). */
 export const ZMessageOnly = z.object({ message: z.string() });
+export type TMessageOnly = z.infer<typeof ZMessageOnly>;
+
+/** How many rows a bulk delete removed. */
+export const ZDeleted = z.object({ deleted: z.number().int().min(0) });
+export type TDeleted = z.infer<typeof ZDeleted>;
+
+/** Deleting oneself or closing the account: `signout` tells the console to drop its session. */
+export const ZSignOut = z.object({ signout: z.boolean() });
+export type TSignOut = z.infer<typeof ZSignOut>;
 
 export const LOCALES = ['en', 'es'] as const;
 export const ZLocale = z.enum(LOCALES);

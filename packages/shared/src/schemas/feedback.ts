@@ -26,3 +26,6 @@ export const ZEvent = z.strictObject({
     }),
 });
 export type TEvent = z.infer<typeof ZEvent>;
+
+/** `POST /api/event` answers that the event was stored. */
+export const ZEventRecorded = z.object({ recorded: z.literal(true) });

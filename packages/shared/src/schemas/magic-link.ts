@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZEmailAddress } from '../validation';
+import { ZEmailAddress } from './fields';
 
 /** `POST /api/auth/magic`: mails a 15-minute single-use sign-in link; always answers 200. */
 export const ZMagicLinkRequest = z.strictObject({ email: ZEmailAddress });

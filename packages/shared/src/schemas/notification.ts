@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 /** The notification preferences a user can switch (spec section 9). */
-export const NOTIFICATION_NAMES = ['new_signin', 'plan_updated', 'card_updated', 'invite_accepted'] as const;
+export const NOTIFICATION_NAMES = [
+  'new_signin',
+  'plan_updated',
+  'card_updated',
+  'invite_accepted',
+  'quota_warning',
+] as const;
 export const ZNotificationName = z.enum(NOTIFICATION_NAMES);
 export type TNotificationName = z.infer<typeof ZNotificationName>;
 
@@ -14,3 +20,5 @@ export const ZNotificationUpdate = z.union([
   z.partialRecord(ZNotificationName, z.boolean()),
 ]);
 export type TNotificationUpdate = z.infer<typeof ZNotificationUpdate>;
+
+export const ZNotificationPrefs = z.array(z.object({ name: ZNotificationName, active: z.boolean() }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZOtpCode } from '../validation';
+import { ZOtpCode } from './fields';
 
 /**
  * Two-factor authentication (TOTP). `PUT /api/user/2fa` turns it on (answering a QR code and the
@@ -7,8 +7,24 @@ import { ZOtpCode } from '../validation';
  * and answers the one backup code, shown once. `POST /api/auth/otp` finishes a sign-in that
  * answered `2fa_required`, with a TOTP code or the backup code.
  */
-export const ZTwoFactorToggle = z.strictObject({ '2fa_enabled': z.boolean() });
+export const ZTwoFactorToggle = z.strictObject({
+  '2fa_enabled': z.boolean(),
+  /**
+   * Turning it off while it is on needs a current TOTP code or the backup code: a stolen session
+   * alone cannot remove the second factor.
+   */
+  code: z.string().trim().max(32, { error: 'validation.code_invalid' }).optional(),
+});
 export type TTwoFactorToggle = z.infer<typeof ZTwoFactorToggle>;
+
+/** The console's turn-off form: what the service requires then (a code, `validation.code_required`). */
+export const ZTwoFactorOff = ZTwoFactorToggle.extend({
+  code: z
+    .string()
+    .trim()
+    .min(1, { error: 'validation.code_required' })
+    .max(32, { error: 'validation.code_invalid' }),
+});
 
 export const ZTwoFactorSetup = z.object({
   '2fa_enabled': z.boolean(),
@@ -38,3 +54,6 @@ export const ZOtpSignIn = z.strictObject({
   jwt: z.string().min(1).max(512),
 });
 export type TOtpSignIn = z.infer<typeof ZOtpSignIn>;
+
+/** The sign-in form's code mode: an authenticator code is exactly OTP_LENGTH characters. */
+export const ZOtpSignInCode = ZOtpSignIn.extend({ code: ZOtpCode });

@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import { ZPlanChoice, ZPlansAnswer, ZSignUp } from './schemas/account';
+import { ZActivityPage } from './schemas/activity';
+import {
+  ZBillingConfig,
+  ZCard,
+  ZCardUpdate,
+  ZInvoiceList,
+  ZLocalCardToken,
+  ZLocalCardTokenRequest,
+  ZLocalConfirmAnswer,
+  ZLocalConfirmRequest,
+  ZPlanChange,
+  ZSubscription,
+} from './schemas/billing';
+import {
+  ZAccountUsers,
+  ZDeletedCount,
+  ZDeleteInvites,
+  ZInviteInfo,
+  ZInviteRequest,
+  ZInviteResult,
+  ZMember,
+  ZRoleChange,
+} from './schemas/membership';
+import { ZSessionList, ZSessionsSignedOut } from './schemas/session';
+import { ZSupportMail, ZUtilityConfig } from './schemas/support';
+import { ZUsageInsight, ZUsageLog } from './schemas/usage-insight';
+
+import { ZPaymentActionRequired, ZPlanSaved, ZPlanState } from './schemas/billing';
+import {
+  ZAiEndpoint,
+  ZAiEndpointRead,
+  ZCreateAiEndpoint,
+  ZCreatedAiEndpoint,
+  ZSharedAiEndpoint,
+  ZUpdateAiEndpoint,
+} from './schemas/aiendpoint';
+import {
+  ZApiKey,
+  ZApiKeyScope,
+  ZCreateApiKey,
+  ZCreatedApiKey,
+  ZDeleteApiKeys,
+  ZUpdateApiKey,
+} from './schemas/api-key';
+import {
+  ZAuthStatus,
+  ZPasswordReset,
+  ZPasswordResetRequest,
+  ZSignIn,
+  ZSignInAnswer,
+  ZSwitchAccount,
+} from './schemas/auth';
+import { ZDeleted, ZEnvelope, ZMessageOnly, ZSignOut } from './schemas/common';
+import { ZEvent, ZEventRecorded, ZFeedback } from './schemas/feedback';
+import { ZImpersonate } from './schemas/impersonate';
+import { ITEM_KINDS, ZDeleteItems, ZItem, ZItemInput, type TItemKind } from './schemas/item';
+import { ZMagicLinkRequest, ZMagicLinkVerify } from './schemas/magic-link';
+import { ZNotificationPrefs, ZNotificationUpdate } from './schemas/notification';
+import { ZSocialProviders } from './schemas/social';
+import {
+  ZOtpSignIn,
+  ZTwoFactorSetup,
+  ZTwoFactorToggle,
+  ZTwoFactorVerified,
+  ZTwoFactorVerify,
+} from './schemas/two-factor';
+import { ZUsageList } from './schemas/usage';
+import {
+  ZInvitedSignUp,
+  ZPasswordChange,
+  ZPasswordConfirm,
+  ZPermissionMap,
+  ZSignInData,
+  ZUser,
+  ZUserOrKey,
+  ZUserUpdate,
+  ZVerifyAnswer,
+  ZVerifyEmail,
+} from './schemas/user';
+
+/**
+ * The console API in one table: `"METHOD /path"` (Fastify's `:param` syntax) → the request body
+ * and the success answer the server declares on that route. The server's OpenAPI test checks each
+ * entry against the route's own schemas, and the console's page tests type their mocked answers
+ * from it, so a mocked shape the server would never send does not type-check.
+ */
+interface TCall {
+  body?: z.ZodType;
+  response: z.ZodType;
+  /** The success status when it is not 200. */
+  status?: 201;
+}
+
+/** A plan change: saved (with the user), or a card payment to confirm first. */
+const ZPlanAnswer = z.union([ZPaymentActionRequired, ZPlanSaved]);
+
+const ZItemList = ZEnvelope(z.array(ZItem));
+const ZItemOne = ZEnvelope(ZItem);
+const ZDeletedAnswer = ZEnvelope(ZDeleted);
+
+type TItemCalls<K extends TItemKind> = Record<`GET /api/${K}`, { response: typeof ZItemList }> &
+  Record<`GET /api/${K}/:id`, { response: typeof ZItemOne }> &
+  Record<`POST /api/${K}`, { body: typeof ZItemInput; response: typeof ZItemOne; status: 201 }> &
+  Record<`PATCH /api/${K}/:id`, { body: typeof ZItemInput; response: typeof ZItemOne }> &
+  Record<`DELETE /api/${K}`, { body: typeof ZDeleteItems; response: typeof ZDeletedAnswer }> &
+  Record<`DELETE /api/${K}/:ids`, { response: typeof ZDeletedAnswer }>;
+
+/** The six calls of each name-only collection (`items` module). */
+function itemCalls<K extends TItemKind>(kind: K): TItemCalls<K> {
+  return {
+    [`GET /api/${kind}`]: { response: ZItemList },
+    [`GET /api/${kind}/:id`]: { response: ZItemOne },
+    [`POST /api/${kind}`]: { body: ZItemInput, response: ZItemOne, status: 201 },
+    [`PATCH /api/${kind}/:id`]: { body: ZItemInput, response: ZItemOne },
+    [`DELETE /api/${kind}`]: { body: ZDeleteItems, response: ZDeletedAnswer },
+    [`DELETE /api/${kind}/:ids`]: { response: ZDeletedAnswer },
+  } as TItemCalls<K>;
+}
+
+export const CONSOLE_API = {
+  'POST /api/account': { body: ZSignUp, response: ZEnvelope(ZSignInData), status: 201 },
+  'GET /api/account/plans': { response: ZEnvelope(ZPlansAnswer) },
+  'GET /api/account/plan': { response: ZEnvelope(ZPlanState) },
+  'POST /api/account/plan': { body: ZPlanChoice, response: ZPlanAnswer },
+  'PATCH /api/account/plan': { body: ZPlanChoice, response: ZPlanAnswer },
+  'DELETE /api/account': { body: ZPasswordConfirm, response: ZEnvelope(ZSignOut) },
+  'GET /api/account/usage': { response: ZEnvelope(ZUsageList) },
+  'GET /api/account/usage/insight': { response: ZEnvelope(ZUsageInsight) },
+  'GET /api/account/usage/log': { response: ZEnvelope(ZUsageLog) },
+  'GET /api/account/activity': { response: ZEnvelope(ZActivityPage) },
+
+  'GET /api/billing/config': { response: ZEnvelope(ZBillingConfig) },
+  'GET /api/account/subscription': { response: ZEnvelope(ZSubscription.nullable()) },
+  'GET /api/account/invoice': { response: ZEnvelope(ZInvoiceList) },
+  'GET /api/account/card': { response: ZEnvelope(ZCard.nullable()) },
+  'PATCH /api/account/card': {
+    body: ZCardUpdate,
+    response: z.union([ZPaymentActionRequired, ZEnvelope(ZCard).extend({ message: z.string() })]),
+  },
+  'POST /api/account/upgrade': { body: ZPlanChange, response: ZPlanAnswer },
+  'POST /api/billing/local/token': { body: ZLocalCardTokenRequest, response: ZEnvelope(ZLocalCardToken) },
+  'POST /api/billing/local/confirm': { body: ZLocalConfirmRequest, response: ZEnvelope(ZLocalConfirmAnswer) },
+
+  'GET /api/account/users': { response: ZEnvelope(ZAccountUsers) },
+  'POST /api/invite': { body: ZInviteRequest, response: ZEnvelope(ZInviteResult) },
+  'DELETE /api/invite': { body: ZDeleteInvites, response: ZEnvelope(ZDeletedCount) },
+  'DELETE /api/invite/:id': { response: ZEnvelope(ZDeletedCount) },
+  'GET /api/invite/:token': { response: ZEnvelope(ZInviteInfo) },
+  'PATCH /api/user/:id': { body: ZRoleChange, response: ZEnvelope(ZMember) },
+
+  'GET /api/user/sessions': { response: ZSessionList },
+  'DELETE /api/user/sessions': { response: ZSessionsSignedOut },
+  'DELETE /api/user/sessions/:id': { response: ZSessionsSignedOut },
+
+  'GET /api/utility/config': { response: ZEnvelope(ZUtilityConfig) },
+  'POST /api/utility/mail': { body: ZSupportMail, response: ZMessageOnly },
+
+  'POST /api/auth': { body: ZSignIn, response: ZEnvelope(ZSignInAnswer) },
+  'GET /api/auth': { response: ZEnvelope(ZAuthStatus) },
+  'DELETE /api/auth': { response: ZMessageOnly },
+  'POST /api/auth/switch': { body: ZSwitchAccount, response: ZEnvelope(ZSignInData) },
+  'POST /api/auth/password/reset/request': { body: ZPasswordResetRequest, response: ZMessageOnly },
+  'POST /api/auth/password/reset': { body: ZPasswordReset, response: ZMessageOnly },
+  'POST /api/auth/magic': { body: ZMagicLinkRequest, response: ZMessageOnly },
+  'POST /api/auth/magic/verify': { body: ZMagicLinkVerify, response: ZEnvelope(ZSignInAnswer) },
+  'POST /api/auth/otp': { body: ZOtpSignIn, response: ZEnvelope(ZSignInData) },
+  'POST /api/auth/impersonate': { body: ZImpersonate, response: ZEnvelope(ZSignInData) },
+  'GET /api/auth/providers': { response: ZEnvelope(ZSocialProviders) },
+
+  'GET /api/user': { response: ZEnvelope(ZUserOrKey) },
+  'PATCH /api/user': { body: ZUserUpdate, response: ZEnvelope(ZUser) },
+  'POST /api/user': { body: ZInvitedSignUp, response: ZEnvelope(ZSignInData), status: 201 },
+  'DELETE /api/user': { body: ZPasswordConfirm, response: ZEnvelope(ZSignOut) },
+  'DELETE /api/user/:id': { response: ZEnvelope(ZSignOut) },
+  'GET /api/user/permissions': { response: ZEnvelope(ZPermissionMap) },
+  'PUT /api/user/password': { body: ZPasswordChange, response: ZEnvelope(ZUser) },
+  'POST /api/user/verify': { body: ZVerifyEmail, response: ZEnvelope(ZVerifyAnswer) },
+  'POST /api/user/verify/request': { response: ZMessageOnly },
+  'PUT /api/user/2fa': { body: ZTwoFactorToggle, response: ZEnvelope(ZTwoFactorSetup) },
+  'POST /api/user/2fa/verify': { body: ZTwoFactorVerify, response: ZEnvelope(ZTwoFactorVerified) },
+
+  'GET /api/notification': { response: ZEnvelope(ZNotificationPrefs) },
+  'PATCH /api/notification': { body: ZNotificationUpdate, response: ZEnvelope(ZNotificationPrefs) },
+  'POST /api/feedback': { body: ZFeedback, response: ZMessageOnly, status: 201 },
+  'POST /api/event': { body: ZEvent, response: ZEnvelope(ZEventRecorded), status: 201 },
+
+  'GET /api/key/scopes': { response: ZEnvelope(z.array(ZApiKeyScope)) },
+  'GET /api/key': { response: ZEnvelope(z.array(ZApiKey)) },
+  'GET /api/key/:id': { response: ZEnvelope(ZApiKey) },
+  'POST /api/key': { body: ZCreateApiKey, response: ZEnvelope(ZCreatedApiKey), status: 201 },
+  'PATCH /api/key/:id': { body: ZUpdateApiKey, response: ZEnvelope(ZApiKey) },
+  'DELETE /api/key': { body: ZDeleteApiKeys, response: ZEnvelope(ZDeleted) },
+
+  'GET /api/aiendpoint': { response: ZEnvelope(z.array(ZAiEndpoint)) },
+  'GET /api/aiendpoint/:id': { response: ZEnvelope(ZAiEndpointRead) },
+  'POST /api/aiendpoint': { body: ZCreateAiEndpoint, response: ZEnvelope(ZCreatedAiEndpoint), status: 201 },
+  'PATCH /api/aiendpoint/:id': { body: ZUpdateAiEndpoint, response: ZEnvelope(ZAiEndpoint) },
+  'DELETE /api/aiendpoint/:ids': { response: ZEnvelope(ZDeleted) },
+  'GET /api/aiendpointShared': { response: ZEnvelope(z.array(ZSharedAiEndpoint)) },
+
+  ...itemCalls(ITEM_KINDS[0]),
+  ...itemCalls(ITEM_KINDS[1]),
+  ...itemCalls(ITEM_KINDS[2]),
+  ...itemCalls(ITEM_KINDS[3]),
+  ...itemCalls(ITEM_KINDS[4]),
+  ...itemCalls(ITEM_KINDS[5]),
+} satisfies Record<string, TCall>;
+
+export type TConsoleApi = typeof CONSOLE_API;
+export type TConsoleCall = keyof TConsoleApi;
+/** The success answer of a call, as the server sends it. */
+export type TAnswerOf<K extends TConsoleCall> = z.output<TConsoleApi[K]['response']>;
+/** The request body of a call. */
+export type TBodyOf<K extends TConsoleCall> = TConsoleApi[K] extends { body: z.ZodType }
+  ? z.input<TConsoleApi[K]['body']>
+  : undefined;

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/**
+ * The account's activity log (`GET /api/account/activity`, admin): who did what, newest first,
+ * kept 90 days. `data` holds display values (an email, a role, a key name, a route name).
+ */
+export const ACTIVITY_TYPES = [
+  'member.invited',
+  'member.invite_resent',
+  'member.invite_deleted',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'member.left',
+  'key.created',
+  'key.revoked',
+  'key.deleted',
+  'endpoint.created',
+  'endpoint.shared',
+  'endpoint.deleted',
+  'plan.changed',
+  'card.changed',
+  'signin.new_device',
+] as const;
+export const ZActivityType = z.enum(ACTIVITY_TYPES);
+export type TActivityType = z.infer<typeof ZActivityType>;
+
+export const ACTIVITY_RETENTION_DAYS = 90;
+export const ACTIVITY_PAGE_SIZE = 50;
+
+export const ZActivityQuery = z.strictObject({
+  member: z.uuid().optional(),
+  type: ZActivityType.optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+export type TActivityQuery = z.input<typeof ZActivityQuery>;
+
+export const ZActivityEntry = z.object({
+  id: z.uuid(),
+  type: ZActivityType,
+  actor: z.object({ id: z.uuid(), name: z.string(), email: z.string() }).nullable(),
+  data: z.record(z.string(), z.string()),
+  created_at: z.string(),
+});
+export type TActivityEntry = z.infer<typeof ZActivityEntry>;
+
+export const ZActivityPage = z.object({
+  entries: z.array(ZActivityEntry),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
+export type TActivityPage = z.infer<typeof ZActivityPage>;
