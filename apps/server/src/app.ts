@@ -1,4 +1,4 @@
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TPlan } from '@air/shared/schemas/plan';
 import type { TConfig } from './config';
@@ -6,8 +6,10 @@ import { loadPlans, seedPlans } from './billing/plans';
 import { DEFAULT_WEB_DIST, registerConsole } from './core/console';
 import { registerErrorHandler } from './core/error-handler';
 import { registerHealth } from './core/health';
+import { registerJsonBody } from './core/json-body';
 import { registerModules, registerPlugins } from './core/load-modules';
 import { registerOpenApi } from './core/openapi';
+import { RequestLogController } from './core/request-log';
 import { genReqId, registerRequestContext } from './core/request-context';
 import { registerSecurityHeaders } from './core/security-headers';
 import { openDatabase, type TDatabase, type TDb } from './db/client';
@@ -32,6 +34,8 @@ export interface TBuildAppOptions {
   webDist?: string;
   /** Where log lines go (tests capture them); default stdout. */
   logStream?: { write(line: string): void };
+  /** Sees every route as it is added (the OpenAPI test checks that each one is documented). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Log fields that must never reach a log line. */
@@ -57,19 +61,25 @@ export async function buildApp(config: TConfig, options: TBuildAppOptions = {}) 
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     ...(options.logStream ? { stream: options.logStream } : {}),
   };
+  const trustProxy = config.trustProxy;
   const app = Fastify({
     logger: loggerOptions,
+    logController: new RequestLogController(),
     genReqId,
     requestIdHeader: false,
-    trustProxy: config.isProduction ? 'loopback, linklocal, uniquelocal' : false,
+    // A hop count trusts that many proxies nearest the server (Fastify types take no number).
+    trustProxy:
+      typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 1_048_576,
   }).withTypeProvider<ZodTypeProvider>();
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // The console API speaks JSON only: a text/plain body is refused (400) instead of reaching a
   // handler as a string. Features that need uploads add their own parser (e.g. multipart).
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
 
   let database = options.database;
   if (!database) {

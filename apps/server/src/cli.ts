@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from './config';
 import type { TCliCommand } from './cli/command';
+import { isSourceFile, SOURCE_EXT } from './lib/source-ext';
 
 /**
  * `npm run cli -- <command> [args]`. Each command is one file `src/cli/<name>.ts` default-exporting
@@ -13,9 +14,9 @@ const CLI_DIR = path.join(import.meta.dirname, 'cli');
 async function loadCommands(): Promise<Map<string, TCliCommand>> {
   const commands = new Map<string, TCliCommand>();
   for (const file of readdirSync(CLI_DIR).sort()) {
-    if (!file.endsWith('.ts') || file === 'command.ts' || /\.(test|spec|d)\.ts$/.test(file)) continue;
+    if (!isSourceFile(file) || file === `command${SOURCE_EXT}`) continue;
     const mod = (await import(pathToFileURL(path.join(CLI_DIR, file)).href)) as { default?: TCliCommand };
-    if (mod.default) commands.set(file.replace(/\.ts$/, ''), mod.default);
+    if (mod.default) commands.set(file.slice(0, -SOURCE_EXT.length), mod.default);
   }
   return commands;
 }

@@ -69,9 +69,10 @@ const ZEnv = z.object({
     z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   ),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).default('AIR <no-reply@air.local>')),
-  SUPPORT_EMAIL: z.preprocess(
+  SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: 'must be an email address' }).optional()),
+  DOCS_URL: z.preprocess(
     emptyToUndefined,
-    z.email({ error: 'must be an email address' }).default('support@air.local'),
+    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
   ),
   BILLING_PROVIDER: z.preprocess(
     emptyToUndefined,
@@ -82,6 +83,13 @@ const ZEnv = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   PLANS_FILE: optionalString,
   UPSTREAM_ALLOW_PRIVATE: booleanString,
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[\w.:/,\s-]+$/, 'must be true, false, a hop count or a list of addresses')
+      .optional(),
+  ),
   GATEWAY_TIMEOUT_MS: z.preprocess(
     emptyToUndefined,
     z.coerce
@@ -115,7 +123,10 @@ export interface TConfig {
   secret: string;
   smtpUrl: string | undefined;
   mailFrom: string;
-  supportEmail: string;
+  /** Where support-form messages go; unset: the form answers that support is not configured. */
+  supportEmail: string | undefined;
+  /** The side navigation's Docs link; unset: the OpenAPI reference at /api/docs. */
+  docsUrl: string | undefined;
   billing:
     | { provider: 'local' }
     | { provider: 'stripe'; secretKey: string; publishableKey: string; webhookSecret: string };
@@ -124,6 +135,21 @@ export interface TConfig {
   plansFile: string;
   upstreamAllowPrivate: boolean;
   gatewayTimeoutMs: number;
+  /**
+   * Fastify's `trustProxy`: which proxies may set X-Forwarded-For (the client IP behind a load
+   * balancer). `false` (the default) uses the socket's address.
+   */
+  trustProxy: boolean | number | string;
+}
+
+/** TRUST_PROXY: `true`/`false`, a hop count, or a comma-separated list of addresses / CIDRs. */
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined) return false;
+  const trimmed = value.trim().toLowerCase();
+  if (['false', 'no', 'off'].includes(trimmed)) return false;
+  if (['true', 'yes', 'on'].includes(trimmed)) return true;
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  return value.trim();
 }
 
 export const BUILT_IN_PLANS_FILE = path.join(import.meta.dirname, 'billing', 'plans.json');
@@ -207,6 +233,12 @@ export function loadConfig(
   const isProduction = e.NODE_ENV === 'production';
 
   if (isProduction && !e.SECRET) errors.push('SECRET: is required when NODE_ENV=production');
+  // The embedded database is one per process: instances behind a balancer would each count alone.
+  if (isProduction && !e.DATABASE_URL) {
+    errors.push(
+      'DATABASE_URL: is required when NODE_ENV=production (the embedded database serves one process)',
+    );
+  }
 
   let billing: TConfig['billing'] = { provider: 'local' };
   if (e.BILLING_PROVIDER === 'stripe') {
@@ -246,10 +278,12 @@ export function loadConfig(
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,
+    docsUrl: e.DOCS_URL,
     billing,
     oidcProviders,
     plansFile,
     upstreamAllowPrivate: e.UPSTREAM_ALLOW_PRIVATE ?? !isProduction,
     gatewayTimeoutMs: e.GATEWAY_TIMEOUT_MS,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
   };
 }

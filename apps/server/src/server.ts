@@ -1,7 +1,9 @@
+import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type TConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrateDatabase } from './db/migrate';
+import { mailStatus } from './mail/mailer';
 
 /** The only file that listens: config, database + migrations, app, listen, graceful shutdown. */
 async function main() {
@@ -18,35 +20,36 @@ async function main() {
 
   const database = await openDatabase(config);
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let address = config.appUrl;
   try {
-    await migrateDatabase(database);
+    const { applied } = await migrateDatabase(database);
+    if (applied > 0) console.log(`Applied ${applied} database migration${applied === 1 ? '' : 's'}`);
     app = await buildApp(config, { database });
-    await app.listen({ port: config.port, host: config.host });
+    address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     console.error((error as Error).message);
     await app?.close().catch(() => {});
     await database.close();
     process.exit(1);
   }
-  console.log(`AIR is running at ${config.appUrl} (${database.driver} database)`);
+  // PORT=0 picks a free port: name the one actually bound.
+  const url = config.port === 0 ? address : config.appUrl;
+  // One line, once: the address, the database and where mail goes (the dev outbox's address).
+  console.log(
+    `AIR is running at ${url} (${database.driver} database, ${mailStatus({ ...config, appUrl: url })})`,
+  );
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app!.log.info({ signal }, 'shutting down');
-    // A hung connection must not keep the process alive forever.
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
+  // SIGINT/SIGTERM close the server (in-flight requests finish) and the database; a hung
+  // connection cannot keep the process alive past 10 s.
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) app!.log.error({ err }, 'stopping after an uncaught error');
+    else app!.log.info({ signal }, 'shutting down');
     try {
       await app!.close();
     } finally {
       await database.close();
     }
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  });
 }
 
 await main();

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERRORS, type TErrorCode } from '@air/shared/errors';
+import { describeIssue } from '@air/shared/validation';
 import { AppError, isAppError } from '../lib/app-error';
 import { hasMessage, t, type TLocale } from '../i18n';
 
@@ -12,7 +13,7 @@ interface TValidationIssue {
 }
 
 /** `route_name` → `Route name`: the label used in generic validation messages. */
-function humanise(field: string): string {
+export function humanise(field: string): string {
   const last = field.split('.').pop() ?? field;
   const words = last
     .replace(/([a-z])([A-Z])/g, '$1 $2')
@@ -22,57 +23,25 @@ function humanise(field: string): string {
   return words ? words[0]!.toUpperCase() + words.slice(1) : 'Field';
 }
 
-/** The wire's `inputError` and a localised message for the first failing field of a validation. */
+/**
+ * The wire's `inputError` and a localised message for the first failing field of a validation.
+ * The key comes from the shared `describeIssue`, the same function the console's forms use, so
+ * a refused field reads the same in the console before sending and in the server's answer.
+ */
 function describeValidation(
   issue: TValidationIssue,
   locale: TLocale,
 ): { inputError?: string; message: string } {
-  const params = issue.params;
-  let field = issue.instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
-  if (issue.keyword === 'unrecognized_keys' && Array.isArray(params.keys) && params.keys.length > 0) {
-    field = [field, String(params.keys[0])].filter(Boolean).join('.');
-    return { inputError: field, message: t(locale, 'validation.unknown_field', { field }) };
-  }
-  const label = humanise(field);
-  const withField = (key: string, extra: Record<string, string | number> = {}) => ({
-    ...(field ? { inputError: field } : {}),
-    message: t(locale, key, { field: label, ...extra }),
+  const { field, key, params } = describeIssue({
+    ...issue.params,
+    code: issue.keyword,
+    path: issue.instancePath.replace(/^\//, '').split('/').filter(Boolean),
+    message: issue.message,
   });
-  // A schema's own message that is a catalog key wins (e.g. 'validation.password_complex').
-  if (issue.message && hasMessage(issue.message)) return withField(issue.message);
-  if (!field && issue.keyword === 'invalid_type') {
-    const missing = /received (undefined|null)/.test(issue.message ?? '');
-    return { message: t(locale, missing ? 'validation.body_required' : 'validation.body_object') };
-  }
-  const origin = String(params.origin ?? '');
-  switch (issue.keyword) {
-    case 'invalid_type':
-      if (/received (undefined|null)/.test(issue.message ?? '')) return withField('validation.required');
-      if (params.expected === 'number' || params.expected === 'int')
-        return withField('validation.not_a_number');
-      return withField('validation.invalid');
-    case 'too_small': {
-      const minimum = Number(params.minimum);
-      if (origin === 'string')
-        return withField(minimum <= 1 ? 'validation.required' : 'validation.too_short', { minimum });
-      if (origin === 'array' || origin === 'set') return withField('validation.too_few', { minimum });
-      return withField('validation.too_small', { minimum });
-    }
-    case 'too_big': {
-      const maximum = Number(params.maximum);
-      if (origin === 'string') return withField('validation.too_long', { maximum });
-      if (origin === 'array' || origin === 'set') return withField('validation.too_many', { maximum });
-      return withField('validation.too_big', { maximum });
-    }
-    case 'invalid_format':
-      if (params.format === 'email') return withField('validation.invalid_email');
-      if (params.format === 'url') return withField('validation.invalid_url');
-      return withField('validation.invalid_format');
-    case 'invalid_value':
-      return withField('validation.invalid_option');
-    default:
-      return withField('validation.invalid');
-  }
+  // A key the catalogs do not hold (a schema typo) still answers a readable message.
+  const known = hasMessage(key) ? key : 'validation.invalid';
+  const label = known === 'validation.unknown_field' ? field : humanise(field);
+  return { ...(field ? { inputError: field } : {}), message: t(locale, known, { field: label, ...params }) };
 }
 
 /** Fastify's own 4xx errors (body parsing, routing) mapped onto the error vocabulary. */

@@ -1,16 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { findGatewayState } from '../gateway/state';
 
-/** `GET /healthz`: 200 after a real `select 1`, 503 when the database does not answer. */
+/**
+ * `GET /healthz`: 200 after a real `select 1`, 503 when the database does not answer. With
+ * REDIS_URL, `redis` says whether the gateway counts quotas and rate limits in Redis (`up`) or,
+ * Redis being unreachable, in this instance only (`down`): the instance keeps serving, degraded.
+ */
 export function registerHealth(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/healthz',
     {
       schema: {
-        hide: true,
+        tags: ['operations'],
+        summary: 'Readiness: 200 after a real database query, 503 when the database does not answer',
+        security: [],
         response: {
-          200: z.object({ status: z.literal('ok') }),
+          200: z.object({ status: z.literal('ok'), redis: z.enum(['up', 'down']).optional() }),
           503: z.object({ status: z.literal('unavailable') }),
         },
       },
@@ -18,7 +25,9 @@ export function registerHealth(app: FastifyInstance) {
     async (request, reply) => {
       try {
         await app.database.ping();
-        return { status: 'ok' as const };
+        const redisUp = findGatewayState(app)?.counters.redisUp() ?? null;
+        if (redisUp === null) return { status: 'ok' as const };
+        return { status: 'ok' as const, redis: redisUp ? ('up' as const) : ('down' as const) };
       } catch (error) {
         request.log.error({ err: error }, 'health check: database unavailable');
         return reply.status(503).send({ status: 'unavailable' as const });

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback } from 'fastify';
+import { isSourceFile, SOURCE_EXT } from '../lib/source-ext';
 
 /**
  * Discovery so features plug in without editing a shared file:
@@ -31,7 +32,7 @@ export function pluginFiles(srcDir = SRC_DIR): string[] {
   const dir = path.join(srcDir, 'plugins');
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
-    .filter((name) => /\.ts$/.test(name) && !/\.(test|spec)\.ts$/.test(name) && !name.endsWith('.d.ts'))
+    .filter(isSourceFile)
     .sort()
     .map((name) => path.join(dir, name));
 }
@@ -43,10 +44,10 @@ export function moduleRouteFiles(srcDir = SRC_DIR): string[] {
         .filter((entry) => entry.isDirectory())
         .map((entry) => entry.name)
         .sort()
-        .map((name) => path.join(dir, name, 'routes.ts'))
+        .map((name) => path.join(dir, name, `routes${SOURCE_EXT}`))
         .filter((file) => existsSync(file))
     : [];
-  const gateway = path.join(srcDir, 'gateway', 'routes.ts');
+  const gateway = path.join(srcDir, 'gateway', `routes${SOURCE_EXT}`);
   if (existsSync(gateway)) files.push(gateway);
   return files;
 }

@@ -1,12 +1,36 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifySchema } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { ZErrorBody } from '@air/shared/schemas/common';
 import type { TConfig } from '../config';
 
+type TTransformInput = Parameters<typeof jsonSchemaTransform>[0];
+type TSwaggerTransform = NonNullable<FastifyContextConfig['swaggerTransform']>;
+
 /**
- * OpenAPI built from the same zod schemas that validate requests. Must be registered before any
- * route so every route is collected. UI at /api/docs, JSON at /api/docs/json.
+ * For a route whose schemas must not run on its requests (the gateway forwards raw bytes; the
+ * social sign-in routes redirect on any input; /metrics writes text): the schema is given to the
+ * OpenAPI document only, through the route's own swagger transform (`config.swaggerTransform`).
+ */
+export function documentedAs(schema: FastifySchema & Record<string, unknown>): TSwaggerTransform {
+  return (input) => jsonSchemaTransform({ ...input, schema } as TTransformInput);
+}
+
+/**
+ * Every console API error is `{ message, inputError? }` (core/error-handler.ts). It is added to
+ * the document only, not to the routes: a route's own type then stays its success answer alone.
+ */
+function withErrorAnswers(input: TTransformInput) {
+  const schema = input.schema as { response?: Record<string, unknown>; hide?: boolean } | undefined;
+  if (!schema?.response || schema.hide) return jsonSchemaTransform(input);
+  const response = { ...schema.response, '4XX': ZErrorBody, '5XX': ZErrorBody };
+  return jsonSchemaTransform({ ...input, schema: { ...schema, response } } as TTransformInput);
+}
+
+/**
+ * OpenAPI built from the same zod schemas that validate requests and serialise answers. Must be
+ * registered before any route so every route is collected. UI at /api/docs, JSON at /api/docs/json.
  */
 export async function registerOpenApi(app: FastifyInstance, config: TConfig) {
   await app.register(swagger, {
@@ -16,10 +40,12 @@ export async function registerOpenApi(app: FastifyInstance, config: TConfig) {
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'Session token or API key (air_…)' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'API key (air_…)' },
         },
       },
+      security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: withErrorAnswers,
   });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',

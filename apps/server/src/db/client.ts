@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { TConfig } from '../config';
+import { EmbeddedClient } from './embedded-client';
 import * as schema from './schema';
 
 export type TSchema = typeof schema;
@@ -59,29 +59,37 @@ export async function openDatabase(
     dataDir = path.join(config.dataDir, 'db');
     mkdirSync(dataDir, { recursive: true });
   }
-  const client = await PGlite.create({
+  const client = await EmbeddedClient.start({
     ...(dataDir ? { dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: await options.loadDataDir.arrayBuffer() } : {}),
+    postgresqlconf: SMALL_INSTALL_SETTINGS,
   });
-  const db = drizzlePglite(client, { schema }) as unknown as TDb;
-  let closed = false;
+  const db = drizzlePglite(client as never, { schema }) as unknown as TDb;
   return {
     db,
     driver: 'pglite',
     ping: async () => {
       await client.query('select 1');
     },
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      await client.close();
-    },
+    close: () => client.close(),
     // Exposed for tests that dump a migrated database.
-    ...({ pglite: client } as object),
+    ...({ embedded: client } as object),
   };
 }
 
-/** The underlying PGlite of an embedded database (tests dump it), or undefined on PostgreSQL. */
-export function pgliteOf(database: TDatabase): PGlite | undefined {
-  return (database as TDatabase & { pglite?: PGlite }).pglite;
+/**
+ * PostgreSQL memory settings for the embedded database: one process and a handful of connections'
+ * worth of work, not a server's defaults.
+ */
+export const SMALL_INSTALL_SETTINGS = [
+  'shared_buffers = 16MB',
+  'work_mem = 2MB',
+  'maintenance_work_mem = 16MB',
+  'temp_buffers = 2MB',
+  'wal_buffers = 1MB',
+];
+
+/** The embedded database's client (tests dump it), or undefined on PostgreSQL. */
+export function embeddedOf(database: TDatabase): EmbeddedClient | undefined {
+  return (database as TDatabase & { embedded?: EmbeddedClient }).embedded;
 }

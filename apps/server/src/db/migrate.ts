@@ -1,18 +1,56 @@
 import path from 'node:path';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
-import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type pg from 'pg';
 import type { TDatabase } from './client';
 
 /** The generated SQL migrations, resolved from this file (not the working directory). */
 export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../drizzle');
 
-/** Applies every pending migration (idempotent; drizzle records applied ones). */
-export async function migrateDatabase(database: TDatabase): Promise<void> {
+/**
+ * Session-level advisory lock key ("AIR" + 1) held while migrating PostgreSQL: instances that boot
+ * together wait for the first one instead of racing on the same DDL.
+ */
+export const MIGRATION_LOCK_KEY = 0x41495201;
+
+type TQuery = (text: string) => Promise<{ rows: Record<string, unknown>[] }>;
+
+/** How many migrations the database records as applied (0 before the first one). */
+async function countApplied(query: TQuery): Promise<number> {
+  const exists = await query(`select to_regclass('drizzle.__drizzle_migrations') is not null as ok`);
+  if (!exists.rows[0]!.ok) return 0;
+  return Number((await query('select count(*)::int as n from drizzle.__drizzle_migrations')).rows[0]!.n);
+}
+
+/**
+ * Applies every pending migration (idempotent; drizzle records applied ones) and returns how many
+ * this call applied. On PostgreSQL it runs under an advisory lock on its own connection.
+ */
+export async function migrateDatabase(database: TDatabase): Promise<{ applied: number }> {
   if (database.driver === 'pglite') {
+    const query: TQuery = async (text) =>
+      (await database.db.execute(sql.raw(text))) as unknown as { rows: Record<string, unknown>[] };
+    const count = () => countApplied(query);
+    const before = await count();
     await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
-  } else {
-    await migratePg(database.db as unknown as NodePgDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
+    return { applied: (await count()) - before };
+  }
+  const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      const count = () => countApplied((text) => client.query(text));
+      const before = await count();
+      await migratePg(drizzlePg(client) as NodePgDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
+      return { applied: (await count()) - before };
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
   }
 }

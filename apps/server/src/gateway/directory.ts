@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { isIP } from 'node:net';
 import { decryptSecret } from '../lib/crypto';
-import { accounts, aiEndpoints, plans as plansTable } from '../db/schema';
+import { entitlementsFor } from '../billing/entitlements';
+import { aiEndpoints } from '../db/schema/ai-endpoints';
 import { LoadingCache } from './loading-cache';
 import { isPrivateAddress } from '../lib/upstream-address';
 
@@ -52,7 +53,8 @@ export function upstreamHeaders(secret: string, sealed: string | null): Record<s
  * The gateway's in-memory view of routes and account plan limits (keys come from the shared
  * hash-keyed cache behind `app.resolveApiKey`, already consulted by the auth hook). Each is read from the
  * database once, on first use, and dropped the moment app.changes says it changed (from this
- * instance or, with REDIS_URL, any other).
+ * instance or, with REDIS_URL, any other), after 60 s at the latest, and all at once when the
+ * Redis connection comes back (a message may have been lost while it was down).
  */
 export function createDirectory(app: FastifyInstance) {
   const { db, config } = app;
@@ -91,40 +93,12 @@ export function createDirectory(app: FastifyInstance) {
     };
   }, LIMITS);
 
-  const planLimits = new LoadingCache<TPlanLimits>(
-    async (accountId) => {
-      const [row] = await db
-        .select({ planId: accounts.planId })
-        .from(accounts)
-        .where(eq(accounts.id, accountId))
-        .limit(1);
-      const planId = row?.planId ?? 'free';
-      const offered = app.plans.find((plan) => plan.id === planId);
-      if (offered) {
-        return {
-          planId,
-          quotaCallsMonth: offered.quota_calls_month,
-          rateLimitPerMinute: offered.rate_limit_per_minute,
-        };
-      }
-      // A plan removed from the file still binds the accounts on it (its row stays in the table).
-      const [stored] = await db.select().from(plansTable).where(eq(plansTable.id, planId)).limit(1);
-      if (stored) {
-        return {
-          planId,
-          quotaCallsMonth: stored.quotaCallsMonth,
-          rateLimitPerMinute: stored.rateLimitPerMinute,
-        };
-      }
-      const free = app.plans.find((plan) => plan.id === 'free')!;
-      return {
-        planId: 'free',
-        quotaCallsMonth: free.quota_calls_month,
-        rateLimitPerMinute: free.rate_limit_per_minute,
-      };
-    },
-    { maxEntries: 100_000, maxMisses: 1 },
-  );
+  // The limits come from the billing module's entitlements (the active subscription's plan, the
+  // free plan's when unpaid or cancelled), read once per account and dropped on a billing change.
+  const planLimits = new LoadingCache<TPlanLimits>((accountId) => entitlementsFor(db, app.plans, accountId), {
+    maxEntries: 100_000,
+    maxMisses: 1,
+  });
 
   const unsubscribe = app.changes.subscribe((change) => {
     switch (change.kind) {
@@ -135,6 +109,10 @@ export function createDirectory(app: FastifyInstance) {
         planLimits.invalidate(change.accountId);
         // A closed or changed account: its routes are re-read on their next use.
         routes.invalidateWhere((entry) => entry.accountId === change.accountId);
+        break;
+      case 'reset':
+        routes.clear();
+        planLimits.clear();
         break;
     }
   });

@@ -16,6 +16,11 @@ export const GATEWAY_ERRORS = {
     type: 'invalid_request_error',
     message: 'Name the route in the x-route-name header or the body\'s "model".',
   },
+  invalid_model: {
+    status: 400,
+    type: 'invalid_request_error',
+    message: 'The body\'s "model" must not contain a NUL character.',
+  },
   payload_too_large: {
     status: 413,
     type: 'invalid_request_error',
@@ -41,6 +46,12 @@ export const GATEWAY_ERRORS = {
     status: 429,
     type: 'rate_limit_error',
     message: 'Too many calls with this API key in this minute. Retry after the time in Retry-After.',
+  },
+  too_many_unknown: {
+    status: 429,
+    type: 'rate_limit_error',
+    message:
+      'Too many calls with unknown API keys or routes from this address. Retry after the time in Retry-After.',
   },
   upstream_unreachable: {
     status: 502,
@@ -85,6 +96,7 @@ export function writeGatewayError(
     'content-type': 'application/json; charset=utf-8',
     'content-length': body.length,
     'x-request-id': requestId,
+    'x-content-type-options': 'nosniff',
   };
   if (retryAfterSeconds !== undefined) headers['retry-after'] = Math.max(1, Math.ceil(retryAfterSeconds));
   res.writeHead(status, headers);

@@ -1,12 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { TRouteEntry } from './directory';
+import { QUOTA_EXCEEDED } from './counters';
 import { GATEWAY_ERRORS, writeGatewayError, type TGatewayErrorCode } from './errors';
+import { isAppError } from '../lib/app-error';
+import { jsonDepthExceeds } from '../lib/json-guard';
 import { tokensFrom } from './metering';
+import { estimateTokens, promptChars } from './stream-usage';
 import type { TGatewayState } from './state';
 import { ProxyCall, type TCallResult } from './upstream';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
+const STREAM_MARKER = Buffer.from('"stream"');
 const MAX_ROUTE_NAME = 200;
 
 /** The caller's AIR key: `Authorization: Bearer air_…`, else `x-api-key`. */
@@ -41,7 +46,10 @@ function startsLikeObject(body: Buffer): boolean {
 
 function parseObject(body: Buffer): Record<string, unknown> | null {
   try {
-    const value = JSON.parse(body.toString('utf8')) as unknown;
+    const text = body.toString('utf8');
+    // Too deep to re-serialise safely (JSON.stringify recurses): refused like any bad body.
+    if (jsonDepthExceeds(text)) return null;
+    const value = JSON.parse(text) as unknown;
     return value !== null && typeof value === 'object' && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : null;
@@ -61,7 +69,7 @@ export async function resolveKey(app: FastifyInstance, request: FastifyRequest):
   if (auth && auth.kind === 'key') resolved = auth;
   else {
     const rawKey = apiKeyOf(request.headers);
-    if (rawKey) resolved = await app.resolveApiKey(rawKey);
+    if (rawKey) resolved = await app.resolveApiKey(rawKey, request.ip);
   }
   if (!resolved) return null;
   return {
@@ -78,8 +86,9 @@ export async function resolveKey(app: FastifyInstance, request: FastifyRequest):
  * counters, metering appends to a buffer.
  */
 export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) {
-  const { directory, limiter, monthlyCalls, meter, agent, metrics } = state;
+  const { directory, counters, meter, agent, metrics } = state;
   const allowPrivate = app.config.upstreamAllowPrivate;
+  const beforeAnswer = () => meter.beforeAnswer();
   const callsByStatus = new Map<number, { inc(): void }>();
   const countCall = (status: number) => {
     let child = callsByStatus.get(status);
@@ -112,6 +121,82 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     metrics.duration.observe((performance.now() - started) / 1000);
   }
 
+  function meterCall(
+    started: number,
+    key: TKeyEntry,
+    route: TRouteEntry,
+    result: TCallResult,
+    callId: number,
+    streamed: Record<string, unknown> | null,
+  ) {
+    const latencyMs = performance.now() - started;
+    countCall(result.status);
+    if (result.errorCode) countError(result.errorCode);
+    else if (result.status >= 400)
+      countError(result.clientGone ? 'client_closed' : `upstream_${result.status}`);
+    metrics.duration.observe(latencyMs / 1000);
+    metrics.upstreamDuration.observe(result.upstreamMs / 1000);
+    let promptTokens: number | null = null;
+    let completionTokens: number | null = null;
+    let tokensEstimated = false;
+    const tap = result.stream;
+    if (tap) {
+      if (tap.hasUsage) {
+        promptTokens = tap.promptTokens;
+        completionTokens = tap.completionTokens;
+      } else if (streamed) {
+        // The upstream streamed no usage: estimated from the text, and stored as an estimate.
+        promptTokens = estimateTokens(promptChars(streamed));
+        completionTokens = estimateTokens(tap.contentChars);
+        tokensEstimated = true;
+      }
+    } else if (result.body) {
+      const tokens = tokensFrom(result.body);
+      promptTokens = tokens.prompt;
+      completionTokens = tokens.completion;
+    }
+    meter.record(
+      {
+        callerAccountId: key.accountId,
+        keyId: key.keyId,
+        endpointId: route.endpointId,
+        providerAccountId: route.accountId,
+        status: result.status,
+        latencyMs: Math.round(latencyMs),
+        promptTokens,
+        completionTokens,
+        tokensEstimated,
+        streamed: result.streamed,
+        errorCode: result.errorCode ?? (result.clientGone ? 'client_closed' : null),
+        createdAt: new Date(),
+      },
+      callId,
+    );
+  }
+
+  function begin(key: TKeyEntry, route: TRouteEntry): number {
+    return meter.begin({
+      callerAccountId: key.accountId,
+      keyId: key.keyId,
+      endpointId: route.endpointId,
+      providerAccountId: route.accountId,
+    });
+  }
+
+  /** Admitted (counted against the quota) but the caller left before it was forwarded. */
+  function meterUnsent(started: number, key: TKeyEntry, route: TRouteEntry) {
+    const result = {
+      status: 499,
+      errorCode: null,
+      upstreamMs: 0,
+      body: null,
+      stream: null,
+      clientGone: true,
+      streamed: false,
+    };
+    meterCall(started, key, route, result, begin(key, route), null);
+  }
+
   function forward(
     res: ServerResponse,
     requestId: string,
@@ -119,28 +204,11 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     key: TKeyEntry,
     route: TRouteEntry,
     body: Buffer,
+    streamed: Record<string, unknown> | null,
+    stripUsage: boolean,
   ) {
-    const onDone = (result: TCallResult) => {
-      const latencyMs = performance.now() - started;
-      countCall(result.status);
-      if (result.errorCode) countError(result.errorCode);
-      else if (result.status >= 400)
-        countError(result.clientGone ? 'client_closed' : `upstream_${result.status}`);
-      metrics.duration.observe(latencyMs / 1000);
-      metrics.upstreamDuration.observe(result.upstreamMs / 1000);
-      const tokens = result.body ? tokensFrom(result.body) : null;
-      meter.record({
-        callerAccountId: key.accountId,
-        keyId: key.keyId,
-        endpointId: route.endpointId,
-        providerAccountId: route.accountId,
-        status: result.status,
-        latencyMs: Math.round(latencyMs),
-        promptTokens: tokens?.prompt ?? null,
-        completionTokens: tokens?.completion ?? null,
-        createdAt: new Date(),
-      });
-    };
+    const callId = begin(key, route);
+    const onDone = (result: TCallResult) => meterCall(started, key, route, result, callId, streamed);
     if (route.literalPrivate && !allowPrivate) {
       // Same answer as a refused DNS result: the caller learns nothing about the network.
       app.log.warn({ routeName: route.routeName }, 'gateway: upstream is a private address');
@@ -150,7 +218,9 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
         errorCode: 'upstream_unreachable',
         upstreamMs: 0,
         body: null,
+        stream: null,
         clientGone: false,
+        streamed: false,
       });
     }
     ProxyCall.start(
@@ -163,6 +233,8 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
         body,
         timeoutMs: route.timeoutMs,
         requestId,
+        stream: streamed ? { stripUsage } : null,
+        beforeAnswer,
       },
       onDone,
     );
@@ -191,11 +263,23 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
         routeName = parsed.model as string | undefined;
         if (typeof routeName !== 'string' || routeName === '')
           return refuse(res, requestId, started, 'missing_route');
+        // PostgreSQL refuses U+0000 in text: never let it reach the route look-up.
+        if (routeName.includes('\0')) return refuse(res, requestId, started, 'invalid_model');
       }
       if (routeName.length > MAX_ROUTE_NAME) return refuse(res, requestId, started, 'route_not_found');
       routeName = routeName.toLowerCase();
       let route = directory.routes.peek(routeName);
-      if (route === undefined) route = await directory.routes.load(routeName);
+      if (route === undefined) {
+        // An uncached name costs a database look-up: unknown ones are budgeted per client IP. A
+        // burst for one cold name joins the look-up already under way and costs nothing more.
+        const joining = directory.routes.isLoading(routeName);
+        if (!joining) {
+          const wait = app.unknownLookups.take(request.ip);
+          if (wait > 0) return refuse(res, requestId, started, 'too_many_unknown', wait);
+        }
+        route = await directory.routes.load(routeName);
+        if (route && !joining) app.unknownLookups.refund(request.ip);
+      }
       // Another account's private route answers exactly like a missing one.
       if (!route || !route.isActive || (route.accountId !== key.accountId && !route.isPublic)) {
         return refuse(res, requestId, started, 'route_not_found');
@@ -204,25 +288,45 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       let limits = directory.planLimits.peek(key.accountId);
       if (!limits) limits = await directory.planLimits.load(key.accountId);
       if (!limits) return refuse(res, requestId, started, 'internal_error');
-      let wait = limiter.hit(key.keyId, limits.rateLimitPerMinute);
-      if (typeof wait !== 'number') wait = await wait;
-      if (wait > 0) return refuse(res, requestId, started, 'rate_limit_exceeded', wait);
-      let used = monthlyCalls.current(key.accountId);
-      if (typeof used !== 'number') used = await used;
-      if (used >= limits.quotaCallsMonth) return refuse(res, requestId, started, 'quota_exceeded');
-
-      let out = body;
+      let rewrite = false;
       if (route.upstreamModel) {
         parsed ??= parseObject(body);
         if (!parsed) return refuse(res, requestId, started, 'invalid_request');
         parsed.model = route.upstreamModel;
-        out = Buffer.from(JSON.stringify(parsed));
+        rewrite = true;
       }
-      // The caller may have left while a look-up was awaited: nothing to forward to.
+      // A streamed call: the upstream is asked for usage (its last chunk) so the call is metered.
+      let streamed: Record<string, unknown> | null = null;
+      let stripUsage = false;
+      if (body.includes(STREAM_MARKER)) {
+        parsed ??= parseObject(body);
+        if (!parsed) return refuse(res, requestId, started, 'invalid_request');
+        if (parsed.stream === true) {
+          streamed = parsed;
+          const options = parsed.stream_options;
+          const isObject = options !== null && typeof options === 'object' && !Array.isArray(options);
+          if (!isObject || (options as { include_usage?: unknown }).include_usage !== true) {
+            // The caller did not ask for usage: asked here, and its chunk taken out of the answer.
+            parsed.stream_options = { ...(isObject ? options : {}), include_usage: true };
+            stripUsage = true;
+            rewrite = true;
+          }
+        }
+      }
+      const out = rewrite ? Buffer.from(JSON.stringify(parsed)) : body;
+      // The caller may have left while a look-up was awaited: nothing to count or forward.
       if (res.destroyed) return;
-      monthlyCalls.add(key.accountId);
-      forward(res, requestId, started, key, route, out);
+      // Checks and counts the call against the rate limit and the quota in one step (one Redis
+      // round trip with REDIS_URL): from here on it is a call, metered whatever happens to it.
+      let admitted = counters.admit(key.keyId, key.accountId, limits);
+      if (typeof admitted !== 'number') admitted = await admitted;
+      if (admitted === QUOTA_EXCEEDED) return refuse(res, requestId, started, 'quota_exceeded');
+      if (admitted > 0) return refuse(res, requestId, started, 'rate_limit_exceeded', admitted);
+      if (res.destroyed) return meterUnsent(started, key, route);
+      forward(res, requestId, started, key, route, out, streamed, stripUsage);
     } catch (error) {
+      if (isAppError(error) && error.code === 'rate_limited')
+        return refuse(res, requestId, started, 'too_many_unknown', error.retryAfter);
       request.log.error({ err: error }, 'gateway: call failed');
       refuse(res, requestId, started, 'internal_error');
     }

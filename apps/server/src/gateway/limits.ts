@@ -1,12 +1,11 @@
 import { and, count, eq, gte } from 'drizzle-orm';
-import { Redis } from 'ioredis';
 import type { TDb } from '../db/client';
-import { usageEvents } from '../db/schema';
+import { usageEvents } from '../db/schema/usage-events';
 
 /**
- * Per-key calls per minute, fixed one-minute windows. `hit` answers 0 when the call may go, or
- * the seconds until the window ends. Memory by default; Redis counters when REDIS_URL is set so
- * every instance shares the count.
+ * Per-key calls per minute in this process, fixed one-minute windows. `hit` answers 0 when the
+ * call may go, or the seconds until the window ends. (With REDIS_URL the shared counters in
+ * counters.ts count instead, and this one only while Redis is unreachable.)
  */
 export interface TRateLimiter {
   hit(keyId: string, limitPerMinute: number): number | Promise<number>;
@@ -35,23 +34,6 @@ export function createMemoryRateLimiter(now: () => number = Date.now): TRateLimi
   };
 }
 
-export function createRedisRateLimiter(url: string, now: () => number = Date.now): TRateLimiter {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
-  return {
-    async hit(keyId, limit) {
-      const time = now();
-      const current = Math.floor(time / 60_000);
-      const key = `air:rl:${keyId}:${current}`;
-      const results = await redis.multi().incr(key).pexpire(key, 61_000).exec();
-      const used = Number(results?.[0]?.[1] ?? 0);
-      return used > limit ? ((current + 1) * 60_000 - time) / 1000 : 0;
-    },
-    async close() {
-      redis.disconnect();
-    },
-  };
-}
-
 /** `2026-11` (UTC): the quota period is the calendar month. */
 export function periodOf(time: number): string {
   return new Date(time).toISOString().slice(0, 7);
@@ -69,13 +51,20 @@ export function periodStart(period: string): Date {
 export class MonthlyCalls {
   private readonly counts = new Map<string, { period: string; calls: number }>();
   private readonly seeding = new Map<string, Promise<number>>();
-  private period = '';
+  private periodName = '';
   private periodEndsAt = 0;
 
   constructor(
     private readonly db: TDb,
     private readonly now: () => number = Date.now,
+    /** Writes this instance's pending usage first, so the seed includes it. */
+    private readonly beforeSeed: () => Promise<void> = async () => {},
   ) {}
+
+  /** This month's name (`2026-11`). */
+  period(): string {
+    return this.currentPeriod();
+  }
 
   /** This period's calls: a number when known, else a promise that seeds it. */
   current(accountId: string): number | Promise<number> {
@@ -97,23 +86,20 @@ export class MonthlyCalls {
   private currentPeriod(): string {
     const time = this.now();
     if (time >= this.periodEndsAt || time < this.periodEndsAt - 32 * 86_400_000) {
-      this.period = periodOf(time);
-      const start = periodStart(this.period);
+      this.periodName = periodOf(time);
+      const start = periodStart(this.periodName);
       this.periodEndsAt = Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1);
     }
-    return this.period;
+    return this.periodName;
   }
 
   private seed(accountId: string, period: string): Promise<number> {
     const key = `${accountId}:${period}`;
     const inFlight = this.seeding.get(key);
     if (inFlight) return inFlight;
-    const promise = this.db
-      .select({ calls: count() })
-      .from(usageEvents)
-      .where(and(eq(usageEvents.callerAccountId, accountId), gte(usageEvents.createdAt, periodStart(period))))
-      .then(([row]) => {
-        const seeded = Number(row?.calls ?? 0);
+    const promise = this.beforeSeed()
+      .then(() => storedCalls(this.db, accountId, period))
+      .then((seeded) => {
         const entry = this.counts.get(accountId);
         // Calls counted while the seed was in flight are added, not lost.
         const calls = entry && entry.period === period ? entry.calls + seeded : seeded;
@@ -124,4 +110,13 @@ export class MonthlyCalls {
     this.seeding.set(key, promise);
     return promise;
   }
+}
+
+/** The calls stored in usage_events for one caller account since the period began. */
+export async function storedCalls(db: TDb, accountId: string, period: string): Promise<number> {
+  const [row] = await db
+    .select({ calls: count() })
+    .from(usageEvents)
+    .where(and(eq(usageEvents.callerAccountId, accountId), gte(usageEvents.createdAt, periodStart(period))));
+  return Number(row?.calls ?? 0);
 }

@@ -1,31 +1,58 @@
+/** How long any cached entry lives: the backstop for an invalidation message that was lost. */
+export const CACHE_TTL_MS = 60_000;
+
+interface TEntry<V> {
+  value: V;
+  expiresAt: number;
+}
+
 /**
  * An in-memory map filled from a loader on a miss, so the hot path reads memory and the database
  * is asked once per key. `invalidate` drops an entry at once (called from app.changes); a load
  * that was in flight while an invalidation happened still answers its caller but is not kept,
- * so a stale row can never outlive the change that made it stale. Misses (the loader answered
- * null) are kept too, in a separate bounded map so a flood of random keys cannot grow memory.
+ * so a stale row can never outlive the change that made it stale. Every entry also expires after
+ * `ttlMs` (60 s), so a lost invalidation cannot keep one stale for longer. Misses (the loader
+ * answered null) are kept too, in a separate bounded map so a flood of random keys cannot grow
+ * memory.
  */
 export class LoadingCache<V> {
-  private readonly hits = new Map<string, V>();
-  private readonly misses = new Map<string, true>();
+  private readonly hits = new Map<string, TEntry<V>>();
+  private readonly misses = new Map<string, number>();
   private readonly pending = new Map<string, Promise<V | null>>();
   private epoch = 0;
+  private readonly ttlMs: number;
 
   constructor(
     private readonly loader: (key: string) => Promise<V | null>,
-    private readonly limits: { maxEntries: number; maxMisses: number },
-  ) {}
+    private readonly limits: { maxEntries: number; maxMisses: number; ttlMs?: number },
+    private readonly now: () => number = Date.now,
+  ) {
+    this.ttlMs = limits.ttlMs ?? CACHE_TTL_MS;
+  }
 
-  /** Synchronous look-up: the value, null for a known miss, undefined when not cached. */
+  /** Synchronous look-up: the value, null for a known miss, undefined when not cached (or expired). */
   peek(key: string): V | null | undefined {
     const hit = this.hits.get(key);
-    if (hit !== undefined) return hit;
-    return this.misses.has(key) ? null : undefined;
+    if (hit !== undefined) {
+      if (hit.expiresAt > this.now()) return hit.value;
+      this.hits.delete(key);
+      return undefined;
+    }
+    const missExpiresAt = this.misses.get(key);
+    if (missExpiresAt === undefined) return undefined;
+    if (missExpiresAt > this.now()) return null;
+    this.misses.delete(key);
+    return undefined;
   }
 
   get(key: string): V | null | Promise<V | null> {
     const cached = this.peek(key);
     return cached === undefined ? this.load(key) : cached;
+  }
+
+  /** Whether a load of this key is under way (joining it costs no further look-up). */
+  isLoading(key: string): boolean {
+    return this.pending.has(key);
   }
 
   load(key: string): Promise<V | null> {
@@ -57,7 +84,7 @@ export class LoadingCache<V> {
   /** Drops every cached value the predicate picks (rare, bulk changes such as a closed account). */
   invalidateWhere(predicate: (value: V) => boolean): void {
     this.epoch++;
-    for (const [key, value] of this.hits) if (predicate(value)) this.hits.delete(key);
+    for (const [key, entry] of this.hits) if (predicate(entry.value)) this.hits.delete(key);
     this.pending.clear();
   }
 
@@ -76,10 +103,10 @@ export class LoadingCache<V> {
     if (value === null) {
       // Oldest first (Map keeps insertion order): evict before adding past the bound.
       if (this.misses.size >= this.limits.maxMisses) this.misses.delete(this.misses.keys().next().value!);
-      this.misses.set(key, true);
+      this.misses.set(key, this.now() + this.ttlMs);
       return;
     }
     if (this.hits.size >= this.limits.maxEntries) this.hits.delete(this.hits.keys().next().value!);
-    this.hits.set(key, value);
+    this.hits.set(key, { value, expiresAt: this.now() + this.ttlMs });
   }
 }

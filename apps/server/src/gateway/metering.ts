@@ -1,30 +1,36 @@
-import { sql } from 'drizzle-orm';
+import { inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TDb } from '../db/client';
+import { meterBatches } from '../db/schema/meter-batches';
+import { UsageJournal, type TJournalRow, type TJournalStart } from './journal';
 
-export interface TUsageRow {
-  callerAccountId: string;
-  keyId: string;
-  endpointId: string;
-  providerAccountId: string;
-  status: number;
-  latencyMs: number;
-  promptTokens: number | null;
-  completionTokens: number | null;
-  createdAt: Date;
-}
+export type TUsageRow = TJournalRow;
 
 export interface TMeterOptions {
   flushIntervalMs?: number;
   batchSize?: number;
   /** Rows per INSERT statement (see ROWS_PER_STATEMENT). */
   rowsPerStatement?: number;
+  /** Where the usage journal lives (one folder per instance); none: rows live in memory only. */
+  journalDir?: string;
 }
+
+interface TBatch {
+  rows: TUsageRow[];
+  /** The journal segment holding these rows, committed with them and then deleted. */
+  segment: string | null;
+}
+
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 15_000;
 
 /**
  * Usage rows are appended to an array on the request path and written to usage_events in batches
- * (every second, or at once when a batch is full, and on close). A failed batch is logged and
- * dropped: metering must never take the gateway down or hold memory without bound.
+ * (every second, or at once when a batch is full, and on close). Each call is journalled first
+ * (journal.ts) when it is forwarded and when it ends, so rows a `kill -9` caught in memory are
+ * replayed at the next start (`open`). A batch is committed in one transaction with its journal
+ * segment's name; a failed batch is retried (with backoff, in order) until the database takes it,
+ * and the journal keeps it across a restart meanwhile.
  */
 export class Meter {
   private buffer: TUsageRow[] = [];
@@ -33,58 +39,144 @@ export class Meter {
   private readonly batchSize: number;
   private readonly rowsPerStatement: number;
   private queuedRows = 0;
+  private readonly journal: UsageJournal | null;
+  private closing = false;
 
   constructor(
     private readonly db: TDb,
     private readonly log: FastifyBaseLogger,
-    options: TMeterOptions = {},
+    private readonly options: TMeterOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.rowsPerStatement = options.rowsPerStatement ?? ROWS_PER_STATEMENT.postgres;
+    this.journal = options.journalDir ? new UsageJournal(options.journalDir) : null;
     this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 1000);
     this.timer.unref();
   }
 
-  record(row: TUsageRow): void {
+  /** Replays what an earlier run journalled but did not commit, then opens the journal. */
+  async open(): Promise<void> {
+    const dir = this.options.journalDir;
+    if (!dir || !this.journal) return;
+    const segments = UsageJournal.recover(dir);
+    if (segments.length > 0) {
+      const committed = new Set(
+        (
+          await this.db
+            .select({ segment: meterBatches.segment })
+            .from(meterBatches)
+            .where(
+              inArray(
+                meterBatches.segment,
+                segments.map((segment) => segment.name),
+              ),
+            )
+        ).map((row) => row.segment),
+      );
+      const replayed = segments.filter((segment) => !committed.has(segment.name));
+      const rows = replayed.flatMap((segment) => segment.rows);
+      if (replayed.length > 0) {
+        await this.db.transaction(async (tx) => {
+          for (let start = 0; start < rows.length; start += this.rowsPerStatement) {
+            await tx.execute(insertStatement(rows.slice(start, start + this.rowsPerStatement)));
+          }
+          await tx.insert(meterBatches).values(replayed.map((segment) => ({ segment: segment.name })));
+        });
+        this.log.info(
+          { rows: rows.length, segments: replayed.length },
+          'gateway: usage replayed from the journal',
+        );
+      }
+      for (const segment of segments) UsageJournal.remove(dir, segment.name);
+    }
+    // Names older than a week can no longer be on disk (a segment lives about a second).
+    await this.db
+      .delete(meterBatches)
+      .where(lt(meterBatches.committedAt, new Date(Date.now() - 7 * 86_400_000)));
+    this.journal.open();
+  }
+
+  /** A call is being forwarded: journalled now, so it is metered even if this process dies. */
+  begin(call: TJournalStart): number {
+    return this.journal ? this.journal.start(call, Date.now()) : 0;
+  }
+
+  /** The caller is about to see the first byte of an answer: the call's start line is written. */
+  beforeAnswer(): void {
+    this.journal?.sync();
+  }
+
+  record(row: TUsageRow, callId = 0): void {
+    if (this.journal && callId > 0) this.journal.end(callId, row);
     this.buffer.push(row);
     if (this.buffer.length >= this.batchSize) void this.flush();
   }
 
-  /** Writes what is buffered; resolves when this and earlier batches are written (or logged). */
+  /** Writes what is buffered; resolves when this and earlier batches are written. */
   flush(): Promise<void> {
     if (this.buffer.length === 0) return this.writing;
-    const batch = this.buffer;
+    const batch: TBatch = { rows: this.buffer, segment: this.journal ? this.journal.rotate() : null };
     this.buffer = [];
-    if (this.queuedRows + batch.length > MAX_QUEUED_ROWS) {
-      // The database is not keeping up: shed rows rather than grow memory without bound.
-      this.log.error({ rows: batch.length }, 'gateway: usage rows dropped, the database is not keeping up');
+    if (this.queuedRows + batch.rows.length > MAX_QUEUED_ROWS) {
+      // The database is not keeping up: the rows stay in the journal (replayed at the next start)
+      // rather than growing memory without bound.
+      this.log.error(
+        { rows: batch.rows.length, segment: batch.segment },
+        'gateway: usage rows left in the journal, the database is not keeping up',
+      );
       return this.writing;
     }
-    this.queuedRows += batch.length;
+    this.queuedRows += batch.rows.length;
     // Batches are written one after another so rows land in call order.
     this.writing = this.writing
-      .then(() => this.write(batch))
-      .finally(() => (this.queuedRows -= batch.length));
+      .then(() => this.writeWithRetry(batch))
+      .finally(() => (this.queuedRows -= batch.rows.length));
     return this.writing;
   }
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await this.flush();
+    this.closing = true;
+    // Rows recorded while a batch was being written are flushed too.
+    do await this.flush();
+    while (this.buffer.length > 0);
+    this.journal?.close(this.queuedRows === 0);
   }
 
-  private async write(batch: TUsageRow[]): Promise<void> {
-    const step = this.rowsPerStatement;
-    for (let start = 0; start < batch.length; start += step) {
-      const rows = batch.slice(start, start + step);
+  private async writeWithRetry(batch: TBatch): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
       try {
-        await this.db.execute(insertStatement(rows));
+        await this.write(batch);
+        if (batch.segment) this.journal?.remove(batch.segment);
+        return;
       } catch (error) {
-        this.log.error({ err: error, rows: rows.length }, 'gateway: usage batch not written');
+        this.log.error(
+          { err: error, rows: batch.rows.length, attempt },
+          'gateway: usage batch not written, retrying',
+        );
+        // Closing: the journal keeps the rows for the next start.
+        if (this.closing) return;
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** attempt)),
+        );
       }
-      // The embedded database runs on this thread: let waiting calls through between statements.
-      if (start + step < batch.length) await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  private async write({ rows, segment }: TBatch): Promise<void> {
+    const step = this.rowsPerStatement;
+    if (rows.length <= step) {
+      // One statement: no transaction round trips unless the segment name goes with it.
+      if (!segment) return void (await this.db.execute(insertStatement(rows)));
+    }
+    await this.db.transaction(async (tx) => {
+      for (let start = 0; start < rows.length; start += step) {
+        await tx.execute(insertStatement(rows.slice(start, start + step)));
+        // The embedded database runs on this thread: let waiting calls through between statements.
+        if (start + step < rows.length) await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (segment) await tx.insert(meterBatches).values({ segment });
+    });
   }
 }
 
@@ -97,11 +189,12 @@ function insertStatement(rows: TUsageRow[]) {
   // sql.param: one array parameter (a bare array in the template would expand into a list).
   const column = <K extends keyof TUsageRow>(name: K) => sql.param(rows.map((row) => row[name]));
   return sql`insert into usage_events
-    (caller_account_id, key_id, endpoint_id, provider_account_id, status, latency_ms, prompt_tokens, completion_tokens, created_at)
+    (caller_account_id, key_id, endpoint_id, provider_account_id, status, latency_ms, prompt_tokens, completion_tokens, tokens_estimated, streamed, error_code, created_at)
     select * from unnest(
       ${column('callerAccountId')}::uuid[], ${column('keyId')}::uuid[], ${column('endpointId')}::uuid[],
       ${column('providerAccountId')}::uuid[], ${column('status')}::int[], ${column('latencyMs')}::int[],
-      ${column('promptTokens')}::int[], ${column('completionTokens')}::int[],
+      ${column('promptTokens')}::int[], ${column('completionTokens')}::int[], ${column('tokensEstimated')}::bool[],
+      ${column('streamed')}::bool[], ${column('errorCode')}::text[],
       ${sql.param(rows.map((row) => row.createdAt.toISOString()))}::timestamptz[]
     )`;
 }

@@ -1,21 +1,27 @@
 import { and, asc, eq, or } from 'drizzle-orm';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import { accounts, aiEndpoints } from '../db/schema';
+import type { TModelList } from '@air/shared/schemas/gateway';
+import { accounts } from '../db/schema/accounts';
+import { aiEndpoints } from '../db/schema/ai-endpoints';
+import { isAppError } from '../lib/app-error';
 import { writeGatewayError, type TGatewayErrorCode } from './errors';
 import { createInvokeHandler, resolveKey, type TKeyEntry } from './invoke';
+import { invokeOpenApi, modelsOpenApi } from './openapi';
 import { createGatewayState } from './state';
 
 /** Bodies up to 10 MiB: chat requests may carry images as base64. */
 const GATEWAY_BODY_LIMIT = 10 * 1_048_576;
 
 /**
- * The gateway (contract section 6), under /api: OpenAI-compatible, its own plugin scope with its
+ * The gateway (server contract section 6), under /api: OpenAI-compatible, its own plugin scope with its
  * own body parser (raw bytes, forwarded unchanged), error shape and no per-request log lines (every
  * call is metered and counted in /metrics instead).
  */
 export default async function gatewayRoutes(app: FastifyInstance) {
   const state = createGatewayState(app);
+  // Calls an earlier run journalled but did not commit are stored before any new call is taken.
+  await state.meter.open();
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
@@ -29,32 +35,43 @@ export default async function gatewayRoutes(app: FastifyInstance) {
   // Errors before the handler (body too large, unreadable body) in OpenAI's shape.
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;
+    // 429 here is the auth hook's budget of unknown keys per client IP.
     const code: TGatewayErrorCode =
-      status === 413
-        ? 'payload_too_large'
-        : status >= 400 && status < 500
-          ? 'invalid_request'
-          : 'internal_error';
+      status === 429
+        ? 'too_many_unknown'
+        : status === 413
+          ? 'payload_too_large'
+          : status >= 400 && status < 500
+            ? 'invalid_request'
+            : 'internal_error';
     if (code === 'internal_error') request.log.error({ err: error }, 'gateway: request failed');
     reply.hijack();
-    writeGatewayError(reply.raw, code, request.id);
+    writeGatewayError(reply.raw, code, request.id, isAppError(error) ? error.retryAfter : undefined);
   });
 
   const invoke = createInvokeHandler(app, state);
-  const routeOptions = { logLevel: 'warn' as const, helmet: false as const, schema: { hide: true } };
-  app.post('/v1', routeOptions, invoke);
-  app.post('/v1/chat/completions', routeOptions, invoke);
+  const routeOptions = { logLevel: 'warn' as const, helmet: false as const };
+  const invokeOptions = { ...routeOptions, config: { swaggerTransform: invokeOpenApi } };
+  app.post('/v1', invokeOptions, invoke);
+  app.post('/v1/chat/completions', invokeOptions, invoke);
 
   // The routes this key may call, as OpenAI's model list (SDKs' `models.list()`).
-  app.get('/v1/models', routeOptions, async (request, reply) => {
-    reply.hijack();
-    try {
-      await listModels(request.id, reply.raw, await resolveKey(app, request));
-    } catch (error) {
-      request.log.error({ err: error }, 'gateway: model list failed');
-      writeGatewayError(reply.raw, 'internal_error', request.id);
-    }
-  });
+  app.get(
+    '/v1/models',
+    { ...routeOptions, config: { swaggerTransform: modelsOpenApi } },
+    async (request, reply) => {
+      reply.hijack();
+      try {
+        await listModels(request.id, reply.raw, await resolveKey(app, request));
+      } catch (error) {
+        if (isAppError(error) && error.code === 'rate_limited') {
+          return void writeGatewayError(reply.raw, 'too_many_unknown', request.id, error.retryAfter);
+        }
+        request.log.error({ err: error }, 'gateway: model list failed');
+        writeGatewayError(reply.raw, 'internal_error', request.id);
+      }
+    },
+  );
 
   async function listModels(requestId: string, res: ServerResponse, key: TKeyEntry | null) {
     if (!key) return void writeGatewayError(res, 'invalid_api_key', requestId);
@@ -73,7 +90,7 @@ export default async function gatewayRoutes(app: FastifyInstance) {
         ),
       )
       .orderBy(asc(aiEndpoints.routeName));
-    const body = JSON.stringify({
+    const list: TModelList = {
       object: 'list',
       data: rows.map((row) => ({
         id: row.id,
@@ -81,11 +98,13 @@ export default async function gatewayRoutes(app: FastifyInstance) {
         created: Math.floor(row.created.getTime() / 1000),
         owned_by: row.ownedBy,
       })),
-    });
+    };
+    const body = JSON.stringify(list);
     res.writeHead(200, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
       'x-request-id': requestId,
+      'x-content-type-options': 'nosniff',
     });
     res.end(body);
   }

@@ -1,16 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import path from 'node:path';
 import type { Agent } from 'undici';
-import { gatewayMetrics, type TGatewayMetrics } from '../modules/metrics/registry';
+import { gatewayMetrics, type TGatewayMetrics } from '../modules/metrics/service';
 import { createDirectory, type TDirectory } from './directory';
-import { createMemoryRateLimiter, createRedisRateLimiter, MonthlyCalls, type TRateLimiter } from './limits';
+import { Gauge } from 'prom-client';
+import { createCallCounters, type TCallCounters } from './counters';
 import { Meter, ROWS_PER_STATEMENT } from './metering';
 import { createUpstreamAgent } from './upstream';
 
 /** Everything the gateway keeps in memory for one server. */
 export interface TGatewayState {
   directory: TDirectory;
-  limiter: TRateLimiter;
-  monthlyCalls: MonthlyCalls;
+  counters: TCallCounters;
   meter: Meter;
   agent: Agent;
   metrics: TGatewayMetrics;
@@ -20,22 +21,49 @@ const byServer = new WeakMap<object, TGatewayState>();
 
 /** Built once by the gateway plugin; closed (usage flushed, sockets closed) with the app. */
 export function createGatewayState(app: FastifyInstance): TGatewayState {
+  const meter = new Meter(app.db, app.log, {
+    rowsPerStatement: ROWS_PER_STATEMENT[app.database.driver],
+    // One journal per instance, beside its other local state.
+    journalDir: path.join(app.config.dataDir, 'usage-journal'),
+  });
+  const metrics = gatewayMetrics(app.server);
+  const counters = createCallCounters({
+    redisUrl: app.config.redisUrl,
+    db: app.db,
+    log: app.log,
+    beforeSeed: () => meter.flush(),
+    onLocalAdmit: () => metrics.localAdmissions.inc(),
+  });
+  if (app.config.redisUrl) {
+    new Gauge({
+      name: 'air_redis_up',
+      help: '1 while quotas and rate limits are counted in Redis, 0 while Redis is unreachable and this instance counts locally',
+      registers: [metrics.registry],
+      collect() {
+        this.set(counters.redisUp() ? 1 : 0);
+      },
+    });
+  }
   const state: TGatewayState = {
     directory: createDirectory(app),
-    limiter: app.config.redisUrl ? createRedisRateLimiter(app.config.redisUrl) : createMemoryRateLimiter(),
-    monthlyCalls: new MonthlyCalls(app.db),
-    meter: new Meter(app.db, app.log, { rowsPerStatement: ROWS_PER_STATEMENT[app.database.driver] }),
+    counters,
+    meter,
     agent: createUpstreamAgent(app.config.upstreamAllowPrivate),
-    metrics: gatewayMetrics(app.server),
+    metrics,
   };
   byServer.set(app.server, state);
   app.addHook('onClose', async () => {
     state.directory.close();
     await state.meter.close();
-    await state.limiter.close();
+    await state.counters.close();
     await state.agent.close();
   });
   return state;
+}
+
+/** The gateway's state when it is loaded (health reports on its counters). */
+export function findGatewayState(app: FastifyInstance): TGatewayState | undefined {
+  return byServer.get(app.server);
 }
 
 /** The gateway's state for console routes that report on it (usage). */

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 import { isPrivateAddress } from '../lib/upstream-address';
 import { writeGatewayError, type TGatewayErrorCode } from './errors';
+import { StreamUsageTap } from './stream-usage';
 
 type TLookupCallback = (
   error: NodeJS.ErrnoException | null,
@@ -44,20 +45,26 @@ export function createUpstreamAgent(allowPrivate: boolean): Agent {
   });
 }
 
-/** Response headers that describe one hop, or that AIR sets itself: never copied from the upstream. */
-const DROPPED_RESPONSE_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'date',
-  'set-cookie',
-  'x-request-id',
+/**
+ * The upstream's response headers a caller gets: the body's description and the rate-limit and
+ * model details OpenAI-compatible SDKs read. Anything else (cookies, server banners, CORS, internal
+ * hosts) stays behind the gateway.
+ */
+const FORWARDED_RESPONSE_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'cache-control',
+  'retry-after',
+  'openai-model',
+  'openai-organization',
+  'openai-processing-ms',
+  'openai-version',
 ]);
+
+function isForwardedHeader(lower: string): boolean {
+  return FORWARDED_RESPONSE_HEADERS.has(lower) || lower.startsWith('x-ratelimit-');
+}
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -72,7 +79,11 @@ export interface TCallResult {
   upstreamMs: number;
   /** The JSON answer's bytes when it may carry `usage` (2xx, JSON, not streamed). */
   body: Buffer | null;
+  /** A streamed answer's usage (or what to estimate it from). */
+  stream: StreamUsageTap | null;
   clientGone: boolean;
+  /** The answer was a `text/event-stream`. */
+  streamed: boolean;
 }
 
 export interface TForward {
@@ -82,6 +93,10 @@ export interface TForward {
   body: Buffer;
   timeoutMs: number;
   requestId: string;
+  /** A streamed chat request: read usage from the stream, and take its usage chunk out when asked. */
+  stream: { stripUsage: boolean } | null;
+  /** Called before the answer's first byte goes to the caller (the call's journal line is written). */
+  beforeAnswer: () => void;
 }
 
 /**
@@ -98,18 +113,24 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
   private collected = 0;
   private done = false;
   private clientGone = false;
+  private streamed = false;
+  private tap: StreamUsageTap | null = null;
   private readonly started = performance.now();
 
   constructor(
     private readonly res: ServerResponse,
-    private readonly requestId: string,
+    private readonly forward: TForward,
     private readonly onDone: (result: TCallResult) => void,
   ) {
     res.on('close', this.onClientClose);
   }
 
+  private get requestId(): string {
+    return this.forward.requestId;
+  }
+
   static start(agent: Agent, res: ServerResponse, forward: TForward, onDone: (result: TCallResult) => void) {
-    const call = new ProxyCall(res, forward.requestId, onDone);
+    const call = new ProxyCall(res, forward, onDone);
     agent.dispatch(
       {
         origin: forward.origin,
@@ -152,7 +173,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
     for (let i = 0; i < rawHeaders.length; i += 2) {
       const name = rawHeaders[i]!.toString('latin1');
       const lower = name.toLowerCase();
-      if (DROPPED_RESPONSE_HEADERS.has(lower)) continue;
+      if (!isForwardedHeader(lower)) continue;
       const value = rawHeaders[i + 1]!.toString('latin1');
       if (lower === 'content-type') {
         json = value.includes('json');
@@ -160,13 +181,21 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
       }
       headers.push(name, value);
     }
-    headers.push('x-request-id', this.requestId);
+    headers.push('x-request-id', this.requestId, 'x-content-type-options', 'nosniff');
+    this.streamed = eventStream;
     if (json && !eventStream && statusCode < 300) this.chunks = [];
+    if (eventStream && this.forward.stream && statusCode < 300)
+      this.tap = new StreamUsageTap(this.forward.stream.stripUsage);
+    this.forward.beforeAnswer();
     if (!this.clientGone) this.res.writeHead(statusCode, headers);
     return true;
   }
 
   onData(chunk: Buffer): boolean {
+    if (this.tap) {
+      chunk = this.tap.push(chunk);
+      if (chunk.length === 0) return true;
+    }
     if (this.chunks) {
       this.collected += chunk.length;
       this.chunks.push(chunk);
@@ -183,7 +212,11 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
   }
 
   onComplete(): void {
-    if (!this.clientGone) this.res.end();
+    const rest = this.tap?.end();
+    if (!this.clientGone) {
+      if (rest && rest.length > 0) this.res.write(rest);
+      this.res.end();
+    }
     const chunks = this.chunks;
     this.finish(
       this.status,
@@ -217,7 +250,9 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
       errorCode,
       upstreamMs: performance.now() - this.started,
       body,
+      stream: this.tap,
       clientGone: this.clientGone,
+      streamed: this.streamed,
     });
   }
 }

@@ -33,6 +33,8 @@ export const en = {
   'validation.invalid_format': '{field} has an invalid format',
   'validation.invalid_option': '{field} must be one of the allowed values',
   'validation.not_a_number': 'Please enter a valid number',
+  'validation.old_password_required': 'Please enter your current password',
+  'validation.otp_length': 'Please enter the 6-character code',
   'validation.body_required': 'A request body is required',
   'validation.body_object': 'The request body must be a JSON object',
 } as const;

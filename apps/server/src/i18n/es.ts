@@ -31,6 +31,8 @@ export const es: Record<TMessageKey, string> = {
   'validation.invalid_format': '{field} tiene un formato no válido',
   'validation.invalid_option': '{field} debe ser uno de los valores permitidos',
   'validation.not_a_number': 'Introduce un número válido',
+  'validation.old_password_required': 'Introduce tu contraseña actual',
+  'validation.otp_length': 'Introduce el código de 6 caracteres',
   'validation.body_required': 'Se requiere un cuerpo en la solicitud',
   'validation.body_object': 'El cuerpo de la solicitud debe ser un objeto JSON',
 };

@@ -1,10 +1,18 @@
 import { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { AppError } from './app-error';
 
 /**
- * Brute-force limits on failed credentials (server contract section 3): failures are counted per
- * key in a fixed window; once a key reaches its limit every attempt is refused with 429 and
- * Retry-After until the window ends. Keys are `<kind>:<value>`: `email:a@b.c`, `ip:1.2.3.4`.
+ * Brute-force limits on credentials and mail sends (server contract section 3), on
+ * `rate-limiter-flexible`. An attempt is RESERVED before the password or code is checked: a burst
+ * of concurrent guesses can never evaluate more than the limit, because each guess takes its slot
+ * before anything is compared. A success gives its slot back (`release`) or clears the key
+ * (`reset`). Keys are `<kind>:<value>`: `email:a@b.c`, `ip:1.2.3.4`, `magic:a@b.c`.
  */
 export interface TAttemptRule {
   limit: number;
@@ -20,21 +28,16 @@ export const DEFAULT_ATTEMPT_RULES: Record<string, TAttemptRule> = {
 const FALLBACK_RULE: TAttemptRule = { limit: 10, windowMs: 15 * 60_000 };
 
 export interface TAttemptLimiter {
-  /** Throws AppError('rate_limited', { retryAfter }) when any key is over its limit. */
-  assertAllowed(keys: string[]): Promise<void>;
-  /** Counts one failure against every key. */
-  recordFailure(keys: string[]): Promise<void>;
-  /** Forgets the keys' failures (e.g. the email's after a successful sign-in). */
+  /**
+   * Takes one attempt from every key, atomically per key. Throws AppError('rate_limited',
+   * { retryAfter }) when any key is already at its limit; the keys taken by this call are then
+   * given back, so a refused attempt counts against nothing.
+   */
+  reserve(keys: string[]): Promise<void>;
+  /** Gives one reserved attempt back to every key (the attempt succeeded). */
+  release(keys: string[]): Promise<void>;
+  /** Forgets the keys' attempts (e.g. the email's after a successful sign-in). */
   reset(keys: string[]): Promise<void>;
-  close(): Promise<void>;
-}
-
-/** Where counters live: this process, or Redis shared by every instance. */
-interface TCounterStore {
-  /** Current count and the milliseconds left in its window (0 when absent). */
-  get(key: string): Promise<{ count: number; ttlMs: number }>;
-  increment(key: string, windowMs: number): Promise<void>;
-  delete(keys: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,107 +45,108 @@ export function attemptKey(kind: 'email' | 'ip', value: string): string {
   return `${kind}:${kind === 'email' ? value.trim().toLowerCase() : value}`;
 }
 
-function ruleFor(key: string, rules: Record<string, TAttemptRule>): TAttemptRule {
-  const kind = key.slice(0, key.indexOf(':'));
-  return rules[kind] ?? FALLBACK_RULE;
+const REDIS_PREFIX = 'air:attempts';
+
+/** The longest a start waits for Redis before counting attempts locally until it connects. */
+const REDIS_CONNECT_WAIT_MS = 1000;
+
+function firstConnection(redis: Redis, waitMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, waitMs);
+    redis.once('ready', done);
+  });
 }
 
-function createLimiter(store: TCounterStore, rules: Record<string, TAttemptRule>): TAttemptLimiter {
+export interface TAttemptLimiterOptions {
+  redisUrl?: string;
+  /** Redis key prefix (tests use a unique one per run). */
+  redisPrefix?: string;
+  rules?: Record<string, TAttemptRule>;
+}
+
+export async function createAttemptLimiter(options: TAttemptLimiterOptions = {}): Promise<TAttemptLimiter> {
+  const rules = { ...DEFAULT_ATTEMPT_RULES, ...options.rules };
+  let redis: Redis | undefined;
+  if (options.redisUrl) {
+    // No offline queue and a short command timeout (Redis answers these in well under a
+    // millisecond): while Redis is down or hung a check goes to this process's counters (the
+    // insurance limiter below) instead of holding a sign-in.
+    redis = new Redis(options.redisUrl, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: 300,
+    });
+    redis.on('error', () => {});
+    // With Redis up, the counters are shared from the first attempt; with Redis down the server
+    // starts anyway after this short wait and switches to Redis when it connects.
+    await firstConnection(redis, REDIS_CONNECT_WAIT_MS);
+  }
+  const prefix = options.redisPrefix ?? REDIS_PREFIX;
+  const limiters = new Map<string, RateLimiterAbstract>();
+
+  /** One limiter per key kind, made on first use (each kind has its own limit and window). */
+  function limiterFor(key: string): RateLimiterAbstract {
+    const kind = key.slice(0, key.indexOf(':'));
+    const known = kind in rules ? kind : '*';
+    let limiter = limiters.get(known);
+    if (!limiter) {
+      const rule = rules[known] ?? FALLBACK_RULE;
+      const base = { points: rule.limit, duration: Math.max(1, Math.ceil(rule.windowMs / 1000)) };
+      const memory = new RateLimiterMemory({ ...base, keyPrefix: `${prefix}:${known}` });
+      limiter = redis
+        ? // A Redis outage falls back to this process's counters instead of failing sign-in.
+          new RateLimiterRedis({
+            ...base,
+            storeClient: redis,
+            keyPrefix: `${prefix}:${known}`,
+            insuranceLimiter: memory,
+            rejectIfRedisNotReady: true,
+          })
+        : memory;
+      limiters.set(known, limiter);
+    }
+    return limiter;
+  }
+
+  async function release(keys: string[]): Promise<void> {
+    await Promise.all(keys.map((key) => limiterFor(key).reward(key, 1)));
+  }
+
   return {
-    async assertAllowed(keys) {
+    async reserve(keys) {
+      const taken: string[] = [];
       let retryAfterMs = 0;
       for (const key of keys) {
-        const { count, ttlMs } = await store.get(key);
-        if (count >= ruleFor(key, rules).limit) retryAfterMs = Math.max(retryAfterMs, ttlMs);
+        try {
+          await limiterFor(key).consume(key, 1);
+          taken.push(key);
+        } catch (rejection) {
+          if (!(rejection instanceof RateLimiterRes)) throw rejection;
+          // Over the limit: the consume still counted, so give it back too (a refused attempt is
+          // not an evaluated one and must not extend anything).
+          await limiterFor(key).reward(key, 1);
+          retryAfterMs = Math.max(retryAfterMs, rejection.msBeforeNext);
+        }
       }
       if (retryAfterMs > 0) {
+        await release(taken);
         throw new AppError('rate_limited', {
           messageKey: 'error.too_many_attempts',
-          retryAfter: Math.ceil(retryAfterMs / 1000),
+          retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)),
         });
       }
     },
-    async recordFailure(keys) {
-      for (const key of keys) await store.increment(key, ruleFor(key, rules).windowMs);
-    },
+    release,
     async reset(keys) {
-      await store.delete(keys);
-    },
-    close: () => store.close(),
-  };
-}
-
-export function createMemoryCounterStore(now: () => number = Date.now): TCounterStore {
-  const counters = new Map<string, { count: number; expiresAt: number }>();
-  const live = (key: string) => {
-    const entry = counters.get(key);
-    if (entry && entry.expiresAt <= now()) {
-      counters.delete(key);
-      return undefined;
-    }
-    return entry;
-  };
-  // Expired windows are dropped lazily and by a periodic sweep so the map cannot grow unbounded.
-  const sweep = setInterval(() => {
-    for (const key of counters.keys()) live(key);
-  }, 60_000);
-  sweep.unref();
-  return {
-    async get(key) {
-      const entry = live(key);
-      return entry ? { count: entry.count, ttlMs: entry.expiresAt - now() } : { count: 0, ttlMs: 0 };
-    },
-    async increment(key, windowMs) {
-      const entry = live(key);
-      if (entry) entry.count += 1;
-      else counters.set(key, { count: 1, expiresAt: now() + windowMs });
-    },
-    async delete(keys) {
-      for (const key of keys) counters.delete(key);
+      await Promise.all(keys.map((key) => limiterFor(key).delete(key)));
     },
     async close() {
-      clearInterval(sweep);
-      counters.clear();
+      redis?.disconnect();
     },
   };
-}
-
-const REDIS_PREFIX = 'air:attempts:';
-
-export async function createRedisCounterStore(url: string): Promise<TCounterStore> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
-  await redis.connect();
-  return {
-    async get(key) {
-      const [[, count], [, ttl]] = (await redis
-        .multi()
-        .get(REDIS_PREFIX + key)
-        .pttl(REDIS_PREFIX + key)
-        .exec()) as [[unknown, string | null], [unknown, number]];
-      return { count: Number(count ?? 0), ttlMs: Math.max(0, Number(ttl)) };
-    },
-    async increment(key, windowMs) {
-      // The window starts at the first failure: NX sets the expiry only when none is set yet.
-      await redis
-        .multi()
-        .incr(REDIS_PREFIX + key)
-        .pexpire(REDIS_PREFIX + key, windowMs, 'NX')
-        .exec();
-    },
-    async delete(keys) {
-      if (keys.length > 0) await redis.del(...keys.map((key) => REDIS_PREFIX + key));
-    },
-    async close() {
-      redis.disconnect();
-    },
-  };
-}
-
-export async function createAttemptLimiter(
-  options: { redisUrl?: string; rules?: Record<string, TAttemptRule>; now?: () => number } = {},
-): Promise<TAttemptLimiter> {
-  const store = options.redisUrl
-    ? await createRedisCounterStore(options.redisUrl)
-    : createMemoryCounterStore(options.now);
-  return createLimiter(store, { ...DEFAULT_ATTEMPT_RULES, ...options.rules });
 }

@@ -13,13 +13,42 @@ describe('change bus', () => {
     await bus.close();
   });
 
-  it.runIf(process.env.TEST_REDIS_URL)('reaches another instance through Redis', async () => {
-    const url = process.env.TEST_REDIS_URL!;
-    const a = await createRedisChangeBus(url);
-    const b = await createRedisChangeBus(url);
-    const received = new Promise<TChange>((resolve) => b.subscribe(resolve));
-    await a.publish({ kind: 'endpoint', routeName: 'acme/model' });
-    await expect(received).resolves.toEqual({ kind: 'endpoint', routeName: 'acme/model' });
-    await Promise.all([a.close(), b.close()]);
+  it.runIf(process.env.TEST_REDIS_URL)(
+    'reaches another instance through Redis; the sender applies it once, at once',
+    async () => {
+      const url = process.env.TEST_REDIS_URL!;
+      const a = createRedisChangeBus(url);
+      const b = createRedisChangeBus(url);
+      const onA: TChange[] = [];
+      const onB: TChange[] = [];
+      a.subscribe((c) => onA.push(c));
+      b.subscribe((c) => onB.push(c));
+      const change: TChange = { kind: 'endpoint', routeName: 'acme/model' };
+      // Both connect in the background: publish until the other side hears it.
+      await expect
+        .poll(async () => {
+          await a.publish(change);
+          return onB.some((c) => c.kind === 'endpoint');
+        })
+        .toBe(true);
+      expect(onB.filter((c) => c.kind === 'endpoint')[0]).toEqual(change);
+      onA.length = 0;
+      await a.publish({ kind: 'user', userId: 'u1' });
+      // Applied here before publish resolves, and not a second time when Redis echoes it back.
+      expect(onA).toEqual([{ kind: 'user', userId: 'u1' }]);
+      await expect.poll(() => onB.some((c) => c.kind === 'user')).toBe(true);
+      expect(onA).toEqual([{ kind: 'user', userId: 'u1' }]);
+      await Promise.all([a.close(), b.close()]);
+    },
+  );
+
+  it('with Redis unreachable: created at once, a publication applies here and does not fail', async () => {
+    // Nothing listens on port 1.
+    const bus = createRedisChangeBus('redis://127.0.0.1:1');
+    const seen: TChange[] = [];
+    bus.subscribe((c) => seen.push(c));
+    await expect(bus.publish({ kind: 'api_key', keyHash: 'h' })).resolves.toBeUndefined();
+    expect(seen).toEqual([{ kind: 'api_key', keyHash: 'h' }]);
+    await bus.close();
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 
@@ -11,15 +12,25 @@ export type TChange =
   | { kind: 'endpoint'; routeName: string }
   | { kind: 'account'; accountId: string }
   | { kind: 'session'; sessionId: string }
-  | { kind: 'user'; userId: string };
+  | { kind: 'user'; userId: string }
+  /** Every cached entry may be stale (invalidations may have been missed): drop all caches. */
+  | { kind: 'reset' };
 
 export interface TChangeBus {
+  /**
+   * Applies the change to this process's caches at once, then tells the other instances. Never
+   * fails and never waits long for Redis: a write that is already committed must not answer 500
+   * because the invalidation could not be broadcast.
+   */
   publish(change: TChange): Promise<void>;
   subscribe(listener: (change: TChange) => void): () => void;
   close(): Promise<void>;
 }
 
 const CHANNEL = 'air:changes';
+
+/** The longest a request waits for Redis to take a publication (it goes on in the background). */
+export const PUBLISH_WAIT_MS = 200;
 
 export function createMemoryChangeBus(): TChangeBus {
   const emitter = new EventEmitter();
@@ -38,23 +49,99 @@ export function createMemoryChangeBus(): TChangeBus {
   };
 }
 
-/** Publishes through Redis; every instance (this one included) hears it from the subscription. */
-export async function createRedisChangeBus(url: string): Promise<TChangeBus> {
+interface TRedisChangeBusOptions {
+  /** Called when a change could not be broadcast, once per outage (the caller logs it). */
+  onMissed?: (error: unknown) => void;
+}
+
+/**
+ * The change bus across instances, through Redis pub/sub. It never waits for Redis to be there:
+ * created while Redis is down, it connects when Redis comes (ioredis retries for ever).
+ *
+ * - A change is applied here first, synchronously, so this instance never serves what it just
+ *   changed; then it is published, and the request waits at most PUBLISH_WAIT_MS for Redis.
+ * - While Redis is unreachable nothing is queued (the client has no offline queue): a publication
+ *   fails at once and is remembered as missed. When the publishing connection is ready again it
+ *   broadcasts one `reset`, so every instance drops its caches, including those that never lost
+ *   Redis themselves (this instance alone may have been cut off).
+ * - An instance whose subscription (re)connects drops its own caches too: it may have missed
+ *   messages meanwhile. Between the outage and the reset, the other instances' entries expire on
+ *   their own (every cache entry lives at most 60 s).
+ */
+export function createRedisChangeBus(url: string, options: TRedisChangeBusOptions = {}): TChangeBus {
   const local = createMemoryChangeBus();
-  const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
-  const subscriber = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
-  await Promise.all([publisher.connect(), subscriber.connect()]);
-  await subscriber.subscribe(CHANNEL);
+  // Messages carry the sender so it does not apply its own change a second time.
+  const origin = randomUUID();
+  const publisher = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // A Redis that accepts the connection but does not answer must not keep a promise open for ever.
+    commandTimeout: 2000,
+  });
+  // The subscriber queues its SUBSCRIBE until the first connection (ioredis resubscribes after
+  // every reconnect on its own).
+  const subscriber = new Redis(url, { maxRetriesPerRequest: null });
+  // Connection errors are retried by ioredis and reported by the health check; never fatal.
+  publisher.on('error', () => {});
+  subscriber.on('error', () => {});
+  let missed = false;
+  // While a publication takes longer than the wait, the next ones do not wait at all: a request
+  // that publishes many changes (closing an account) must not pay the wait once per change.
+  let slow = false;
+
+  const miss = (error: unknown) => {
+    if (!missed) options.onMissed?.(error);
+    missed = true;
+  };
+  const send = (message: TChange): Promise<void> =>
+    publisher.publish(CHANNEL, JSON.stringify({ ...message, origin })).then(
+      () => {
+        slow = false;
+        // Redis takes publications again (it may have hung without dropping the connection).
+        if (missed) broadcastReset();
+      },
+      (error: unknown) => {
+        slow = false;
+        miss(error);
+      },
+    );
+  const broadcastReset = () => {
+    missed = false;
+    void send({ kind: 'reset' });
+  };
+
+  publisher.on('ready', () => {
+    if (missed) broadcastReset();
+  });
+  void subscriber.subscribe(CHANNEL).catch(() => {});
+  subscriber.on('ready', () => void local.publish({ kind: 'reset' }));
   subscriber.on('message', (_channel, message) => {
     try {
-      void local.publish(JSON.parse(message) as TChange);
+      const { origin: from, ...change } = JSON.parse(message) as TChange & { origin?: string };
+      if (from !== origin) void local.publish(change as TChange);
     } catch {
       // A malformed message from another writer on the channel is ignored, not fatal.
     }
   });
+
   return {
     async publish(change) {
-      await publisher.publish(CHANNEL, JSON.stringify(change));
+      await local.publish(change);
+      if (publisher.status !== 'ready') {
+        miss(new Error(`Redis connection is ${publisher.status}`));
+        return;
+      }
+      const sent = send(change);
+      if (slow) return;
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          slow = true;
+          resolve();
+        }, PUBLISH_WAIT_MS);
+      });
+      await Promise.race([sent, waited]);
+      clearTimeout(timer);
     },
     subscribe: local.subscribe,
     async close() {

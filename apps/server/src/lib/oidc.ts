@@ -21,6 +21,8 @@ export interface TOidcIdentity {
   subject: string;
   /** Lower-cased. */
   email: string;
+  /** The provider said `email_verified: true` (missing counts as not verified). */
+  emailVerified: boolean;
 }
 
 export class OidcError extends Error {
@@ -123,7 +125,8 @@ export class OidcClients {
 
   /**
    * Exchanges the code of the callback URL (checking state, PKCE, nonce, issuer and the ID token)
-   * and answers who signed in. The email must be present and not marked unverified by the provider.
+   * and answers who signed in. The email must be present; whether the provider verified it is
+   * answered, for the caller to decide (linking to an existing user needs it).
    */
   async finish(flow: TOidcFlow, callbackUrl: URL): Promise<TOidcIdentity> {
     const config = await this.configuration(flow.provider);
@@ -148,9 +151,6 @@ export class OidcClients {
       verified = info.email_verified;
     }
     if (!email) throw new OidcError('email_missing', 'The provider shared no email address');
-    // Providers that say the address is unverified would let anyone claim any address.
-    if (verified === false)
-      throw new OidcError('email_unverified', 'The provider has not verified the email');
-    return { subject: claims.sub, email: email.trim().toLowerCase() };
+    return { subject: claims.sub, email: email.trim().toLowerCase(), emailVerified: verified === true };
   }
 }

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { TDb } from '../db/client';
-import { oneTimeTokens, type TOneTimeTokenKind } from '../db/schema';
+import { oneTimeTokens, type TOneTimeTokenKind } from '../db/schema/one-time-tokens';
 import { randomToken, sha256 } from './crypto';
 
 export type TOneTimeToken = typeof oneTimeTokens.$inferSelect;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { TRole } from '@air/shared/permissions';
 
 /** What a session resolves to: who, in which account, with which role now. */
@@ -7,6 +8,9 @@ export interface TSessionInfo {
   accountId: string;
   role: TRole;
   verified: boolean;
+  /** Milliseconds since the epoch: sign-in, and the last activity known (kept current in memory). */
+  createdAt: number;
+  lastSeenAt: number;
 }
 
 /** A backstop in case an invalidation message is lost (e.g. a Redis reconnect). */
@@ -14,31 +18,23 @@ const TTL_MS = 30_000;
 const MAX_ENTRIES = 10_000;
 
 /**
- * In-memory session look-ups, dropped through the change bus on every revocation, user change
- * (role, verification, deletion) and account change. A generation counter stops a look-up that
- * began before an invalidation from storing its stale answer.
+ * In-memory session look-ups (lru-cache: bounded, least recently used out first, 30 s TTL),
+ * dropped through the change bus on every revocation, user change (role, verification, deletion)
+ * and account change. A generation counter stops a look-up that began before an invalidation from
+ * storing its stale answer.
  */
 export function createSessionCache() {
-  const entries = new Map<string, { value: TSessionInfo | null; expiresAt: number }>();
+  // lru-cache holds no null: an unknown session is kept as `{ value: null }`.
+  const entries = new LRUCache<string, { value: TSessionInfo | null }>({ max: MAX_ENTRIES, ttl: TTL_MS });
   let generation = 0;
   return {
     get(sessionId: string): TSessionInfo | null | undefined {
-      const hit = entries.get(sessionId);
-      if (!hit) return undefined;
-      if (hit.expiresAt <= Date.now()) {
-        entries.delete(sessionId);
-        return undefined;
-      }
-      return hit.value;
+      return entries.get(sessionId)?.value;
     },
     generation: () => generation,
     set(sessionId: string, value: TSessionInfo | null, startedAt: number) {
       if (startedAt !== generation) return;
-      if (entries.size >= MAX_ENTRIES) {
-        const oldest = entries.keys().next();
-        if (!oldest.done) entries.delete(oldest.value);
-      }
-      entries.set(sessionId, { value, expiresAt: Date.now() + TTL_MS });
+      entries.set(sessionId, { value });
     },
     dropSession(sessionId: string) {
       generation++;
@@ -46,7 +42,7 @@ export function createSessionCache() {
     },
     dropWhere(match: (value: TSessionInfo) => boolean) {
       generation++;
-      for (const [id, entry] of entries) if (entry.value && match(entry.value)) entries.delete(id);
+      for (const [id, entry] of entries.entries()) if (entry.value && match(entry.value)) entries.delete(id);
     },
     clear() {
       generation++;

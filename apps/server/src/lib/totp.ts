@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import { sha256 } from './crypto';
 
 /**
@@ -35,7 +34,9 @@ export function totpUri(secretBase32: string, accountLabel: string): string {
 }
 
 /** A PNG QR code of `text` as a `data:image/png;base64,...` URL. */
-export function qrCodeDataUrl(text: string): Promise<string> {
+export async function qrCodeDataUrl(text: string): Promise<string> {
+  // Loaded on first use (two-factor set-up), not at start.
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 240 });
 }
 

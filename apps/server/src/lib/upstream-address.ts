@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { upstreamUrlProblem } from '@air/shared/validation';
 import { registerMessages } from '../i18n';
 import { AppError } from './app-error';
 
@@ -61,12 +62,16 @@ for (const [network, prefix] of [
   blocked.addSubnet(network, prefix, 'ipv6');
 }
 
-/** The IPv4 address an IPv6 address carries (mapped, compatible, NAT64, 6to4), if any. */
+/**
+ * The IPv4 address an IPv6 address carries (mapped `::ffff:`, translated `::ffff:0:`, compatible
+ * `::`, NAT64, 6to4), if any, in dotted or hex form: `[::127.0.0.1]` is normalised by URL to
+ * `[::7f00:1]`, which must be seen as loopback too.
+ */
 function embeddedIpv4(ip: string): string | undefined {
   const lower = ip.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d{1,3}(?:\.\d{1,3}){3})$/.exec(lower);
+  const dotted = /^(?:::ffff:(?:0:)?|::|64:ff9b::)(\d{1,3}(?:\.\d{1,3}){3})$/.exec(lower);
   if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  const hex = /^(?:::ffff:(?:0:)?|::|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
   const sixToFour = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4})(?::|$)/.exec(lower);
   const parts = hex ?? sixToFour;
   if (!parts) return undefined;
@@ -119,15 +124,11 @@ export async function assertUpstreamAllowed(
   allowPrivate: boolean,
   lookup: TLookup = systemLookup,
 ): Promise<string> {
-  let url: URL;
-  try {
-    url = new URL(rawUrl.trim());
-  } catch {
-    refuse('validation.route_endpoint_url');
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname)
-    refuse('validation.route_endpoint_url');
-  if (url.username || url.password) refuse('validation.route_endpoint_credentials');
+  // The form rule (absolute http(s), no credentials) is the shared one the request schema and the
+  // console apply; repeated here because callers other than the route may save an upstream.
+  const problem = upstreamUrlProblem(rawUrl);
+  if (problem) refuse(problem);
+  const url = new URL(rawUrl.trim());
   if (allowPrivate) return url.href;
 
   const host = url.hostname

@@ -1,12 +1,14 @@
+import { lt, sql } from 'drizzle-orm';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { LOCALES, type TLocale } from '@air/shared/schemas/common';
 import type { TConfig } from '../config';
 import type { TDb } from '../db/client';
-import { mailOutbox } from '../db/schema';
+import { mailOutbox } from '../db/schema/mail-outbox';
+import { SOURCE_EXT } from '../lib/source-ext';
 import { linksOf } from './layout';
 import type { TMailParams, TMailTemplate } from './template';
 
@@ -34,7 +36,7 @@ export async function loadTemplate(name: string): Promise<TMailTemplate> {
   const cached = templateCache.get(name);
   if (cached) return cached;
   if (!TEMPLATE_NAME.test(name)) throw new Error(`Invalid mail template name "${name}"`);
-  const file = path.join(TEMPLATE_DIR, `${name.replaceAll('_', '-')}.ts`);
+  const file = path.join(TEMPLATE_DIR, `${name.replaceAll('_', '-')}${SOURCE_EXT}`);
   if (!existsSync(file)) throw new Error(`Unknown mail template "${name}"`);
   const mod = (await import(pathToFileURL(file).href)) as { default?: TMailTemplate };
   if (!mod.default || LOCALES.some((locale) => typeof mod.default![locale] !== 'function')) {
@@ -55,14 +57,33 @@ export async function renderTemplate(config: Pick<TConfig, 'appUrl'>, mail: TSen
   });
 }
 
+/** Outbox rows hold sign-in links: none is kept longer than this. */
+export const OUTBOX_RETENTION_HOURS = 24;
+
+/**
+ * The dev outbox is served only without SMTP and outside production, and then only to loopback
+ * callers (modules/dev-mail): mail links must never be readable on a reachable address.
+ */
+export function devOutboxEnabled(config: Pick<TConfig, 'smtpUrl' | 'isProduction'>): boolean {
+  return !config.smtpUrl && !config.isProduction;
+}
+
+/** How mail goes out, for the start-up line. */
+export function mailStatus(config: Pick<TConfig, 'smtpUrl' | 'isProduction' | 'appUrl'>): string {
+  if (config.smtpUrl) return 'mail over SMTP';
+  if (config.isProduction) return 'mail NOT configured (set SMTP_URL): no mail is delivered';
+  return `mail to the dev outbox at ${config.appUrl}/dev/mail (loopback callers only)`;
+}
+
 export function createMailer(options: {
   db: TDb;
-  config: Pick<TConfig, 'appUrl' | 'smtpUrl' | 'mailFrom'>;
+  config: Pick<TConfig, 'appUrl' | 'smtpUrl' | 'mailFrom' | 'isProduction'>;
   log: FastifyBaseLogger;
 }): TMailer {
   const { db, config, log } = options;
-  const smtp: Transporter | undefined = config.smtpUrl
-    ? nodemailer.createTransport(config.smtpUrl)
+  // nodemailer is loaded only when mail goes over SMTP: the default install never needs it.
+  const smtp: Promise<Transporter> | undefined = config.smtpUrl
+    ? import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(config.smtpUrl!))
     : undefined;
 
   return {
@@ -72,15 +93,23 @@ export function createMailer(options: {
       const content = await renderTemplate(config, mail);
       const links = linksOf(content.html);
       if (smtp) {
-        await smtp.sendMail({
+        await (
+          await smtp
+        ).sendMail({
           from: config.mailFrom,
           to,
           subject: content.subject,
           html: content.html,
           text: content.text,
         });
+        // Delivered mail is not kept: its links must not sit readable in the database.
+        log.info({ template: mail.template }, 'mail sent');
+        return;
       }
-      // A record either way; without SMTP it is the outbox a local developer reads at /dev/mail.
+      // Without SMTP the outbox is the only copy; rows older than the retention go as new ones come.
+      await db
+        .delete(mailOutbox)
+        .where(lt(mailOutbox.createdAt, sql`now() - make_interval(hours => ${OUTBOX_RETENTION_HOURS})`));
       await db.insert(mailOutbox).values({
         to,
         subject: content.subject,
@@ -88,17 +117,19 @@ export function createMailer(options: {
         text: content.text,
         template: mail.template,
         links,
-        sentAt: smtp ? new Date() : null,
+        sentAt: null,
       });
-      if (smtp) log.info({ template: mail.template }, 'mail sent');
-      else
+      if (config.isProduction) {
+        log.warn({ template: mail.template }, 'mail is not configured (SMTP_URL unset): mail not delivered');
+      } else {
         log.info(
           { to, template: mail.template, links },
-          'mail stored in the dev outbox (no SMTP_URL): GET /dev/mail',
+          'mail stored in the dev outbox (no SMTP_URL): GET /dev/mail from this machine',
         );
+      }
     },
     async close() {
-      smtp?.close();
+      (await smtp)?.close();
     },
   };
 }

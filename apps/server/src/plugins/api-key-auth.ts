@@ -1,8 +1,23 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { API_KEY_PATTERN, type TApiKeyScope } from '@air/shared/schemas/api-key';
-import { accounts, apiKeys } from '../db/schema';
+import { accounts } from '../db/schema/accounts';
+import { apiKeys } from '../db/schema/api-keys';
+import { AppError } from '../lib/app-error';
 import { sha256 } from '../lib/crypto';
+import { MissBudget, UNKNOWN_LOOKUPS_PER_MINUTE } from '../lib/miss-budget';
+import { registerMessages } from '../i18n';
+
+registerMessages({
+  en: {
+    'error.too_many_unknown':
+      'Too many requests with unknown API keys from this address. Please wait a minute and try again.',
+  },
+  es: {
+    'error.too_many_unknown':
+      'Demasiadas solicitudes con claves de API desconocidas desde esta dirección. Espera un minuto y vuelve a intentarlo.',
+  },
+});
 
 export interface TResolvedApiKey {
   accountId: string;
@@ -17,7 +32,9 @@ declare module 'fastify' {
      * in-memory cache keyed by the key's hash; every key change drops its entry through
      * `app.changes` ({ kind: 'api_key' }), and closing an account drops that account's keys.
      */
-    resolveApiKey(rawKey: string): Promise<TResolvedApiKey | null>;
+    resolveApiKey(rawKey: string, clientIp?: string): Promise<TResolvedApiKey | null>;
+    /** Look-ups of unknown keys and routes per client IP (lib/miss-budget.ts). */
+    unknownLookups: MissBudget;
     /**
      * Drops one key from this instance's cache at once. Key writes call it before publishing the
      * change: with Redis the bus delivers asynchronously, and "revoked" must hold on the next request.
@@ -39,6 +56,7 @@ interface TCacheEntry {
 export default fp(
   async (app) => {
     const cache = new Map<string, TCacheEntry>();
+    const unknownLookups = new MissBudget(UNKNOWN_LOOKUPS_PER_MINUTE);
     // Bumped on every invalidation so a look-up that started before it cannot store a stale answer.
     let generation = 0;
 
@@ -50,11 +68,32 @@ export default fp(
       cache.set(hash, { value, expiresAt: Date.now() + CACHE_TTL_MS });
     }
 
-    async function resolveApiKey(rawKey: string): Promise<TResolvedApiKey | null> {
+    // One database look-up per key hash at a time: a burst on a cold key joins it, and only the
+    // caller that starts a look-up spends its IP's budget of unknown keys.
+    const lookups = new Map<string, Promise<TResolvedApiKey | null>>();
+
+    async function resolveApiKey(rawKey: string, clientIp?: string): Promise<TResolvedApiKey | null> {
       if (!API_KEY_PATTERN.test(rawKey)) return null;
       const hash = sha256(rawKey);
       const hit = cache.get(hash);
       if (hit && hit.expiresAt > Date.now()) return hit.value;
+      const inFlight = lookups.get(hash);
+      if (inFlight) return inFlight;
+      const lookup = lookUpKey(hash, clientIp);
+      lookups.set(hash, lookup);
+      try {
+        return await lookup;
+      } finally {
+        if (lookups.get(hash) === lookup) lookups.delete(hash);
+      }
+    }
+
+    async function lookUpKey(hash: string, clientIp?: string): Promise<TResolvedApiKey | null> {
+      if (clientIp !== undefined) {
+        const wait = unknownLookups.take(clientIp);
+        if (wait > 0)
+          throw new AppError('rate_limited', { messageKey: 'error.too_many_unknown', retryAfter: wait });
+      }
       const started = generation;
       const [row] = await app.db
         .select({ keyId: apiKeys.id, accountId: apiKeys.accountId, scopes: apiKeys.scope })
@@ -66,15 +105,18 @@ export default fp(
         ? { accountId: row.accountId, keyId: row.keyId, scopes: row.scopes as TApiKeyScope[] }
         : null;
       if (started === generation) remember(hash, value);
+      if (value && clientIp !== undefined) unknownLookups.refund(clientIp);
       return value;
     }
 
     function forgetApiKey(keyHash: string) {
       generation++;
       cache.delete(keyHash);
+      lookups.delete(keyHash);
     }
 
     app.decorate('resolveApiKey', resolveApiKey);
+    app.decorate('unknownLookups', unknownLookups);
     app.decorate('forgetApiKey', forgetApiKey);
 
     // The change bus plugin loads after this file (file-name order): subscribe once all are in.
@@ -88,6 +130,9 @@ export default fp(
           for (const [hash, entry] of cache) {
             if (entry.value?.accountId === change.accountId) cache.delete(hash);
           }
+        } else if (change.kind === 'reset') {
+          generation++;
+          cache.clear();
         }
       });
     });

@@ -2,11 +2,15 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasPermission, permissionsFor, type TPermissionMap, type TRole } from '@air/shared/permissions';
-import { accountUsers, sessions, users } from '../db/schema';
+import type { TApiKeyScope } from '@air/shared/schemas/api-key';
+import { accountUsers } from '../db/schema/account-users';
+import { sessions } from '../db/schema/sessions';
+import { users } from '../db/schema/users';
 import { AppError } from '../lib/app-error';
 import { verifySessionToken } from '../lib/jwt';
+import { createSessionActivity, sessionLive, type TSessionActivity } from '../lib/session-activity';
 import { createSessionCache, type TSessionInfo } from '../lib/session-cache';
-import '../modules/auth/messages';
+import '../i18n/identity';
 
 export type TAuth =
   | {
@@ -23,20 +27,40 @@ export type TAuth =
 export interface TAuthorizeOptions {
   /** The permission the route needs (spec section 6 matrix), or any signed-in user. */
   permission?: TRole | 'signed-in';
-  /** The API-key scope that may call this route; without one, keys are refused. */
-  scope?: string;
+  /** The API-key scopes that may call this route (any one of them); without one, keys are refused. */
+  scope?: TApiKeyScope | readonly TApiKeyScope[];
   /** Refuse API keys even when they carry a scope. */
   sessionOnly?: boolean;
   /** Sessions of users who have not verified their email are refused (403). */
   verified?: boolean;
 }
 
+export interface TRouteRequirement {
+  method: string;
+  url: string;
+  permission: TRole | 'signed-in';
+  scopes: readonly TApiKeyScope[];
+  sessionOnly: boolean;
+}
+
+const REQUIREMENT = Symbol('air.authorize');
+
+function scopesOf(options: TAuthorizeOptions): readonly TApiKeyScope[] {
+  if (options.scope === undefined) return [];
+  return typeof options.scope === 'string' ? [options.scope] : options.scope;
+}
+type TTaggedHandler = preHandlerAsyncHookHandler & { [REQUIREMENT]?: TAuthorizeOptions };
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** A preHandler: 401 without valid credentials, 403 when the role or key scope does not allow the route. */
     authorize(options?: TAuthorizeOptions): preHandlerAsyncHookHandler;
+    /** Every route that calls `authorize`, with what it requires (the role matrix test reads it). */
+    routeRequirements: TRouteRequirement[];
     /** Drops cached session look-ups (tests and services that changed sessions without the bus). */
     sessionCache: ReturnType<typeof createSessionCache>;
+    /** Batched `last_seen_at` of sessions (lib/session-activity.ts). */
+    sessionActivity: TSessionActivity;
   }
   interface FastifyRequest {
     /** Who is calling: a console session, an API key, or null. */
@@ -55,6 +79,11 @@ export default fp(
   async (app) => {
     const cache = createSessionCache();
     app.decorate('sessionCache', cache);
+    const activity = createSessionActivity(app.db, (error) =>
+      app.log.error({ err: error }, 'storing session activity failed'),
+    );
+    app.decorate('sessionActivity', activity);
+    app.addHook('onClose', async () => activity.close());
 
     /** The live session behind a session id (not revoked, membership still there), or null. */
     async function lookupSession(sessionId: string): Promise<TSessionInfo | null> {
@@ -67,6 +96,8 @@ export default fp(
           accountId: sessions.accountId,
           role: accountUsers.permission,
           verified: users.verified,
+          createdAt: sessions.createdAt,
+          lastSeenAt: sessions.lastSeenAt,
         })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
@@ -76,7 +107,9 @@ export default fp(
         )
         .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
         .limit(1);
-      const value = row ? { sessionId, ...row } : null;
+      const value = row
+        ? { sessionId, ...row, createdAt: row.createdAt.getTime(), lastSeenAt: row.lastSeenAt.getTime() }
+        : null;
       cache.set(sessionId, value, startedAt);
       return value;
     }
@@ -86,7 +119,7 @@ export default fp(
       if (!token) return null;
       if (token.startsWith('air_')) {
         if (!app.hasDecorator('resolveApiKey')) return null;
-        const key = await app.resolveApiKey(token);
+        const key = await app.resolveApiKey(token, request.ip);
         return key
           ? { kind: 'key', accountId: key.accountId, keyId: key.keyId, scopes: [...key.scopes] }
           : null;
@@ -95,6 +128,11 @@ export default fp(
       if (!claims) return null;
       const session = await lookupSession(claims.sessionId);
       if (!session || session.userId !== claims.userId || session.accountId !== claims.accountId) return null;
+      // 7 days idle or 30 days old: over. Activity is stored in batches (lib/session-activity.ts).
+      const now = Date.now();
+      if (!sessionLive(session.createdAt, session.lastSeenAt, now)) return null;
+      session.lastSeenAt = now;
+      activity.touch(session.sessionId);
       return {
         kind: 'session',
         userId: session.userId,
@@ -112,11 +150,11 @@ export default fp(
     });
 
     app.decorate('authorize', (options: TAuthorizeOptions = {}): preHandlerAsyncHookHandler => {
-      return async (request) => {
+      const handler: TTaggedHandler = async (request) => {
         const auth = request.auth;
         if (!auth) throw new AppError('unauthenticated');
         if (auth.kind === 'key') {
-          if (options.sessionOnly || !options.scope || !auth.scopes.includes(options.scope)) {
+          if (options.sessionOnly || !scopesOf(options).some((scope) => auth.scopes.includes(scope))) {
             throw new AppError('forbidden', { messageKey: 'error.key_scope' });
           }
           return;
@@ -128,6 +166,41 @@ export default fp(
           throw new AppError('forbidden', { messageKey: 'error.email_not_verified' });
         }
       };
+      handler[REQUIREMENT] = options;
+      return handler;
+    });
+
+    // Access is decided before the body is validated: a caller without the role gets 403, never a
+    // validation answer that would tell them about the route's payload. So an `authorize` handler
+    // given as preHandler moves to preValidation, and each route's requirement is recorded.
+    const requirements: TRouteRequirement[] = [];
+    app.decorate('routeRequirements', requirements);
+    app.addHook('onRoute', (route) => {
+      const asList = <T>(value: T | T[] | undefined): T[] =>
+        value === undefined ? [] : Array.isArray(value) ? value : [value];
+      const preHandlers = asList(route.preHandler as TTaggedHandler | TTaggedHandler[] | undefined);
+      const moved = preHandlers.filter((h) => h[REQUIREMENT]);
+      if (moved.length > 0) {
+        route.preHandler = preHandlers.filter((h) => !h[REQUIREMENT]) as typeof route.preHandler;
+        route.preValidation = [
+          ...moved,
+          ...asList(route.preValidation as TTaggedHandler | TTaggedHandler[] | undefined),
+        ] as typeof route.preValidation;
+      }
+      const tagged = asList(route.preValidation as TTaggedHandler | TTaggedHandler[] | undefined).find(
+        (h) => h[REQUIREMENT],
+      );
+      const options = tagged?.[REQUIREMENT];
+      if (!options) return;
+      for (const method of asList(route.method)) {
+        requirements.push({
+          method,
+          url: route.url,
+          permission: options.permission ?? 'signed-in',
+          scopes: scopesOf(options),
+          sessionOnly: options.sessionOnly === true,
+        });
+      }
     });
 
     // The change bus loads after this file (file-name order): subscribe once every plugin is in.
@@ -137,6 +210,7 @@ export default fp(
         if (change.kind === 'session') cache.dropSession(change.sessionId);
         else if (change.kind === 'user') cache.dropWhere((s) => s.userId === change.userId);
         else if (change.kind === 'account') cache.dropWhere((s) => s.accountId === change.accountId);
+        else if (change.kind === 'reset') cache.clear();
       });
     });
     app.addHook('onClose', async () => unsubscribe());

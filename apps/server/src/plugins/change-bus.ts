@@ -10,8 +10,15 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
+    // Not awaited: the server starts while Redis is down and the bus connects when Redis comes.
     const bus = app.config.redisUrl
-      ? await createRedisChangeBus(app.config.redisUrl)
+      ? createRedisChangeBus(app.config.redisUrl, {
+          onMissed: (error) =>
+            app.log.warn(
+              { err: error },
+              'change bus: Redis unreachable, changes apply on this instance; other instances drop their caches when it returns',
+            ),
+        })
       : createMemoryChangeBus();
     app.decorate('changes', bus);
     app.addHook('onClose', async () => bus.close());

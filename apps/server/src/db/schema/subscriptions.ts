@@ -29,5 +29,14 @@ export const subscriptions = pgTable('subscriptions', {
   currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
   currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
   providerRef: text('provider_ref'),
+  /** Minor units owed (+) or credited (-) on the next invoice: seat changes and paid-plan downgrades, prorated. */
+  prorationBalance: integer('proration_balance').notNull().default(0),
+  /** Failed charges of the open renewal invoice (dunning: retry after 1 and 3 days, then cancel). */
+  failedAttempts: integer('failed_attempts').notNull().default(0),
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+  /** The renewal job's lease (real time): one instance works a due subscription at a time. */
+  claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+  /** Bumped by every billing change; part of the derived idempotency key of a charge. */
+  version: integer('version').notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

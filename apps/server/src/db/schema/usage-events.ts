@@ -1,9 +1,11 @@
-import { bigserial, index, integer, pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 
 /**
  * One row per gateway call, written in batches off the request path. Key and endpoint ids are
  * kept without foreign keys so metering never blocks on (or loses rows to) a concurrent delete.
+ * No request or answer body is ever stored. Every insert also adds to `usage_daily` (a statement
+ * trigger, see usage-daily.ts).
  */
 export const usageEvents = pgTable(
   'usage_events',
@@ -19,6 +21,12 @@ export const usageEvents = pgTable(
     latencyMs: integer('latency_ms').notNull(),
     promptTokens: integer('prompt_tokens'),
     completionTokens: integer('completion_tokens'),
+    /** The tokens were estimated by the gateway (the upstream reported none). */
+    tokensEstimated: boolean('tokens_estimated').notNull().default(false),
+    /** The answer was a `text/event-stream`. */
+    streamed: boolean('streamed').notNull().default(false),
+    /** The gateway's own error code when it answered instead of the upstream (or `client_closed`). */
+    errorCode: text('error_code'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

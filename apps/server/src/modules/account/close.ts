@@ -1,6 +1,12 @@
 import { and, eq, inArray, ne, notExists } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { accounts, accountUsers, aiEndpoints, apiKeys, sessions, users } from '../../db/schema';
+import { closeBilling } from '../../billing/close';
+import { accountUsers } from '../../db/schema/account-users';
+import { accounts } from '../../db/schema/accounts';
+import { aiEndpoints } from '../../db/schema/ai-endpoints';
+import { apiKeys } from '../../db/schema/api-keys';
+import { sessions } from '../../db/schema/sessions';
+import { users } from '../../db/schema/users';
 
 /**
  * Closes an account for good: its sessions, API keys, endpoints and every row hanging off it go
@@ -8,6 +14,7 @@ import { accounts, accountUsers, aiEndpoints, apiKeys, sessions, users } from '.
  * their user; members left with no account at all are deleted. Caches everywhere are told at once.
  */
 export async function closeAccount(app: FastifyInstance, accountId: string): Promise<void> {
+  await closeBilling(app.billing, accountId);
   const memberIds = (
     await app.db
       .select({ userId: accountUsers.userId })

@@ -2,23 +2,17 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSignUp } from '@air/shared/schemas/account';
 import type { TSignInData } from '@air/shared/schemas/user';
-import { accounts, accountUsers, notificationPrefs, users } from '../../db/schema';
+import { accountUsers } from '../../db/schema/account-users';
+import { accounts } from '../../db/schema/accounts';
+import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
+import { assertNotBot } from '../../lib/bot-trap';
 import { hashPassword, verifyPassword } from '../../lib/password';
-import { completeSignIn } from '../auth/sign-in';
-import { DEFAULT_PREFS } from '../notification/service';
-import { sendVerification } from '../user/verification';
-import { isUniqueViolation } from './db-errors';
-
-/** `confirm_password` is sent hidden and empty by the console: anything in it is a bot. */
-export function assertNotBot(confirmPassword: string | undefined): void {
-  if (confirmPassword) throw new AppError('bad_request', { messageKey: 'error.bot_trap' });
-}
-
-function defaultPrefRows(userId: string) {
-  return Object.entries(DEFAULT_PREFS).map(([name, active]) => ({ userId, name, active }));
-}
+import { completeSignIn } from '../auth/service';
+import { addDefaultPrefs } from '../notification/service';
+import { sendVerification } from '../user/service';
+import { isUniqueViolation } from '../../db/errors';
 
 /**
  * An existing user signing up or accepting an invite proves they own the address with its current
@@ -31,11 +25,11 @@ export async function assertExistingPassword(
   password: string,
 ): Promise<void> {
   const keys = [attemptKey('email', user.email), attemptKey('ip', request.ip)];
-  await app.attempts.assertAllowed(keys);
+  await app.attempts.reserve(keys);
   if (!(await verifyPassword(user.passwordHash, password))) {
-    await app.attempts.recordFailure(keys);
     throw new AppError('conflict', { messageKey: 'error.email_registered', inputError: 'email' });
   }
+  await app.attempts.release(keys);
 }
 
 /**
@@ -66,7 +60,7 @@ export async function signUp(
         .insert(accountUsers)
         .values({ accountId: account!.id, userId: existing.id, permission: 'owner' });
       await tx.update(users).set({ duplicateUser: true }).where(eq(users.id, existing.id));
-      await tx.insert(notificationPrefs).values(defaultPrefRows(existing.id)).onConflictDoNothing();
+      await addDefaultPrefs(tx, existing.id);
       return account!.id;
     });
     await app.changes.publish({ kind: 'user', userId: existing.id });
@@ -90,7 +84,7 @@ export async function signUp(
         })
         .returning({ id: users.id });
       await tx.insert(accountUsers).values({ accountId: account!.id, userId: user!.id, permission: 'owner' });
-      await tx.insert(notificationPrefs).values(defaultPrefRows(user!.id));
+      await addDefaultPrefs(tx, user!.id);
       return { userId: user!.id, accountId: account!.id };
     });
   } catch (error) {

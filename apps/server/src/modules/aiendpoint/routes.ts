@@ -1,11 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZAiEndpointIdsParams, ZCreateAiEndpoint, ZUpdateAiEndpoint } from '@air/shared/schemas/aiendpoint';
-import { ZIdParams } from '@air/shared/schemas/common';
+import {
+  ZAiEndpoint,
+  ZAiEndpointIdsParams,
+  ZAiEndpointRead,
+  ZCreateAiEndpoint,
+  ZCreatedAiEndpoint,
+  ZUpdateAiEndpoint,
+} from '@air/shared/schemas/aiendpoint';
+import { ZDeleted, ZEnvelope, ZIdParams } from '@air/shared/schemas/common';
 import { t } from '../../i18n';
 import { AppError } from '../../lib/app-error';
 import './messages';
+import { actorOf } from '../activity/service';
 import { createEndpoint, deleteEndpoints, getEndpoint, listEndpoints, updateEndpoint } from './service';
 
 const ZUuid = z.uuid();
@@ -31,34 +39,62 @@ const aiEndpointRoutes: FastifyPluginAsync = async (fastify) => {
   };
   const tags = ['registry'];
 
-  app.get('/aiendpoint', { ...read, schema: { tags } }, async (request) => ({
-    data: await listEndpoints(app, request.auth!.accountId),
-  }));
+  app.get(
+    '/aiendpoint',
+    { ...read, schema: { tags, response: { 200: ZEnvelope(z.array(ZAiEndpoint)) } } },
+    async (request) => ({
+      data: await listEndpoints(app, request.auth!.accountId),
+    }),
+  );
 
-  app.get('/aiendpoint/:id', { ...read, schema: { tags, params: ZIdParams } }, async (request) => ({
-    data: await getEndpoint(app, request.auth!.accountId, request.params.id),
-  }));
+  app.get(
+    '/aiendpoint/:id',
+    { ...read, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(ZAiEndpointRead) } } },
+    async (request) => ({
+      data: await getEndpoint(app, request.auth!.accountId, request.params.id),
+    }),
+  );
 
-  app.post('/aiendpoint', { ...write, schema: { tags, body: ZCreateAiEndpoint } }, async (request, reply) => {
-    const id = await createEndpoint(app, request.auth!.accountId, request.body);
-    // The console reads the new id from `data.data`; `data.id` is the plain reading.
-    return reply.status(201).send({ data: { data: id, id }, message: t(request.locale, 'registry.created') });
-  });
+  app.post(
+    '/aiendpoint',
+    { ...write, schema: { tags, body: ZCreateAiEndpoint, response: { 201: ZEnvelope(ZCreatedAiEndpoint) } } },
+    async (request, reply) => {
+      const id = await createEndpoint(app, request.auth!.accountId, request.body, actorOf(request));
+      // The console reads the new id from `data.data`; `data.id` is the plain reading.
+      return reply
+        .status(201)
+        .send({ data: { data: id, id }, message: t(request.locale, 'registry.created') });
+    },
+  );
 
   app.patch(
     '/aiendpoint/:id',
-    { ...write, schema: { tags, params: ZIdParams, body: ZUpdateAiEndpoint } },
+    {
+      ...write,
+      schema: { tags, params: ZIdParams, body: ZUpdateAiEndpoint, response: { 200: ZEnvelope(ZAiEndpoint) } },
+    },
     async (request) => ({
-      data: await updateEndpoint(app, request.auth!.accountId, request.params.id, request.body),
+      data: await updateEndpoint(
+        app,
+        request.auth!.accountId,
+        request.params.id,
+        request.body,
+        actorOf(request),
+      ),
       message: t(request.locale, 'registry.updated'),
     }),
   );
 
   app.delete(
     '/aiendpoint/:ids',
-    { ...write, schema: { tags, params: ZAiEndpointIdsParams } },
+    { ...write, schema: { tags, params: ZAiEndpointIdsParams, response: { 200: ZEnvelope(ZDeleted) } } },
     async (request) => {
-      const deleted = await deleteEndpoints(app, request.auth!.accountId, parseIds(request.params.ids));
+      const deleted = await deleteEndpoints(
+        app,
+        request.auth!.accountId,
+        parseIds(request.params.ids),
+        actorOf(request),
+      );
       return { data: { deleted }, message: t(request.locale, 'registry.deleted') };
     },
   );

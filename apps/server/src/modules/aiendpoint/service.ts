@@ -6,8 +6,11 @@ import type {
   TSharedAiEndpoint,
   TUpdateAiEndpoint,
 } from '@air/shared/schemas/aiendpoint';
-import { accounts, aiEndpoints } from '../../db/schema';
+import { accounts } from '../../db/schema/accounts';
+import { aiEndpoints } from '../../db/schema/ai-endpoints';
 import { AppError } from '../../lib/app-error';
+import { recordActivity } from '../activity/service';
+import { accountSummary } from '../membership/service';
 import { sanitizeRichText } from '../../lib/sanitize-html';
 import { assertUpstreamAllowed } from '../../lib/upstream-address';
 import { mergeHeaders, sealHeaders } from './headers';
@@ -41,12 +44,7 @@ async function assertRouteNameFree(app: FastifyInstance, routeName: string, exce
 }
 
 async function accountName(app: FastifyInstance, accountId: string): Promise<string> {
-  const [row] = await app.db
-    .select({ name: accounts.name })
-    .from(accounts)
-    .where(eq(accounts.id, accountId))
-    .limit(1);
-  return row?.name ?? '';
+  return (await accountSummary(app.db, accountId))?.name ?? '';
 }
 
 /**
@@ -119,22 +117,40 @@ export async function createEndpoint(
   app: FastifyInstance,
   accountId: string,
   input: TCreateAiEndpoint,
+  actorUserId: string | null = null,
 ): Promise<string> {
   const changes = await changesFrom(app, input);
   await assertRouteNameFree(app, input.route_name);
   let row: TEndpointRow | undefined;
   try {
-    [row] = await app.db
-      .insert(aiEndpoints)
-      .values({
-        ...changes,
+    row = await app.db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(aiEndpoints)
+        .values({
+          ...changes,
+          accountId,
+          name: input.name ?? input.route_name,
+          routeName: input.route_name,
+          routeEndpoint: changes.routeEndpoint!,
+          routeType: input.route_type ?? 'agent',
+        })
+        .returning();
+      await recordActivity(tx, {
         accountId,
-        name: input.name ?? input.route_name,
-        routeName: input.route_name,
-        routeEndpoint: changes.routeEndpoint!,
-        routeType: input.route_type ?? 'agent',
-      })
-      .returning();
+        actorUserId,
+        type: 'endpoint.created',
+        data: { route_name: input.route_name },
+      });
+      if (created!.isShared) {
+        await recordActivity(tx, {
+          accountId,
+          actorUserId,
+          type: 'endpoint.shared',
+          data: { route_name: input.route_name },
+        });
+      }
+      return created;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw routeNameTaken();
     throw error;
@@ -158,6 +174,7 @@ export async function updateEndpoint(
   accountId: string,
   id: string,
   input: TUpdateAiEndpoint,
+  actorUserId: string | null = null,
 ): Promise<TAiEndpoint> {
   const current = await findOwn(app, accountId, id);
   const changes = await changesFrom(app, input, current);
@@ -165,11 +182,22 @@ export async function updateEndpoint(
   if (renamed) await assertRouteNameFree(app, changes.routeName!, id);
   let updated: TEndpointRow | undefined;
   try {
-    [updated] = await app.db
-      .update(aiEndpoints)
-      .set({ ...changes, updatedAt: new Date() })
-      .where(and(eq(aiEndpoints.id, id), eq(aiEndpoints.accountId, accountId)))
-      .returning();
+    updated = await app.db.transaction(async (tx) => {
+      const [saved] = await tx
+        .update(aiEndpoints)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(and(eq(aiEndpoints.id, id), eq(aiEndpoints.accountId, accountId)))
+        .returning();
+      if (saved && saved.isShared && !current.isShared) {
+        await recordActivity(tx, {
+          accountId,
+          actorUserId,
+          type: 'endpoint.shared',
+          data: { route_name: saved.routeName },
+        });
+      }
+      return saved;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw routeNameTaken();
     throw error;
@@ -185,6 +213,7 @@ export async function deleteEndpoints(
   app: FastifyInstance,
   accountId: string,
   ids: string[],
+  actorUserId: string | null = null,
 ): Promise<number> {
   const unique = [...new Set(ids)];
   const routeNames = await app.db.transaction(async (tx) => {
@@ -197,6 +226,14 @@ export async function deleteEndpoints(
       .delete(aiEndpoints)
       .where(and(eq(aiEndpoints.accountId, accountId), inArray(aiEndpoints.id, unique)))
       .returning({ routeName: aiEndpoints.routeName });
+    for (const { routeName } of deleted) {
+      await recordActivity(tx, {
+        accountId,
+        actorUserId,
+        type: 'endpoint.deleted',
+        data: { route_name: routeName },
+      });
+    }
     return deleted.map((row) => row.routeName);
   });
   for (const routeName of routeNames) await app.changes.publish({ kind: 'endpoint', routeName });

@@ -3,7 +3,7 @@ import {
   type TAiEndpoint,
   type TSharedAiEndpoint,
 } from '@air/shared/schemas/aiendpoint';
-import type { aiEndpoints } from '../../db/schema';
+import type { aiEndpoints } from '../../db/schema/ai-endpoints';
 import { decryptSecret } from '../../lib/crypto';
 
 export type TEndpointRow = typeof aiEndpoints.$inferSelect;

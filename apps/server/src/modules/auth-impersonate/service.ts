@@ -2,11 +2,13 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSignInData } from '@air/shared/schemas/user';
 import type { TDb } from '../../db/client';
-import { accounts, accountUsers, users } from '../../db/schema';
+import { accountUsers } from '../../db/schema/account-users';
+import { accounts } from '../../db/schema/accounts';
+import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken, issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
-import { completeSignIn } from '../auth/sign-in';
+import { completeSignIn } from '../auth/service';
 
 /**
  * Impersonation (server contract section 3): an operator with shell access marks a master
@@ -20,7 +22,12 @@ export const MASTER_ACCOUNT_NAME = 'Master';
 
 async function userByEmail(db: TDb, email: string) {
   const [user] = await db
-    .select({ id: users.id, email: users.email, isMaster: users.isMaster })
+    .select({
+      id: users.id,
+      email: users.email,
+      isMaster: users.isMaster,
+      supportEnabled: users.supportEnabled,
+    })
     .from(users)
     .where(eq(users.email, email.trim().toLowerCase()))
     .limit(1);
@@ -86,6 +93,10 @@ export async function mintImpersonationLink(
   }
   if (master.id === target.id)
     throw new CliError('A master cannot impersonate themselves: sign in normally.');
+  if (!target.supportEnabled)
+    throw new CliError(
+      `${email} has not allowed support access (profile: support_enabled). Ask them to turn it on first.`,
+    );
   const token = await issueToken(db, {
     kind: 'impersonate',
     userId: target.id,
@@ -110,9 +121,17 @@ export async function signInByImpersonation(
   token: string,
 ): Promise<TSignInData> {
   const ipKey = attemptKey('ip', request.ip);
-  await app.attempts.assertAllowed([ipKey]);
+  await app.attempts.reserve([ipKey]);
   const row = await consumeToken(app.db, 'impersonate', token);
   const impersonatorUserId = row?.data?.impersonatorUserId;
+  // The user may have withdrawn support access since the link was minted.
+  const [target] = row?.userId
+    ? await app.db
+        .select({ supportEnabled: users.supportEnabled })
+        .from(users)
+        .where(eq(users.id, row.userId))
+        .limit(1)
+    : [];
   const [master] =
     typeof impersonatorUserId === 'string'
       ? await app.db
@@ -121,10 +140,15 @@ export async function signInByImpersonation(
           .where(eq(users.id, impersonatorUserId))
           .limit(1)
       : [];
-  if (!row?.userId || typeof impersonatorUserId !== 'string' || !master?.isMaster) {
-    await app.attempts.recordFailure([ipKey]);
+  if (
+    !row?.userId ||
+    typeof impersonatorUserId !== 'string' ||
+    !master?.isMaster ||
+    !target?.supportEnabled
+  ) {
     throw new AppError('unauthenticated', { messageKey: 'error.impersonation_invalid' });
   }
+  await app.attempts.release([ipKey]);
   request.log.info({ userId: row.userId, impersonatorUserId }, 'impersonation sign-in');
   return completeSignIn(app, request, { userId: row.userId, impersonatorUserId });
 }

@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { users } from '../../db/schema';
+import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken } from '../../lib/one-time-tokens';
-import { mailOneTimeLink } from '../auth/mail-link';
-import { finishFirstFactor, type TSignInAnswer } from '../auth/service';
+import { finishFirstFactor, mailOneTimeLink, type TSignInAnswer } from '../auth/service';
 
 /**
  * Magic-link sign-in (server contract section 3): a 15-minute, single-use link mailed to the
@@ -26,12 +25,12 @@ export async function signInWithMagicLink(
   token: string,
 ): Promise<TSignInAnswer> {
   const ipKey = attemptKey('ip', request.ip);
-  await app.attempts.assertAllowed([ipKey]);
+  await app.attempts.reserve([ipKey]);
   const row = await consumeToken(app.db, 'magic', token);
   if (!row?.userId) {
-    await app.attempts.recordFailure([ipKey]);
     throw new AppError('unauthenticated', { messageKey: 'error.magic_link_invalid', inputError: 'token' });
   }
+  await app.attempts.release([ipKey]);
   // Following a link mailed to the address proves the address is the user's.
   const [user] = await app.db
     .update(users)

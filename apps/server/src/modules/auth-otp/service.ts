@@ -1,12 +1,13 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSignInData } from '@air/shared/schemas/user';
-import { oneTimeTokens, users, type TOneTimeTokenKind } from '../../db/schema';
+import { oneTimeTokens, type TOneTimeTokenKind } from '../../db/schema/one-time-tokens';
+import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { sha256 } from '../../lib/crypto';
 import { consumeToken, type TOneTimeToken } from '../../lib/one-time-tokens';
-import { completeSignIn } from '../auth/sign-in';
+import { completeSignIn } from '../auth/service';
 import { useSignInCode } from '../two-factor/service';
 
 /**
@@ -49,20 +50,19 @@ export async function signInWithCode(
     ? await app.db.select({ email: users.email }).from(users).where(eq(users.id, pending.userId)).limit(1)
     : [];
   if (!pending?.userId || !user) {
-    await app.attempts.assertAllowed([ipKey]);
-    await app.attempts.recordFailure([ipKey]);
+    await app.attempts.reserve([ipKey]);
     throw new AppError('unauthenticated', { messageKey: 'error.signin_token_invalid' });
   }
   const keys = [attemptKey('email', user.email), ipKey];
-  await app.attempts.assertAllowed(keys);
+  await app.attempts.reserve(keys);
   if (!(await useSignInCode(app, pending.userId, input.code))) {
-    await app.attempts.recordFailure(keys);
     throw new AppError('unauthenticated', { messageKey: 'error.otp_invalid', inputError: 'code' });
   }
   if (!(await consumeToken(app.db, 'otp', input.jwt))) {
     throw new AppError('unauthenticated', { messageKey: 'error.signin_token_invalid' });
   }
   await app.attempts.reset([attemptKey('email', user.email)]);
+  await app.attempts.release([ipKey]);
   const accountId = typeof pending.data?.accountId === 'string' ? pending.data.accountId : undefined;
   const impersonatorUserId =
     typeof pending.data?.impersonatorUserId === 'string' ? pending.data.impersonatorUserId : undefined;

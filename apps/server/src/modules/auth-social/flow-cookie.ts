@@ -12,18 +12,23 @@ import { OIDC_FLOW_TTL_MS, type TOidcFlow } from '../../lib/oidc';
 export const FLOW_COOKIE = 'air_oidc';
 const COOKIE_PATH = '/api/auth/social';
 
-function attributes(appUrl: string, maxAgeSeconds: number): string {
-  const secure = appUrl.startsWith('https:') ? '; Secure' : '';
-  return `Path=${COOKIE_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+/** Cookie attributes (serialised by @fastify/cookie, registered in the social routes' scope). */
+function attributes(appUrl: string) {
+  return {
+    path: COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: appUrl.startsWith('https:'),
+  };
 }
 
 export function setFlowCookie(reply: FastifyReply, secret: string, appUrl: string, flow: TOidcFlow): void {
   const sealed = encryptSecret(secret, JSON.stringify(flow));
-  reply.header('set-cookie', `${FLOW_COOKIE}=${sealed}; ${attributes(appUrl, OIDC_FLOW_TTL_MS / 1000)}`);
+  reply.setCookie(FLOW_COOKIE, sealed, { ...attributes(appUrl), maxAge: OIDC_FLOW_TTL_MS / 1000 });
 }
 
 export function clearFlowCookie(reply: FastifyReply, appUrl: string): void {
-  reply.header('set-cookie', `${FLOW_COOKIE}=; ${attributes(appUrl, 0)}`);
+  reply.clearCookie(FLOW_COOKIE, attributes(appUrl));
 }
 
 function isFlow(value: unknown): value is TOidcFlow {
@@ -41,13 +46,7 @@ function isFlow(value: unknown): value is TOidcFlow {
 
 /** The flow of this browser for `provider`, or null (absent, tampered, expired or another provider's). */
 export function readFlowCookie(request: FastifyRequest, secret: string, provider: string): TOidcFlow | null {
-  const header = request.headers.cookie;
-  if (typeof header !== 'string') return null;
-  const raw = header
-    .split(';')
-    .map((part) => part.trim())
-    .find((part) => part.startsWith(`${FLOW_COOKIE}=`))
-    ?.slice(FLOW_COOKIE.length + 1);
+  const raw = request.cookies[FLOW_COOKIE];
   if (!raw) return null;
   try {
     const flow: unknown = JSON.parse(decryptSecret(secret, raw));

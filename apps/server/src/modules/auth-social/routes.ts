@@ -1,7 +1,11 @@
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZSocialCallbackQuery, ZSocialParams } from '@air/shared/schemas/social';
+import { z } from 'zod';
+import { ZEnvelope } from '@air/shared/schemas/common';
+import { ZSocialCallbackQuery, ZSocialParams, ZSocialProviders } from '@air/shared/schemas/social';
 import { t } from '../../i18n';
+import { documentedAs } from '../../core/openapi';
 import { OidcClients, providerLabel } from '../../lib/oidc';
 import { clearFlowCookie, readFlowCookie, setFlowCookie } from './flow-cookie';
 import './messages';
@@ -13,11 +17,28 @@ import { finishSocialSignIn, type TSocialError } from './service';
  * `/signin/social?provider=…&token=…` (or `&error=<message>`), whose page posts the token to
  * `POST /api/auth`. Every outcome of these browser routes is a redirect, never a JSON error.
  */
+const ZRedirect = z.null().describe('302 to /signin/social?provider=…&token=… (or &error=…)');
+const startDocs = documentedAs({
+  tags: ['auth'],
+  summary: "Starts social sign-in: redirects to the provider's sign-in page",
+  params: ZSocialParams,
+  response: { 302: ZRedirect },
+});
+const callbackDocs = documentedAs({
+  tags: ['auth'],
+  summary: "The provider's callback: redirects to the console with a one-time sign-in token",
+  params: ZSocialParams,
+  querystring: ZSocialCallbackQuery,
+  response: { 302: ZRedirect },
+});
+
 const socialRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { appUrl, secret } = app.config;
   const clients = new OidcClients(app.config.oidcProviders, appUrl, app.config.isProduction);
   const tags = ['auth'];
+  // Only these routes read or set a cookie (the flow's): the parser lives in their scope.
+  await app.register(fastifyCookie);
 
   function landing(provider: string, outcome: { token: string } | { error: string }): string {
     const url = new URL('/signin/social', appUrl);
@@ -33,10 +54,14 @@ const socialRoutes: FastifyPluginAsync = async (fastify) => {
     });
   }
 
-  app.get('/auth/providers', { schema: { tags } }, async () => ({ data: clients.list() }));
+  app.get(
+    '/auth/providers',
+    { schema: { tags, response: { 200: ZEnvelope(ZSocialProviders) } } },
+    async () => ({ data: clients.list() }),
+  );
 
   // Params are checked by hand (not by schema) so that a bad name still ends in a redirect.
-  app.get('/auth/social/:provider', { schema: { tags, hide: true } }, async (request, reply) => {
+  app.get('/auth/social/:provider', { config: { swaggerTransform: startDocs } }, async (request, reply) => {
     const parsed = ZSocialParams.safeParse(request.params);
     const provider = parsed.success ? parsed.data.provider : '';
     if (!parsed.success || !clients.has(provider)) {
@@ -52,23 +77,27 @@ const socialRoutes: FastifyPluginAsync = async (fastify) => {
     }
   });
 
-  app.get('/auth/social/:provider/callback', { schema: { tags, hide: true } }, async (request, reply) => {
-    const parsed = ZSocialParams.safeParse(request.params);
-    const provider = parsed.success ? parsed.data.provider : '';
-    clearFlowCookie(reply, appUrl);
-    if (!parsed.success || !clients.has(provider)) {
-      return reply.redirect(failure(request.locale, provider, 'unknown_provider'));
-    }
-    const query = ZSocialCallbackQuery.safeParse(request.query);
-    const flow = readFlowCookie(request, secret, provider);
-    if (!flow) return reply.redirect(failure(request.locale, provider, 'expired'));
-    if (!query.success || query.data.error || !query.data.code) {
-      return reply.redirect(failure(request.locale, provider, 'provider'));
-    }
-    const outcome = await finishSocialSignIn(app, clients, flow, new URL(appUrl + request.url));
-    if ('token' in outcome) return reply.redirect(landing(provider, outcome));
-    return reply.redirect(failure(request.locale, provider, outcome.error));
-  });
+  app.get(
+    '/auth/social/:provider/callback',
+    { config: { swaggerTransform: callbackDocs } },
+    async (request, reply) => {
+      const parsed = ZSocialParams.safeParse(request.params);
+      const provider = parsed.success ? parsed.data.provider : '';
+      clearFlowCookie(reply, appUrl);
+      if (!parsed.success || !clients.has(provider)) {
+        return reply.redirect(failure(request.locale, provider, 'unknown_provider'));
+      }
+      const query = ZSocialCallbackQuery.safeParse(request.query);
+      const flow = readFlowCookie(request, secret, provider);
+      if (!flow) return reply.redirect(failure(request.locale, provider, 'expired'));
+      if (!query.success || query.data.error || !query.data.code) {
+        return reply.redirect(failure(request.locale, provider, 'provider'));
+      }
+      const outcome = await finishSocialSignIn(app, clients, flow, new URL(appUrl + request.url));
+      if ('token' in outcome) return reply.redirect(landing(provider, outcome));
+      return reply.redirect(failure(request.locale, provider, outcome.error));
+    },
+  );
 };
 
 export default socialRoutes;

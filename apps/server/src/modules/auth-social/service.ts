@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { users } from '../../db/schema';
+import { userIdentities } from '../../db/schema/user-identities';
+import { users } from '../../db/schema/users';
 import { issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
-import { type TOidcFlow, type OidcClients, OidcError } from '../../lib/oidc';
+import { type TOidcFlow, type TOidcIdentity, type OidcClients, OidcError } from '../../lib/oidc';
 
 export type TSocialError =
   'no_account' | 'email_unverified' | 'email_missing' | 'provider' | 'expired' | 'unknown_provider';
@@ -10,9 +11,11 @@ export type TSocialError =
 export type TSocialOutcome = { token: string } | { error: TSocialError };
 
 /**
- * Finishes a social sign-in: exchanges the code, finds the user by the provider's verified email
- * and answers a 5-minute one-time token (kind `social`) that `POST /api/auth { token }` turns into
- * a session. An email with no user is refused: social sign-in never creates accounts.
+ * Finishes a social sign-in: exchanges the code and finds the user by the provider + subject pair
+ * linked before, else by email, linking the pair, but only when the provider says
+ * `email_verified: true` (an unverified address would let anyone claim anyone's account). Answers
+ * a 5-minute one-time token (kind `social`) that `POST /api/auth { token }` turns into a session.
+ * An email with no user is refused: social sign-in never creates accounts.
  */
 export async function finishSocialSignIn(
   app: FastifyInstance,
@@ -20,16 +23,28 @@ export async function finishSocialSignIn(
   flow: TOidcFlow,
   callbackUrl: URL,
 ): Promise<TSocialOutcome> {
-  let email: string;
+  let identity: TOidcIdentity;
   try {
-    ({ email } = await clients.finish(flow, callbackUrl));
+    identity = await clients.finish(flow, callbackUrl);
   } catch (error) {
     if (error instanceof OidcError && error.reason !== 'provider') return { error: error.reason };
     app.log.warn({ err: error, provider: flow.provider }, 'social sign-in failed at the provider');
     return { error: 'provider' };
   }
-  const [user] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-  if (!user) return { error: 'no_account' };
+  const { email, subject } = identity;
+  const provider = flow.provider;
+  const [linked] = await app.db
+    .select({ id: userIdentities.userId })
+    .from(userIdentities)
+    .where(and(eq(userIdentities.provider, provider), eq(userIdentities.subject, subject)))
+    .limit(1);
+  let user = linked;
+  if (!user) {
+    if (!identity.emailVerified) return { error: 'email_unverified' };
+    [user] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+    if (!user) return { error: 'no_account' };
+    await app.db.insert(userIdentities).values({ userId: user.id, provider, subject }).onConflictDoNothing();
+  }
   const token = await issueToken(app.db, {
     kind: 'social',
     userId: user.id,

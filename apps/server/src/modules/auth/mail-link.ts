@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { users } from '../../db/schema';
+import { users } from '../../db/schema/users';
 import { issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
 
 /**
@@ -16,8 +16,7 @@ export async function mailOneTimeLink(
   linkTo: (token: string, email: string) => string,
 ): Promise<void> {
   const keys = [`${kind}:${email}`];
-  await app.attempts.assertAllowed(keys);
-  await app.attempts.recordFailure(keys);
+  await app.attempts.reserve(keys);
   const [user] = await app.db
     .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
     .from(users)

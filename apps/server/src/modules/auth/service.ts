@@ -1,14 +1,19 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSignInData } from '@air/shared/schemas/user';
-import { users } from '../../db/schema';
+import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken, issueToken, revokeTokens, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/password';
 import { mailOneTimeLink } from './mail-link';
-import { revokeUserSessions } from './sessions';
+import { announceRevoked, revokeUserSessionRows } from './sessions';
 import { completeSignIn } from './sign-in';
+
+// What other modules use of sign-in and sessions goes through this file (decision 013).
+export { completeSignIn, userPayload } from './sign-in';
+export { announceRevoked, revokeSession, revokeUserSessionRows, revokeUserSessions } from './sessions';
+export { mailOneTimeLink } from './mail-link';
 
 export type TSignInAnswer = TSignInData | { '2fa_required': true; token: string };
 
@@ -53,7 +58,7 @@ export async function signInWithPassword(
   password: string,
 ): Promise<TSignInAnswer> {
   const keys = [attemptKey('email', email), attemptKey('ip', request.ip)];
-  await app.attempts.assertAllowed(keys);
+  await app.attempts.reserve(keys);
   const [user] = await app.db
     .select({ id: users.id, passwordHash: users.passwordHash })
     .from(users)
@@ -61,11 +66,9 @@ export async function signInWithPassword(
     .limit(1);
   // An unknown email still costs one hash verification, so timing does not tell it apart.
   const ok = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), password);
-  if (!user || !user.passwordHash || !ok) {
-    await app.attempts.recordFailure(keys);
-    throw invalidCredentials();
-  }
+  if (!user || !user.passwordHash || !ok) throw invalidCredentials();
   await app.attempts.reset([keys[0]!]);
+  await app.attempts.release([keys[1]!]);
   return finishFirstFactor(app, request, user.id);
 }
 
@@ -76,12 +79,10 @@ export async function signInWithToken(
   token: string,
 ): Promise<TSignInAnswer> {
   const ipKey = [attemptKey('ip', request.ip)];
-  await app.attempts.assertAllowed(ipKey);
+  await app.attempts.reserve(ipKey);
   const row = await consumeToken(app.db, 'social', token);
-  if (!row?.userId) {
-    await app.attempts.recordFailure(ipKey);
-    throw new AppError('unauthenticated', { messageKey: 'error.signin_token_invalid' });
-  }
+  if (!row?.userId) throw new AppError('unauthenticated', { messageKey: 'error.signin_token_invalid' });
+  await app.attempts.release(ipKey);
   const accountId = typeof row.data?.accountId === 'string' ? row.data.accountId : undefined;
   return finishFirstFactor(app, request, row.userId, accountId);
 }
@@ -105,22 +106,25 @@ export async function resetPassword(
   app: FastifyInstance,
   input: { jwt: string; email: string; password: string },
 ): Promise<void> {
-  const row = await consumeToken(app.db, 'reset', input.jwt);
-  if (!row?.userId) throw new AppError('bad_request', { messageKey: 'error.link_invalid' });
-  const [user] = await app.db
-    .select({ email: users.email })
-    .from(users)
-    .where(eq(users.id, row.userId))
-    .limit(1);
-  if (!user) throw new AppError('bad_request', { messageKey: 'error.link_invalid' });
-  if (user.email !== input.email) {
-    throw new AppError('bad_request', { messageKey: 'error.reset_email_mismatch', inputError: 'email' });
-  }
-  await app.db
-    .update(users)
-    .set({ passwordHash: await hashPassword(input.password), verified: true })
-    .where(eq(users.id, row.userId));
-  await revokeTokens(app.db, 'reset', row.userId);
-  await revokeUserSessions(app, row.userId);
-  await app.attempts.reset([attemptKey('email', user.email)]);
+  const passwordHash = await hashPassword(input.password);
+  // The token, the new password and the end of every session: all or nothing. A mismatched email
+  // changes nothing, so the link still works with the right one.
+  const { userId, email, revoked } = await app.db.transaction(async (tx) => {
+    const row = await consumeToken(tx, 'reset', input.jwt);
+    if (!row?.userId) throw new AppError('bad_request', { messageKey: 'error.link_invalid' });
+    const [user] = await tx
+      .select({ email: users.email })
+      .from(users)
+      .where(eq(users.id, row.userId))
+      .limit(1);
+    if (!user) throw new AppError('bad_request', { messageKey: 'error.link_invalid' });
+    if (user.email !== input.email) {
+      throw new AppError('bad_request', { messageKey: 'error.reset_email_mismatch', inputError: 'email' });
+    }
+    await tx.update(users).set({ passwordHash, verified: true }).where(eq(users.id, row.userId));
+    await revokeTokens(tx, 'reset', row.userId);
+    return { userId: row.userId, email: user.email, revoked: await revokeUserSessionRows(tx, row.userId) };
+  });
+  await announceRevoked(app, userId, revoked);
+  await app.attempts.reset([attemptKey('email', email)]);
 }

@@ -1,6 +1,7 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { sessions } from '../../db/schema';
+import type { TDb } from '../../db/client';
+import { sessions } from '../../db/schema/sessions';
 
 /**
  * Session revocation. Every revocation is published on the change bus so cached look-ups (this
@@ -14,13 +15,16 @@ export async function revokeSession(app: FastifyInstance, sessionId: string): Pr
   await app.changes.publish({ kind: 'session', sessionId });
 }
 
-/** Revokes every session of a user, except `keepSessionId` when given (a password change). */
-export async function revokeUserSessions(
-  app: FastifyInstance,
+/**
+ * Marks every session of a user revoked, except `keepSessionId` when given (a password change),
+ * inside the caller's transaction. Announce the answer with `announceRevoked` once it commits.
+ */
+export async function revokeUserSessionRows(
+  db: TDb,
   userId: string,
   keepSessionId?: string,
-): Promise<number> {
-  const revoked = await app.db
+): Promise<string[]> {
+  const revoked = await db
     .update(sessions)
     .set({ revokedAt: sql`now()` })
     .where(
@@ -31,7 +35,22 @@ export async function revokeUserSessions(
       ),
     )
     .returning({ id: sessions.id });
-  for (const { id } of revoked) await app.changes.publish({ kind: 'session', sessionId: id });
+  return revoked.map(({ id }) => id);
+}
+
+/** Tells every cache (this instance and, with Redis, the others) that these sessions are over. */
+export async function announceRevoked(app: FastifyInstance, userId: string, sessionIds: string[]) {
+  for (const sessionId of sessionIds) await app.changes.publish({ kind: 'session', sessionId });
   await app.changes.publish({ kind: 'user', userId });
+}
+
+/** Revokes every session of a user, except `keepSessionId` when given. */
+export async function revokeUserSessions(
+  app: FastifyInstance,
+  userId: string,
+  keepSessionId?: string,
+): Promise<number> {
+  const revoked = await revokeUserSessionRows(app.db, userId, keepSessionId);
+  await announceRevoked(app, userId, revoked);
   return revoked.length;
 }

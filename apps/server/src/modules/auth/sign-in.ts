@@ -1,32 +1,21 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { permissionsFor, type TRole } from '@air/shared/permissions';
+import { permissionsFor } from '@air/shared/permissions';
 import type { TLocale } from '@air/shared/schemas/common';
 import type { TSignInData, TUser, TUserSubscription } from '@air/shared/schemas/user';
-import { accounts, accountUsers, sessions, signinLog, subscriptions, users } from '../../db/schema';
+import { sessions } from '../../db/schema/sessions';
+import { signinLog } from '../../db/schema/signin-log';
+import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { signSessionToken } from '../../lib/jwt';
+import { recordActivity } from '../activity/service';
+import { loadSubscription, type TSubscriptionRow } from '../../billing/records';
+import { accountSummary, membershipsOf, type TMembership } from '../membership/service';
 import { isNotificationOn } from '../notification/service';
 
 export type { TUser, TSignInData };
 
-interface TMembership {
-  accountId: string;
-  name: string;
-  role: TRole;
-}
-
-/** The user's memberships, oldest first (the first is the fallback account). */
-export async function membershipsOf(app: FastifyInstance, userId: string): Promise<TMembership[]> {
-  return app.db
-    .select({ accountId: accounts.id, name: accounts.name, role: accountUsers.permission })
-    .from(accountUsers)
-    .innerJoin(accounts, eq(accounts.id, accountUsers.accountId))
-    .where(eq(accountUsers.userId, userId))
-    .orderBy(asc(accountUsers.createdAt), asc(accounts.name));
-}
-
-function subscriptionOf(row: typeof subscriptions.$inferSelect | undefined): TUserSubscription | null {
+function subscriptionOf(row: TSubscriptionRow | null): TUserSubscription | null {
   if (!row) return null;
   return {
     status: row.status,
@@ -47,19 +36,11 @@ function subscriptionOf(row: typeof subscriptions.$inferSelect | undefined): TUs
 export async function userPayload(app: FastifyInstance, userId: string, accountId: string): Promise<TUser> {
   const [user] = await app.db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new AppError('not_found');
-  const memberships = await membershipsOf(app, userId);
+  const memberships = await membershipsOf(app.db, userId);
   const current = memberships.find((m) => m.accountId === accountId);
   if (!current) throw new AppError('not_found');
-  const [account] = await app.db
-    .select({ planId: accounts.planId })
-    .from(accounts)
-    .where(eq(accounts.id, accountId))
-    .limit(1);
-  const [subscription] = await app.db
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.accountId, accountId))
-    .limit(1);
+  const account = await accountSummary(app.db, accountId);
+  const subscription = await loadSubscription(app.db, accountId);
   const plan = account?.planId ?? null;
   return {
     id: user.id,
@@ -111,7 +92,7 @@ export async function pickAccount(
   userId: string,
   requested?: string | null,
 ): Promise<TMembership> {
-  const memberships = await membershipsOf(app, userId);
+  const memberships = await membershipsOf(app.db, userId);
   if (requested) {
     const match = memberships.find((m) => m.accountId === requested);
     if (match) return match;
@@ -145,66 +126,62 @@ export async function completeSignIn(
   if (input.accountId && membership.accountId !== input.accountId) throw new AppError('not_found');
   const { ip, userAgent } = clientOf(request);
 
-  const [session] = await app.db
-    .insert(sessions)
-    .values({
-      userId: input.userId,
-      accountId: membership.accountId,
-      impersonatorUserId: input.impersonatorUserId ?? null,
-      ip,
-      userAgent,
-    })
-    .returning({ id: sessions.id });
-  const token = await signSessionToken(app.config.secret, {
-    userId: input.userId,
-    accountId: membership.accountId,
-    role: membership.role,
-    sessionId: session!.id,
-  });
-
-  if (!input.impersonatorUserId) {
-    const [seen] = await app.db
+  // The session, the sign-in log, last_login and the activity entry: all or nothing.
+  const { sessionId, user, newDevice } = await app.db.transaction(async (tx) => {
+    const [session] = await tx
+      .insert(sessions)
+      .values({
+        userId: input.userId,
+        accountId: membership.accountId,
+        impersonatorUserId: input.impersonatorUserId ?? null,
+        ip,
+        userAgent,
+      })
+      .returning({ id: sessions.id });
+    if (input.impersonatorUserId) return { sessionId: session!.id, user: undefined, newDevice: false };
+    const [seen] = await tx
       .select({
         any: sql<number>`count(*)::int`,
         same: sql<number>`count(*) filter (where ${signinLog.ip} = ${ip} and ${signinLog.userAgent} = ${userAgent})::int`,
       })
       .from(signinLog)
       .where(eq(signinLog.userId, input.userId));
-    await app.db.insert(signinLog).values({ userId: input.userId, ip, userAgent });
-    const [user] = await app.db
+    await tx.insert(signinLog).values({ userId: input.userId, ip, userAgent });
+    const [updated] = await tx
       .update(users)
       .set({ lastLogin: sql`now()` })
       .where(eq(users.id, input.userId))
       .returning({ name: users.name, email: users.email, locale: users.locale });
-    if (
-      user &&
-      seen &&
-      seen.any > 0 &&
-      seen.same === 0 &&
-      (await isNotificationOn(app.db, input.userId, 'new_signin'))
-    ) {
-      // A failed alert must not fail the sign-in; it is logged.
-      await app.mailer
-        .send({
-          to: user.email,
-          locale: user.locale,
-          template: 'new_signin',
-          params: { name: user.name, ip, device: userAgent || 'unknown', time: new Date().toISOString() },
-        })
-        .catch((error: unknown) => request.log.error({ err: error }, 'new sign-in mail failed'));
+    const fromNewDevice = Boolean(seen && seen.any > 0 && seen.same === 0);
+    if (fromNewDevice) {
+      await recordActivity(tx, {
+        accountId: membership.accountId,
+        actorUserId: input.userId,
+        type: 'signin.new_device',
+        data: { ip, device: userAgent.slice(0, 200) },
+      });
     }
+    return { sessionId: session!.id, user: updated, newDevice: fromNewDevice };
+  });
+  const token = await signSessionToken(app.config.secret, {
+    userId: input.userId,
+    accountId: membership.accountId,
+    role: membership.role,
+    sessionId,
+  });
+
+  if (user && newDevice && (await isNotificationOn(app.db, input.userId, 'new_signin'))) {
+    // A failed alert must not fail the sign-in; it is logged.
+    await app.mailer
+      .send({
+        to: user.email,
+        locale: user.locale,
+        template: 'new_signin',
+        params: { name: user.name, ip, device: userAgent || 'unknown', time: new Date().toISOString() },
+      })
+      .catch((error: unknown) => request.log.error({ err: error }, 'new sign-in mail failed'));
   }
 
   const payload = await userPayload(app, input.userId, membership.accountId);
   return { token, ...payload };
-}
-
-/** The role of `userId` in `accountId`, or null when not a member. */
-export async function roleIn(app: FastifyInstance, userId: string, accountId: string): Promise<TRole | null> {
-  const [row] = await app.db
-    .select({ role: accountUsers.permission })
-    .from(accountUsers)
-    .where(and(eq(accountUsers.userId, userId), eq(accountUsers.accountId, accountId)))
-    .limit(1);
-  return row?.role ?? null;
 }

@@ -1,19 +1,31 @@
 import { desc } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
-import { mailOutbox } from '../../db/schema';
+import { mailOutbox } from '../../db/schema/mail-outbox';
+import { AppError } from '../../lib/app-error';
 import { escapeHtml } from '../../mail/layout';
+import { devOutboxEnabled } from '../../mail/mailer';
 
 export const prefix = '';
 
 const LIMIT = 100;
 
+/** The socket's peer, not `request.ip`: a forwarded-for header must not pass for loopback. */
+function fromLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
 /**
- * The dev outbox (server contract section 1): outside production, `GET /dev/mail` lists the newest
- * mails with clickable links and `GET /dev/mail.json` gives them as data. Production never
- * registers these routes.
+ * The dev outbox (server contract section 1): `GET /dev/mail` lists the newest mails with
+ * clickable links and `GET /dev/mail.json` gives them as data. The routes exist only without
+ * SMTP_URL and outside production, and answer only callers on this machine (404 to others): the
+ * mails hold sign-in links.
  */
 const devMailRoutes: FastifyPluginAsync = async (app) => {
-  if (app.config.isProduction) return;
+  if (!devOutboxEnabled(app.config)) return;
+  app.addHook('onRequest', async (request) => {
+    if (!fromLoopback(request.raw.socket.remoteAddress)) throw new AppError('not_found');
+  });
 
   const newest = () =>
     app.db

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZEvent } from '@air/shared/schemas/feedback';
-import { events } from '../../db/schema';
-import '../auth/messages';
+import { ZEnvelope } from '@air/shared/schemas/common';
+import { ZEvent, ZEventRecorded } from '@air/shared/schemas/feedback';
+import { events } from '../../db/schema/events';
+import '../../i18n/identity';
 
 /** Product events the console reports (`POST /api/event`); the answer is not read. */
 const eventRoutes: FastifyPluginAsync = async (fastify) => {
@@ -11,7 +12,10 @@ const eventRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.post(
     '/event',
-    { preHandler: signedIn, schema: { tags: ['event'], body: ZEvent } },
+    {
+      preHandler: signedIn,
+      schema: { tags: ['event'], body: ZEvent, response: { 201: ZEnvelope(ZEventRecorded) } },
+    },
     async (request, reply) => {
       const auth = request.auth!;
       await app.db.insert(events).values({
@@ -20,7 +24,7 @@ const eventRoutes: FastifyPluginAsync = async (fastify) => {
         name: request.body.name,
         metadata: request.body.metadata ?? null,
       });
-      return reply.status(201).send({ data: { recorded: true } });
+      return reply.status(201).send({ data: { recorded: true as const } });
     },
   );
 };

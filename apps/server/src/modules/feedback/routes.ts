@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ZMessageOnly } from '@air/shared/schemas/common';
 import { ZFeedback } from '@air/shared/schemas/feedback';
-import { feedback } from '../../db/schema';
+import { feedback } from '../../db/schema/feedback';
 import { t } from '../../i18n';
-import '../auth/messages';
+import '../../i18n/identity';
 
 /** Stored as a score so ratings can be averaged: positive 1, neutral 0, negative -1. */
 const SCORE = { positive: 1, neutral: 0, negative: -1 } as const;
@@ -14,7 +15,10 @@ const feedbackRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.post(
     '/feedback',
-    { preHandler: signedIn, schema: { tags: ['feedback'], body: ZFeedback } },
+    {
+      preHandler: signedIn,
+      schema: { tags: ['feedback'], body: ZFeedback, response: { 201: ZMessageOnly } },
+    },
     async (request, reply) => {
       const auth = request.auth!;
       await app.db.insert(feedback).values({

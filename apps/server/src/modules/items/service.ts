@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { TItem, TItemKind } from '@air/shared/schemas/item';
 import type { TDb } from '../../db/client';
-import { items } from '../../db/schema';
+import { items } from '../../db/schema/items';
 import { AppError } from '../../lib/app-error';
 
 /** One name-only collection of one account: every query is scoped by both. */

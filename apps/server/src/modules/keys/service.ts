@@ -9,11 +9,14 @@ import {
   type TApiKey,
   type TApiKeyScope,
   type TCreateApiKey,
+  type TKeyIdentity,
   type TCreatedApiKey,
   type TUpdateApiKey,
 } from '@air/shared/schemas/api-key';
-import { apiKeys } from '../../db/schema';
+import { apiKeys } from '../../db/schema/api-keys';
 import { AppError } from '../../lib/app-error';
+import { recordActivity } from '../activity/service';
+import { accountHeader } from '../account/service';
 import { decryptSecret, encryptSecret, randomBase62, sha256 } from '../../lib/crypto';
 
 type TKeyRow = typeof apiKeys.$inferSelect;
@@ -60,6 +63,28 @@ async function findKey(app: FastifyInstance, accountId: string, id: string): Pro
   return row;
 }
 
+/** `GET /api/user` for an API key: the key and its account, no person (decision 012). */
+export async function keyIdentity(
+  app: FastifyInstance,
+  accountId: string,
+  keyId: string,
+): Promise<TKeyIdentity> {
+  const [row, account] = await Promise.all([
+    findKey(app, accountId, keyId),
+    accountHeader(app.db, accountId),
+  ]);
+  if (!account) throw new AppError('not_found');
+  return {
+    kind: 'api_key',
+    key_id: row.id,
+    key_name: row.name,
+    scope: normaliseScopes(row.scope as TApiKeyScope[]),
+    account_id: accountId,
+    account_name: account.name,
+    plan: account.planId,
+  };
+}
+
 /** The key in full, decrypted from its sealed copy. */
 export async function revealKey(app: FastifyInstance, accountId: string, id: string): Promise<TApiKey> {
   const row = await findKey(app, accountId, id);
@@ -70,20 +95,25 @@ export async function createKey(
   app: FastifyInstance,
   accountId: string,
   input: TCreateApiKey,
+  actorUserId: string | null = null,
 ): Promise<TCreatedApiKey> {
   const fullKey = API_KEY_PREFIX + randomBase62(API_KEY_RANDOM_LENGTH);
   const keyHash = sha256(fullKey);
-  const [row] = await app.db
-    .insert(apiKeys)
-    .values({
-      accountId,
-      name: input.name,
-      scope: normaliseScopes(input.scope),
-      keyHash,
-      keyEnc: encryptSecret(app.config.secret, fullKey),
-      keyPrefix: fullKey.slice(0, API_KEY_VISIBLE_PREFIX_LENGTH),
-    })
-    .returning();
+  const row = await app.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(apiKeys)
+      .values({
+        accountId,
+        name: input.name,
+        scope: normaliseScopes(input.scope),
+        keyHash,
+        keyEnc: encryptSecret(app.config.secret, fullKey),
+        keyPrefix: fullKey.slice(0, API_KEY_VISIBLE_PREFIX_LENGTH),
+      })
+      .returning();
+    await recordActivity(tx, { accountId, actorUserId, type: 'key.created', data: { name: input.name } });
+    return created;
+  });
   // Drops a cached "unknown key" answer anywhere (someone may have tried it before it existed).
   await announce(app, keyHash);
   return { ...toWire(row!, maskApiKey(row!.keyPrefix)), full_key: fullKey };
@@ -94,6 +124,7 @@ export async function updateKey(
   accountId: string,
   id: string,
   input: TUpdateApiKey,
+  actorUserId: string | null = null,
 ): Promise<TApiKey> {
   const row = await findKey(app, accountId, id);
   if (input.active === true && !row.active)
@@ -103,18 +134,29 @@ export async function updateKey(
   if (input.scope !== undefined) changes.scope = normaliseScopes(input.scope);
   if (input.active === false) changes.active = false;
   if (Object.keys(changes).length === 0) return toWire(row, maskApiKey(row.keyPrefix));
-  const [updated] = await app.db
-    .update(apiKeys)
-    .set(changes)
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId)))
-    .returning();
-  if (!updated) throw new AppError('not_found');
+  const updated = await app.db.transaction(async (tx) => {
+    const [saved] = await tx
+      .update(apiKeys)
+      .set(changes)
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId)))
+      .returning();
+    if (!saved) throw new AppError('not_found');
+    if (changes.active === false && row.active) {
+      await recordActivity(tx, { accountId, actorUserId, type: 'key.revoked', data: { name: saved.name } });
+    }
+    return saved;
+  });
   await announce(app, row.keyHash);
   return toWire(updated, maskApiKey(updated.keyPrefix));
 }
 
 /** Deletes all the given keys of the account, or none (404) when any id is not the account's. */
-export async function deleteKeys(app: FastifyInstance, accountId: string, ids: string[]): Promise<number> {
+export async function deleteKeys(
+  app: FastifyInstance,
+  accountId: string,
+  ids: string[],
+  actorUserId: string | null = null,
+): Promise<number> {
   const unique = [...new Set(ids)];
   const hashes = await app.db.transaction(async (tx) => {
     const owned = await tx
@@ -125,7 +167,10 @@ export async function deleteKeys(app: FastifyInstance, accountId: string, ids: s
     const deleted = await tx
       .delete(apiKeys)
       .where(and(eq(apiKeys.accountId, accountId), inArray(apiKeys.id, unique)))
-      .returning({ keyHash: apiKeys.keyHash });
+      .returning({ keyHash: apiKeys.keyHash, name: apiKeys.name });
+    for (const { name } of deleted) {
+      await recordActivity(tx, { accountId, actorUserId, type: 'key.deleted', data: { name } });
+    }
     return deleted.map((row) => row.keyHash);
   });
   for (const keyHash of hashes) await announce(app, keyHash);

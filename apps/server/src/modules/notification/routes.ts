@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZNotificationUpdate } from '@air/shared/schemas/notification';
+import { ZEnvelope } from '@air/shared/schemas/common';
+import { ZNotificationPrefs, ZNotificationUpdate } from '@air/shared/schemas/notification';
 import { t } from '../../i18n';
-import '../auth/messages';
+import '../../i18n/identity';
 import { listPrefs, savePrefs } from './service';
 
 /** The signed-in user's notification preferences (new_signin, plan_updated, card_updated, invite_accepted). */
@@ -11,14 +12,21 @@ const notificationRoutes: FastifyPluginAsync = async (fastify) => {
   const tags = ['notification'];
   const signedIn = app.authorize({ permission: 'signed-in', sessionOnly: true });
 
-  app.get('/notification', { preHandler: signedIn, schema: { tags } }, async (request) => {
-    const auth = request.auth!;
-    return { data: auth.kind === 'session' ? await listPrefs(app.db, auth.userId) : [] };
-  });
+  app.get(
+    '/notification',
+    { preHandler: signedIn, schema: { tags, response: { 200: ZEnvelope(ZNotificationPrefs) } } },
+    async (request) => {
+      const auth = request.auth!;
+      return { data: auth.kind === 'session' ? await listPrefs(app.db, auth.userId) : [] };
+    },
+  );
 
   app.patch(
     '/notification',
-    { preHandler: signedIn, schema: { tags, body: ZNotificationUpdate } },
+    {
+      preHandler: signedIn,
+      schema: { tags, body: ZNotificationUpdate, response: { 200: ZEnvelope(ZNotificationPrefs) } },
+    },
     async (request) => {
       const auth = request.auth!;
       if (auth.kind !== 'session') return { data: [] };

@@ -5,7 +5,7 @@ import {
   type TNotificationPref,
 } from '@air/shared/schemas/notification';
 import type { TDb } from '../../db/client';
-import { notificationPrefs } from '../../db/schema';
+import { notificationPrefs } from '../../db/schema/notification-prefs';
 
 /** Every preference of a user; a missing row means on (the default for all four). */
 export async function listPrefs(db: TDb, userId: string): Promise<TNotificationPref[]> {
@@ -46,3 +46,14 @@ export const DEFAULT_PREFS = Object.fromEntries(NOTIFICATION_NAMES.map((name) =>
   TNotificationName,
   boolean
 >;
+
+/**
+ * Writes a new user's default preferences (all on), inside the caller's transaction. A user who
+ * already has preferences keeps them (signing up a second account must not reset them).
+ */
+export async function addDefaultPrefs(db: TDb, userId: string): Promise<void> {
+  await db
+    .insert(notificationPrefs)
+    .values(Object.entries(DEFAULT_PREFS).map(([name, active]) => ({ userId, name, active })))
+    .onConflictDoNothing();
+}

@@ -1,6 +1,12 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZTwoFactorToggle, ZTwoFactorVerify } from '@air/shared/schemas/two-factor';
+import { ZEnvelope } from '@air/shared/schemas/common';
+import {
+  ZTwoFactorSetup,
+  ZTwoFactorToggle,
+  ZTwoFactorVerified,
+  ZTwoFactorVerify,
+} from '@air/shared/schemas/two-factor';
 import { t } from '../../i18n';
 import { AppError } from '../../lib/app-error';
 import './messages';
@@ -21,20 +27,28 @@ const twoFactorRoutes: FastifyPluginAsync = async (fastify) => {
   const guard = { preHandler: app.authorize({ permission: 'signed-in', sessionOnly: true }) };
   const tags = ['two-factor'];
 
-  app.put('/user/2fa', { ...guard, schema: { tags, body: ZTwoFactorToggle } }, async (request) => {
-    const userId = sessionUserId(request);
-    if (request.body['2fa_enabled']) {
-      return { data: await startTwoFactorSetup(app, userId), message: t(request.locale, 'twofactor.scan') };
-    }
-    await disableTwoFactor(app, userId);
-    return { data: { '2fa_enabled': false }, message: t(request.locale, 'twofactor.disabled') };
-  });
+  app.put(
+    '/user/2fa',
+    { ...guard, schema: { tags, body: ZTwoFactorToggle, response: { 200: ZEnvelope(ZTwoFactorSetup) } } },
+    async (request) => {
+      const userId = sessionUserId(request);
+      if (request.body['2fa_enabled']) {
+        return { data: await startTwoFactorSetup(app, userId), message: t(request.locale, 'twofactor.scan') };
+      }
+      await disableTwoFactor(app, request, userId, request.body.code);
+      return { data: { '2fa_enabled': false }, message: t(request.locale, 'twofactor.disabled') };
+    },
+  );
 
-  app.post('/user/2fa/verify', { ...guard, schema: { tags, body: ZTwoFactorVerify } }, async (request) => {
-    const userId = sessionUserId(request);
-    const backupCode = await confirmTwoFactor(app, userId, request.body.code);
-    return { data: { backup_code: backupCode }, message: t(request.locale, 'twofactor.enabled') };
-  });
+  app.post(
+    '/user/2fa/verify',
+    { ...guard, schema: { tags, body: ZTwoFactorVerify, response: { 200: ZEnvelope(ZTwoFactorVerified) } } },
+    async (request) => {
+      const userId = sessionUserId(request);
+      const backupCode = await confirmTwoFactor(app, userId, request.body.code);
+      return { data: { backup_code: backupCode }, message: t(request.locale, 'twofactor.enabled') };
+    },
+  );
 };
 
 export default twoFactorRoutes;

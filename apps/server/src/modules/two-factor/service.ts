@@ -1,8 +1,10 @@
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TTwoFactorSetup } from '@air/shared/schemas/two-factor';
-import { users } from '../../db/schema';
+import { users } from '../../db/schema/users';
+import './messages';
 import { AppError } from '../../lib/app-error';
+import { attemptKey } from '../../lib/attempt-limiter';
 import { decryptSecret, encryptSecret } from '../../lib/crypto';
 import {
   hashBackupCode,
@@ -42,7 +44,26 @@ export async function startTwoFactorSetup(app: FastifyInstance, userId: string):
   };
 }
 
-export async function disableTwoFactor(app: FastifyInstance, userId: string): Promise<void> {
+/**
+ * Turns two-factor off. When it is on, a current TOTP code or the backup code is needed (used up,
+ * counted against the sign-in limits); a set-up still pending is simply dropped.
+ */
+export async function disableTwoFactor(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  userId: string,
+  code: string | undefined,
+): Promise<void> {
+  const user = await userRow(app, userId);
+  if (user.totpEnabled) {
+    if (!code)
+      throw new AppError('validation', { messageKey: 'validation.code_required', inputError: 'code' });
+    const keys = [attemptKey('email', user.email), attemptKey('ip', request.ip)];
+    await app.attempts.reserve(keys);
+    if (!(await useSignInCode(app, userId, code)))
+      throw new AppError('validation', { messageKey: 'error.otp_invalid', inputError: 'code' });
+    await app.attempts.release(keys);
+  }
   await app.db
     .update(users)
     .set({

@@ -1,14 +1,34 @@
 import { and, count, eq, gte } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { TUsageList } from '@air/shared/schemas/usage';
-import { usageEvents } from '../../db/schema';
+import type { TUsageInsight, TUsageInsightQuery } from '@air/shared/schemas/usage-insight';
+import { usageEvents } from '../../db/schema/usage-events';
 import { periodOf, periodStart } from '../../gateway/limits';
 import { gatewayStateOf } from '../../gateway/state';
+import { callerUsage, providerUsage } from './insight';
+import { periodRange, projectedQuotaDay } from './period';
 
 /** The first instant of the month after `period`. */
 function periodEnd(period: string): Date {
   const start = periodStart(period);
   return new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+}
+
+/** Writes the gateway's pending usage rows, so a call made a moment ago shows. */
+export async function flushUsage(app: FastifyInstance): Promise<void> {
+  await gatewayStateOf(app).meter.flush();
+}
+
+/** This month's calls (the gateway's own quota counter, so the console and the 402 agree) and quota. */
+async function monthCalls(app: FastifyInstance, accountId: string) {
+  const state = gatewayStateOf(app);
+  const [calls, limits] = await Promise.all([
+    state.counters.calls(accountId),
+    state.directory.planLimits.get(accountId),
+  ]);
+  // No limits loaded yet (no subscription row): the free plan's, as the gateway's entitlements say.
+  const free = app.billing.plans.find((plan) => plan.id === 'free');
+  return { calls, quota: limits?.quotaCallsMonth ?? free?.quota_calls_month ?? null };
 }
 
 /**
@@ -17,21 +37,55 @@ function periodEnd(period: string): Date {
  * pending batch is written, so a call made a moment ago is included.
  */
 export async function accountUsage(app: FastifyInstance, accountId: string): Promise<TUsageList> {
-  const state = gatewayStateOf(app);
   const period = periodOf(Date.now());
   const start = periodStart(period);
-  const [calls, limits] = await Promise.all([
-    state.monthlyCalls.current(accountId),
-    state.directory.planLimits.get(accountId),
-  ]);
-  await state.meter.flush();
+  const { calls, quota } = await monthCalls(app, accountId);
+  await flushUsage(app);
   const [served] = await app.db
     .select({ total: count() })
     .from(usageEvents)
     .where(and(eq(usageEvents.providerAccountId, accountId), gte(usageEvents.createdAt, start)));
   const bounds = { period, period_start: start.toISOString(), period_end: periodEnd(period).toISOString() };
+  // A counter not yet seeded for this month reads as no number: count the stored calls instead.
+  let total = calls;
+  if (!Number.isFinite(total)) {
+    const [made] = await app.db
+      .select({ total: count() })
+      .from(usageEvents)
+      .where(and(eq(usageEvents.callerAccountId, accountId), gte(usageEvents.createdAt, start)));
+    total = Number(made?.total ?? 0);
+  }
   return [
-    { label: 'calls', total: calls, quota: limits?.quotaCallsMonth ?? null, ...bounds },
+    { label: 'calls', total, quota, ...bounds },
     { label: 'served', total: Number(served?.total ?? 0), quota: null, ...bounds },
   ];
+}
+
+/** The usage page: caller and provider views of the period, and this month against the quota. */
+export async function usageInsight(
+  app: FastifyInstance,
+  accountId: string,
+  query: TUsageInsightQuery,
+  now = Date.now(),
+): Promise<TUsageInsight> {
+  const range = periodRange(query, now);
+  const { calls, quota } = await monthCalls(app, accountId);
+  await flushUsage(app);
+  const [caller, provider] = await Promise.all([
+    callerUsage(app.db, accountId, range.from, range.to),
+    providerUsage(app.db, accountId, range.from, range.to),
+  ]);
+  return {
+    period: range,
+    caller,
+    provider,
+    quota: {
+      period: periodOf(now),
+      calls,
+      quota,
+      percent: quota === null ? null : quota === 0 ? 100 : Math.floor((calls * 100) / quota),
+      projected_day: quota === null ? null : projectedQuotaDay(calls, quota, now),
+      reached: quota !== null && calls >= quota,
+    },
+  };
 }

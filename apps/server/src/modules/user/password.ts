@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TPasswordChange } from '@air/shared/schemas/user';
-import { users } from '../../db/schema';
+import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { hashPassword, verifyPassword } from '../../lib/password';
-import { revokeUserSessions } from '../auth/sessions';
+import { announceRevoked, revokeUserSessionRows } from '../auth/service';
 
 /**
  * A signed-in user confirms a sensitive step with their password (close account, delete user,
@@ -30,11 +30,11 @@ export async function assertPasswordConfirmed(
   if (!password)
     throw new AppError('validation', { messageKey: 'error.old_password_required', inputError: field });
   const keys = [attemptKey('email', user.email), attemptKey('ip', request.ip)];
-  await app.attempts.assertAllowed(keys);
+  await app.attempts.reserve(keys);
   if (!(await verifyPassword(user.passwordHash, password))) {
-    await app.attempts.recordFailure(keys);
     throw new AppError('validation', { messageKey: 'error.wrong_password', inputError: field });
   }
+  await app.attempts.release(keys);
 }
 
 /**
@@ -48,9 +48,11 @@ export async function changePassword(
   body: TPasswordChange,
 ): Promise<void> {
   await assertPasswordConfirmed(app, request, auth.userId, body.oldpassword, 'oldpassword');
-  await app.db
-    .update(users)
-    .set({ passwordHash: await hashPassword(body.newpassword) })
-    .where(eq(users.id, auth.userId));
-  await revokeUserSessions(app, auth.userId, auth.sessionId);
+  const passwordHash = await hashPassword(body.newpassword);
+  // The new password and the end of every other session: all or nothing.
+  const revoked = await app.db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, auth.userId));
+    return revokeUserSessionRows(tx, auth.userId, auth.sessionId);
+  });
+  await announceRevoked(app, auth.userId, revoked);
 }

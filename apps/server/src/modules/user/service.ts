@@ -1,40 +1,65 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { TInvitedSignUp, TSignInData, TUserUpdate } from '@air/shared/schemas/user';
-import { accounts, accountUsers, invites, notificationPrefs, sessions, users } from '../../db/schema';
+import {
+  ZStrongPassword,
+  type TInvitedSignUp,
+  type TSignInData,
+  type TUserUpdate,
+} from '@air/shared/schemas/user';
+import { accountUsers } from '../../db/schema/account-users';
+import { accounts } from '../../db/schema/accounts';
+import { sessions } from '../../db/schema/sessions';
+import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { hashPassword } from '../../lib/password';
-import { isUniqueViolation } from '../account/db-errors';
-import { syncSeats } from '../account/plan';
-import { assertExistingPassword, assertNotBot } from '../account/sign-up';
-import { completeSignIn, membershipsOf, roleIn } from '../auth/sign-in';
-import { DEFAULT_PREFS, isNotificationOn } from '../notification/service';
-import { sendVerification } from './verification';
+import { isUniqueViolation } from '../../db/errors';
+import { recordActivity } from '../activity/service';
+import { assertNotBot } from '../../lib/bot-trap';
+import {
+  consumeInvite,
+  inviteByToken,
+  membershipsOf,
+  onMemberCountChanged,
+  roleIn,
+  type TPendingInvite,
+} from '../membership/service';
+import { assertPasswordConfirmed } from './password';
+import { completeSignIn } from '../auth/service';
+import { addDefaultPrefs, isNotificationOn } from '../notification/service';
+import { attemptKey } from '../../lib/attempt-limiter';
+import { useSignInCode } from '../two-factor/service';
+import { requestEmailChange } from './verification';
+
+// What other modules use of passwords and verification goes through this file (decision 013).
+export { assertPasswordConfirmed } from './password';
+export { sendVerification } from './verification';
 
 const emailTaken = () => new AppError('conflict', { messageKey: 'error.email_taken', inputError: 'email' });
 
-/** `PATCH /api/user`: applies only the fields sent. An email change needs a new verification. */
+/**
+ * `PATCH /api/user`: applies only the fields sent, all or nothing: every check runs first and the
+ * writes share one transaction. An email change needs a new verification.
+ */
 export async function updateUser(
   app: FastifyInstance,
   request: FastifyRequest,
   auth: { userId: string; accountId: string },
   body: TUserUpdate,
-): Promise<void> {
+): Promise<{ emailChangePending: string | null }> {
   const [user] = await app.db.select().from(users).where(eq(users.id, auth.userId)).limit(1);
   if (!user) throw new AppError('unauthenticated');
-  const role = await roleIn(app, auth.userId, auth.accountId);
+  const role = await roleIn(app.db, auth.userId, auth.accountId);
 
-  if (body.account_name !== undefined) {
-    if (role !== 'owner' && role !== 'master')
-      throw new AppError('forbidden', { messageKey: 'error.owner_only' });
-    await app.db.update(accounts).set({ name: body.account_name }).where(eq(accounts.id, auth.accountId));
-  }
-  if (body.default_account !== undefined && !(await roleIn(app, auth.userId, body.default_account))) {
+  if (body.account_name !== undefined && role !== 'owner' && role !== 'master')
+    throw new AppError('forbidden', { messageKey: 'error.owner_only' });
+  if (body.default_account !== undefined && !(await roleIn(app.db, auth.userId, body.default_account))) {
     throw new AppError('validation', { messageKey: 'error.not_a_member', inputError: 'default_account' });
   }
 
   const emailChanged = body.email !== undefined && body.email !== user.email;
   if (emailChanged) {
+    // A stolen session alone cannot move the account to another mailbox (nor probe which are taken).
+    await assertEmailChangeConfirmed(app, request, user, body);
     const [taken] = await app.db
       .select({ id: users.id })
       .from(users)
@@ -45,37 +70,61 @@ export async function updateUser(
 
   const set: Partial<typeof users.$inferInsert> = {};
   if (body.name !== undefined) set.name = body.name;
-  if (emailChanged) Object.assign(set, { email: body.email, verified: false });
   if (body.default_account !== undefined) set.defaultAccountId = body.default_account;
   if (body.support_enabled !== undefined) set.supportEnabled = body.support_enabled;
   if (body.onboarded) set.onboarded = true;
   if (body.dark_mode !== undefined) set.darkMode = body.dark_mode;
   if (body.locale !== undefined) set.locale = body.locale;
   if (body.avatar !== undefined) set.avatar = body.avatar;
-  if (Object.keys(set).length > 0) {
-    try {
-      await app.db.update(users).set(set).where(eq(users.id, user.id));
-    } catch (error) {
-      if (isUniqueViolation(error)) throw emailTaken();
-      throw error;
-    }
+  try {
+    await app.db.transaction(async (tx) => {
+      if (body.account_name !== undefined) {
+        await tx.update(accounts).set({ name: body.account_name }).where(eq(accounts.id, auth.accountId));
+      }
+      if (Object.keys(set).length > 0) await tx.update(users).set(set).where(eq(users.id, user.id));
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken();
+    throw error;
   }
   await app.changes.publish({ kind: 'user', userId: user.id });
   if (emailChanged) {
-    await sendVerification(app, request, {
-      id: user.id,
-      name: set.name ?? user.name,
-      email: body.email!,
-      locale: set.locale ?? user.locale,
-    });
+    await requestEmailChange(
+      app,
+      request,
+      { ...user, name: set.name ?? user.name, locale: set.locale ?? user.locale },
+      body.email!,
+    );
   }
+  return { emailChangePending: emailChanged ? body.email! : null };
+}
+
+/** The current password, or a current TOTP code for a user without one (social sign-in). */
+async function assertEmailChangeConfirmed(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  user: typeof users.$inferSelect,
+  body: TUserUpdate,
+): Promise<void> {
+  if (user.passwordHash || !user.totpEnabled) {
+    await assertPasswordConfirmed(app, request, user.id, body.password || undefined, 'password');
+    return;
+  }
+  if (!body.code)
+    throw new AppError('validation', { messageKey: 'validation.code_required', inputError: 'code' });
+  const keys = [attemptKey('email', user.email), attemptKey('ip', request.ip)];
+  await app.attempts.reserve(keys);
+  if (!(await useSignInCode(app, user.id, body.code)))
+    throw new AppError('validation', { messageKey: 'error.otp_invalid', inputError: 'code' });
+  await app.attempts.release(keys);
 }
 
 /**
- * `POST /api/user`: sign-up through an invite. The address must be the invited one (the invite
- * mail proved it, so the user is verified). A new user is created; an existing one confirms with
- * their current password. The invite is used up, the member joins with the invite's role, and the
- * inviter is told when their `invite_accepted` preference is on.
+ * `POST /api/user`: accepting an invite from its link. The token proves the address, so a new
+ * user is created verified, with no plan step (the account's plan applies). An address that
+ * already has a user joins after signing in: its current password, or a session of that very
+ * user. The invite is used up, the member joins with its role, and the inviter is told when their
+ * `invite_accepted` preference is on. Answers with a session in the inviting account.
  */
 export async function acceptInvite(
   app: FastifyInstance,
@@ -83,67 +132,82 @@ export async function acceptInvite(
   body: TInvitedSignUp,
 ): Promise<TSignInData> {
   assertNotBot(body.confirm_password);
-  const [invite] = await app.db.select().from(invites).where(eq(invites.id, body.invite_id)).limit(1);
-  if (!invite || invite.acceptedAt)
+  const invite = await inviteByToken(app.db, body.invite_id);
+  if (!invite)
     throw new AppError('validation', { messageKey: 'error.invite_invalid', inputError: 'invite_id' });
+  if (invite.expired) {
+    throw new AppError('validation', { messageKey: 'error.invite_expired', inputError: 'invite_id' });
+  }
   if (invite.email.toLowerCase() !== body.email) {
     throw new AppError('validation', { messageKey: 'error.invite_email_mismatch', inputError: 'email' });
   }
   const [existing] = await app.db.select().from(users).where(eq(users.email, body.email)).limit(1);
-  if (existing) await assertExistingPassword(app, request, existing, body.password);
-  const passwordHash = existing ? null : await hashPassword(body.password);
+  let passwordHash: string | null = null;
+  if (existing) {
+    const auth = request.auth;
+    const signedInAsInvitee = auth?.kind === 'session' && auth.userId === existing.id;
+    if (!signedInAsInvitee) {
+      if (!existing.passwordHash)
+        throw new AppError('validation', { messageKey: 'error.invite_sign_in_first', inputError: 'email' });
+      await assertPasswordConfirmed(app, request, existing.id, body.password, 'password');
+    }
+  } else {
+    if (!body.name)
+      throw new AppError('validation', { messageKey: 'validation.name_required', inputError: 'name' });
+    const strong = ZStrongPassword.safeParse(body.password);
+    if (!strong.success) {
+      throw new AppError('validation', {
+        messageKey: strong.error.issues[0]?.message ?? 'validation.password_required',
+        inputError: 'password',
+      });
+    }
+    passwordHash = await hashPassword(strong.data);
+  }
 
   let userId: string;
   try {
     userId = await app.db.transaction(async (tx) => {
-      // Used up atomically: a second acceptance of the same invite finds nothing to update.
-      const [used] = await tx
-        .update(invites)
-        .set({ acceptedAt: new Date() })
-        .where(and(eq(invites.id, invite.id), isNull(invites.acceptedAt)))
-        .returning({ acceptedAt: invites.acceptedAt });
-      if (!used)
-        throw new AppError('validation', { messageKey: 'error.invite_invalid', inputError: 'invite_id' });
       let id = existing?.id;
       if (!id) {
         const [created] = await tx
           .insert(users)
           .values({
-            name: body.name,
+            name: body.name!,
             email: body.email,
             passwordHash,
             verified: true,
+            onboarded: false,
             locale: request.locale,
             defaultAccountId: invite.accountId,
           })
           .returning({ id: users.id });
         id = created!.id;
-        await tx
-          .insert(notificationPrefs)
-          .values(Object.entries(DEFAULT_PREFS).map(([name, active]) => ({ userId: id!, name, active })));
+        await addDefaultPrefs(tx, id);
       } else if (!existing!.verified) {
         await tx.update(users).set({ verified: true }).where(eq(users.id, id));
       }
-      await tx
-        .insert(accountUsers)
-        .values({ accountId: invite.accountId, userId: id, permission: invite.permission })
-        .onConflictDoNothing();
+      await consumeInvite(tx, {
+        inviteId: invite.id,
+        userId: id,
+        accountId: invite.accountId,
+        role: invite.permission,
+        email: body.email,
+      });
       return id;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken();
     throw error;
   }
-  await syncSeats(app.db, invite.accountId);
   await app.changes.publish({ kind: 'user', userId });
-  await notifyInviter(app, request, invite, { name: existing?.name ?? body.name, email: body.email });
+  await notifyInviter(app, request, invite, { name: existing?.name ?? body.name!, email: body.email });
   return completeSignIn(app, request, { userId, accountId: invite.accountId });
 }
 
 async function notifyInviter(
   app: FastifyInstance,
   request: FastifyRequest,
-  invite: typeof invites.$inferSelect,
+  invite: TPendingInvite,
   member: { name: string; email: string },
 ): Promise<void> {
   if (!invite.invitedBy) return;
@@ -179,46 +243,33 @@ async function notifyInviter(
     .catch((error: unknown) => request.log.error({ err: error }, 'invite accepted mail failed'));
 }
 
-/** `DELETE /api/user`: a user deletes themself; refused while they own an account. */
+/**
+ * `DELETE /api/user`: a user deletes themself, leaving every account they belong to; refused while
+ * they own an account.
+ */
 export async function deleteSelf(app: FastifyInstance, userId: string): Promise<void> {
-  const memberships = await membershipsOf(app, userId);
+  const memberships = await membershipsOf(app.db, userId);
   if (memberships.some((m) => m.role === 'owner')) {
     throw new AppError('bad_request', { messageKey: 'error.owner_cannot_leave' });
   }
-  const sessionIds = await app.db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(eq(sessions.userId, userId));
-  await app.db.delete(users).where(eq(users.id, userId));
-  for (const m of memberships) await syncSeats(app.db, m.accountId);
+  const sessionIds = await app.db.transaction(async (tx) => {
+    const [user] = await tx
+      .select({ email: users.email, name: users.name })
+      .from(users)
+      .where(eq(users.id, userId));
+    const ids = await tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId));
+    await tx.delete(users).where(eq(users.id, userId));
+    for (const m of memberships) {
+      await recordActivity(tx, {
+        accountId: m.accountId,
+        actorUserId: null,
+        type: 'member.left',
+        data: { user_id: userId, email: user?.email ?? '', name: user?.name ?? '' },
+      });
+      await onMemberCountChanged(tx, m.accountId);
+    }
+    return ids;
+  });
   for (const { id } of sessionIds) await app.changes.publish({ kind: 'session', sessionId: id });
   await app.changes.publish({ kind: 'user', userId });
-}
-
-/**
- * `DELETE /api/user/{id}`: an admin removes a member from the caller's account (another account's
- * user is 404). The owner cannot be removed. A member left without any account is deleted.
- */
-export async function removeMember(
-  app: FastifyInstance,
-  accountId: string,
-  targetUserId: string,
-): Promise<void> {
-  const role = await roleIn(app, targetUserId, accountId);
-  if (!role) throw new AppError('not_found');
-  if (role === 'owner' || role === 'master')
-    throw new AppError('bad_request', { messageKey: 'error.cannot_delete_owner' });
-  const revoked = await app.db
-    .delete(sessions)
-    .where(and(eq(sessions.userId, targetUserId), eq(sessions.accountId, accountId)))
-    .returning({ id: sessions.id });
-  await app.db
-    .delete(accountUsers)
-    .where(and(eq(accountUsers.userId, targetUserId), eq(accountUsers.accountId, accountId)));
-  if ((await membershipsOf(app, targetUserId)).length === 0) {
-    await app.db.delete(users).where(eq(users.id, targetUserId));
-  }
-  await syncSeats(app.db, accountId);
-  for (const { id } of revoked) await app.changes.publish({ kind: 'session', sessionId: id });
-  await app.changes.publish({ kind: 'user', userId: targetUserId });
 }

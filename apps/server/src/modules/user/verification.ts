@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { users } from '../../db/schema';
+import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
+import { isUniqueViolation } from '../../db/errors';
 import { consumeToken, issueToken, revokeTokens, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
 
 /**
@@ -26,18 +27,83 @@ export async function sendVerification(
     .catch((error: unknown) => request.log.error({ err: error }, 'verification mail failed'));
 }
 
-/** Uses a verification token up and marks its user verified; returns the user id. */
+/**
+ * An email change: the NEW address gets a verification link (the change happens only when it is
+ * followed) and the CURRENT address gets a notice with a way to report it. The address in use,
+ * its verification and every session stay as they are until then.
+ */
+export async function requestEmailChange(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  user: { id: string; name: string; email: string; locale: string },
+  newEmail: string,
+): Promise<void> {
+  await revokeTokens(app.db, 'verify', user.id);
+  const token = await issueToken(app.db, {
+    kind: 'verify',
+    userId: user.id,
+    email: newEmail,
+    data: { change: true },
+    ttlMs: TOKEN_TTL_MS.verify,
+  });
+  const base = app.config.appUrl.replace(/\/+$/, '');
+  const url = `${base}/signup/verify?token=${encodeURIComponent(token)}`;
+  await app.mailer
+    .send({ to: newEmail, locale: user.locale, template: 'verify', params: { name: user.name, url } })
+    .catch((error: unknown) => request.log.error({ err: error }, 'email change mail failed'));
+  await app.mailer
+    .send({
+      to: user.email,
+      locale: user.locale,
+      template: 'email_change',
+      params: {
+        name: user.name,
+        email: newEmail,
+        url: `${base}/forgotpassword`,
+        // Without a support address, the sender's address is the one people can answer.
+        support: app.config.supportEmail ?? app.config.mailFrom,
+      },
+    })
+    .catch((error: unknown) => request.log.error({ err: error }, 'email change notice failed'));
+}
+
+/**
+ * Uses a verification token up and marks its user verified; a token of an email change moves the
+ * user to the new address (409 when another user took it meanwhile). Returns the user id.
+ */
 export async function verifyEmail(app: FastifyInstance, token: string): Promise<string> {
-  const row = await consumeToken(app.db, 'verify', token);
-  if (!row?.userId || !row.email)
-    throw new AppError('bad_request', { messageKey: 'error.link_invalid', inputError: 'token' });
-  // A link sent to an address the user has since changed proves nothing about the new one.
-  const [user] = await app.db
-    .update(users)
-    .set({ verified: true })
-    .where(and(eq(users.id, row.userId), eq(users.email, row.email)))
-    .returning({ id: users.id });
-  if (!user) throw new AppError('bad_request', { messageKey: 'error.link_invalid', inputError: 'token' });
-  await app.changes.publish({ kind: 'user', userId: user.id });
-  return user.id;
+  // The token is spent only when the change it carries is made: an address taken meanwhile
+  // answers 409 and leaves the link as it was.
+  const userId = await app.db.transaction(async (tx) => {
+    const row = await consumeToken(tx, 'verify', token);
+    if (!row?.userId || !row.email)
+      throw new AppError('bad_request', { messageKey: 'error.link_invalid', inputError: 'token' });
+    if (row.data?.change === true) {
+      let changed: { id: string }[];
+      try {
+        changed = await tx
+          .update(users)
+          .set({ email: row.email, verified: true })
+          .where(eq(users.id, row.userId))
+          .returning({ id: users.id });
+      } catch (error) {
+        if (isUniqueViolation(error))
+          throw new AppError('conflict', { messageKey: 'error.email_taken', inputError: 'email' });
+        throw error;
+      }
+      if (!changed[0])
+        throw new AppError('bad_request', { messageKey: 'error.link_invalid', inputError: 'token' });
+      return row.userId;
+    }
+    // A link sent to an address the user has since changed proves nothing about the new one.
+    const [user] = await tx
+      .update(users)
+      .set({ verified: true })
+      .where(and(eq(users.id, row.userId), eq(users.email, row.email)))
+      .returning({ id: users.id });
+    if (!user) throw new AppError('bad_request', { messageKey: 'error.link_invalid', inputError: 'token' });
+    return user.id;
+  });
+  await app.changes.publish({ kind: 'user', userId });
+  return userId;
 }

@@ -11,6 +11,7 @@ export interface TGatewayMetrics {
   errors: Counter<'code'>;
   duration: Histogram<string>;
   upstreamDuration: Histogram<string>;
+  localAdmissions: Counter<string>;
 }
 
 const byServer = new WeakMap<object, TGatewayMetrics>();
@@ -47,6 +48,11 @@ export function gatewayMetrics(owner: object): TGatewayMetrics {
       name: 'air_gateway_upstream_duration_seconds',
       help: 'Time from dispatching to the upstream to the last byte of its answer',
       buckets: BUCKETS,
+      registers: [registry],
+    }),
+    localAdmissions: new Counter({
+      name: 'air_gateway_local_admissions_total',
+      help: 'Calls whose quota and rate limit were counted in this process because Redis was unreachable',
       registers: [registry],
     }),
   };

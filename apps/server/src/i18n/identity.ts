@@ -1,4 +1,4 @@
-import { registerMessages } from '../../i18n';
+import { registerMessages } from './index';
 
 /** Every message of the identity core (sign-in, sign-up, profile, mail flows), en and es. */
 registerMessages({
@@ -25,8 +25,6 @@ registerMessages({
     'error.not_a_member': 'You do not belong to that account',
     'error.owner_only': 'Only the account owner can do that',
     'error.plan_unknown': 'This plan does not exist',
-    'error.card_billing_unavailable':
-      'Paid plans need a card, and card billing is not available yet. Please choose the free plan for now.',
     'error.cannot_delete_owner': 'The account owner cannot be removed',
     'validation.name_required': 'Please enter your name',
     'validation.email_required': 'Please enter your email address',
@@ -41,6 +39,8 @@ registerMessages({
     'user.verified': 'Thank you, your email address is verified',
     'user.verification_sent': 'We sent you a new verification email',
     'user.updated': 'Your profile has been saved',
+    'user.email_change_sent':
+      'Your profile has been saved. We sent a link to {email}: your email changes when you open it.',
     'user.password_changed': 'Your password has been changed',
     'user.deleted': 'The user has been deleted',
     'account.closed': 'Your account has been closed',
@@ -71,8 +71,6 @@ registerMessages({
     'error.not_a_member': 'No perteneces a esa cuenta',
     'error.owner_only': 'Solo el propietario de la cuenta puede hacer eso',
     'error.plan_unknown': 'Este plan no existe',
-    'error.card_billing_unavailable':
-      'Los planes de pago necesitan una tarjeta y el cobro con tarjeta aún no está disponible. Elige el plan gratuito por ahora.',
     'error.cannot_delete_owner': 'No se puede eliminar al propietario de la cuenta',
     'validation.name_required': 'Introduce tu nombre',
     'validation.email_required': 'Introduce tu dirección de correo electrónico',
@@ -88,6 +86,8 @@ registerMessages({
     'user.verified': 'Gracias, tu dirección de correo electrónico está verificada',
     'user.verification_sent': 'Te enviamos un nuevo correo de verificación',
     'user.updated': 'Tu perfil se ha guardado',
+    'user.email_change_sent':
+      'Tu perfil se ha guardado. Hemos enviado un enlace a {email}: tu correo cambia cuando lo abras.',
     'user.password_changed': 'Tu contraseña se ha cambiado',
     'user.deleted': 'El usuario se ha eliminado',
     'account.closed': 'Tu cuenta se ha cerrado',

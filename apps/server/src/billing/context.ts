@@ -1,0 +1,18 @@
+import type { TPlan } from '@air/shared/schemas/plan';
+import type { TDb } from '../db/client';
+import type { TChangeBus } from '../lib/change-bus';
+import type { TMailer } from '../mail/mailer';
+import type { TBillingProvider } from './provider';
+
+/**
+ * What the billing services need. Built by the billing plugin from the app, or by a job or the
+ * CLI from a database; services never take the Fastify instance.
+ */
+export interface TBilling {
+  db: TDb;
+  provider: TBillingProvider;
+  plans: TPlan[];
+  changes: TChangeBus;
+  mailer: TMailer;
+  log: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}

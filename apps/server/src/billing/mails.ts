@@ -1,0 +1,46 @@
+import { and, eq } from 'drizzle-orm';
+import type { TNotificationName } from '@air/shared/schemas/notification';
+import { accountUsers } from '../db/schema/account-users';
+import { users } from '../db/schema/users';
+import { isNotificationOn } from '../modules/notification/service';
+import type { TBilling } from './context';
+
+export type TBillingMail =
+  | { template: 'plan_updated'; params: { plan: string; detail: string } }
+  | { template: 'card_updated'; params: { brand: string; last4: string } }
+  | {
+      template: 'billing_status';
+      params: { kind: 'renewed' | 'payment_failed' | 'canceled'; plan: string; amount: string };
+    };
+
+const PREFERENCE: Partial<Record<TBillingMail['template'], TNotificationName>> = {
+  plan_updated: 'plan_updated',
+  card_updated: 'card_updated',
+};
+
+/**
+ * Mails the account's owners. plan_updated and card_updated respect each owner's preference;
+ * renewal and dunning mails are about money owed and always go. A failed mail is logged, never
+ * fails the billing change.
+ */
+export async function mailOwners(b: TBilling, accountId: string, mail: TBillingMail): Promise<void> {
+  try {
+    const owners = await b.db
+      .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
+      .from(accountUsers)
+      .innerJoin(users, eq(users.id, accountUsers.userId))
+      .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.permission, 'owner')));
+    const preference = PREFERENCE[mail.template];
+    for (const owner of owners) {
+      if (preference && !(await isNotificationOn(b.db, owner.id, preference))) continue;
+      await b.mailer.send({
+        to: owner.email,
+        locale: owner.locale,
+        template: mail.template,
+        params: { name: owner.name, ...mail.params },
+      });
+    }
+  } catch (error) {
+    b.log.error({ err: error, template: mail.template }, 'billing mail failed');
+  }
+}

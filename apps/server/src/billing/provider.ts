@@ -1,0 +1,84 @@
+import type { TCardErrorCode } from '@air/shared/schemas/billing';
+
+/*
+ * The one billing interface the rest of the server talks to (BILLING_PROVIDER=local | stripe).
+ * The provider keeps customers, cards (payment methods) and payments (payment intents); the
+ * subscription engine (periods, seats, prorations, invoices, renewals) is the server's own
+ * (engine.ts), so both providers behave the same and the renewal job works offline.
+ */
+
+export interface TCardDetails {
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export type TPaymentStatus =
+  'succeeded' | 'requires_action' | 'requires_payment_method' | 'processing' | 'canceled';
+
+export interface TPayment {
+  id: string;
+  status: TPaymentStatus;
+  /** Given to the browser to confirm a payment that requires action (3-D Secure). */
+  clientSecret: string | null;
+  amount: number;
+  currency: string;
+  customerRef: string;
+  /** What the engine asked for (account, action, plan, ...): read back when the payment is confirmed. */
+  metadata: Record<string, string>;
+  /** Set when the last attempt failed (card_declined, insufficient_funds, ...). */
+  errorCode: string | null;
+}
+
+export interface TChargeInput {
+  customerRef: string;
+  paymentMethodRef: string;
+  /** Minor units, > 0. */
+  amount: number;
+  currency: string;
+  description: string;
+  /** The same key never charges twice: the provider answers the first payment again. */
+  idempotencyKey: string;
+  /** Renewals: no card holder present, so a card that needs authentication fails instead. */
+  offSession: boolean;
+  metadata: Record<string, string>;
+}
+
+/** The card was refused (the processor's code; the message is localised by the server). */
+export class CardError extends Error {
+  constructor(
+    public readonly code: TCardErrorCode,
+    message: string,
+    public readonly paymentId: string | null = null,
+  ) {
+    super(message);
+    this.name = 'CardError';
+  }
+}
+
+/** The processor could not be reached or failed: nothing may change. */
+export class ProcessorError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ProcessorError';
+  }
+}
+
+export interface TBillingProvider {
+  readonly name: 'local' | 'stripe';
+  /** Stripe's publishable key for Stripe.js; null for the local processor. */
+  readonly publishableKey: string | null;
+  createCustomer(input: { accountId: string; name: string }): Promise<string>;
+  /** Turns a single-use card token into a payment method of the customer. Throws CardError when refused. */
+  attachCard(customerRef: string, token: string): Promise<{ paymentMethodRef: string; card: TCardDetails }>;
+  detachCard(paymentMethodRef: string): Promise<void>;
+  /**
+   * Charges the card. Succeeded, or requires_action (client secret for 3-D Secure) when on
+   * session. Throws CardError when declined (offSession authentication too), ProcessorError when
+   * the processor fails.
+   */
+  charge(input: TChargeInput): Promise<TPayment>;
+  /** The payment as the processor knows it now (null when it does not exist). */
+  retrievePayment(id: string): Promise<TPayment | null>;
+}

@@ -1,0 +1,104 @@
+// The embedded database (PGlite) in its own thread: PostgreSQL's work (parsing, planning, writing
+// pages, WASM memory growth) never runs on the event loop that serves gateway calls. Plain
+// JavaScript so the same file loads from the sources (tests, `npm run dev`) and from the build.
+// Protocol: see embedded-client.ts, which is the only other side.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+const { dataDir, loadDataDir, postgresqlconf, initialMemory } = workerData;
+const identity = (value) => value;
+
+const db = await PGlite.create({
+  ...(dataDir ? { dataDir } : {}),
+  ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}),
+  ...(postgresqlconf ? { postgresqlconf } : {}),
+  ...(initialMemory ? { initialMemory } : {}),
+});
+
+/** Open transactions: id -> { tx, finish(commit) }. */
+const transactions = new Map();
+
+function queryOptions(message) {
+  const options = { rowMode: message.rowMode ?? 'object' };
+  // The caller's type parsers are functions (not transferable): drizzle's are all identity
+  // parsers that keep dates and intervals as text, so the worker applies identity to those types.
+  if (message.rawTypes?.length)
+    options.parsers = Object.fromEntries(message.rawTypes.map((oid) => [oid, identity]));
+  return options;
+}
+
+function serializeError(error) {
+  const plain = { message: error?.message ?? String(error), name: error?.name ?? 'Error' };
+  for (const [key, value] of Object.entries(error ?? {})) {
+    if (value === undefined || typeof value === 'function') continue;
+    if (key === 'queryOptions') continue;
+    plain[key] = value;
+  }
+  return plain;
+}
+
+const ROLLBACK = Symbol('rollback');
+
+/**
+ * Opens a PGlite transaction held open across messages: it holds PGlite's lock (other queries wait,
+ * as they would in-process) until an `end` message commits or rolls it back.
+ */
+function beginTransaction(id) {
+  return new Promise((started, failed) => {
+    const done = db
+      .transaction(
+        (tx) =>
+          new Promise((resolve, reject) => {
+            transactions.set(id, { tx, done, finish: (commit) => (commit ? resolve() : reject(ROLLBACK)) });
+            started();
+          }),
+      )
+      .catch((error) => {
+        if (error !== ROLLBACK) throw error;
+      });
+    done.catch(failed); // BEGIN itself failed: `started` was never called
+  });
+}
+
+async function handle(message) {
+  switch (message.op) {
+    case 'query': {
+      const target = message.txId ? transactions.get(message.txId)?.tx : db;
+      if (!target) throw new Error('The transaction has already ended');
+      const result = await target.query(message.sql, message.params ?? [], queryOptions(message));
+      return { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows };
+    }
+    case 'begin':
+      await beginTransaction(message.id);
+      return { txId: message.id };
+    case 'end': {
+      const open = transactions.get(message.txId);
+      if (!open) return {};
+      transactions.delete(message.txId);
+      open.finish(message.commit);
+      await open.done;
+      return {};
+    }
+    case 'dump': {
+      const blob = await db.dumpDataDir('none');
+      return { dump: await blob.arrayBuffer() };
+    }
+    case 'close':
+      await db.close();
+      return {};
+    default:
+      throw new Error(`Unknown operation ${message.op}`);
+  }
+}
+
+parentPort.on('message', (message) => {
+  handle(message).then(
+    (result) => {
+      const transfer = result.dump ? [result.dump] : [];
+      parentPort.postMessage({ id: message.id, result }, transfer);
+      if (message.op === 'close') parentPort.close();
+    },
+    (error) => parentPort.postMessage({ id: message.id, error: serializeError(error) }),
+  );
+});
+parentPort.postMessage({ ready: true });

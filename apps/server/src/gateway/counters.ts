@@ -1,0 +1,280 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import type { TDb } from '../db/client';
+import type { TPlanLimits } from './directory';
+import { createMemoryRateLimiter, MonthlyCalls, storedCalls, type TRateLimiter } from './limits';
+
+/** `admit` answers 0 (admitted and counted), QUOTA_EXCEEDED, or the seconds until the rate window ends. */
+export const QUOTA_EXCEEDED = -1;
+
+/**
+ * The per-key rate limit and the per-account monthly quota, checked and counted together for each
+ * call the gateway forwards.
+ */
+export interface TCallCounters {
+  admit(keyId: string, accountId: string, limits: TPlanLimits): number | Promise<number>;
+  /** Calls counted this period (what the quota is enforced against). */
+  calls(accountId: string): number | Promise<number>;
+  /** null without REDIS_URL; else whether the shared counters are in use right now. */
+  redisUp(): boolean | null;
+  close(): Promise<void>;
+}
+
+/** One instance, exact: the rate limit and monthly calls in this process's memory. */
+export class LocalCallCounters implements TCallCounters {
+  private limiter: TRateLimiter;
+  private monthly: MonthlyCalls;
+
+  constructor(
+    private readonly db: TDb,
+    private readonly beforeSeed: () => Promise<void>,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.limiter = createMemoryRateLimiter(now);
+    this.monthly = new MonthlyCalls(db, now, beforeSeed);
+  }
+
+  admit(keyId: string, accountId: string, limits: TPlanLimits): number | Promise<number> {
+    const wait = this.limiter.hit(keyId, limits.rateLimitPerMinute) as number;
+    if (wait > 0) return wait;
+    const used = this.monthly.current(accountId);
+    if (typeof used === 'number') return this.countIfUnder(accountId, used, limits);
+    return used.then((seeded) => this.countIfUnder(accountId, seeded, limits));
+  }
+
+  private countIfUnder(accountId: string, used: number, limits: TPlanLimits): number {
+    if (used >= limits.quotaCallsMonth) return QUOTA_EXCEEDED;
+    this.monthly.add(accountId);
+    return 0;
+  }
+
+  calls(accountId: string): number | Promise<number> {
+    return this.monthly.current(accountId);
+  }
+
+  redisUp(): null {
+    return null;
+  }
+
+  /** Forgets every count (they are re-seeded from the stored usage on next use). */
+  reset(): void {
+    this.limiter = createMemoryRateLimiter(this.now);
+    this.monthly = new MonthlyCalls(this.db, this.now, this.beforeSeed);
+  }
+
+  async close(): Promise<void> {
+    await this.limiter.close();
+  }
+}
+
+/**
+ * One script run per call: the key's counter for this minute, then the account's counter for this
+ * month, each checked and incremented atomically (no other call can run between check and
+ * increment, on any instance). -1: rate limit hit; -2: the month's counter does not exist yet
+ * (the caller seeds it from the stored usage and runs the script again; the rate hit is taken
+ * back); -3: quota reached; else the calls counted this month.
+ */
+const ADMIT_SCRIPT = `
+local rate = redis.call('INCR', KEYS[1])
+if rate == 1 then redis.call('PEXPIRE', KEYS[1], 61000) end
+if rate > tonumber(ARGV[1]) then return -1 end
+local used = redis.call('GET', KEYS[2])
+if not used then
+  redis.call('DECR', KEYS[1])
+  return -2
+end
+if tonumber(used) >= tonumber(ARGV[2]) then return -3 end
+return redis.call('INCR', KEYS[2])
+`;
+
+/** A month's counter outlives its month by a few days, then Redis drops it. */
+const QUOTA_KEY_TTL_MS = 35 * 86_400_000;
+
+type TAdmitRedis = Redis & {
+  airAdmit(rateKey: string, quotaKey: string, rateLimit: number, quota: number): Promise<number>;
+};
+
+/**
+ * Counters shared by every instance through Redis (REDIS_URL). Each account's month is seeded
+ * once from usage_events (after this instance's pending usage is written), with SET NX so only
+ * the first instance's seed counts. When Redis does not answer, calls are admitted by local
+ * counters (exact for this instance only) and `redisUp()` says so; when it answers again, the
+ * usage counted meanwhile is written and the months of the accounts counted locally are dropped
+ * from Redis, so their next call seeds them again from the stored usage, which now includes the
+ * calls made during the outage.
+ */
+export class RedisCallCounters implements TCallCounters {
+  private readonly redis: TAdmitRedis;
+  private readonly local: LocalCallCounters;
+  private readonly monthly: MonthlyCalls;
+  private up = false;
+  /** Accounts admitted by the local counters since Redis was last in use. */
+  private readonly countedLocally = new Set<string>();
+  private readonly seeding = new Map<string, Promise<void>>();
+  private reconciling: Promise<void> | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    url: string,
+    private readonly db: TDb,
+    private readonly log: FastifyBaseLogger,
+    private readonly beforeSeed: () => Promise<void>,
+    private readonly onLocalAdmit: () => void = () => {},
+    private readonly now: () => number = Date.now,
+  ) {
+    this.local = new LocalCallCounters(db, beforeSeed, now);
+    // Only used for its period arithmetic (the month name is recomputed only when it changes).
+    this.monthly = new MonthlyCalls(db, now);
+    // No offline queue: while disconnected a command fails at once and the call is counted locally
+    // instead of waiting for a reconnect.
+    this.redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 2000,
+      enableAutoPipelining: true,
+    }) as TAdmitRedis;
+    this.redis.defineCommand('airAdmit', { numberOfKeys: 2, lua: ADMIT_SCRIPT });
+    this.redis.on('ready', () => void this.reconcile());
+    this.redis.on('close', () => this.markDown());
+    // Connection errors are reported by 'close' and retried by ioredis; they must not crash the process.
+    this.redis.on('error', () => {});
+  }
+
+  redisUp(): boolean {
+    return this.up;
+  }
+
+  admit(keyId: string, accountId: string, limits: TPlanLimits): number | Promise<number> {
+    if (!this.up) return this.admitLocally(keyId, accountId, limits);
+    const time = this.now();
+    const minute = Math.floor(time / 60_000);
+    const period = this.monthly.period();
+    return this.redis
+      .airAdmit(
+        `air:rl:${keyId}:${minute}`,
+        `air:q:${accountId}:${period}`,
+        limits.rateLimitPerMinute,
+        limits.quotaCallsMonth,
+      )
+      .then(
+        (result) => {
+          if (result === -1) return ((minute + 1) * 60_000 - time) / 1000;
+          if (result === -3) return QUOTA_EXCEEDED;
+          if (result === -2)
+            return this.seed(accountId, period).then(() => this.admit(keyId, accountId, limits));
+          return 0;
+        },
+        (error: unknown) => {
+          this.log.warn({ err: error }, 'gateway: Redis counters unavailable, counting locally');
+          if (this.redis.status !== 'ready') this.markDown();
+          else this.scheduleReconcile();
+          return this.admitLocally(keyId, accountId, limits);
+        },
+      );
+  }
+
+  async calls(accountId: string): Promise<number> {
+    if (!this.up) return this.local.calls(accountId);
+    const period = this.monthly.period();
+    try {
+      const value = await this.redis.get(`air:q:${accountId}:${period}`);
+      if (value !== null) return Number(value);
+      await this.seed(accountId, period);
+      return Number((await this.redis.get(`air:q:${accountId}:${period}`)) ?? 0);
+    } catch {
+      return this.local.calls(accountId);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.redis.disconnect();
+    await this.local.close();
+  }
+
+  private admitLocally(keyId: string, accountId: string, limits: TPlanLimits): number | Promise<number> {
+    this.countedLocally.add(accountId);
+    this.onLocalAdmit();
+    return this.local.admit(keyId, accountId, limits);
+  }
+
+  private markDown(): void {
+    if (this.up && !this.closed)
+      this.log.error('gateway: Redis unreachable, counting quotas and rate limits locally');
+    this.up = false;
+  }
+
+  private seed(accountId: string, period: string): Promise<void> {
+    const key = `air:q:${accountId}:${period}`;
+    let pending = this.seeding.get(key);
+    if (!pending) {
+      pending = (async () => {
+        await this.beforeSeed();
+        const stored = await storedCalls(this.db, accountId, period);
+        await this.redis.set(key, stored, 'PX', QUOTA_KEY_TTL_MS, 'NX');
+      })().finally(() => this.seeding.delete(key));
+      this.seeding.set(key, pending);
+    }
+    return pending;
+  }
+
+  private scheduleReconcile(): void {
+    if (this.reconciling || this.retryTimer || this.closed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.reconcile();
+    }, 1000);
+    this.retryTimer.unref();
+  }
+
+  /** Redis answers (again): write the usage counted meanwhile, drop the months it missed, use it. */
+  private reconcile(): Promise<void> {
+    if (!this.reconciling) {
+      this.reconciling = this.catchUp().finally(() => {
+        this.reconciling = null;
+      });
+    }
+    return this.reconciling;
+  }
+
+  private async catchUp(): Promise<void> {
+    try {
+      if (this.countedLocally.size > 0) {
+        await this.beforeSeed();
+        const period = this.monthly.period();
+        const accounts = [...this.countedLocally];
+        await this.redis.del(...accounts.map((accountId) => `air:q:${accountId}:${period}`));
+        for (const accountId of accounts) this.countedLocally.delete(accountId);
+        this.local.reset();
+        this.log.info({ accounts: accounts.length }, 'gateway: Redis back, counters re-seeded from usage');
+      }
+      if (this.redis.status === 'ready') this.up = true;
+      // Calls admitted locally while this ran: their months are dropped and re-seeded too.
+      if (this.countedLocally.size > 0) setImmediate(() => this.scheduleReconcile());
+    } catch (error) {
+      this.log.warn({ err: error }, 'gateway: Redis counters not reconciled yet');
+      // Retried once this attempt is over (scheduleReconcile waits for it to finish).
+      setImmediate(() => this.scheduleReconcile());
+    }
+  }
+}
+
+export function createCallCounters(options: {
+  redisUrl: string | undefined;
+  db: TDb;
+  log: FastifyBaseLogger;
+  beforeSeed: () => Promise<void>;
+  onLocalAdmit?: () => void;
+}): TCallCounters {
+  return options.redisUrl
+    ? new RedisCallCounters(
+        options.redisUrl,
+        options.db,
+        options.log,
+        options.beforeSeed,
+        options.onLocalAdmit,
+      )
+    : new LocalCallCounters(options.db, options.beforeSeed);
+}

@@ -1,0 +1,242 @@
+import {
+  closeSync,
+  fdatasync,
+  close as closeFd,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import path from 'node:path';
+
+/** What the journal knows of a call when it is forwarded. */
+export interface TJournalStart {
+  callerAccountId: string;
+  keyId: string;
+  endpointId: string;
+  providerAccountId: string;
+}
+
+/** How a call ended. */
+export interface TJournalEnd {
+  status: number;
+  latencyMs: number;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  tokensEstimated: boolean;
+  /** The answer was a `text/event-stream`. */
+  streamed: boolean;
+  /** The gateway's own error code (or client_closed); null when the upstream answered. */
+  errorCode: string | null;
+  createdAt: Date;
+}
+
+export type TJournalRow = TJournalStart & TJournalEnd;
+
+/** One segment left by an earlier run, read back at start. */
+export interface TJournalSegment {
+  name: string;
+  rows: TJournalRow[];
+}
+
+const EXTENSION = '.journal';
+/** How often written lines are forced to the disk (a process kill needs none of it; a power cut does). */
+const FSYNC_INTERVAL_MS = 100;
+/** A call the journal saw start but not end (the process died while it was in flight). */
+const UNFINISHED_STATUS = 499;
+
+/**
+ * An append-only file of the calls this instance forwards, so a `kill -9` loses none of them:
+ * a start line (`S`) when a call is forwarded, an end line (`E`) when it completes. Lines are
+ * collected during one turn of the event loop and written with one `write` (and an `fdatasync`
+ * behind it, off the loop); `sync()` writes at once, and the gateway calls it before the first
+ * byte of an answer goes to the caller, so a call a caller saw succeed is always in the file
+ * (the kernel keeps what was written when the process is killed).
+ *
+ * The file is cut into segments: `rotate()` starts a new one (carrying the start lines of calls
+ * still in flight) and hands back the old one's name, which the meter deletes once its rows are
+ * committed together with that name in meter_batches. At start the segments left behind are read
+ * back (`recover`): a segment whose name is in meter_batches was committed already; the others
+ * become usage rows, a call with a start but no end as status 499.
+ */
+export class UsageJournal {
+  private fd = -1;
+  private segment = '';
+  private pending = '';
+  private scheduled = false;
+  private syncTimer: NodeJS.Timeout | null = null;
+  private nextId = 1;
+  private segmentSeq = 0;
+  /** The start lines of calls in flight, carried into each new segment. */
+  private readonly inFlight = new Map<number, string>();
+  private readonly run = Date.now().toString(36).padStart(10, '0');
+  private readonly writeScheduled = () => {
+    this.scheduled = false;
+    this.sync();
+  };
+
+  constructor(private readonly dir: string) {}
+
+  /** Segments left by earlier runs (call before `open`). */
+  static recover(dir: string): TJournalSegment[] {
+    mkdirSync(dir, { recursive: true });
+    const names = readdirSync(dir)
+      .filter((name) => name.endsWith(EXTENSION))
+      .sort();
+    const segments: TJournalSegment[] = [];
+    // Call ids are unique within one run; a run's calls appear in several of its segments
+    // (carried start lines), so each call becomes one row per run.
+    const byRun = new Map<string, string[]>();
+    for (const name of names) {
+      const run = name.slice(0, name.indexOf('-'));
+      const list = byRun.get(run) ?? [];
+      list.push(name);
+      byRun.set(run, list);
+    }
+    for (const list of byRun.values()) {
+      const starts = new Map<string, { segment: number; start: TJournalStart; at: number }>();
+      const ended = new Set<string>();
+      const rowsBySegment: TJournalRow[][] = list.map(() => []);
+      list.forEach((name, index) => {
+        for (const line of readFileSync(path.join(dir, name), 'utf8').split('\n')) {
+          const f = line.split('\t');
+          if (f[0] === 'S' && f.length === 7) {
+            if (!starts.has(f[1]!)) {
+              starts.set(f[1]!, {
+                segment: index,
+                at: Number(f[6]),
+                start: { callerAccountId: f[2]!, keyId: f[3]!, endpointId: f[4]!, providerAccountId: f[5]! },
+              });
+            }
+          } else if (f[0] === 'E' && (f.length === 8 || f.length === 10) && !ended.has(f[1]!)) {
+            const started = starts.get(f[1]!);
+            if (!started) continue;
+            ended.add(f[1]!);
+            rowsBySegment[index]!.push({
+              ...started.start,
+              status: Number(f[2]),
+              latencyMs: Number(f[3]),
+              promptTokens: f[4] === '' ? null : Number(f[4]),
+              completionTokens: f[5] === '' ? null : Number(f[5]),
+              tokensEstimated: f[6] === '1',
+              createdAt: new Date(Number(f[7])),
+              // Written since streamed and error_code were stored (older lines carry 8 fields).
+              streamed: f[8] === '1',
+              errorCode: f[9] ? f[9] : null,
+            });
+          }
+          // Anything else is a line cut short by the kill: skipped.
+        }
+      });
+      // Unfinished calls land in the last segment of their run that carried them (the latest).
+      for (const [id, started] of starts) {
+        if (ended.has(id)) continue;
+        rowsBySegment[list.length - 1]!.push({
+          ...started.start,
+          status: UNFINISHED_STATUS,
+          latencyMs: 0,
+          promptTokens: null,
+          completionTokens: null,
+          tokensEstimated: false,
+          streamed: false,
+          // The process stopped while the call was in flight: how it ended is unknown.
+          errorCode: 'unfinished',
+          createdAt: new Date(started.at),
+        });
+      }
+      list.forEach((name, index) => segments.push({ name, rows: rowsBySegment[index]! }));
+    }
+    return segments;
+  }
+
+  static remove(dir: string, name: string): void {
+    try {
+      unlinkSync(path.join(dir, name));
+    } catch {
+      // Already gone.
+    }
+  }
+
+  open(): void {
+    mkdirSync(this.dir, { recursive: true });
+    this.openSegment();
+  }
+
+  /** Journals the start of a forwarded call; the id is handed back to `end`. */
+  start(call: TJournalStart, at: number): number {
+    const id = this.nextId++;
+    const line = `S\t${id}\t${call.callerAccountId}\t${call.keyId}\t${call.endpointId}\t${call.providerAccountId}\t${at}\n`;
+    this.inFlight.set(id, line);
+    this.append(line);
+    return id;
+  }
+
+  end(id: number, row: TJournalEnd): void {
+    this.inFlight.delete(id);
+    this.append(
+      `E\t${id}\t${row.status}\t${row.latencyMs}\t${row.promptTokens ?? ''}\t${row.completionTokens ?? ''}\t${row.tokensEstimated ? 1 : 0}\t${row.createdAt.getTime()}\t${row.streamed ? 1 : 0}\t${row.errorCode ?? ''}\n`,
+    );
+  }
+
+  /** Writes what is collected now (before an answer's first byte goes out). */
+  sync(): void {
+    if (this.pending === '' || this.fd < 0) return;
+    const text = this.pending;
+    this.pending = '';
+    writeSync(this.fd, text);
+    if (!this.syncTimer) {
+      // One fdatasync per interval at most: syncing after every write made the next writes wait
+      // on the flush (measured: +0.2 ms p50 at concurrency 1).
+      const fd = this.fd;
+      this.syncTimer = setTimeout(() => fdatasync(fd, () => (this.syncTimer = null)), FSYNC_INTERVAL_MS);
+      this.syncTimer.unref();
+    }
+  }
+
+  /** Starts a new segment and answers the finished one's name. */
+  rotate(): string {
+    this.sync();
+    const finished = this.segment;
+    const fd = this.fd;
+    // The finished segment gets its own sync below; the next write schedules one for the new one.
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    this.syncTimer = null;
+    this.openSegment();
+    let carried = '';
+    for (const line of this.inFlight.values()) carried += line;
+    if (carried !== '') writeSync(this.fd, carried);
+    // The finished segment is synced and closed off the event loop.
+    fdatasync(fd, () => closeFd(fd, () => {}));
+    return finished;
+  }
+
+  /** Deletes a segment whose rows are committed. */
+  remove(name: string): void {
+    UsageJournal.remove(this.dir, name);
+  }
+
+  /** Closes the file; a segment holding nothing to replay (`empty`, no call in flight) is deleted. */
+  close(empty: boolean): void {
+    this.sync();
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+    if (empty && this.inFlight.size === 0) this.remove(this.segment);
+  }
+
+  private append(line: string): void {
+    this.pending += line;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.writeScheduled);
+    }
+  }
+
+  private openSegment(): void {
+    this.segmentSeq++;
+    this.segment = `${this.run}-${String(this.segmentSeq).padStart(10, '0')}${EXTENSION}`;
+    this.fd = openSync(path.join(this.dir, this.segment), 'a');
+  }
+}

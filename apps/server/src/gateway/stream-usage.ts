@@ -1,0 +1,109 @@
+const EVENT_END = Buffer.from('\n\n');
+const USAGE_OBJECT = /"usage"\s*:\s*\{/;
+const CONTENT = /"content"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
+const EMPTY = Buffer.alloc(0);
+
+/** Characters per token for an estimate (OpenAI's rule of thumb for English text). */
+const CHARS_PER_TOKEN = 4;
+
+export function estimateTokens(chars: number): number {
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/**
+ * Reads a streamed (server-sent events) chat completion as it passes: the `usage` the upstream
+ * sends in its last chunk (asked for with `stream_options.include_usage`), and the length of the
+ * streamed content for an estimate when it sends none. When the caller did not ask for usage,
+ * the usage-only chunk (empty `choices`) is taken out of the stream; then only whole events are
+ * passed on (an event cut across two network chunks waits for its end).
+ */
+export class StreamUsageTap {
+  promptTokens: number | null = null;
+  completionTokens: number | null = null;
+  contentChars = 0;
+  private carry: Buffer = EMPTY;
+
+  constructor(private readonly stripUsage: boolean) {}
+
+  get hasUsage(): boolean {
+    return this.promptTokens !== null || this.completionTokens !== null;
+  }
+
+  /** Takes one network chunk; answers the bytes to pass on to the caller. */
+  push(chunk: Buffer): Buffer {
+    const data = this.carry.length === 0 ? chunk : Buffer.concat([this.carry, chunk]);
+    const end = data.lastIndexOf(EVENT_END);
+    if (end < 0) {
+      this.carry = data;
+      return this.stripUsage ? EMPTY : chunk;
+    }
+    const whole = data.subarray(0, end + 2);
+    this.carry = end + 2 < data.length ? Buffer.from(data.subarray(end + 2)) : EMPTY;
+    const text = whole.toString('utf8');
+    const kept = this.read(text);
+    if (!this.stripUsage) return chunk;
+    return kept === null ? whole : Buffer.from(kept);
+  }
+
+  /** The end of the stream: whatever was held back. */
+  end(): Buffer {
+    const rest = this.carry;
+    this.carry = EMPTY;
+    if (rest.length > 0) this.read(rest.toString('utf8'));
+    return this.stripUsage ? rest : EMPTY;
+  }
+
+  /** Reads whole events; answers the text to pass on when an event was taken out, else null. */
+  private read(text: string): string | null {
+    for (const match of text.matchAll(CONTENT)) this.contentChars += match[1]!.length;
+    if (!USAGE_OBJECT.test(text)) return null;
+    let kept = '';
+    let dropped = false;
+    for (const event of text.split('\n\n')) {
+      if (event === '') continue;
+      if (USAGE_OBJECT.test(event) && this.takeUsage(event) && this.stripUsage) {
+        dropped = true;
+        continue;
+      }
+      kept += event + '\n\n';
+    }
+    return dropped ? kept : null;
+  }
+
+  /** Reads an event's usage; answers true when the event carries nothing else (empty choices). */
+  private takeUsage(event: string): boolean {
+    const dataAt = event.indexOf('data:');
+    if (dataAt < 0) return false;
+    try {
+      const parsed = JSON.parse(event.slice(dataAt + 5)) as {
+        usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null;
+        choices?: unknown[];
+      };
+      const usage = parsed.usage;
+      if (!usage) return false;
+      if (typeof usage.prompt_tokens === 'number') this.promptTokens = usage.prompt_tokens;
+      if (typeof usage.completion_tokens === 'number') this.completionTokens = usage.completion_tokens;
+      return Array.isArray(parsed.choices) && parsed.choices.length === 0;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Characters of a chat request's messages (strings and text parts), for an estimate. */
+export function promptChars(request: Record<string, unknown>): number {
+  const messages = request.messages;
+  if (!Array.isArray(messages)) return 0;
+  let chars = 0;
+  for (const message of messages) {
+    const content = (message as { content?: unknown } | null)?.content;
+    if (typeof content === 'string') chars += content.length;
+    else if (Array.isArray(content)) {
+      for (const part of content) {
+        const text = (part as { text?: unknown } | null)?.text;
+        if (typeof text === 'string') chars += text.length;
+      }
+    }
+  }
+  return chars;
+}

@@ -1,0 +1,40 @@
+/**
+ * Checks on untrusted JSON text that run before any code walks the parsed value: recursive code
+ * (validators, serialisers, sanitisers) overflows the stack on deeply nested input, and PostgreSQL
+ * refuses U+0000 in text, so a NUL byte that reached a query would be a 500.
+ */
+
+/** How deep a request body may nest objects and arrays. */
+export const MAX_JSON_DEPTH = 32;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** True when the JSON text nests objects/arrays deeper than `max` (brackets in strings ignored). */
+export function jsonDepthExceeds(text: string, max: number = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+  }
+  return false;
+}
+
+/** The NUL rule is shared with the console's forms (one rule, one place). */
+export { findNulPath } from '@air/shared/validation';
+
+/** Could the JSON text hold a NUL? Raw U+0000 is invalid JSON, so only the escape can. */
+export function mayContainNul(text: string): boolean {
+  return text.includes('\\u0000');
+}

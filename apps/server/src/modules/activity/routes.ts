@@ -1,0 +1,47 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ZActivityPage, ZActivityQuery } from '@air/shared/schemas/activity';
+import { ZEnvelope } from '@air/shared/schemas/common';
+import { listActivity, purgeActivity } from './service';
+
+const PURGE_EVERY_MS = 60 * 60_000;
+
+/** The account's activity log for admins (users page, second tab), and its 90-day purge. */
+const activityRoutes: FastifyPluginAsync = async (fastify) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const admin = app.authorize({ permission: 'admin', sessionOnly: true });
+
+  app.get(
+    '/account/activity',
+    {
+      preHandler: admin,
+      schema: {
+        tags: ['activity'],
+        querystring: ZActivityQuery,
+        response: { 200: ZEnvelope(ZActivityPage) },
+      },
+    },
+    async (request) => ({ data: await listActivity(app.db, request.auth!.accountId, request.query) }),
+  );
+
+  // The list already hides entries past retention; the purge keeps the table from growing.
+  let running: Promise<unknown> = Promise.resolve();
+  const purge = () => {
+    running = purgeActivity(app.db).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'activity purge failed'),
+    );
+  };
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    purge();
+    timer = setInterval(purge, PURGE_EVERY_MS);
+    timer.unref();
+  });
+  // The database closes after the app: let a purge in flight finish first.
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
+};
+
+export default activityRoutes;

@@ -1,0 +1,121 @@
+import { and, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import {
+  ACTIVITY_PAGE_SIZE,
+  ACTIVITY_RETENTION_DAYS,
+  ZActivityQuery,
+  type TActivityPage,
+  type TActivityQuery,
+  type TActivityType,
+} from '@air/shared/schemas/activity';
+import type { TDb } from '../../db/client';
+import { activityEvents } from '../../db/schema/activity';
+import { userContacts } from '../identity/service';
+
+export { actorOf } from './actor';
+
+export interface TActivityInput {
+  accountId: string;
+  /** Who did it; null for the system (or a key). */
+  actorUserId: string | null;
+  type: TActivityType;
+  /** Display values: an email, a role, a key name, a route name. Never a secret. */
+  data?: Record<string, string>;
+}
+
+/**
+ * Records one entry. Pass the transaction of the change it records, so both commit or neither
+ * does: this is the one way other modules write the activity log.
+ */
+export async function recordActivity(db: TDb, input: TActivityInput): Promise<void> {
+  await db.insert(activityEvents).values({
+    accountId: input.accountId,
+    actorUserId: input.actorUserId,
+    type: input.type,
+    data: input.data ?? {},
+  });
+}
+
+/** Entries of these types the account recorded since `since` (e.g. invitations sent today). */
+export async function countActivity(
+  db: TDb,
+  accountId: string,
+  types: readonly TActivityType[],
+  since: Date,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(activityEvents)
+    .where(
+      and(
+        eq(activityEvents.accountId, accountId),
+        inArray(activityEvents.type, [...types]),
+        gte(activityEvents.createdAt, since),
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+function retentionStart(): Date {
+  return new Date(Date.now() - ACTIVITY_RETENTION_DAYS * 24 * 60 * 60_000);
+}
+
+/** The account's log, newest first, filtered by member (as actor or subject) and type. */
+export async function listActivity(
+  db: TDb,
+  accountId: string,
+  query: TActivityQuery,
+): Promise<TActivityPage> {
+  const { member, type, page } = ZActivityQuery.parse(query);
+  const where = and(
+    eq(activityEvents.accountId, accountId),
+    gte(activityEvents.createdAt, retentionStart()),
+    type ? eq(activityEvents.type, type) : undefined,
+    member
+      ? sql`(${activityEvents.actorUserId} = ${member} or ${activityEvents.data}->>'user_id' = ${member})`
+      : undefined,
+  );
+  const [total] = await db.select({ n: count() }).from(activityEvents).where(where);
+  const rows = await db
+    .select({
+      id: activityEvents.id,
+      type: activityEvents.type,
+      data: activityEvents.data,
+      createdAt: activityEvents.createdAt,
+      actorUserId: activityEvents.actorUserId,
+    })
+    .from(activityEvents)
+    .where(where)
+    .orderBy(desc(activityEvents.createdAt), desc(activityEvents.id))
+    .limit(ACTIVITY_PAGE_SIZE)
+    .offset((page - 1) * ACTIVITY_PAGE_SIZE);
+  // Actors' names come from the identity service (one query a page); a deleted actor shows as none.
+  const actors = await userContacts(
+    db,
+    rows.flatMap((row) => (row.actorUserId ? [row.actorUserId] : [])),
+  );
+  return {
+    entries: rows.map((row) => {
+      const actor = row.actorUserId ? actors.get(row.actorUserId) : undefined;
+      return {
+        id: row.id,
+        type: row.type as TActivityType,
+        actor: actor ? { id: actor.id, name: actor.name, email: actor.email } : null,
+        data: row.data,
+        created_at: row.createdAt.toISOString(),
+      };
+    }),
+    total: total?.n ?? 0,
+    page,
+    page_size: ACTIVITY_PAGE_SIZE,
+  };
+}
+
+/** Deletes entries past the retention period (every account). Returns how many went. */
+export async function purgeActivity(db: TDb, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - ACTIVITY_RETENTION_DAYS * 24 * 60 * 60_000);
+  const gone = await db
+    .delete(activityEvents)
+    .where(lt(activityEvents.createdAt, before))
+    .returning({ id: activityEvents.id });
+  return gone.length;
+}

@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  ZPaymentActionRequired,
+  ZPlanChange,
+  ZPlanSaved,
+  type TPaymentActionRequired,
+  type TPlanChange,
+} from '@air/shared/schemas/billing';
+import { changePlan, type TBillingOutcome } from '../../billing/engine';
+import { userPayload } from '../auth/service';
+
+/** The answer that sends the console to 3-D Secure before the same request comes again. */
+export function paymentActionAnswer(
+  outcome: Extract<TBillingOutcome, { kind: 'action' }>,
+): TPaymentActionRequired {
+  return { requires_payment_action: true, client_secret: outcome.clientSecret, message: outcome.message };
+}
+
+/**
+ * `POST/PATCH /api/account/plan` (the sign-up plan step and the plan change) and
+ * `POST /api/account/upgrade`: one body, one answer, one handler (decision 007). Verified owners only.
+ */
+export function planChangeRoute(app: FastifyInstance, tags: string[]) {
+  return {
+    options: {
+      preHandler: app.authorize({ permission: 'owner', sessionOnly: true, verified: true }),
+      schema: { tags, body: ZPlanChange, response: { 200: z.union([ZPaymentActionRequired, ZPlanSaved]) } },
+    },
+    handler: async (request: FastifyRequest<{ Body: TPlanChange }>) => {
+      const auth = request.auth!;
+      const actorUserId = auth.kind === 'session' ? auth.userId : null;
+      const outcome = await changePlan(app.billing, {
+        accountId: auth.accountId,
+        actorUserId,
+        planId: request.body.plan,
+        token: request.body.token,
+        payment: request.body.payment,
+        idempotencyKey: request.body.idempotency_key,
+        locale: request.locale,
+      });
+      if (outcome.kind === 'action') return paymentActionAnswer(outcome);
+      const data = auth.kind === 'session' ? await userPayload(app, auth.userId, auth.accountId) : undefined;
+      return { data, message: outcome.message };
+    },
+  };
+}

@@ -1,0 +1,266 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { documentedAs } from '../../core/openapi';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ZBillingConfig,
+  ZCard,
+  ZCardUpdate,
+  ZInvoiceList,
+  ZInvoicePdfParams,
+  ZInvoicePdfQuery,
+  ZLocalCardToken,
+  ZLocalCardTokenRequest,
+  ZLocalConfirmAnswer,
+  ZLocalConfirmRequest,
+  ZPaymentActionRequired,
+  ZSubscription,
+} from '@air/shared/schemas/billing';
+import { ZEnvelope } from '@air/shared/schemas/common';
+import { updateCard } from '../../billing/engine';
+import { cardAppError } from '../../billing/errors';
+import {
+  findInvoice,
+  invoiceWire,
+  listInvoices,
+  pdfTokenValid,
+  renderInvoicePdf,
+} from '../../billing/invoices';
+import { checkCardFields } from '../../billing/local/cards';
+import { LocalProcessor } from '../../billing/local/processor';
+import { CardError } from '../../billing/provider';
+import { loadCard } from '../../billing/records';
+import { subscriptionWire } from '../../billing/subscription';
+import { advanceClock, billingNow } from '../../billing/clock';
+import { runDueRenewals } from '../../billing/renewals';
+import { AppError } from '../../lib/app-error';
+import { paymentActionAnswer, planChangeRoute } from './plan-route';
+import { registerWebhook } from './webhook';
+
+/**
+ * Billing calls of the console (decision 007): subscription, invoices and their PDF, the card,
+ * the upgrade page, and the local processor's browser-side calls (card token, 3-D Secure).
+ * The plan calls (`/account/plan`) live in the account module and call the same engine.
+ */
+function isLoopback(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+}
+
+const ZClockAdvance = z.strictObject({
+  advance_ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(3650 * 86_400_000),
+});
+
+const billingRoutes: FastifyPluginAsync = async (fastify) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['billing'];
+  const signedIn = app.authorize({ permission: 'signed-in', sessionOnly: true });
+  const owner = app.authorize({ permission: 'owner', sessionOnly: true });
+  const verifiedOwner = app.authorize({ permission: 'owner', sessionOnly: true, verified: true });
+  const local = app.billing.provider instanceof LocalProcessor ? app.billing.provider : null;
+
+  app.get(
+    '/billing/config',
+    { schema: { tags, response: { 200: ZEnvelope(ZBillingConfig) } } },
+    async () => ({
+      data: { provider: app.billing.provider.name, publishable_key: app.billing.provider.publishableKey },
+    }),
+  );
+
+  app.get(
+    '/account/subscription',
+    {
+      preHandler: app.authorize({ permission: 'owner', scope: 'account.read' }),
+      schema: { tags, response: { 200: ZEnvelope(ZSubscription.nullable()) } },
+    },
+    async (request) => ({ data: await subscriptionWire(app.billing, request.auth!.accountId) }),
+  );
+
+  app.get(
+    '/account/invoice',
+    { preHandler: owner, schema: { tags, response: { 200: ZEnvelope(ZInvoiceList) } } },
+    async (request) => ({
+      data: (await listInvoices(app.db, request.auth!.accountId)).map((row) =>
+        invoiceWire(row, app.config.secret),
+      ),
+    }),
+  );
+
+  // Opened in a new tab: authorised by the signed token of `invoice_pdf`, or by the owner's session.
+  app.get(
+    '/account/invoice/:id/pdf',
+    {
+      schema: { tags, params: ZInvoicePdfParams, querystring: ZInvoicePdfQuery },
+      config: {
+        swaggerTransform: documentedAs({
+          tags,
+          params: ZInvoicePdfParams,
+          querystring: ZInvoicePdfQuery,
+          response: {
+            200: {
+              description: 'The invoice as a PDF',
+              content: { 'application/pdf': { schema: z.string() } },
+            },
+          },
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const { token } = request.query;
+      let accountId: string | null = null;
+      if (!token || !pdfTokenValid(app.config.secret, id, token)) {
+        await owner.call(app, request, reply);
+        if (reply.sent) return reply;
+        accountId = request.auth!.accountId;
+      }
+      const invoice = await findInvoice(app.db, id, accountId);
+      if (!invoice) throw new AppError('not_found');
+      const pdf = await renderInvoicePdf(invoice, {
+        name: 'AIR',
+        address: app.config.appUrl,
+        // SUPPORT_EMAIL is optional: the sender address stands in for it.
+        email: app.config.supportEmail ?? app.config.mailFrom,
+      });
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${invoice.number}.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .send(pdf);
+    },
+  );
+
+  app.get(
+    '/account/card',
+    { preHandler: owner, schema: { tags, response: { 200: ZEnvelope(ZCard.nullable()) } } },
+    async (request) => {
+      const card = await loadCard(app.db, request.auth!.accountId);
+      return {
+        data: card
+          ? { brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear }
+          : null,
+      };
+    },
+  );
+
+  app.patch(
+    '/account/card',
+    {
+      preHandler: verifiedOwner,
+      schema: {
+        tags,
+        body: ZCardUpdate,
+        response: {
+          200: z.union([ZPaymentActionRequired, ZEnvelope(ZCard).extend({ message: z.string() })]),
+        },
+      },
+    },
+    async (request) => {
+      const auth = request.auth!;
+      const accountId = auth.accountId;
+      const outcome = await updateCard(app.billing, {
+        accountId,
+        actorUserId: auth.kind === 'session' ? auth.userId : null,
+        token: request.body.token,
+        payment: request.body.payment,
+        idempotencyKey: request.body.idempotency_key,
+        locale: request.locale,
+      });
+      if (outcome.kind === 'action') return paymentActionAnswer(outcome);
+      const card = (await loadCard(app.db, accountId))!;
+      return {
+        data: { brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear },
+        message: outcome.message,
+      };
+    },
+  );
+
+  const plan = planChangeRoute(app, tags);
+  app.post('/account/upgrade', plan.options, plan.handler);
+  // The sign-up plan step (POST) and the plan change (PATCH) are the same engine call (decision
+  // 007); listed under the account in the API document, where the console looks for them.
+  const accountPlan = planChangeRoute(app, ['account']);
+  app.post('/account/plan', accountPlan.options, accountPlan.handler);
+  app.patch('/account/plan', accountPlan.options, accountPlan.handler);
+
+  // The local processor's browser-side calls (Stripe.js does these against Stripe in stripe mode).
+  app.post(
+    '/billing/local/token',
+    {
+      preHandler: signedIn,
+      schema: { tags, body: ZLocalCardTokenRequest, response: { 200: ZEnvelope(ZLocalCardToken) } },
+    },
+    async (request) => {
+      if (!local) throw new AppError('not_found', { messageKey: 'billing.not_available' });
+      const problem = checkCardFields(request.body, new Date());
+      if (problem) throw cardAppError(new CardError(problem.problem, problem.problem), problem.field);
+      const token = await local.createToken(request.body);
+      return {
+        data: {
+          id: token.id,
+          card: {
+            brand: token.brand,
+            last4: token.last4,
+            exp_month: token.expMonth,
+            exp_year: token.expYear,
+          },
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/billing/local/confirm',
+    {
+      preHandler: signedIn,
+      schema: { tags, body: ZLocalConfirmRequest, response: { 200: ZEnvelope(ZLocalConfirmAnswer) } },
+    },
+    async (request) => {
+      if (!local) throw new AppError('not_found', { messageKey: 'billing.not_available' });
+      // Only the account the payment belongs to may confirm it; anyone else sees no such payment.
+      const payment = await local.confirm(
+        request.body.client_secret,
+        request.body.outcome,
+        request.auth!.accountId,
+      );
+      if (!payment) throw new AppError('not_found');
+      if (payment.status !== 'succeeded') {
+        throw cardAppError(
+          new CardError('payment_intent_authentication_failure', 'authentication failed'),
+          'payment',
+        );
+      }
+      return { data: { payment_intent: { id: payment.id, status: payment.status } } };
+    },
+  );
+
+  await registerWebhook(app);
+
+  // The test clock (`npm run cli -- billing-clock advance 31d` calls this when a server runs).
+  if (!app.config.isProduction) {
+    app.post(
+      '/dev/billing-clock',
+      {
+        schema: {
+          tags: ['dev'],
+          body: ZClockAdvance,
+          response: { 200: ZEnvelope(z.object({ now: z.string(), renewed: z.number().int() })) },
+        },
+      },
+      async (request) => {
+        // A developer tool: only from this machine (the CLI), never through a proxy.
+        if (!isLoopback(request.socket.remoteAddress)) throw new AppError('not_found');
+        const now =
+          request.body.advance_ms > 0
+            ? await advanceClock(app.db, request.body.advance_ms)
+            : await billingNow(app.db);
+        return { data: { now: now.toISOString(), renewed: await runDueRenewals(app.billing) } };
+      },
+    );
+  }
+};
+
+export default billingRoutes;
