@@ -7,16 +7,24 @@
 //   --sustain S      also load AIR at the top concurrency for S seconds and sample its RSS
 //   --no-portkey     skip Portkey's gateway
 //   --database-url U run AIR on this PostgreSQL database instead of the embedded one
-// Starts, each in its own process: the mock upstream, the floor (bare undici proxy), AIR (buildApp on a
-// temp DATA_DIR) and Portkey's gateway; drives them with autocannon from this process. Its own
-// dependencies (autocannon, @portkey-ai/gateway) live in this folder and are installed on first run.
+//   --root DIR       start AIR from another checkout of the repository (to compare two versions)
+// Starts, each in its own process: the mock upstream, the floor (bare undici proxy), AIR and Portkey's
+// gateway; drives them with autocannon from this process. AIR starts exactly as `npm start` starts it
+// (`node scripts/start.mjs`: same entry point, mode and log level, the embedded database in a fresh
+// DATA_DIR): once on the empty data folder (first-start memory), then, after seed.ts has written
+// the bench account, key and route, again (idle memory after a restart), and that one is measured.
+// Its own dependencies (autocannon, @portkey-ai/gateway) live in this folder and are installed on
+// first run.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { sampleTreeRss, treeRss } from '../../../scripts/process-memory.mjs';
 
 const here = import.meta.dirname;
 const root = path.resolve(here, '../../..');
@@ -29,6 +37,7 @@ const { values: args } = parseArgs({
     sustain: { type: 'string', default: '0' },
     'no-portkey': { type: 'boolean', default: false },
     'database-url': { type: 'string' },
+    root: { type: 'string' },
   },
 });
 const DURATION = Number(args.duration);
@@ -55,6 +64,7 @@ function cleanup() {
 }
 process.on('exit', cleanup);
 process.on('SIGINT', () => process.exit(130));
+process.on('SIGTERM', () => process.exit(143));
 
 /** Starts a process and resolves with the JSON object it prints first. */
 function startJson(name, command, commandArgs, options = {}) {
@@ -170,6 +180,110 @@ async function ttfb(target, count) {
 
 const fmt = (n, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** `node scripts/start.mjs` in `cwd`; resolves once it prints its running line. Output is drained, not shown. */
+function startNpmStart(cwd, env) {
+  const child = spawn(process.execPath, [path.join(cwd, 'scripts/start.mjs')], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  const keep = (chunk) => {
+    if (output.length < 20_000) output += chunk;
+  };
+  child.stderr.on('data', keep);
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
+      keep(line + '\n');
+      if (line.startsWith('AIR is running at')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`AIR exited (${code}) before it was ready:\n${output}`)));
+  });
+}
+
+async function stopProcess(child) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * AIR as a user runs it: first start on an empty data folder (measured, then stopped), the bench's
+ * rows written by seed.ts, then a restart, which the runs below measure.
+ */
+async function startAirAsNpmStartDoes(upstreamUrl) {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'air-bench-'));
+  const plansFile = path.join(scratch, 'plans.json');
+  const plan = { currency: 'usd', currency_symbol: '$', interval: 'month', type: 'flat' };
+  const unlimited = { quota_calls_month: 2_000_000_000, rate_limit_per_minute: 2_000_000_000 };
+  writeFileSync(
+    plansFile,
+    JSON.stringify({
+      plans: [
+        {
+          ...plan,
+          id: 'free',
+          name: 'Free',
+          price: 0,
+          quota_calls_month: 1000,
+          rate_limit_per_minute: 60,
+          sort: 0,
+        },
+        { ...plan, id: 'bench', name: 'Bench', price: 1, ...unlimited, sort: 1 },
+      ],
+    }),
+  );
+  const port = await freePort();
+  const startRoot = args.root ? path.resolve(args.root) : root;
+  const env = {
+    ...process.env,
+    DATA_DIR: path.join(scratch, 'data'),
+    PLANS_FILE: plansFile,
+    PORT: String(port),
+    DATABASE_URL: args['database-url'] ?? '',
+    REDIS_URL: '',
+  };
+  // A first start creates the database in a child process: its memory counts too.
+  const firstChildren = children.length;
+  const sampler = sampleTreeRss(() => children[firstChildren]?.pid);
+  let child = await startNpmStart(startRoot, env);
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  sampler.stop();
+  const firstStart = {
+    rssMb: treeRss(child.pid) / 1024 / 1024,
+    peakMb: Math.max(sampler.peak() / 1024 / 1024, memory(child.pid).peakMb),
+  };
+  await stopProcess(child);
+  const seed = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(here, 'seed.ts'), '--upstream', upstreamUrl],
+    {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+    },
+  );
+  if (seed.status !== 0) throw new Error(`seeding failed:\n${seed.stderr}`);
+  const info = JSON.parse(seed.stdout.trim().split('\n').at(-1));
+  child = await startNpmStart(startRoot, env);
+  // Idle for a moment, as after a restart, before the memory reading.
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  return { child, firstStart, info: { ...info, port } };
+}
+
 // ---- start everything ------------------------------------------------------------------------
 const mock = await startJson('mock upstream', process.execPath, [
   path.join(here, 'mock-upstream.mjs'),
@@ -182,15 +296,7 @@ const floor = await startJson('floor proxy', process.execPath, [
   '--upstream',
   `${upstream}/v1/chat/completions`,
 ]);
-const air = await startJson(
-  'AIR',
-  process.execPath,
-  ['--import', 'tsx', path.join(here, 'air-server.ts'), '--upstream', upstream],
-  {
-    cwd: root,
-    env: { ...process.env, ...(args['database-url'] ? { BENCH_DATABASE_URL: args['database-url'] } : {}) },
-  },
-);
+const air = await startAirAsNpmStartDoes(upstream);
 // Callers name the route by the body's model, as the OpenAI SDK does (the other targets ignore it).
 BODY = JSON.stringify({ model: air.info.route, messages: [{ role: 'user', content: 'Hello' }] });
 STREAM_BODY = JSON.stringify({
@@ -199,8 +305,8 @@ STREAM_BODY = JSON.stringify({
   stream: true,
 });
 const airStartup = memory(air.child.pid);
-// Reset AIR's peak-RSS mark: start-up (the embedded database's initdb and migrations) peaks on its
-// own; what matters here is the peak under load. Reported separately.
+const airFirstStart = air.firstStart;
+// Reset AIR's peak-RSS mark: start-up peaks on its own; what matters here is the peak under load.
 try {
   writeFileSync(`/proc/${air.child.pid}/clear_refs`, '5');
 } catch {
@@ -234,7 +340,7 @@ if (!args['no-portkey']) {
 }
 
 console.log(
-  `\nAIR gateway benchmark: node ${process.version}, ${DURATION} s per run after a 2 s warm-up, upstream delay ${args.delay} ms, AIR on ${args['database-url'] ? 'PostgreSQL' : 'the embedded database'}\n`,
+  `\nAIR gateway benchmark: node ${process.version}, ${DURATION} s per run after a 2 s warm-up, upstream delay ${args.delay} ms, AIR started as \`npm start\` does${args.root ? ` from ${args.root}` : ''} on ${args['database-url'] ? 'PostgreSQL' : 'the embedded database'}\n`,
 );
 const results = {};
 for (const connections of CONNECTIONS) {
@@ -289,7 +395,7 @@ console.log(
   `  streaming TTFB p50: direct ${fmt(ttfbResults.direct.p50, 3)} ms, AIR ${fmt(ttfbResults.AIR.p50, 3)} ms, added ${fmt(ttfbAdded, 3)} ms (target <= 1: ${check(ttfbAdded <= 1)}); floor p50 ${fmt(ttfbResults.floor.p50, 3)} ms; p99 direct ${fmt(ttfbResults.direct.p99, 3)}, floor ${fmt(ttfbResults.floor.p99, 3)}, AIR ${fmt(ttfbResults.AIR.p99, 3)}`,
 );
 console.log(
-  `  AIR RSS: after start-up ${fmt(airStartup.rssMb, 1)} MB (start-up peak ${fmt(airStartup.peakMb, 1)} MB: the embedded database's initdb); peak under load ${fmt(airPeakAfterRuns.peakMb, 1)} MB; now ${fmt(airPeakAfterRuns.rssMb, 1)} MB`,
+  `  AIR RSS: first start ${fmt(airFirstStart.rssMb, 1)} MB (peak ${fmt(airFirstStart.peakMb, 1)} MB, target <= 500: ${check(airFirstStart.peakMb <= 500)}); idle after a restart ${fmt(airStartup.rssMb, 1)} MB (target <= 250: ${check(airStartup.rssMb <= 250)}, restart peak ${fmt(airStartup.peakMb, 1)} MB); peak under load ${fmt(airPeakAfterRuns.peakMb, 1)} MB; now ${fmt(airPeakAfterRuns.rssMb, 1)} MB`,
 );
 
 if (SUSTAIN > 0) {

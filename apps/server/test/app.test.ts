@@ -12,7 +12,7 @@ let t: TTestApp;
 
 beforeAll(async () => {
   t = await createTestApp(
-    { logLevel: 'info' },
+    { logLevel: 'debug' },
     {
       webDist: path.join(os.tmpdir(), 'air-no-console-here'),
       logStream: { write: (line) => void logLines.push(JSON.parse(line)) },
@@ -185,6 +185,18 @@ describe('request id', () => {
     expect(res.headers['x-request-id']).toBe('abc-123');
     const lines = logLines.filter((line) => line.reqId === 'abc-123');
     expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
+  });
+
+  it('logs requests at debug: at info a request that succeeds writes no line', async () => {
+    t.app.log.level = 'info';
+    try {
+      await t.app.inject({ url: '/healthz', headers: { 'x-request-id': 'quiet-1' } });
+      await t.app.inject({ url: '/api/nothing-here', headers: { 'x-request-id': 'quiet-2' } });
+    } finally {
+      t.app.log.level = 'debug';
+    }
+    expect(logLines.filter((line) => String(line.reqId).startsWith('quiet-'))).toEqual([]);
+    expect(logLines.find((line) => line.reqId === 'abc-123')?.level).toBe(20);
   });
 
   it('replaces an unsafe or missing id with a fresh one', async () => {

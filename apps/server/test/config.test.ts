@@ -6,6 +6,7 @@ import { BUILT_IN_PLANS_FILE, ConfigError, loadConfig } from '../src/config';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'air-config-'));
 const SECRET = 'x'.repeat(40);
+const DATABASE_URL = 'postgres://air@db.example:5432/air';
 
 function errorLines(env: Record<string, string>): string[] {
   try {
@@ -47,18 +48,29 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir }).secret).toBe(first);
   });
 
-  it('uses SECRET when given and requires it in production', () => {
+  it('uses SECRET when given and requires it and DATABASE_URL in production, one line each', () => {
     expect(loadConfig({ DATA_DIR: tmp(), SECRET }).secret).toBe(SECRET);
-    expect(errorLines({ DATA_DIR: tmp(), NODE_ENV: 'production' })).toEqual([
+    expect(errorLines({ DATA_DIR: tmp(), NODE_ENV: 'production', DATABASE_URL })).toEqual([
       'SECRET: is required when NODE_ENV=production',
     ]);
+    expect(errorLines({ DATA_DIR: tmp(), NODE_ENV: 'production', SECRET })).toEqual([
+      'DATABASE_URL: is required when NODE_ENV=production (the embedded database serves one process)',
+    ]);
+    expect(errorLines({ DATA_DIR: tmp(), NODE_ENV: 'production' })).toHaveLength(2);
   });
 
   it('turns off private upstreams in production unless asked', () => {
-    expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', SECRET }).upstreamAllowPrivate).toBe(false);
     expect(
-      loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', SECRET, UPSTREAM_ALLOW_PRIVATE: 'true' })
-        .upstreamAllowPrivate,
+      loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', SECRET, DATABASE_URL }).upstreamAllowPrivate,
+    ).toBe(false);
+    expect(
+      loadConfig({
+        DATA_DIR: tmp(),
+        NODE_ENV: 'production',
+        SECRET,
+        DATABASE_URL,
+        UPSTREAM_ALLOW_PRIVATE: 'true',
+      }).upstreamAllowPrivate,
     ).toBe(true);
     expect(loadConfig({ DATA_DIR: tmp(), UPSTREAM_ALLOW_PRIVATE: 'false' }).upstreamAllowPrivate).toBe(false);
   });

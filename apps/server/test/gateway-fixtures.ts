@@ -27,19 +27,38 @@ export const COMPLETION = {
   usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
 };
 
-export function sseChunk(content: string): string {
+/** What the mock's streams report in their usage chunk (when asked for it). */
+export const STREAM_USAGE = { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 };
+
+/** A content chunk; with `withUsage` it carries `usage: null`, as OpenAI's do when usage was asked. */
+export function sseChunk(content: string, withUsage = false): string {
   return `data: ${JSON.stringify({
     id: 'chatcmpl-mock',
     object: 'chat.completion.chunk',
     created: 1_700_000_000,
     model: 'mock-model',
     choices: [{ index: 0, delta: { content }, finish_reason: null }],
+    ...(withUsage ? { usage: null } : {}),
+  })}\n\n`;
+}
+
+/** OpenAI's last chunk when `stream_options.include_usage` is set: no choices, only usage. */
+export function sseUsageChunk(): string {
+  return `data: ${JSON.stringify({
+    id: 'chatcmpl-mock',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: 'mock-model',
+    choices: [],
+    usage: STREAM_USAGE,
   })}\n\n`;
 }
 
 /**
  * An OpenAI-compatible upstream on loopback. Paths choose the behaviour:
- * - `/ok`: the JSON completion (or SSE when the body asks `stream: true`)
+ * - `/ok`: the JSON completion (or SSE when the body asks `stream: true`, ending with a usage
+ *   chunk when it asks `stream_options.include_usage`, the last chunk cut in two network writes)
+ * - `/nousage`: like `/ok`, but its streams never carry usage
  * - `/held`: SSE; sends the first chunk, then holds until `release()`
  * - `/slow`: answers after 5 s (for timeouts)
  * - `/error`: 429 with an upstream error body
@@ -61,8 +80,14 @@ export async function startMockUpstream() {
       seen.push({ path: req.url ?? '', headers: req.headers, body, closedEarly });
       const url = req.url ?? '';
       let wantsStream = false;
+      let wantsUsage = false;
       try {
-        wantsStream = (JSON.parse(body.toString()) as { stream?: boolean }).stream === true;
+        const parsed = JSON.parse(body.toString()) as {
+          stream?: boolean;
+          stream_options?: { include_usage?: boolean };
+        };
+        wantsStream = parsed.stream === true;
+        wantsUsage = parsed.stream_options?.include_usage === true && !url.startsWith('/nousage');
       } catch {
         // not JSON: answered as non-streamed
       }
@@ -92,12 +117,28 @@ export async function startMockUpstream() {
       }
       if (wantsStream) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(sseChunk('Hello'));
-        res.write(sseChunk(' world'));
+        res.write(sseChunk('Hello', wantsUsage));
+        res.write(sseChunk(' world', wantsUsage));
+        if (wantsUsage) {
+          // Cut mid-event, so the gateway must join network chunks to read (or drop) it.
+          const last = sseUsageChunk();
+          res.write(last.slice(0, 40));
+          setTimeout(() => {
+            res.write(last.slice(40));
+            res.end('data: [DONE]\n\n');
+          }, 20);
+          return;
+        }
         res.end('data: [DONE]\n\n');
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'mock' });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'x-upstream': 'mock',
+        'openai-processing-ms': '1',
+        'x-ratelimit-remaining-requests': '99',
+        'set-cookie': 'upstream=1',
+      });
       res.end(JSON.stringify(COMPLETION));
     });
   });
@@ -223,4 +264,14 @@ export async function insertEndpoint(
     })
     .returning();
   return row!;
+}
+
+/**
+ * The per-key rate limit counts per clock minute: a test that fills one minute's window starts
+ * well inside a minute (waiting for the next one past second 45), so its calls cannot straddle two
+ * windows on a slow machine.
+ */
+export async function startWellInsideAMinute(): Promise<void> {
+  const second = new Date().getUTCSeconds();
+  if (second > 45) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryRateLimiter, createRedisRateLimiter, periodOf } from '../src/gateway/limits';
+import pino from 'pino';
+import { QUOTA_EXCEEDED, RedisCallCounters } from '../src/gateway/counters';
+import type { TDb } from '../src/db/client';
+import { createMemoryRateLimiter, periodOf } from '../src/gateway/limits';
 import { LoadingCache } from '../src/gateway/loading-cache';
 import { isPrivateAddress } from '../src/lib/upstream-address';
 import { guardedLookup } from '../src/gateway/upstream';
@@ -16,17 +19,40 @@ describe('rate limiter', () => {
     expect(limiter.hit('k1', 2)).toBe(0);
   });
 
-  it('shares counters through Redis when REDIS_URL is set', async () => {
+  it('counts rate limit and quota atomically in Redis across instances', async () => {
     const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-    const now = () => Date.UTC(2026, 0, 1, 10, 0, 30);
-    const keyId = `test-${process.pid}-${Date.now()}`;
-    const one = createRedisRateLimiter(url, now);
-    const two = createRedisRateLimiter(url, now);
+    const time = Date.UTC(2026, 0, 1, 10, 0, 30);
+    const id = `test-${process.pid}-${Date.now()}`;
+    // The month's counter exists (seeded), so no database is needed here.
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(url);
+    await admin.set(`air:q:${id}-account:2026-01`, 0, 'PX', 60_000);
+    const log = pino({ level: 'silent' });
+    const make = () =>
+      new RedisCallCounters(
+        url,
+        {} as TDb,
+        log,
+        async () => {},
+        () => {},
+        () => time,
+      );
+    const one = make();
+    const two = make();
     try {
-      expect(await one.hit(keyId, 2)).toBe(0);
-      expect(await two.hit(keyId, 2)).toBe(0);
-      expect(await one.hit(keyId, 2)).toBe(30);
+      await expect.poll(() => one.redisUp() && two.redisUp()).toBe(true);
+      const limits = { planId: 'x', quotaCallsMonth: 5, rateLimitPerMinute: 8 };
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).admit(`${id}-key`, `${id}-account`, limits)),
+      );
+      // 8 pass the rate limit, of which 5 fit the quota; the other 12 wait for the next minute.
+      expect(results.filter((result) => result === 0)).toHaveLength(5);
+      expect(results.filter((result) => result === QUOTA_EXCEEDED)).toHaveLength(3);
+      expect(results.filter((result) => result === 30)).toHaveLength(12);
+      expect(await one.calls(`${id}-account`)).toBe(5);
     } finally {
+      await admin.del(`air:q:${id}-account:2026-01`, `air:rl:${id}-key:${Math.floor(time / 60_000)}`);
+      admin.disconnect();
       await one.close();
       await two.close();
     }
@@ -64,6 +90,28 @@ describe('loading cache', () => {
     release();
     expect(await pending).toBe('value:slow');
     expect(cache.peek('slow')).toBeUndefined();
+  });
+
+  it('expires every entry, hit or miss, after its time to live', async () => {
+    let now = 1_000;
+    let loads = 0;
+    const cache = new LoadingCache<string>(
+      async (key) => {
+        loads++;
+        return key === 'none' ? null : `value:${key}:${loads}`;
+      },
+      { maxEntries: 10, maxMisses: 10, ttlMs: 60_000 },
+      () => now,
+    );
+    expect(await cache.get('a')).toBe('value:a:1');
+    expect(await cache.get('none')).toBeNull();
+    now += 59_999;
+    expect(cache.peek('a')).toBe('value:a:1');
+    expect(cache.peek('none')).toBeNull();
+    now += 1;
+    expect(cache.peek('a')).toBeUndefined();
+    expect(cache.peek('none')).toBeUndefined();
+    expect(await cache.get('a')).toBe('value:a:3');
   });
 });
 

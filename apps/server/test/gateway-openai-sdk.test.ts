@@ -1,8 +1,12 @@
+import { desc, eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usageEvents } from '../src/db/schema';
+import { gatewayStateOf } from '../src/gateway/state';
 import { createTestApp, type TTestApp } from './helpers';
 import {
   COMPLETION,
+  STREAM_USAGE,
   insertAccount,
   insertEndpoint,
   insertKey,
@@ -14,6 +18,21 @@ let t: TTestApp;
 let upstream: TMockUpstream;
 let client: OpenAI;
 const routeName = 'mock/sdk';
+const silentRoute = 'mock/sdk-nousage';
+let endpointId = '';
+let silentEndpointId = '';
+
+/** The newest usage row of one endpoint, after the pending batch is written. */
+async function lastUsage(endpoint: string) {
+  await gatewayStateOf(t.app).meter.flush();
+  const [row] = await t.db
+    .select()
+    .from(usageEvents)
+    .where(eq(usageEvents.endpointId, endpoint))
+    .orderBy(desc(usageEvents.id))
+    .limit(1);
+  return row!;
+}
 
 beforeAll(async () => {
   upstream = await startMockUpstream();
@@ -21,7 +40,18 @@ beforeAll(async () => {
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const account = await insertAccount(t.db, 'SDK');
   const key = await insertKey(t.db, t.config.secret, account.id);
-  await insertEndpoint(t.db, t.config.secret, account.id, { routeName, routeEndpoint: `${upstream.url}/ok` });
+  endpointId = (
+    await insertEndpoint(t.db, t.config.secret, account.id, {
+      routeName,
+      routeEndpoint: `${upstream.url}/ok`,
+    })
+  ).id;
+  silentEndpointId = (
+    await insertEndpoint(t.db, t.config.secret, account.id, {
+      routeName: silentRoute,
+      routeEndpoint: `${upstream.url}/nousage`,
+    })
+  ).id;
   // Exactly what the dashboard's OpenAI-compatibility snippet tells a developer to do.
   client = new OpenAI({ apiKey: key.raw, baseURL: `${base}/api/v1`, maxRetries: 0 });
 });
@@ -48,14 +78,55 @@ describe('the official openai SDK as a gateway client', () => {
       stream: true,
     });
     let text = '';
+    const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+    for await (const chunk of stream) {
+      chunks.push(chunk);
+      text += chunk.choices[0]?.delta?.content ?? '';
+    }
+    expect(text).toBe('Hello world');
+    // The gateway asked the upstream for usage, but this caller did not: no usage chunk reaches it.
+    expect(JSON.parse(upstream.seen.at(-1)!.body.toString()).stream_options).toEqual({ include_usage: true });
+    expect(chunks.every((chunk) => chunk.choices.length > 0 && !chunk.usage)).toBe(true);
+    const row = await lastUsage(endpointId);
+    expect([row.promptTokens, row.completionTokens, row.tokensEstimated]).toEqual([
+      STREAM_USAGE.prompt_tokens,
+      STREAM_USAGE.completion_tokens,
+      false,
+    ]);
+  });
+
+  it('passes the usage chunk to a caller who asked for it', async () => {
+    const stream = await client.chat.completions.create({
+      model: routeName,
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let usage: OpenAI.CompletionUsage | null | undefined;
+    for await (const chunk of stream) if (chunk.usage) usage = chunk.usage;
+    expect(usage).toEqual(STREAM_USAGE);
+    const row = await lastUsage(endpointId);
+    expect([row.promptTokens, row.completionTokens, row.tokensEstimated]).toEqual([9, 2, false]);
+  });
+
+  it('estimates the tokens of a stream that carries no usage, and marks them as estimated', async () => {
+    const stream = await client.chat.completions.create({
+      model: silentRoute,
+      messages: [{ role: 'user', content: 'Say hello to the whole world' }],
+      stream: true,
+    });
+    let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe('Hello world');
+    const row = await lastUsage(silentEndpointId);
+    // 28 prompt characters and 11 streamed ones, at 4 characters a token, rounded up.
+    expect([row.promptTokens, row.completionTokens, row.tokensEstimated]).toEqual([7, 3, true]);
   });
 
   it('lists the models it may call', async () => {
     const ids: string[] = [];
     for await (const model of client.models.list()) ids.push(model.id);
-    expect(ids).toEqual([routeName]);
+    expect(ids).toEqual([routeName, silentRoute]);
   });
 
   it('surfaces gateway errors as the SDK error types', async () => {

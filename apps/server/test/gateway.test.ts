@@ -12,6 +12,7 @@ import {
   insertEndpoint,
   insertKey,
   startMockUpstream,
+  startWellInsideAMinute,
   writeTestPlans,
   type TMockUpstream,
 } from './gateway-fixtures';
@@ -91,7 +92,12 @@ describe('gateway forwarding', () => {
     const before = upstream.seen.length;
     const res = await call(key.raw, raw, { 'x-route-name': routeName });
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-upstream')).toBe('mock');
+    // Only allow-listed upstream headers pass; the gateway adds nosniff.
+    expect(res.headers.get('x-upstream')).toBeNull();
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(res.headers.get('openai-processing-ms')).toBe('1');
+    expect(res.headers.get('x-ratelimit-remaining-requests')).toBe('99');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect(await res.json()).toEqual(COMPLETION);
     const seen = upstream.seen[before]!;
@@ -271,6 +277,7 @@ describe('gateway access', () => {
 
   it('answers 429 with Retry-After past the per-key rate limit', async () => {
     const { key, routeName } = await setup({ plan: 'ratelimited' });
+    await startWellInsideAMinute();
     expect((await call(key.raw, { model: routeName })).status).toBe(200);
     expect((await call(key.raw, { model: routeName })).status).toBe(200);
     const res = await call(key.raw, { model: routeName });

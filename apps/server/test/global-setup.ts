@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase, pgliteOf } from '../src/db/client';
+import { embeddedOf, openDatabase } from '../src/db/client';
 import { migrateDatabase } from '../src/db/migrate';
 
 export type TTestDbInfo =
@@ -67,7 +67,7 @@ export default async function setup(project: TestProject) {
   );
   try {
     await migrateDatabase(database);
-    const dump = await pgliteOf(database)!.dumpDataDir('none');
+    const dump = await embeddedOf(database)!.dumpDataDir();
     writeFileSync(dumpFile, Buffer.from(await dump.arrayBuffer()));
   } finally {
     await database.close();

@@ -50,6 +50,11 @@ describe('impersonation', () => {
     await expect(mintImpersonationLink(t.db, t.config.appUrl, 'boss@example.com')).rejects.toThrow(
       /themselves/,
     );
+    // Support access is the user's choice (profile support_enabled), off by default.
+    await expect(mintImpersonationLink(t.db, t.config.appUrl, 'ana@example.com')).rejects.toThrow(
+      /has not allowed support access/,
+    );
+    await t.db.update(users).set({ supportEnabled: true }).where(eq(users.id, target.id));
 
     const link = await mintImpersonationLink(t.db, t.config.appUrl, 'ANA@example.com');
     expect(link.masterEmail).toBe('boss@example.com');
@@ -74,6 +79,7 @@ describe('impersonation', () => {
     const { user: ana } = await createUser(t.db, { email: 'ana@example.com' });
     const { user: boss } = await createUser(t.db, { email: 'boss@example.com' });
     await makeMaster(t.db, 'boss@example.com');
+    await t.db.update(users).set({ supportEnabled: true }).where(eq(users.id, ana.id));
     const magic = await issueToken(t.db, {
       kind: 'magic',
       userId: ana.id,
@@ -93,8 +99,15 @@ describe('impersonation', () => {
     const demoted = new URL(
       (await mintImpersonationLink(t.db, t.config.appUrl, 'ana@example.com')).url,
     ).searchParams.get('token')!;
+    const withdrawn = new URL(
+      (await mintImpersonationLink(t.db, t.config.appUrl, 'ana@example.com')).url,
+    ).searchParams.get('token')!;
     await t.db.update(users).set({ isMaster: false }).where(eq(users.id, boss.id));
     expect((await impersonate(demoted)).statusCode).toBe(401);
+    // The user turned support access off after the link was minted.
+    await t.db.update(users).set({ isMaster: true }).where(eq(users.id, boss.id));
+    await t.db.update(users).set({ supportEnabled: false }).where(eq(users.id, ana.id));
+    expect((await impersonate(withdrawn)).statusCode).toBe(401);
     expect((await impersonate('')).statusCode).toBe(400);
   });
 

@@ -6,7 +6,8 @@ import Provider from 'oidc-provider';
  * A real OpenID provider (panva's oidc-provider) on a loopback port, for social sign-in tests,
  * plus a fetch-driven browser that signs in through its development login and consent pages.
  * The account id typed at the login page is used as the account's email address; a login of
- * `unverified:<email>` yields that email with `email_verified: false`.
+ * `unverified:<email>` yields that email with `email_verified: false`, and `noclaim:<email>` that
+ * email without any `email_verified` claim.
  */
 export interface TTestOidcProvider {
   issuer: string;
@@ -41,10 +42,16 @@ export async function startOidcProvider(redirectUri: string): Promise<TTestOidcP
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     findAccount: (_ctx: unknown, id: string) => {
       const unverified = id.startsWith('unverified:');
-      const email = unverified ? id.slice('unverified:'.length) : id;
+      const noClaim = id.startsWith('noclaim:');
+      const email = id.replace(/^(unverified|noclaim):/, '');
       return {
         accountId: id,
-        claims: () => ({ sub: id, email, email_verified: !unverified, name: email.split('@')[0] }),
+        claims: () => ({
+          sub: id,
+          email,
+          ...(noClaim ? {} : { email_verified: !unverified }),
+          name: email.split('@')[0],
+        }),
       };
     },
     cookies: { keys: ['air-test-oidc-cookie-key'] },

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { users } from '../src/db/schema';
+import { userIdentities, users } from '../src/db/schema';
 import { OidcClients, OidcError } from '../src/lib/oidc';
 import { createTestApp, type TTestApp } from './helpers';
 import { createUser } from './identity-extra-helpers';
@@ -27,13 +27,22 @@ describe('OIDC client against a real oidc-provider', () => {
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     const callback = await signInAtProvider(url.href, 'Ana@Example.com', REDIRECT);
     expect(callback.searchParams.get('state')).toBe(flow.state);
-    await expect(clients.finish(flow, callback)).resolves.toMatchObject({ email: 'ana@example.com' });
+    await expect(clients.finish(flow, callback)).resolves.toMatchObject({
+      email: 'ana@example.com',
+      emailVerified: true,
+      subject: 'Ana@Example.com',
+    });
   });
 
-  it('refuses an email the provider marks unverified, and a state mismatch', async () => {
-    const first = await clients.start('testid');
-    const callback = await signInAtProvider(first.url.href, 'unverified:bob@example.com', REDIRECT);
-    await expect(clients.finish(first.flow, callback)).rejects.toMatchObject({ reason: 'email_unverified' });
+  it('answers an unverified or unclaimed email as not verified, and refuses a state mismatch', async () => {
+    for (const login of ['unverified:bob@example.com', 'noclaim:bob@example.com']) {
+      const started = await clients.start('testid');
+      const callback = await signInAtProvider(started.url.href, login, REDIRECT);
+      await expect(clients.finish(started.flow, callback)).resolves.toMatchObject({
+        email: 'bob@example.com',
+        emailVerified: false,
+      });
+    }
     const second = await clients.start('testid');
     const other = await signInAtProvider(second.url.href, 'carol@example.com', REDIRECT);
     await expect(clients.finish({ ...second.flow, state: 'forged' }, other)).rejects.toBeInstanceOf(
@@ -128,5 +137,29 @@ describe('social sign-in routes', () => {
     await createUser(t.db, { email: 'bob@example.com' });
     const landing = await socialSignIn('unverified:bob@example.com');
     expect(landing.searchParams.get('error')).toMatch(/has not verified your email address/);
+  });
+
+  it('links by email only when email_verified is true, then matches on provider + subject', async () => {
+    const { user } = await createUser(t.db, { email: 'dee@example.com' });
+    // No email_verified claim at all: not linked, no token.
+    const unclaimed = await socialSignIn('noclaim:dee@example.com');
+    expect(unclaimed.searchParams.get('token')).toBeNull();
+    expect(unclaimed.searchParams.get('error')).toMatch(/has not verified your email address/);
+    expect(await t.db.select().from(userIdentities)).toHaveLength(0);
+
+    const verified = await socialSignIn('dee@example.com');
+    expect(verified.searchParams.get('token')).toBeTruthy();
+    expect(await t.db.select().from(userIdentities)).toMatchObject([
+      { userId: user.id, provider: 'testid', subject: 'dee@example.com' },
+    ]);
+    // The user's email changes: the linked subject still signs them in.
+    await t.db.update(users).set({ email: 'dee.new@example.com' }).where(eq(users.id, user.id));
+    const again = await socialSignIn('dee@example.com');
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth',
+      payload: { token: again.searchParams.get('token') },
+    });
+    expect(signIn.json().data).toMatchObject({ id: user.id, email: 'dee.new@example.com' });
   });
 });

@@ -142,19 +142,29 @@ describe('two-factor authentication', () => {
   it('accepts the backup code once (2FA stays on), and a disable clears everything', async () => {
     const { user } = await createUser(t.db, { email: 'ana@example.com' });
     const session = await sessionTokenFor(t.app, user.id);
-    const { backupCode } = await enable(session);
+    const { backupCode, secret } = await enable(session);
     const typed = backupCode.toLowerCase().replace(/-/g, ' ');
     const ok = await otp(typed, await pendingToken(user.id));
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data['2fa_enabled']).toBe(true);
     expect((await otp(backupCode, await pendingToken(user.id))).statusCode).toBe(401);
 
-    const off = await t.app.inject({
-      method: 'PUT',
-      url: '/api/user/2fa',
-      headers: bearer(session),
-      payload: { '2fa_enabled': false },
-    });
+    const toggleOff = (code?: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/user/2fa',
+        headers: bearer(session),
+        payload: { '2fa_enabled': false, ...(code === undefined ? {} : { code }) },
+      });
+    // A session alone cannot turn it off: a current code (or the backup code) is needed.
+    const bare = await toggleOff();
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json()).toMatchObject({ inputError: 'code' });
+    const wrong = await toggleOff('000000');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ inputError: 'code', message: expect.stringMatching(/incorrect/) });
+    expect((await t.db.select().from(users).where(eq(users.id, user.id)))[0]!.totpEnabled).toBe(true);
+    const off = await toggleOff(totpCode(secret));
     expect(off.statusCode).toBe(200);
     expect(off.json()).toEqual({
       data: { '2fa_enabled': false },

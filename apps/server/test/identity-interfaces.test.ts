@@ -45,48 +45,43 @@ describe('session JWT', () => {
   });
 });
 
-describe('attempt limiter (memory)', () => {
-  it('refuses after the limit with Retry-After until the window ends, per key', async () => {
-    let now = 1_000_000;
-    const limiter = await createAttemptLimiter({
-      now: () => now,
-      rules: { email: { limit: 3, windowMs: 60_000 } },
+describe('attempt limiter', () => {
+  const stores = [
+    { name: 'memory', url: undefined as string | undefined },
+    ...(process.env.TEST_REDIS_URL ? [{ name: 'redis', url: process.env.TEST_REDIS_URL }] : []),
+  ];
+  for (const store of stores) {
+    it(`${store.name}: reserves before the check, refuses past the limit per key, releases and resets`, async () => {
+      const redisPrefix = `air-test:${crypto.randomUUID()}`;
+      const options = { redisUrl: store.url, redisPrefix, rules: { email: { limit: 3, windowMs: 60_000 } } };
+      const limiter = await createAttemptLimiter(options);
+      const keys = ['email:a@x.io', 'ip:1.1.1.1'];
+      for (let i = 0; i < 3; i++) await limiter.reserve(keys);
+      const error = await limiter.reserve(keys).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).statusCode).toBe(429);
+      expect((error as AppError).retryAfter).toBeGreaterThan(50);
+      expect((error as AppError).retryAfter).toBeLessThanOrEqual(60);
+      // Another email from the same IP is still allowed: the refused attempt gave the IP's slot back.
+      await expect(limiter.reserve(['email:b@x.io', 'ip:1.1.1.1'])).resolves.toBeUndefined();
+      await limiter.release(['email:a@x.io']);
+      await expect(limiter.reserve(keys)).resolves.toBeUndefined();
+      await expect(limiter.reserve(keys)).rejects.toBeInstanceOf(AppError);
+      await limiter.reset(['email:a@x.io']);
+      await expect(limiter.reserve(keys)).resolves.toBeUndefined();
+      // Unknown kinds use the per-email rule (10).
+      const other = `magic:${crypto.randomUUID()}`;
+      const burst = await Promise.allSettled(Array.from({ length: 200 }, () => limiter.reserve([other])));
+      expect(burst.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+      if (store.url) {
+        // A second instance shares the counters.
+        const second = await createAttemptLimiter(options);
+        await expect(second.reserve([other])).rejects.toBeInstanceOf(AppError);
+        await second.close();
+      }
+      await limiter.close();
     });
-    const keys = ['email:a@x.io', 'ip:1.1.1.1'];
-    for (let i = 0; i < 3; i++) {
-      await limiter.assertAllowed(keys);
-      await limiter.recordFailure(keys);
-    }
-    const error = await limiter.assertAllowed(keys).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).statusCode).toBe(429);
-    expect((error as AppError).retryAfter).toBe(60);
-    await expect(limiter.assertAllowed(['email:b@x.io', 'ip:1.1.1.1'])).resolves.toBeUndefined();
-    now += 30_000;
-    expect(((await limiter.assertAllowed(keys).catch((e: unknown) => e)) as AppError).retryAfter).toBe(30);
-    now += 30_001;
-    await expect(limiter.assertAllowed(keys)).resolves.toBeUndefined();
-    await limiter.recordFailure(keys);
-    await limiter.reset(['email:a@x.io']);
-    await expect(limiter.assertAllowed(keys)).resolves.toBeUndefined();
-    await limiter.close();
-  });
-
-  it.runIf(process.env.TEST_REDIS_URL)('shares counters through Redis', async () => {
-    const url = process.env.TEST_REDIS_URL!;
-    const key = `email:${crypto.randomUUID()}@x.io`;
-    const a = await createAttemptLimiter({ redisUrl: url, rules: { email: { limit: 2, windowMs: 60_000 } } });
-    const b = await createAttemptLimiter({ redisUrl: url, rules: { email: { limit: 2, windowMs: 60_000 } } });
-    await a.recordFailure([key]);
-    await b.recordFailure([key]);
-    const error = (await a.assertAllowed([key]).catch((e: unknown) => e)) as AppError;
-    expect(error.statusCode).toBe(429);
-    expect(error.retryAfter).toBeGreaterThan(55);
-    await b.reset([key]);
-    await expect(a.assertAllowed([key])).resolves.toBeUndefined();
-    await a.close();
-    await b.close();
-  });
+  }
 });
 
 describe('with an app', () => {

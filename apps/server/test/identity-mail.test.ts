@@ -1,5 +1,6 @@
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mailOutbox } from '../src/db/schema';
 import { createTestApp, type TTestApp } from './helpers';
 
 interface TReceived {
@@ -54,6 +55,10 @@ describe('mail delivery', () => {
     expect(mail!.raw).toMatch(/Content-Type: text\/plain/);
     expect(mail!.raw).toMatch(/Content-Type: text\/html/);
     expect(mail!.raw.replace(/=\r?\n/g, '')).toContain('http://air.test/signup/verify?token=3D');
+    // Delivered mail keeps no copy of its links, and there is no outbox to read.
+    expect(await t.db.select().from(mailOutbox)).toHaveLength(0);
+    expect((await t.app.inject({ url: '/dev/mail.json' })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/dev/mail' })).statusCode).toBe(404);
   });
 
   it('without SMTP stores mail in the outbox, listed at /dev/mail (HTML, clickable) and /dev/mail.json', async () => {
@@ -71,6 +76,61 @@ describe('mail delivery', () => {
     const html = await t.app.inject({ url: '/dev/mail' });
     expect(html.headers['content-type']).toMatch(/text\/html/);
     expect(html.body).toContain(`<a href="${mail.links[0]}">`);
+  });
+
+  it('refuses the outbox to a caller that is not on loopback, whatever X-Forwarded-For says', async () => {
+    t = await createTestApp({ trustProxy: true });
+    for (const url of ['/dev/mail.json', '/dev/mail']) {
+      const remote = await t.app.inject({ url, remoteAddress: '203.0.113.7' });
+      expect(remote.statusCode).toBe(404);
+      expect(remote.body).not.toContain('Dev outbox');
+      const spoofed = await t.app.inject({
+        url,
+        remoteAddress: '203.0.113.7',
+        headers: { 'x-forwarded-for': '127.0.0.1' },
+      });
+      expect(spoofed.statusCode).toBe(404);
+      expect((await t.app.inject({ url, remoteAddress: '::1' })).statusCode).toBe(200);
+    }
+  });
+
+  it('purges outbox rows older than 24 hours', async () => {
+    t = await createTestApp();
+    await t.db.insert(mailOutbox).values({
+      to: 'old@x.io',
+      subject: 'old',
+      html: '',
+      text: '',
+      template: 'verify',
+      links: ['http://x/old?token=1'],
+      createdAt: new Date(Date.now() - 25 * 3_600_000),
+    });
+    await t.app.mailer.send({
+      to: 'new@x.io',
+      locale: 'en',
+      template: 'magic',
+      params: { name: 'N', url: 'http://x/m' },
+    });
+    const rows = await t.db.select().from(mailOutbox);
+    expect(rows.map((row) => row.to)).toEqual(['new@x.io']);
+  });
+
+  it('in production without SMTP a warning says mail is not configured and no link reaches the log', async () => {
+    const lines: string[] = [];
+    t = await createTestApp(
+      { isProduction: true, nodeEnv: 'production', logLevel: 'info', appUrl: 'http://air.test' },
+      { logStream: { write: (line: string) => void lines.push(line) } },
+    );
+    await t.app.mailer.send({
+      to: 'p@x.io',
+      locale: 'en',
+      template: 'magic',
+      params: { name: 'P', url: 'http://air.test/magic?token=secret-link-token' },
+    });
+    const log = lines.join('');
+    expect(log).not.toContain('secret-link-token');
+    const warning = lines.map((line) => JSON.parse(line)).find((entry) => /not configured/.test(entry.msg));
+    expect(warning).toMatchObject({ level: 40 });
   });
 
   it('production has no /dev/mail', async () => {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { accounts, accountUsers, invites, notificationPrefs, subscriptions, users } from '../src/db/schema';
 import { createTestApp, type TTestApp } from './helpers';
 import { bearer, lastMail, PASSWORD, seedUser, signIn, tokenFrom } from './identity-helpers';
+import { inviteToken } from './teams-helpers';
 
 let t: TTestApp;
 beforeEach(async () => {
@@ -36,6 +37,7 @@ describe('sign-up POST /api/account', () => {
       ['invite_accepted', true],
       ['new_signin', true],
       ['plan_updated', true],
+      ['quota_warning', true],
     ]);
     const mail = await lastMail(t.app, 'ana@x.io', 'verify');
     expect(mail!.subject).toMatch(/Verifica/);
@@ -153,7 +155,7 @@ describe('verification', () => {
 });
 
 describe('plans at sign-up', () => {
-  it('lists plans with the active one; an unverified user cannot choose; free completes; paid is 402 with the plan', async () => {
+  it('lists plans with the active one; an unverified user cannot choose; free completes; paid needs a card', async () => {
     const data = (await signUp({ name: 'P', email: 'p@x.io', password: PASSWORD })).json().data;
     const h = bearer(data.token);
     const plans = (await t.app.inject({ url: '/api/account/plans', headers: h })).json().data;
@@ -182,11 +184,8 @@ describe('plans at sign-up', () => {
       payload: { plan: paid.id },
       headers: h,
     });
-    expect(refused.statusCode).toBe(402);
-    expect(refused.json()).toMatchObject({
-      plan: paid.id,
-      message: expect.stringMatching(/card billing is not available yet/),
-    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ inputError: 'token', message: 'Please enter your card details' });
     const unknown = await t.app.inject({
       method: 'POST',
       url: '/api/account/plan',
@@ -229,26 +228,21 @@ describe('plans at sign-up', () => {
 describe('invited sign-up POST /api/user', () => {
   it('joins with the invite permission, uses the invite up, mails the inviter, syncs seats', async () => {
     const host = await seedUser(t.app, { email: 'boss@x.io', locale: 'es', accountName: 'Acme' });
-    await t.app.inject({
+    const { token: hostToken } = await signIn(t.app, 'boss@x.io');
+    const invited = await t.app.inject({
       method: 'POST',
-      url: '/api/auth',
-      payload: { email: 'boss@x.io', password: PASSWORD },
+      url: '/api/invite',
+      headers: bearer(hostToken),
+      payload: { email: 'new@x.io', permission: 'developer' },
     });
-    const [invite] = await t.db
-      .insert(invites)
-      .values({
-        accountId: host.accountId,
-        email: 'new@x.io',
-        permission: 'developer',
-        invitedBy: host.userId,
-      })
-      .returning();
+    expect(invited.statusCode).toBe(200);
+    const [invite] = await t.db.select().from(invites).where(eq(invites.email, 'new@x.io'));
     const payload = {
       name: 'Neo',
       email: 'new@x.io',
       password: PASSWORD,
       confirm_password: '',
-      invite_id: invite!.id,
+      invite_id: await inviteToken(t.app, 'new@x.io'),
     };
     const wrongEmail = await t.app.inject({
       method: 'POST',
@@ -286,14 +280,22 @@ describe('invited sign-up POST /api/user', () => {
     await t.db
       .insert(notificationPrefs)
       .values({ userId: host.userId, name: 'invite_accepted', active: false });
-    const [invite] = await t.db
-      .insert(invites)
-      .values({ accountId: host.accountId, email: 'n2@x.io', permission: 'user', invitedBy: host.userId })
-      .returning();
+    const { token: hostToken } = await signIn(t.app, 'quiet@x.io');
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/invite',
+      headers: bearer(hostToken),
+      payload: { email: 'n2@x.io' },
+    });
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/user',
-      payload: { name: 'N', email: 'n2@x.io', password: PASSWORD, invite_id: invite!.id },
+      payload: {
+        name: 'N',
+        email: 'n2@x.io',
+        password: PASSWORD,
+        invite_id: await inviteToken(t.app, 'n2@x.io'),
+      },
     });
     expect(res.statusCode).toBe(201);
     expect(await lastMail(t.app, 'quiet@x.io', 'invite_accepted')).toBeUndefined();

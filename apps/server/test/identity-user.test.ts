@@ -62,20 +62,68 @@ describe('profile', () => {
     expect((await t.app.inject({ url: '/api/user' })).statusCode).toBe(401);
   });
 
-  it('an email change unverifies, mails the new address, and 409s on a taken one', async () => {
+  it('an email change needs the password, stays pending until the new address verifies, and tells the old one', async () => {
     await seedUser(t.app, { email: 'e@x.io' });
     await seedUser(t.app, { email: 'taken@x.io' });
     const { token } = await signIn(t.app, 'e@x.io');
-    const taken = await call('PATCH', '/api/user', token, { email: 'TAKEN@x.io' });
+    const bare = await call('PATCH', '/api/user', token, { email: 'new@x.io', name: 'Renamed' });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().inputError).toBe('password');
+    const wrong = await call('PATCH', '/api/user', token, { email: 'new@x.io', password: 'Wrong-pass-1' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().inputError).toBe('password');
+    expect(await lastMail(t.app, 'new@x.io')).toBeUndefined();
+    const taken = await call('PATCH', '/api/user', token, { email: 'TAKEN@x.io', password: PASSWORD });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().inputError).toBe('email');
-    const res = await call('PATCH', '/api/user', token, { email: 'new@x.io' });
-    expect(res.json().data).toMatchObject({ email: 'new@x.io', verified: false });
+
+    const res = await call('PATCH', '/api/user', token, { email: 'new@x.io', password: PASSWORD });
+    expect(res.statusCode).toBe(200);
+    // Pending: the address in use and its verification do not change yet.
+    expect(res.json().data).toMatchObject({ email: 'e@x.io', verified: true });
+    expect(res.json().message).toMatch(/new@x\.io/);
+    const notice = await lastMail(t.app, 'e@x.io', 'email_change');
+    expect(notice!.text).toContain('new@x.io');
+    expect(notice!.links.some((link) => link.endsWith('/forgotpassword'))).toBe(true);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth',
+          payload: { email: 'new@x.io', password: PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(401);
+
     const link = tokenFrom(await lastMail(t.app, 'new@x.io', 'verify'));
     expect(
       (await t.app.inject({ method: 'POST', url: '/api/user/verify', payload: { token: link } })).statusCode,
     ).toBe(200);
-    expect((await call('GET', '/api/user', token)).json().data.verified).toBe(true);
+    expect((await call('GET', '/api/user', token)).json().data).toMatchObject({
+      email: 'new@x.io',
+      verified: true,
+    });
+    expect((await signIn(t.app, 'new@x.io')).token).toBeTruthy();
+  });
+
+  it('an email-change link whose address was taken meanwhile answers 409 and stays usable', async () => {
+    await seedUser(t.app, { email: 'moving@x.io' });
+    const { token } = await signIn(t.app, 'moving@x.io');
+    expect(
+      (await call('PATCH', '/api/user', token, { email: 'wanted@x.io', password: PASSWORD })).statusCode,
+    ).toBe(200);
+    const link = tokenFrom(await lastMail(t.app, 'wanted@x.io', 'verify'));
+    // Someone else signs up with the address before the link is followed.
+    const other = await seedUser(t.app, { email: 'wanted@x.io' });
+    const verify = () => t.app.inject({ method: 'POST', url: '/api/user/verify', payload: { token: link } });
+    const refused = await verify();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().inputError).toBe('email');
+    expect((await call('GET', '/api/user', token)).json().data.email).toBe('moving@x.io');
+    // The address is free again: the same link completes the change (the 409 spent nothing).
+    await t.db.update(users).set({ email: 'elsewhere@x.io' }).where(eq(users.id, other.userId));
+    expect((await verify()).statusCode).toBe(200);
+    expect((await call('GET', '/api/user', token)).json().data.email).toBe('wanted@x.io');
   });
 
   it('GET /api/user/permissions is the flag map of the caller role', async () => {
@@ -189,7 +237,8 @@ describe('deleting users and closing accounts', () => {
     const { token } = await signIn(t.app, 'adm@x.io');
     expect((await call('DELETE', `/api/user/${stranger.userId}`, token)).statusCode).toBe(404);
     expect((await call('DELETE', `/api/user/${o.userId}`, token)).statusCode).toBe(400);
-    expect((await call('DELETE', `/api/user/${victim.userId}`, vt)).statusCode).toBe(403);
+    // A plain user may leave (their own id) but not remove anyone else.
+    expect((await call('DELETE', `/api/user/${admin.userId}`, vt)).statusCode).toBe(403);
     const res = await call('DELETE', `/api/user/${victim.userId}`, token);
     expect(res.json().data).toEqual({ signout: false });
     expect((await call('GET', '/api/user', vt)).statusCode).toBe(401);
@@ -272,7 +321,7 @@ describe('deleting users and closing accounts', () => {
 });
 
 describe('notifications, feedback, events', () => {
-  it('lists the four preferences and saves a list or a map', async () => {
+  it("lists the preferences (the spec's four and quota warnings) and saves a list or a map", async () => {
     await seedUser(t.app, { email: 'nf@x.io' });
     const { token } = await signIn(t.app, 'nf@x.io');
     expect((await call('GET', '/api/notification', token)).json().data).toEqual([
@@ -280,6 +329,7 @@ describe('notifications, feedback, events', () => {
       { name: 'plan_updated', active: true },
       { name: 'card_updated', active: true },
       { name: 'invite_accepted', active: true },
+      { name: 'quota_warning', active: true },
     ]);
     await call('PATCH', '/api/notification', token, [{ name: 'plan_updated', active: false }]);
     const res = await call('PATCH', '/api/notification', token, { card_updated: false });

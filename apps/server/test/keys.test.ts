@@ -310,3 +310,43 @@ describe('API keys as credentials', () => {
     expect(await t.app.resolveApiKey('air_short')).toBeNull();
   });
 });
+
+describe('the account.read scope', () => {
+  const reads = [
+    '/api/user',
+    '/api/account/usage',
+    '/api/account/plans',
+    '/api/account/plan',
+    '/api/account/subscription',
+  ];
+
+  it('reads the account with a key: who the key is, usage, plans, plan and subscription', async () => {
+    const dev = await createActor(t.app, { role: 'developer' });
+    const { id, key } = await createApiKey(t.app, dev, ['account.read']);
+    for (const url of reads)
+      expect({ url, status: (await call('GET', url, key)).statusCode }).toEqual({ url, status: 200 });
+    const [account] = await t.db.select().from(accounts).where(eq(accounts.id, dev.accountId));
+    expect((await call('GET', '/api/user', key)).json().data).toEqual({
+      kind: 'api_key',
+      key_id: id,
+      key_name: expect.any(String),
+      scope: ['account.read'],
+      account_id: dev.accountId,
+      account_name: account!.name,
+      plan: account!.planId,
+    });
+    expect((await call('GET', '/api/account/usage', key)).json().data[0]).toMatchObject({ label: 'calls' });
+  });
+
+  it('refuses the same reads to a key without it, and every write to a key with it', async () => {
+    const dev = await createActor(t.app, { role: 'developer' });
+    const { key: other } = await createApiKey(t.app, dev, ['gateway.invoke', 'aiendpoint.read']);
+    for (const url of reads)
+      expect({ url, status: (await call('GET', url, other)).statusCode }).toEqual({ url, status: 403 });
+    const { key } = await createApiKey(t.app, dev, ['account.read']);
+    expect((await call('PATCH', '/api/user', key, { name: 'Key' })).statusCode).toBe(403);
+    expect((await call('PATCH', '/api/account/plan', key, { plan: 'free' })).statusCode).toBe(403);
+    expect((await call('GET', '/api/account/invoice', key)).statusCode).toBe(403);
+    expect((await call('GET', '/api/key', key)).statusCode).toBe(403);
+  });
+});

@@ -24,6 +24,9 @@ describe('isPrivateAddress', () => {
     '::ffff:7f00:1',
     '::ffff:a00:1',
     '64:ff9b::a00:1',
+    '::7f00:1',
+    '::ffff:0:7f00:1',
+    '::ffff:0:127.0.0.1',
     '2002:c0a8:101::1',
     '[::1]',
     'fe80::1%eth0',
@@ -79,6 +82,9 @@ describe('assertUpstreamAllowed', () => {
       'http://[::1]/',
       'http://localhost/',
       'http://10.0.0.5/',
+      'http://[::127.0.0.1]/',
+      'http://[::7f00:1]/',
+      'http://[::ffff:0:7f00:1]/',
     ]) {
       const error = await refusal(assertUpstreamAllowed(url, false, resolvesTo('8.8.8.8')));
       expect(error.messageKey).toBe('validation.route_endpoint_private');

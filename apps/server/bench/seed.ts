@@ -1,0 +1,37 @@
+// The benchmark's data, written before AIR starts (AIR itself starts exactly as `npm start` does):
+// one account on an unlimited plan, one key and one endpoint pointing at the mock upstream, in the
+// database the environment names (DATA_DIR's embedded one, or DATABASE_URL). Prints
+// `{"key":"air_…","route":"bench/mock-…"}`. Run with `node --import tsx`.
+import { parseArgs } from 'node:util';
+import { loadPlans, seedPlans } from '../src/billing/plans';
+import { loadConfig } from '../src/config';
+import { withDatabase } from '../src/db/with-database';
+import { accounts, aiEndpoints, apiKeys } from '../src/db/schema';
+import { encryptSecret, randomBase62, sha256 } from '../src/lib/crypto';
+
+const { values } = parseArgs({ options: { upstream: { type: 'string' } } });
+const config = loadConfig(process.env);
+const seeded = await withDatabase(config, async ({ db }) => {
+  await seedPlans(db, loadPlans(config.plansFile));
+  const [account] = await db.insert(accounts).values({ name: 'Bench', planId: 'bench' }).returning();
+  const key = `air_${randomBase62(40)}`;
+  await db.insert(apiKeys).values({
+    accountId: account!.id,
+    name: 'bench',
+    keyHash: sha256(key),
+    keyEnc: encryptSecret(config.secret, key),
+    keyPrefix: key.slice(0, 8),
+    scope: ['gateway.invoke'],
+  });
+  // Unique per run: a PostgreSQL bench database keeps earlier runs' rows.
+  const route = `bench/mock-${randomBase62(8).toLowerCase()}`;
+  await db.insert(aiEndpoints).values({
+    accountId: account!.id,
+    name: 'bench',
+    routeName: route,
+    routeEndpoint: `${values.upstream}/v1/chat/completions`,
+    routeType: 'model',
+  });
+  return { key, route };
+});
+process.stdout.write(JSON.stringify(seeded) + '\n');

@@ -1,0 +1,136 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A small loopback fake of the Stripe endpoints the provider calls (customers, payment methods,
+ * payment intents), with Stripe's idempotency: a repeated Idempotency-Key answers the first
+ * result. Test tokens: `tok_visa` succeeds, `tok_chargeDeclined` is declined when attached,
+ * `tok_threeDSecureRequired` needs 3-D Secure on session (the test confirms it with `authenticate`).
+ */
+export async function startStripeFake() {
+  const customers = new Map<string, Record<string, unknown>>();
+  const methods = new Map<string, { id: string; token: string; customer: string | null; last4: string }>();
+  const intents = new Map<string, Record<string, unknown>>();
+  const idempotent = new Map<string, { status: number; body: unknown }>();
+  const requests: { method: string; path: string; idempotencyKey: string | undefined }[] = [];
+  let seq = 0;
+  const id = (prefix: string) => `${prefix}_fake${++seq}`;
+
+  const cardError = (code: string, message: string, intent?: unknown) => ({
+    status: 402,
+    body: { error: { type: 'card_error', code, message, ...(intent ? { payment_intent: intent } : {}) } },
+  });
+
+  function handle(method: string, path: string, form: URLSearchParams): { status: number; body: unknown } {
+    const pmFor = (pm: { id: string; customer: string | null; last4: string }) => ({
+      id: pm.id,
+      object: 'payment_method',
+      type: 'card',
+      customer: pm.customer,
+      card: { brand: 'visa', last4: pm.last4, exp_month: 12, exp_year: 2034 },
+    });
+    if (method === 'POST' && path === '/v1/customers') {
+      const customer = { id: id('cus'), object: 'customer', name: form.get('name') };
+      customers.set(customer.id, customer);
+      return { status: 200, body: customer };
+    }
+    if (method === 'POST' && path === '/v1/payment_methods') {
+      const token = form.get('card[token]') ?? '';
+      const last4 = { tok_visa: '4242', tok_chargeDeclined: '0002', tok_threeDSecureRequired: '3155' }[token];
+      if (!last4)
+        return { status: 400, body: { error: { type: 'invalid_request_error', message: 'No such token' } } };
+      const pm = { id: id('pm'), token, customer: null, last4 };
+      methods.set(pm.id, pm);
+      return { status: 200, body: pmFor(pm) };
+    }
+    const attach = /^\/v1\/payment_methods\/([^/]+)\/(attach|detach)$/.exec(path);
+    if (method === 'POST' && attach) {
+      const pm = methods.get(attach[1]!);
+      if (!pm)
+        return {
+          status: 404,
+          body: { error: { type: 'invalid_request_error', message: 'No such PaymentMethod' } },
+        };
+      if (attach[2] === 'detach') {
+        pm.customer = null;
+        return { status: 200, body: pmFor(pm) };
+      }
+      if (pm.token === 'tok_chargeDeclined') return cardError('card_declined', 'Your card was declined.');
+      pm.customer = form.get('customer');
+      return { status: 200, body: pmFor(pm) };
+    }
+    if (method === 'POST' && path === '/v1/payment_intents') {
+      const pm = methods.get(form.get('payment_method') ?? '');
+      const metadata: Record<string, string> = {};
+      for (const [key, value] of form) {
+        const m = /^metadata\[(.+)\]$/.exec(key);
+        if (m) metadata[m[1]!] = value;
+      }
+      const intentId = id('pi');
+      const needsAuth = pm?.token === 'tok_threeDSecureRequired' && form.get('off_session') !== 'true';
+      const intent = {
+        id: intentId,
+        object: 'payment_intent',
+        amount: Number(form.get('amount')),
+        currency: form.get('currency'),
+        customer: form.get('customer'),
+        payment_method: pm?.id ?? null,
+        client_secret: `${intentId}_secret_fake`,
+        status: needsAuth ? 'requires_action' : 'succeeded',
+        metadata,
+        last_payment_error: null,
+      };
+      intents.set(intentId, intent);
+      return { status: 200, body: intent };
+    }
+    const retrieve = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
+    if (method === 'GET' && retrieve) {
+      const intent = intents.get(retrieve[1]!);
+      if (!intent)
+        return {
+          status: 404,
+          body: { error: { type: 'invalid_request_error', message: 'No such payment_intent' } },
+        };
+      return { status: 200, body: intent };
+    }
+    return {
+      status: 404,
+      body: {
+        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path})` },
+      },
+    };
+  }
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const key = req.headers['idempotency-key'] as string | undefined;
+      requests.push({ method: req.method ?? '', path: url.pathname, idempotencyKey: key });
+      const form = new URLSearchParams(req.method === 'GET' ? url.search : Buffer.concat(chunks).toString());
+      const cacheKey = key ? `${req.method} ${url.pathname} ${key}` : null;
+      const answer =
+        (cacheKey && idempotent.get(cacheKey)) || handle(req.method ?? 'GET', url.pathname, form);
+      if (cacheKey) idempotent.set(cacheKey, answer);
+      res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': `req_${seq}` });
+      res.end(JSON.stringify(answer.body));
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    requests,
+    intents,
+    /** What Stripe.js confirmCardPayment does in the browser once the card holder authenticates. */
+    authenticate(intentId: string) {
+      const intent = intents.get(intentId)!;
+      intent.status = 'succeeded';
+      return intent;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

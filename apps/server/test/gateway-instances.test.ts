@@ -1,0 +1,287 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { count, eq } from 'drizzle-orm';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openDatabase, type TDatabase } from '../src/db/client';
+import { aiEndpoints, apiKeys, usageEvents } from '../src/db/schema';
+import { periodOf } from '../src/gateway/limits';
+import { withDatabaseName } from './global-setup';
+import {
+  insertAccount,
+  insertEndpoint,
+  insertKey,
+  startMockUpstream,
+  startWellInsideAMinute,
+  type TMockUpstream,
+} from './gateway-fixtures';
+import { call, freePort, startInstance, startRedis, stopRedis, tally, type TInstance } from './instances';
+
+const onPostgres = process.env.AIR_TEST_DB === 'postgres';
+
+/** Plans for these tests: a 30-call quota, a 10-a-minute rate limit, and room for everything else. */
+function writePlans(dir: string): string {
+  const file = path.join(dir, 'plans.json');
+  const base = { currency: 'usd', currency_symbol: '$', interval: 'month', type: 'flat', price: 0 };
+  const plan = (id: string, sort: number, quota: number, rate: number) => ({
+    ...base,
+    id,
+    name: id,
+    sort,
+    quota_calls_month: quota,
+    rate_limit_per_minute: rate,
+  });
+  writeFileSync(
+    file,
+    JSON.stringify({
+      plans: [
+        plan('free', 0, 100_000, 100_000),
+        plan('quota30', 1, 30, 100_000),
+        plan('rate10', 2, 100_000, 10),
+      ],
+    }),
+  );
+  return file;
+}
+
+// Two instances need a shared database: this suite runs in the PostgreSQL pass of the test run
+// (the embedded database is one per instance by design).
+describe.runIf(onPostgres)('two gateway instances on one PostgreSQL and Redis', () => {
+  let admin: pg.Client;
+  let dbName = '';
+  let database: TDatabase;
+  let upstream: TMockUpstream;
+  let redisPort = 0;
+  let redis: Redis;
+  let a: TInstance;
+  let b: TInstance;
+  let dir = '';
+  let secret = '';
+  let env: Record<string, string> = {};
+
+  beforeAll(async () => {
+    const info = inject('airTestDb');
+    if (info.kind !== 'postgres') throw new Error('needs AIR_TEST_DB=postgres');
+    dir = mkdtempSync(path.join(os.tmpdir(), 'air-instances-'));
+    dbName = `air_inst_${process.pid}_${randomBytes(4).toString('hex')}`;
+    admin = new pg.Client({ connectionString: info.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${dbName}" TEMPLATE "${info.template}"`);
+    const databaseUrl = withDatabaseName(info.url, dbName);
+    database = await openDatabase({ databaseUrl, dataDir: dir });
+    upstream = await startMockUpstream();
+    redisPort = await freePort();
+    startRedis(redisPort);
+    redis = new Redis({ port: redisPort, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1 });
+    redis.on('error', () => {});
+    await redis.connect();
+    secret = 'test-secret-that-is-at-least-32-characters-long';
+    env = {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      PLANS_FILE: writePlans(dir),
+      SECRET: secret,
+    };
+    [a, b] = await Promise.all([
+      startInstance({ ...env, DATA_DIR: path.join(dir, 'a') }),
+      startInstance({ ...env, DATA_DIR: path.join(dir, 'b') }),
+    ]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    redis?.disconnect();
+    if (redisPort) stopRedis(redisPort);
+    await upstream?.close();
+    await database?.close();
+    if (dbName) await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await admin?.end();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  /** An account on `plan` with a gateway key and its own endpoint on the mock upstream. */
+  async function caller(plan: string) {
+    const account = await insertAccount(database.db, `Caller ${plan}`, plan);
+    const key = await insertKey(database.db, secret, account.id);
+    const routeName = `inst/${randomBytes(4).toString('hex')}`;
+    const endpoint = await insertEndpoint(database.db, secret, account.id, {
+      routeName,
+      routeEndpoint: `${upstream.url}/ok`,
+    });
+    return { account, key, routeName, endpoint };
+  }
+
+  async function storedRows(accountId: string): Promise<number> {
+    const [row] = await database.db
+      .select({ n: count() })
+      .from(usageEvents)
+      .where(eq(usageEvents.callerAccountId, accountId));
+    return Number(row!.n);
+  }
+
+  async function health(instance: TInstance): Promise<{ status: string; redis?: string }> {
+    return (await (await fetch(`${instance.url}/healthz`)).json()) as { status: string; redis?: string };
+  }
+
+  it('stops a 300-call burst on a cold instance exactly at the quota', async () => {
+    const { account, key, routeName, endpoint } = await caller('quota30');
+    // 29 of 30 calls already stored this month; instance b has never seen this account.
+    await database.db.insert(usageEvents).values(
+      Array.from({ length: 29 }, () => ({
+        callerAccountId: account.id,
+        keyId: key.id,
+        endpointId: endpoint.id,
+        providerAccountId: account.id,
+        status: 200,
+        latencyMs: 1,
+      })),
+    );
+    const statuses = await Promise.all(Array.from({ length: 300 }, () => call(b.url, key.raw, routeName)));
+    expect(tally(statuses)).toEqual({ 200: 1, 402: 299 });
+    await expect.poll(() => storedRows(account.id), { timeout: 10_000 }).toBe(30);
+  });
+
+  it('stops calls alternating between the instances exactly at the quota', async () => {
+    const { account, key, routeName } = await caller('quota30');
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => call((i % 2 ? a : b).url, key.raw, routeName)),
+    );
+    expect(tally(statuses)).toEqual({ 200: 30, 402: 30 });
+    await expect.poll(() => storedRows(account.id), { timeout: 10_000 }).toBe(30);
+  });
+
+  it('holds the per-key rate limit exactly across both instances', async () => {
+    const { key, routeName } = await caller('rate10');
+    await startWellInsideAMinute();
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => call((i % 2 ? a : b).url, key.raw, routeName)),
+    );
+    expect(tally(statuses)).toEqual({ 200: 10, 429: 30 });
+  });
+
+  it('applies a changed route and a revoked key on both instances at once', async () => {
+    const { account, key, routeName, endpoint } = await caller('free');
+    const manager = await insertKey(database.db, secret, account.id, ['aiendpoint.write', 'aiendpoint.read']);
+    expect([await call(a.url, key.raw, routeName), await call(b.url, key.raw, routeName)]).toEqual([
+      200, 200,
+    ]);
+
+    // Through the API of instance a: b must stop routing to it too.
+    const patched = await fetch(`${a.url}/api/aiendpoint/${endpoint.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${manager.raw}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ isActive: false }),
+    });
+    expect(patched.status).toBe(200);
+    await expect.poll(() => call(b.url, key.raw, routeName), { timeout: 2_000 }).toBe(404);
+    expect(await call(a.url, key.raw, routeName)).toBe(404);
+
+    // A revoked key, as the key service revokes it (the row, then the change on the bus).
+    const other = await caller('free');
+    expect([
+      await call(a.url, other.key.raw, other.routeName),
+      await call(b.url, other.key.raw, other.routeName),
+    ]).toEqual([200, 200]);
+    await database.db.update(apiKeys).set({ active: false }).where(eq(apiKeys.id, other.key.id));
+    await redis.publish('air:changes', JSON.stringify({ kind: 'api_key', keyHash: other.key.hash }));
+    await expect.poll(() => call(a.url, other.key.raw, other.routeName), { timeout: 2_000 }).toBe(401);
+    expect(await call(b.url, other.key.raw, other.routeName)).toBe(401);
+  });
+
+  it('keeps serving while Redis is down, says so, and reconciles the counters when it returns', async () => {
+    const { account, key, routeName } = await caller('free');
+    for (const instance of [a, b, a]) expect(await call(instance.url, key.raw, routeName)).toBe(200);
+    // A second route, cached on both instances, whose change no instance can hear during the outage.
+    const stale = `inst/${randomBytes(4).toString('hex')}`;
+    const staleEndpoint = await insertEndpoint(database.db, secret, account.id, {
+      routeName: stale,
+      routeEndpoint: `${upstream.url}/ok`,
+    });
+    expect([await call(a.url, key.raw, stale), await call(b.url, key.raw, stale)]).toEqual([200, 200]);
+
+    stopRedis(redisPort);
+    redis.disconnect();
+    await expect
+      .poll(async () => [(await health(a)).redis, (await health(b)).redis], { timeout: 10_000 })
+      .toEqual(['down', 'down']);
+    expect(await (await fetch(`${a.url}/metrics`)).text()).toMatch(/^air_redis_up 0$/m);
+    const during = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => call((i % 2 ? a : b).url, key.raw, routeName)),
+    );
+    expect(tally(during)).toEqual({ 200: 10 });
+    await database.db
+      .update(aiEndpoints)
+      .set({ isActive: false })
+      .where(eq(aiEndpoints.id, staleEndpoint.id));
+    expect(await (await fetch(`${b.url}/metrics`)).text()).toMatch(
+      /^air_gateway_local_admissions_total [1-9]/m,
+    );
+
+    startRedis(redisPort);
+    await expect
+      .poll(async () => [(await health(a)).redis, (await health(b)).redis], { timeout: 30_000 })
+      .toEqual(['up', 'up']);
+    expect(await (await fetch(`${a.url}/metrics`)).text()).toMatch(/^air_redis_up 1$/m);
+    // Every cache is dropped when the change bus reconnects (its own connection, a moment apart):
+    // the change made during the outage applies within seconds, not at the 60 s expiry.
+    // A poll that still reaches the stale route on one instance is a served call: count it.
+    let servedWhilePolling = 0;
+    await expect
+      .poll(
+        async () => {
+          const answers = [await call(a.url, key.raw, stale), await call(b.url, key.raw, stale)];
+          servedWhilePolling += answers.filter((status) => status === 200).length;
+          return answers;
+        },
+        { timeout: 10_000 },
+      )
+      .toEqual([404, 404]);
+    for (const instance of [a, b]) expect(await call(instance.url, key.raw, routeName)).toBe(200);
+
+    // The shared counter was re-seeded from the stored usage, outage included: 3 + 2 + 10 + 2,
+    // plus any call the poll above saw served before an instance dropped its cache.
+    await redis.connect();
+    const counter = `air:q:${account.id}:${periodOf(Date.now())}`;
+    const expected = 17 + servedWhilePolling;
+    await expect.poll(() => storedRows(account.id), { timeout: 10_000 }).toBe(expected);
+    expect(Number(await redis.get(counter))).toBe(expected);
+  }, 90_000);
+
+  it('loses no call the client saw succeed when an instance is killed (-9) under load', async () => {
+    const { account, key, routeName } = await caller('free');
+    let succeeded = 0;
+    let failed = 0;
+    let stop = false;
+    const worker = async () => {
+      while (!stop) {
+        const status = await call(a.url, key.raw, routeName);
+        if (status === 200) succeeded++;
+        else failed++;
+      }
+    };
+    const workers = Array.from({ length: 8 }, worker);
+    await expect.poll(() => succeeded, { timeout: 30_000 }).toBeGreaterThanOrEqual(150);
+    await a.kill9();
+    stop = true;
+    await Promise.all(workers);
+    const seen = succeeded;
+
+    // The restarted instance replays its journal before it serves.
+    a = await startInstance({ ...env, DATA_DIR: path.join(dir, 'a') });
+    const stored = await storedRows(account.id);
+    // Every success is stored; beyond them only calls cut off in flight (stored as 499).
+    expect(stored).toBeGreaterThanOrEqual(seen);
+    expect(stored).toBeLessThanOrEqual(seen + failed);
+    const byStatus = await database.db
+      .select({ status: usageEvents.status, n: count() })
+      .from(usageEvents)
+      .where(eq(usageEvents.callerAccountId, account.id))
+      .groupBy(usageEvents.status);
+    const rows = Object.fromEntries(byStatus.map((row) => [row.status, Number(row.n)]));
+    expect(Object.keys(rows).every((status) => status === '200' || status === '499')).toBe(true);
+    expect((rows[200] ?? 0) + (rows[499] ?? 0)).toBe(stored);
+  }, 120_000);
+});

@@ -1,0 +1,76 @@
+import { mkdtempSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageJournal } from '../src/gateway/journal';
+
+const call = (n: number) => ({
+  callerAccountId: `caller-${n}`,
+  keyId: `key-${n}`,
+  endpointId: `endpoint-${n}`,
+  providerAccountId: `provider-${n}`,
+});
+const ended = (status: number) => ({
+  status,
+  latencyMs: 3,
+  promptTokens: 5,
+  completionTokens: null,
+  tokensEstimated: true,
+  streamed: status === 201,
+  errorCode: status === 502 ? 'upstream_unreachable' : null,
+  createdAt: new Date(Date.UTC(2026, 0, 1)),
+});
+
+describe('usage journal', () => {
+  it('gives back every call of a run that died: ended ones as they ended, in-flight ones as 499, each once', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'air-journal-'));
+    const journal = new UsageJournal(dir);
+    journal.open();
+    const one = journal.start(call(1), 1_000);
+    const two = journal.start(call(2), 2_000);
+    journal.end(one, ended(200));
+    const rotated = journal.rotate();
+    const three = journal.start(call(3), 3_000);
+    journal.end(two, ended(201));
+    journal.start(call(4), 4_000);
+    journal.end(three, ended(502));
+    journal.sync();
+    // The process dies here: nothing is closed. The first segment was never committed either.
+    const segments = UsageJournal.recover(dir);
+    expect(segments.map((segment) => segment.name)).toEqual([rotated, expect.any(String)]);
+    const rows = segments.flatMap((segment) => segment.rows);
+    expect(rows.map((row) => [row.callerAccountId, row.status]).sort()).toEqual([
+      ['caller-1', 200],
+      ['caller-2', 201],
+      ['caller-3', 502],
+      ['caller-4', 499],
+    ]);
+    expect(rows.find((row) => row.status === 200)).toMatchObject({
+      keyId: 'key-1',
+      endpointId: 'endpoint-1',
+      providerAccountId: 'provider-1',
+      promptTokens: 5,
+      completionTokens: null,
+      tokensEstimated: true,
+      streamed: false,
+      errorCode: null,
+    });
+    expect(rows.find((row) => row.status === 201)).toMatchObject({ streamed: true, errorCode: null });
+    expect(rows.find((row) => row.status === 502)).toMatchObject({ errorCode: 'upstream_unreachable' });
+    expect(rows.find((row) => row.status === 499)).toMatchObject({
+      streamed: false,
+      errorCode: 'unfinished',
+    });
+    expect(rows.find((row) => row.status === 499)!.createdAt.getTime()).toBe(4_000);
+  });
+
+  it('leaves no file after a clean close', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'air-journal-'));
+    const journal = new UsageJournal(dir);
+    journal.open();
+    journal.end(journal.start(call(1), 1_000), ended(200));
+    journal.sync();
+    journal.close(true);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});

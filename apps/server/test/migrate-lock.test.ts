@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, expect, inject, it } from 'vitest';
+import { MIGRATIONS_FOLDER } from '../src/db/migrate';
+import { withDatabaseName } from './global-setup';
+import { killGroup, startAir, type TAirProcess } from './support/air-process';
+
+const info = inject('airTestDb');
+const started: TAirProcess[] = [];
+let dropDatabase = async () => {};
+afterAll(async () => {
+  for (const air of started) killGroup(air.child);
+  await Promise.all(started.map((air) => air.exited));
+  await dropDatabase();
+});
+
+it.runIf(info.kind === 'postgres')(
+  'two instances booting at once on an empty PostgreSQL database migrate it once',
+  async () => {
+    if (info.kind !== 'postgres') return;
+    const name = `air_lock_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: info.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.end();
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: info.url });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    };
+    const env = {
+      DATABASE_URL: withDatabaseName(info.url, name),
+      SECRET: 'lock-test-secret-at-least-32-characters',
+    };
+
+    // Two separate processes of the real server, started together.
+    const both = await Promise.all([startAir('node', env), startAir('node', env)]);
+    started.push(...both);
+
+    const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as {
+      entries: unknown[];
+    };
+    const migrations = journal.entries.length;
+    // Exactly one of them applied the migrations; the other waited for the lock and found none left.
+    const appliedLines = both.map((air) => /Applied (\d+) database migration/.exec(air.output())?.[1]);
+    expect(appliedLines.filter(Boolean)).toEqual([String(migrations)]);
+    const client = new pg.Client({ connectionString: env.DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query('select count(*)::int as n from drizzle.__drizzle_migrations');
+      expect(rows[0].n).toBe(migrations);
+    } finally {
+      await client.end();
+    }
+    for (const air of both) expect((await fetch(`${air.url}/healthz`)).status).toBe(200);
+  },
+  240_000,
+);

@@ -1,0 +1,142 @@
+import { compileErrors, validate } from '@readme/openapi-parser';
+import type { RouteOptions } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { CONSOLE_API } from '@air/shared/api';
+import { ZEnvelope } from '@air/shared/schemas/common';
+import { createTestApp, type TTestApp } from './helpers';
+
+/** Routes that are no part of the API: the docs' own UI files, the console's files, the dev outbox. */
+const NOT_API = [/^\/api\/docs/, /^\/dev\//, /^\/$/, /^\/\*$/, /^\/assets\//];
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/** `/api/key/:id` → `/api/key/{id}` as OpenAPI writes it. */
+function openApiPath(url: string): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+describe('the OpenAPI document', () => {
+  let t: TTestApp;
+  const routes: { method: string; url: string }[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(
+      {},
+      {
+        onRoute: (route: RouteOptions) => {
+          for (const method of [route.method].flat())
+            routes.push({ method: method.toLowerCase(), url: route.url });
+        },
+      },
+    );
+    // A route with an answer schema, returning more than it declares: the extra must not leak.
+    t.app
+      .withTypeProvider<ZodTypeProvider>()
+      .get(
+        '/api/test/leak',
+        { schema: { hide: true, response: { 200: ZEnvelope(z.object({ id: z.string() })) } } },
+        async () => ({ data: { id: 'a', passwordHash: 'secret' } as { id: string } }),
+      );
+  });
+  afterAll(() => t?.close());
+
+  it('is a valid OpenAPI document (checked by a maintained validator)', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    const result = await validate(structuredClone(doc));
+    expect(result.valid ? [] : compileErrors(result)).toEqual([]);
+  });
+
+  it('describes every route, its request and each success answer', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    const api = routes.filter(
+      (route) =>
+        (METHODS as readonly string[]).includes(route.method) && !NOT_API.some((re) => re.test(route.url)),
+    );
+    expect(api.length).toBeGreaterThan(50);
+    const missing: string[] = [];
+    for (const { method, url } of api) {
+      if (url.startsWith('/api/test/')) continue;
+      const operation = doc.paths[openApiPath(url)]?.[method];
+      const success = Object.entries(operation?.responses ?? {}).find(([status]) => /^[23]/.test(status));
+      const described = success && (success[1] as { content?: unknown; description?: string }).content;
+      // A redirect has no body: its description says where it goes.
+      if (!operation || (!described && success?.[0] !== '302'))
+        missing.push(`${method.toUpperCase()} ${url}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("matches the console's call table (@air/shared/api): same bodies, same answers", async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    const json = (schema: z.ZodType, io: 'input' | 'output') =>
+      JSON.parse(
+        JSON.stringify(z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' })),
+      );
+    const strip = ({ $schema: _ignored, ...rest }: Record<string, unknown>) => rest;
+    const differences: string[] = [];
+    for (const [call, spec] of Object.entries(CONSOLE_API)) {
+      const [method, url] = call.split(' ') as [string, string];
+      const operation = doc.paths[openApiPath(url)]?.[method.toLowerCase()];
+      if (!operation) {
+        differences.push(`${call}: no such route`);
+        continue;
+      }
+      const status = String('status' in spec ? spec.status : 200);
+      const answer = operation.responses[status]?.content?.['application/json']?.schema;
+      if (!answer) differences.push(`${call}: no ${status} answer`);
+      else if (JSON.stringify(answer) !== JSON.stringify(strip(json(spec.response, 'output'))))
+        differences.push(`${call}: answer differs`);
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      if ('body' in spec && JSON.stringify(body) !== JSON.stringify(strip(json(spec.body, 'input'))))
+        differences.push(`${call}: body differs`);
+    }
+    expect(differences).toEqual([]);
+  });
+
+  it('has every console API route in the call table', () => {
+    // Not console calls: the gateway (OpenAI-compatible, typed by the SDKs), browser navigations
+    // (social sign-in redirects, the invoice PDF), the card processor's webhook and the
+    // development-only billing clock.
+    const notConsole = [
+      /^\/api\/v1(\/|$)/,
+      /^\/api\/auth\/social\/:provider/,
+      /\/pdf$/,
+      /^\/api\/billing\/webhook$/,
+      /^\/api\/dev\//,
+    ];
+    const table = new Set(Object.keys(CONSOLE_API));
+    const missing = routes
+      .filter(
+        (route) =>
+          (METHODS as readonly string[]).includes(route.method) &&
+          route.url.startsWith('/api/') &&
+          !route.url.startsWith('/api/test/') &&
+          !NOT_API.some((re) => re.test(route.url)) &&
+          !notConsole.some((re) => re.test(route.url)),
+      )
+      .map((route) => `${route.method.toUpperCase()} ${route.url}`)
+      .filter((call) => !table.has(call));
+    expect([...new Set(missing)].sort()).toEqual([]);
+  });
+
+  it('describes the gateway (OpenAI-compatible) calls', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    expect(doc.paths['/api/v1'].post.requestBody).toBeDefined();
+    expect(doc.paths['/api/v1/chat/completions'].post.responses['429']).toBeDefined();
+    const models = doc.paths['/api/v1/models'].get.responses['200'].content['application/json'].schema;
+    expect(models.properties.data.items.required).toEqual(expect.arrayContaining(['id', 'owned_by']));
+  });
+
+  it('documents the error answer of console calls', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    const answer = doc.paths['/api/key'].post.responses['4XX'].content['application/json'].schema;
+    expect(answer.required).toContain('message');
+  });
+
+  it('serialises answers through their schema: undeclared fields never leave', async () => {
+    const res = await t.app.inject({ url: '/api/test/leak' });
+    expect(res.json()).toEqual({ data: { id: 'a' } });
+  });
+});
