@@ -11,5 +11,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
+    // Page tests type and click through whole journeys; on a loaded 2-core machine 5 s is too
+    // short for some, so a slow run fails on its assertions, not on the clock.
+    testTimeout: 20_000,
   },
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { ZItemInput } from '@air/shared/schemas/item';
 import { DialogProvider, useDialog, type TDialogOptions } from '@/app/dialog-provider';
 
 function Opener(props: TDialogOptions) {
@@ -61,6 +62,7 @@ describe('dialog provider', () => {
           url="/api/newitem"
           method="POST"
           fields={{ name: { type: 'text', label: 'Name' } }}
+          schema={ZItemInput}
           callback={callback}
         />
       </DialogProvider>,
@@ -85,7 +87,8 @@ describe('dialog provider', () => {
             buttonText="Create"
             url="/api/newitem"
             method="POST"
-            fields={{ name: { type: 'text', label: 'Name', required: true } }}
+            fields={{ name: { type: 'text', label: 'Name' } }}
+            schema={ZItemInput}
             callback={callback}
           />
         </DialogProvider>

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import {
@@ -8,22 +9,39 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import type { TDialogFormRenderer, TDialogState } from '@/app/dialog-provider';
+import type { TDialogFormRenderer, TDialogState, TReturnFocus } from '@/app/dialog-types';
 
 /** The shared dialog's view: a confirmation, or a form when the state carries fields. */
 export default function DialogView({
   state,
   close,
   renderForm,
+  returnFocus,
 }: {
   state: TDialogState;
   close: (result?: unknown) => void;
   renderForm: TDialogFormRenderer;
+  returnFocus?: TReturnFocus;
 }) {
   const { t } = useTranslation();
+  const contentRef = useRef<HTMLDivElement>(null);
   return (
     <Dialog open={state.open} onOpenChange={(next) => !next && close(false)}>
-      <DialogContent>
+      <DialogContent
+        ref={contentRef}
+        onOpenAutoFocus={(event) => {
+          // A form dialog focuses its first field once the form has loaded (Form's autoFocus);
+          // until then focus rests on the dialog itself, not on its Close button.
+          if (!state.fields) return;
+          event.preventDefault();
+          contentRef.current?.focus();
+        }}
+        onCloseAutoFocus={(event) => {
+          if (!returnFocus) return;
+          event.preventDefault();
+          returnFocus();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>{state.title}</DialogTitle>
           <DialogDescription className={state.description ? undefined : 'sr-only'}>
@@ -33,6 +51,7 @@ export default function DialogView({
         {state.fields ? (
           renderForm({
             fields: state.fields,
+            schema: state.schema,
             url: state.url,
             method: state.method,
             buttonText: state.buttonText,

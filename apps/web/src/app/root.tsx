@@ -1,9 +1,9 @@
-import { Suspense, useEffect } from 'react';
-import { Outlet, useNavigate } from 'react-router';
+import { Suspense, useEffect, useEffectEvent } from 'react';
+import { Outlet, useLocation, useNavigate, useRevalidator } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AppProviders } from '@/app/providers';
 import { useRouteHandle } from '@/app/route-handle';
-import { checkAuth } from '@/lib/session';
+import { checkAuth, getSession } from '@/lib/session';
 
 /** Keeps document.title on the current page's title, in the current language. */
 function TitleSync() {
@@ -15,12 +15,43 @@ function TitleSync() {
   return null;
 }
 
-/** Runs the auth check once per load (spec section 4): not authenticated means signed out. */
+/** What the route guard reads of the stored user, to tell whether the auth check changed it. */
+function guardFacts(): string {
+  const { user } = getSession();
+  if (!user) return '';
+  const status = user.subscription?.status ?? null;
+  return JSON.stringify([user.verified, user.plan, status, user.permission]);
+}
+
+/**
+ * Runs the auth check on load (spec section 4: not authenticated means signed out) and again on
+ * every navigation, so a role changed or a membership removed by an admin reaches this tab at its
+ * next navigation. The fresh user may differ from the stored one the route guard read (a role, a
+ * lapsed subscription, a plan changed elsewhere), so the guard runs again on it.
+ */
 function AuthCheck() {
   const navigate = useNavigate();
+  const location = useLocation();
+  const { revalidate } = useRevalidator();
+  // The check reads the router's current navigate and revalidate but is not re-run when they
+  // change: it runs once per navigation (location.key), not on every render.
+  const check = useEffectEvent((isLive: () => boolean) => {
+    const token = getSession().token;
+    if (!token) return;
+    const before = guardFacts();
+    void checkAuth((to) => void navigate(to)).then((signedOut) => {
+      // Only the answer about this same session may re-run the guard (not a sign-in meanwhile).
+      if (isLive() && !signedOut && getSession().token === token && guardFacts() !== before)
+        void revalidate();
+    });
+  });
   useEffect(() => {
-    void checkAuth((to) => void navigate(to));
-  }, [navigate]);
+    let live = true;
+    check(() => live);
+    return () => {
+      live = false;
+    };
+  }, [location.key]);
   return null;
 }
 

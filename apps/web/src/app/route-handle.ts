@@ -1,10 +1,10 @@
 import { useMatches } from 'react-router';
-import type { TRouteMeta } from '@/app/routes';
+import type { TRouteRequirement } from '@air/shared/route-guard';
 
 /** What every page route carries in its `handle`, read by the title sync and the page heading. */
 export interface TRouteHandle {
   title: string;
-  permission: TRouteMeta['permission'];
+  permission: TRouteRequirement;
 }
 
 function isHandle(value: unknown): value is TRouteHandle {

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { signInFixture } from '@/test/fixtures';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { buildRoutes } from '@/app/router';
 import { ROUTES } from '@/app/routes';
-import { clearSession } from '@/lib/session';
+import { clearSession, setSession } from '@/lib/session';
+import { permissionsFor } from '@air/shared/permissions';
 
 function renderAt(path: string) {
   const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
@@ -31,6 +33,29 @@ describe('router', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/signin'));
     await screen.findByRole('heading', { name: 'Sign in' }, { timeout: 5000 });
     await waitFor(() => expect(document.title).toBe('Sign in | AIR'));
+  });
+
+  it('sends a signed-in user without the permission to /signin and says why', async () => {
+    act(() =>
+      setSession(
+        signInFixture({
+          token: 'test-token',
+          role: 'developer',
+          id: 'u1',
+          name: 'Dev',
+          email: 'dev@example.com',
+          verified: true,
+          permission: { ...permissionsFor('developer') },
+          accounts: [{ id: 'a1', name: 'Org' }],
+          account_id: 'a1',
+          plan: 'free',
+          onboarded: true,
+        }),
+      ),
+    );
+    const router = renderAt('/account/users');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/signin'));
+    expect(await screen.findByText("You don't have access to that page", {}, { timeout: 5000 })).toBeTruthy();
   });
 
   it('declares every route of the spec once, including both scaffold readings', () => {

@@ -197,6 +197,13 @@ export const ROUTES: readonly TRouteMeta[] = [
     page: () => import('@/features/account/routes/account-home'),
   },
   {
+    path: '/account/usage',
+    layout: 'app',
+    permission: 'user',
+    title: 'usage',
+    page: () => import('@/features/usage/routes/usage'),
+  },
+  {
     path: '/account/profile',
     layout: 'account',
     permission: 'user',
@@ -229,14 +236,14 @@ export const ROUTES: readonly TRouteMeta[] = [
     layout: 'account',
     permission: 'owner',
     title: 'billing',
-    page: () => import('@/features/account/routes/billing'),
+    page: () => import('@/features/billing/routes/billing'),
   },
   {
     path: '/account/upgrade',
     layout: 'account',
     permission: 'owner',
     title: 'upgrade',
-    page: () => import('@/features/account/routes/upgrade'),
+    page: () => import('@/features/billing/routes/upgrade'),
   },
   {
     path: '/account/apikeys',

@@ -5,6 +5,7 @@ import { UserMenu } from '@/components/layout/user-menu';
 import { FeedbackWidget } from '@/components/layout/feedback-widget';
 import { Logo } from '@/components/layout/logo';
 import { TooltipProvider } from '@/components/ui/tooltip';
+import { QuotaBanner } from '@/features/usage/components/quota-banner';
 
 /** The app layout's frame: icon rail (wide) or slide-out menu (small), header with the user menu. */
 export function AppShell({ children }: { children: React.ReactNode }) {
@@ -27,7 +28,9 @@ export function AppShell({ children }: { children: React.ReactNode }) {
               <NavSheet />
             </div>
           </header>
-          <main id="main" className="mx-auto w-full max-w-6xl p-4 md:p-8">
+          {/* Bottom padding keeps the last rows and editors scrollable clear of the feedback button. */}
+          <main id="main" className="mx-auto w-full max-w-6xl p-4 pb-24 md:p-8 md:pb-24">
+            <QuotaBanner />
             {children}
           </main>
         </div>

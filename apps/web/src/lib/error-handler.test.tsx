@@ -50,6 +50,12 @@ describe('handleError', () => {
     });
   });
 
+  it('a 500 whose message is the generic title does not repeat it as the description', () => {
+    const { run, toasts } = setup();
+    run(new ApiError(500, { message: 'Something went wrong' }));
+    expect(toasts()[0]).toMatchObject({ title: 'Something went wrong', description: 'Please try again.' });
+  });
+
   it('falls back to the generic description when the body has no message', () => {
     const { run, toasts } = setup();
     run(new ApiError(503, null));

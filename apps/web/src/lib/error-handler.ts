@@ -24,7 +24,10 @@ function bodyMessage(error: unknown): string | undefined {
  */
 export function handleError(error: unknown, navigate: TNavigate): void {
   const title = i18n.t('common:error.title');
-  const description = bodyMessage(error) ?? i18n.t('common:error.description');
+  const message = bodyMessage(error);
+  // A 500 says "Something went wrong" too: the same words twice under one another help nobody.
+  const description =
+    message && message.trim() !== title.trim() ? message : i18n.t('common:error.description');
 
   if (!(error instanceof ApiError) || error.status === 0) {
     // No response at all: nothing the server said to show, so keep the cause for the developer.

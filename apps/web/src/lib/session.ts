@@ -1,30 +1,12 @@
 import { useSyncExternalStore } from 'react';
+import type { TAuthStatus } from '@air/shared/schemas/auth';
+import type { TSignInData, TUser } from '@air/shared/schemas/user';
 import { api, ApiError, TOKEN_STORAGE_KEY } from '@/lib/api';
 
 export const USER_STORAGE_KEY = 'air.user';
 
 /** The signed-in user as the sign-in answer gives it and local storage keeps it (spec section 3). */
-export interface TSessionUser {
-  id?: string;
-  name?: string;
-  email?: string;
-  avatar?: string | null;
-  verified?: boolean;
-  permission?: Record<string, boolean>;
-  has_password?: boolean;
-  '2fa_enabled'?: boolean;
-  support_enabled?: boolean;
-  accounts?: { id: string; name: string }[];
-  default_account?: string | null;
-  account_id?: string;
-  locale?: string | null;
-  dark_mode?: boolean;
-  plan?: string | null;
-  subscription?: { status: string } | null;
-  onboarded?: boolean;
-  duplicate_user?: boolean;
-  [key: string]: unknown;
-}
+export type TSessionUser = TUser;
 
 export interface TSession {
   user: TSessionUser | null;
@@ -66,8 +48,8 @@ export function reloadSession() {
 }
 
 /** Store a sign-in answer (`{ token, …user }`). */
-export function setSession(data: TSessionUser & { token?: string }) {
-  const { token, ...user } = data;
+export function setSession(data: TUser | TSignInData) {
+  const { token, ...user } = { token: undefined, ...data };
   if (typeof token === 'string' && token) localStorage.setItem(TOKEN_STORAGE_KEY, token);
   localStorage.setItem(USER_STORAGE_KEY, JSON.stringify(user));
   emit();
@@ -111,14 +93,14 @@ export async function signOut(navigate: (to: string) => void) {
 export async function checkAuth(navigate: (to: string) => void): Promise<boolean> {
   if (!snapshot.token) return false;
   try {
-    const res = await api.get<{ authenticated?: boolean } & TSessionUser>('/api/auth');
-    const data = res.data ?? {};
-    if (data.authenticated === false) {
+    const res = await api.get<TAuthStatus>('/api/auth');
+    const data = res.data;
+    if (!data?.authenticated) {
       await signOut(navigate);
       return true;
     }
     const { authenticated: _ignored, ...user } = data;
-    if (Object.keys(user).length > 0) updateUser(user);
+    updateUser(user);
     return false;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {

@@ -3,42 +3,55 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
-import { vi } from 'vitest';
+import type { TConsoleCall } from '@air/shared/api';
 import { AppProviders } from '@/app/providers';
 import { TooltipProvider } from '@/components/ui/tooltip';
+import { serveApi, type TLooseReply, type TReply, type TSeenCall } from '@/test/api-mock';
 
 export interface TMockCall {
   method: string;
+  /** Path and query. */
   url: string;
   body: unknown;
 }
 
-type TMockAnswer =
-  { status?: number; body?: unknown } | ((call: TMockCall) => { status?: number; body?: unknown });
+/** Answers by call name (`@air/shared/api`), typed from the server's schemas. */
+export type TMockRoutes = {
+  [K in TConsoleCall]?:
+    TReply<K> | ((call: TMockCall & { params: URLSearchParams }) => TReply<K> | Promise<TReply<K>>);
+} & {
+  /** A call not yet in the table (a module that has not added it): any answer. */
+  [call: string]: TLooseReply | ((...args: never[]) => TLooseReply | Promise<TLooseReply>) | undefined;
+};
+
+const asMockCall = (call: TSeenCall): TMockCall => ({
+  method: call.method,
+  url: call.url.pathname + call.url.search,
+  body: call.body,
+});
 
 /**
- * A fetch stand-in keyed by "METHOD /path" (query string included when given). Unknown calls answer
- * 404 so a page calling something unexpected shows it. Returns the recorded calls.
+ * Serves answers keyed by "METHOD /path" (`:id` for a path parameter). Unknown calls answer 404 so
+ * a page calling something unexpected shows it. Returns the recorded calls.
  */
-export function mockFetch(routes: Record<string, TMockAnswer>) {
-  const calls: TMockCall[] = [];
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const path = url.replace(/^https?:\/\/[^/]+/, '');
-    const method = (init.method ?? 'GET').toUpperCase();
-    const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : init.body;
-    const call = { method, url: path, body };
-    calls.push(call);
-    const answer = routes[`${method} ${path}`] ?? routes[`${method} ${path.split('?')[0]}`];
-    const { status = 200, body: out = {} } = answer
-      ? typeof answer === 'function'
-        ? answer(call)
-        : answer
-      : { status: 404, body: { message: 'Not found' } };
-    return new Response(JSON.stringify(out), { status, headers: { 'content-type': 'application/json' } });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return calls;
+export function mockFetch(routes: TMockRoutes): TMockCall[] {
+  const table = Object.fromEntries(
+    Object.entries(routes).map(([name, route]) => [
+      name,
+      (call: TSeenCall) =>
+        typeof route === 'function'
+          ? (
+              route as (
+                call: TMockCall & { params: URLSearchParams },
+              ) => TReply<TConsoleCall> | Promise<TReply<TConsoleCall>>
+            )({
+              ...asMockCall(call),
+              params: call.url.searchParams,
+            })
+          : route,
+    ]),
+  );
+  return serveApi(table, () => ({ status: 404, body: { message: 'Not found' } }), asMockCall);
 }
 
 /**

@@ -1,11 +1,21 @@
 import i18n from '@/lib/i18n';
 import '@testing-library/jest-dom/vitest';
-import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { cleanup, configure } from '@testing-library/react';
 
+// findBy/waitFor wait up to 5 s (default 1 s): a busy 2-core machine can take longer than a
+// second to render a page after a mocked answer, and that is no failure of the page.
+configure({ asyncUtilTimeout: 5_000 });
+import { apiServer } from './api-mock';
+
+// Every test's network goes through Mock Service Worker; a call no test mocked goes on to the
+// (absent) network and fails as it did before, inside the page's own error handling.
+beforeAll(() => apiServer.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => {
   cleanup();
+  apiServer.resetHandlers();
 });
+afterAll(() => apiServer.close());
 
 // Tests render pages synchronously: give them every catalogue up front instead of lazy loading.
 const catalogues = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/*.json', {

@@ -18,7 +18,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { OTP_LENGTH } from '@air/shared/validation';
 import { DateField } from './date-field';
 import { FileField } from './file-field';
-import { cardFieldComponent } from './payment-step';
+import { RegisteredCardField, cardFieldComponent } from './payment-step';
 import { isCheckboxSet, type TFieldOption, type TFieldType, type TFormField } from './types';
 
 export interface TFieldProps {
@@ -27,6 +27,8 @@ export interface TFieldProps {
   field: TFormField & { type: TFieldType };
   value: unknown;
   error?: string;
+  /** Marks the label: the form's schema refuses this field's empty value. */
+  required?: boolean;
   onChange: (value: unknown) => void;
   onBlur: () => void;
 }
@@ -72,7 +74,7 @@ export function FormField(props: TFieldProps) {
       {field.label && !inlineLabel && (
         <Label htmlFor={id} id={`${id}-label`}>
           {field.label}
-          {field.required && <span aria-hidden="true"> *</span>}
+          {props.required && <span aria-hidden="true"> *</span>}
         </Label>
       )}
       <Control {...props} describedBy={describedBy} />
@@ -292,8 +294,7 @@ function Control({
       );
 
     case 'card': {
-      const CardField = cardFieldComponent();
-      if (!CardField) {
+      if (!cardFieldComponent()) {
         return (
           <p id={id} role="status" className="text-sm text-muted-foreground">
             {t('form.card.unavailable')}
@@ -301,7 +302,7 @@ function Control({
         );
       }
       return (
-        <CardField
+        <RegisteredCardField
           id={id}
           name={name}
           disabled={field.disabled}
@@ -323,14 +324,8 @@ function Control({
           value={String(value ?? '')}
           placeholder={field.placeholder}
           readOnly={field.readonly}
-          min={field.type === 'number' ? field.min : undefined}
-          max={field.type === 'number' ? field.max : undefined}
           autoComplete={
-            field.type === 'password'
-              ? field.validation === 'complexPassword'
-                ? 'new-password'
-                : 'current-password'
-              : undefined
+            field.type === 'password' ? (field.autoComplete ?? 'current-password') : field.autoComplete
           }
           onChange={(e) => onChange(e.target.value)}
           onBlur={onBlur}

@@ -1,6 +1,5 @@
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { acceptList } from '@air/shared/validation';
 import { Input } from '@/components/ui/input';
 import type { TFormField } from './types';
 
@@ -12,6 +11,13 @@ interface TFileFieldProps {
   invalid?: boolean;
   describedBy?: string;
   onChange: (files: FileList | null) => void;
+}
+
+/** The `accept` attribute's list: `image/png, image/*` or an array, lower-cased. */
+function acceptList(accept: TFormField['accept']): string[] {
+  if (!accept) return [];
+  const list = typeof accept === 'string' ? accept.split(',') : accept;
+  return list.map((a) => a.trim().toLowerCase()).filter(Boolean);
 }
 
 /** File input limited to the accepted MIME types, previewing a chosen image. */

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
@@ -9,7 +9,8 @@ import { cn } from '@/lib/utils';
 import { errorText } from './error-text';
 import { FormField } from './field';
 import { submitValues } from './submit';
-import { CHOICE_TYPES, activeFields, type TFormProps, type TFormValues } from './types';
+import { isRequired } from './schema-validation';
+import { CHOICE_TYPES, activeFields, initialValue, type TFormProps, type TFormValues } from './types';
 import { useFormState } from './use-form';
 
 /**
@@ -20,6 +21,7 @@ import { useFormState } from './use-form';
  */
 export function Form({
   fields,
+  schema,
   url,
   method,
   buttonText,
@@ -27,18 +29,30 @@ export function Form({
   redirect,
   autoSubmit,
   cancel,
+  autoFocus,
   className,
 }: TFormProps) {
   const { t } = useTranslation('form');
   const navigate = useNavigate();
   const handleError = useErrorHandler();
   const formId = useId();
-  const state = useFormState(fields);
+  const state = useFormState(fields, schema);
   const [submitting, setSubmitting] = useState(false);
   const entries = activeFields(fields);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    if (!autoFocus) return;
+    const first = formRef.current?.querySelector<HTMLElement>(
+      'input:not([type=hidden]):not([disabled]), textarea:not([disabled]), select:not([disabled]), button[role=combobox], [role=switch], [role=checkbox], [role=radio], [contenteditable=true]',
+    );
+    first?.focus();
+    // autoFocus does not change for a mounted form, so this runs once: re-focusing on a later
+    // render would pull focus from where the user put it.
+  }, [autoFocus]);
 
   async function submit(values: TFormValues) {
-    if (!state.validateAll()) return;
+    if (!(await state.validateAll())) return;
     setSubmitting(true);
     try {
       const { response, sent } = await submitValues(fields, method, url, values);
@@ -66,6 +80,7 @@ export function Form({
 
   return (
     <form
+      ref={formRef}
       noValidate
       onSubmit={onSubmit}
       aria-busy={submitting || undefined}
@@ -81,8 +96,9 @@ export function Form({
           id={`${formId}-${name}`}
           name={name}
           field={field}
+          required={typeof schema === 'function' ? false : isRequired(schema, name, initialValue(field))}
           value={state.values[name]}
-          error={errorText(t, state.errors[name])}
+          error={errorText(t, state.errors[name], field.label)}
           onChange={(value) => {
             const next = state.setValue(name, value, { validate: CHOICE_TYPES.has(field.type) });
             if (autoSubmit && !submitting) void submit(next);

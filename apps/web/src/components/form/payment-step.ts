@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType, type ReactElement } from 'react';
 import type { TFormValues } from './types';
 
 /*
@@ -65,6 +65,27 @@ export function cardTokenizer(): TCardTokenizer | null {
 }
 export function cardFieldComponent(): ComponentType<TCardFieldProps> | null {
   return registry.CardField;
+}
+
+/**
+ * The registered card widget as one component type declared here, so the form renders the same
+ * component on every render (a component looked up during render would look new to React each
+ * time and lose its state). The provider registers once at start-up; null when none has.
+ */
+export function RegisteredCardField(props: TCardFieldProps): ReactElement | null {
+  const CardField = registry.CardField;
+  return CardField ? createElement(CardField, props) : null;
+}
+
+/**
+ * Raised by a card tokenizer when the processor refuses the card (a wrong number, an expired
+ * card): the form shows its message on the card field, as it does a server's `inputError`.
+ */
+export class CardTokenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CardTokenError';
+  }
 }
 
 /** Raised when the server asks for a card step that no billing provider has registered. */

@@ -1,7 +1,8 @@
 import i18n from '@/lib/i18n';
-import { apiRequest, type TApiResponse, type THttpMethod } from '@/lib/api';
+import { ApiError, apiRequest, type TApiResponse, type THttpMethod } from '@/lib/api';
 import { activeFields, type TFormFields, type TFormValues } from './types';
 import {
+  CardTokenError,
   PAYMENT_RESULT_FIELD,
   PaymentStepUnavailableError,
   cardTokenizer,
@@ -40,7 +41,13 @@ async function tokenizeCards(fields: TFormFields, values: TFormValues): Promise<
     if (field.type !== 'card' || out[name] == null) continue;
     const tokenize = cardTokenizer();
     if (!tokenize) throw new PaymentStepUnavailableError(i18n.t('form:form.payment.unavailable'));
-    out[name] = await tokenize(out[name]);
+    try {
+      out[name] = await tokenize(out[name]);
+    } catch (error) {
+      if (error instanceof CardTokenError)
+        throw new ApiError(400, { message: error.message, inputError: name });
+      throw error;
+    }
   }
   return out;
 }

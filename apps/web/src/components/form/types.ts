@@ -1,13 +1,56 @@
-import type { TFieldOption, TFieldRules, TFieldType } from '@air/shared/validation';
 import type { TApiResponse, THttpMethod } from '@/lib/api';
-
-export type { TFieldOption, TFieldType };
+import type { TIssueLike } from '@air/shared/validation';
 
 /**
- * The spec's generic form field definition (section 3). Forms are maps keyed by field name; a
- * field whose `type` is null is removed. Validation reads the shared `TFieldRules` part.
+ * What the forms need of a zod schema. Structural, so this module and the sign-in route need zod
+ * only when a schema is actually loaded.
  */
-export interface TFormField extends TFieldRules {
+export interface TSchemaLike {
+  safeParse(data: unknown): { success: true } | { success: false; error: { issues: readonly TIssueLike[] } };
+}
+
+/**
+ * A form's schema: the shared request schema itself, or a loader for it. The sign-in family passes
+ * a loader so zod stays out of the sign-in route's first download (its budget is 150 KB); the
+ * loader starts when the form mounts, long before the first blur.
+ */
+export type TFormSchema = TSchemaLike | (() => Promise<TSchemaLike>);
+
+export const FIELD_TYPES = [
+  'text',
+  'email',
+  'password',
+  'number',
+  'phone',
+  'url',
+  'textarea',
+  'select',
+  'checkbox',
+  'radio',
+  'switch',
+  'date',
+  'file',
+  'otp',
+  'hidden',
+  'card',
+] as const;
+export type TFieldType = (typeof FIELD_TYPES)[number];
+
+export interface TFieldOption {
+  value: string;
+  label: string;
+  group?: string;
+}
+
+/**
+ * The spec's generic form field definition (section 3), presentation only: forms are maps keyed
+ * by field name, and a field whose `type` is null is removed. No rule lives here: the form's
+ * `schema` (the request schema from `@air/shared`, the one the server validates with) decides
+ * what is valid, which message is shown, and which labels carry the required mark.
+ */
+export interface TFormField {
+  type: TFieldType | null;
+  label?: string;
   placeholder?: string;
   description?: string;
   /** Initial value; `defaultValue` is used when `value` is absent. */
@@ -15,8 +58,14 @@ export interface TFormField extends TFieldRules {
   defaultValue?: unknown;
   disabled?: boolean;
   readonly?: boolean;
+  /** select, radio, checkbox set: the choices. */
+  options?: readonly TFieldOption[];
+  /** file: MIME types the picker offers (`image/png`, or a family such as `image/*`). */
+  accept?: readonly string[] | string;
   /** otp: allowed characters as a RegExp source, e.g. input-otp's REGEXP_ONLY_DIGITS. */
   pattern?: string;
+  /** password: `new-password` lets password managers offer a generated one. */
+  autoComplete?: string;
 }
 
 export type TFormFields = Record<string, TFormField>;
@@ -24,6 +73,8 @@ export type TFormValues = Record<string, unknown>;
 
 export interface TFormProps {
   fields: TFormFields;
+  /** The request's shared schema: the form validates with it before sending (one rule set). */
+  schema: TFormSchema;
   url: string;
   method: THttpMethod;
   /** Submit button text; defaults to the translated "Save". */
@@ -36,6 +87,8 @@ export interface TFormProps {
   autoSubmit?: boolean;
   /** Shows a Cancel button that calls this. */
   cancel?: () => void;
+  /** Focuses the first field when the form mounts (form dialogs). */
+  autoFocus?: boolean;
   className?: string;
 }
 

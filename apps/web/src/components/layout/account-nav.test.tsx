@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { signInFixture } from '@/test/fixtures';
 import { act, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { permissionsFor } from '@air/shared/permissions';
@@ -32,7 +33,9 @@ describe('account sub-navigation', () => {
   });
 
   it('renders only the permitted links for the signed-in user', () => {
-    act(() => setSession({ name: 'Dev', permission: permissionsFor('developer'), token: 't' }));
+    act(() =>
+      setSession(signInFixture({ name: 'Dev', role: 'developer', permission: permissionsFor('developer') })),
+    );
     render(
       <MemoryRouter initialEntries={['/account/profile']}>
         <AccountNav />

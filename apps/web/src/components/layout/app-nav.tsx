@@ -4,6 +4,7 @@ import { Menu } from 'lucide-react';
 import { useState } from 'react';
 import { cn } from '@/lib/utils';
 import { signOut } from '@/lib/session';
+import { useDocsUrl } from '@/lib/utility-config';
 import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@/components/ui/sheet';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
@@ -29,6 +30,7 @@ function NavEntry({
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  const docsUrl = useDocsUrl();
   const label = t(`nav.${item.key}`);
   const Icon = item.icon;
   const size = compact ? 'size-10 justify-center' : 'h-10 px-3';
@@ -54,7 +56,12 @@ function NavEntry({
     );
   } else if (item.href) {
     entry = (
-      <a href={item.href} target="_blank" rel="noreferrer" className={cn(itemClass(false), size)}>
+      <a
+        href={item.key === 'docs' ? docsUrl : item.href}
+        target="_blank"
+        rel="noreferrer"
+        className={cn(itemClass(false), size)}
+      >
         {content}
       </a>
     );

@@ -1,16 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { PERMISSION_MAPS, userFixture } from '@/test/fixtures';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { UserMenu } from '@/components/layout/user-menu';
 import { clearSession, setSession, type TSessionUser } from '@/lib/session';
 
-const base: TSessionUser = {
-  name: 'Ada',
-  email: 'ada@example.com',
-  verified: true,
-  permission: { user: true },
-};
+const base: TSessionUser = userFixture({ role: 'user', permission: { ...PERMISSION_MAPS.user } });
 
 async function openMenu(user: TSessionUser) {
   act(() => setSession({ ...user, token: 't' }));

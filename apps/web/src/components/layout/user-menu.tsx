@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ChevronDown, CircleHelp, Languages, LogOut, Moon, Repeat, Sun, UserPen } from 'lucide-react';
 import { routeAfterSignIn } from '@air/shared/route-guard';
 import { api } from '@/lib/api';
+import { queryClient } from '@/lib/query-client';
 import { LOCALES, type TLocale } from '@/lib/i18n';
 import { changeLocale } from '@/lib/locale';
 import { setSession, signOut, useSession, type TSessionUser } from '@/lib/session';
@@ -36,6 +37,10 @@ export function UserMenu() {
     try {
       const res = await api.post<TSessionUser & { token?: string }>('/api/auth/switch', { account: id });
       if (!res.data) return;
+      // Nothing of the previous account may show: every cached answer goes, and the pages below
+      // the root remount (AccountScope) once the session names the new account.
+      await queryClient.cancelQueries();
+      queryClient.clear();
       setSession(res.data);
       // Switching repeats the sign-in routing (spec section 4).
       void navigate(
@@ -53,8 +58,19 @@ export function UserMenu() {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" className="max-w-56 gap-1 px-2">
-          <span className="truncate">{user?.name ?? t('userMenu.label')}</span>
+        <Button variant="ghost" className="h-auto max-w-56 gap-1 px-2 py-1" data-testid="user-menu">
+          <span className="flex min-w-0 flex-col items-end leading-tight">
+            <span className="max-w-full truncate">{user?.name ?? t('userMenu.label')}</span>
+            {typeof user?.account_name === 'string' && (
+              <span
+                className="max-w-full truncate text-xs font-normal text-muted-foreground"
+                data-testid="active-account"
+              >
+                <span className="sr-only">{t('userMenu.activeAccount')}: </span>
+                {user.account_name}
+              </span>
+            )}
+          </span>
           <ChevronDown aria-hidden="true" />
         </Button>
       </DropdownMenuTrigger>

@@ -17,6 +17,23 @@ import { formatDateTime } from './format';
 import { clampPage, pageCount, searchRows, sortRows } from './rows';
 import type { TColumn, TDataTableProps, TSortState } from './types';
 
+/**
+ * Below the `sm` breakpoint each row is a stacked card (a label before every value, the row's
+ * checkbox and actions menu pinned in its corners), so a phone never scrolls sideways to reach
+ * the actions. The header row becomes the sort and select-all toolbar. Same DOM at every width.
+ */
+const STACKED = {
+  table: 'max-sm:block',
+  header: 'max-sm:block [&_tr]:max-sm:border-b-0',
+  headerRow: 'max-sm:flex max-sm:flex-wrap max-sm:items-center max-sm:gap-1 max-sm:px-2 max-sm:py-1',
+  headerCell: 'max-sm:h-auto max-sm:px-2 max-sm:py-1',
+  body: 'max-sm:block',
+  row: 'max-sm:relative max-sm:block max-sm:py-2 max-sm:pr-14 max-sm:pl-3',
+  selectCell: 'max-sm:absolute max-sm:top-3 max-sm:left-3 max-sm:p-0',
+  cell: 'max-sm:flex max-sm:items-baseline max-sm:gap-2 max-sm:px-0 max-sm:py-1 max-sm:[overflow-wrap:anywhere] max-sm:before:w-28 max-sm:before:shrink-0 max-sm:before:font-medium max-sm:before:text-muted-foreground max-sm:before:content-[attr(data-label)]',
+  actionsCell: 'max-sm:absolute max-sm:top-1 max-sm:right-1 max-sm:p-0',
+} as const;
+
 function defaultRowId(row: unknown): string {
   return String((row as { id?: unknown }).id);
 }
@@ -157,11 +174,11 @@ export function DataTable<T>({
       )}
 
       <div className="rounded-md border">
-        <Table aria-label={label} aria-busy={loading || undefined}>
-          <TableHeader>
-            <TableRow>
+        <Table aria-label={label} aria-busy={loading || undefined} className={STACKED.table}>
+          <TableHeader className={STACKED.header}>
+            <TableRow className={STACKED.headerRow}>
               {selectable && (
-                <TableHead className="w-10">
+                <TableHead className={cn('w-10', STACKED.headerCell)}>
                   <Checkbox
                     aria-label={t('selectAll')}
                     checked={allVisibleSelected ? true : someVisibleSelected ? 'indeterminate' : false}
@@ -175,7 +192,7 @@ export function DataTable<T>({
                 return (
                   <TableHead
                     key={column.key}
-                    className={column.className}
+                    className={cn(column.className, STACKED.headerCell, !column.sortable && 'max-sm:hidden')}
                     aria-sort={direction ? (direction === 'asc' ? 'ascending' : 'descending') : undefined}
                   >
                     {column.sortable ? (
@@ -196,13 +213,13 @@ export function DataTable<T>({
                 );
               })}
               {hasActions && (
-                <TableHead className="w-12">
+                <TableHead className="w-12 max-sm:hidden">
                   <span className="sr-only">{t('actions')}</span>
                 </TableHead>
               )}
             </TableRow>
           </TableHeader>
-          <TableBody>
+          <TableBody className={STACKED.body}>
             {loading ? (
               <TableRow>
                 <TableCell colSpan={columnCount} className="h-24 text-center">
@@ -224,9 +241,13 @@ export function DataTable<T>({
                 const isSelected = selected.has(id);
                 const rowActions = (actions ?? []).filter((action) => !action.show || action.show(row));
                 return (
-                  <TableRow key={id} data-state={isSelected ? 'selected' : undefined}>
+                  <TableRow
+                    key={id}
+                    data-state={isSelected ? 'selected' : undefined}
+                    className={cn(STACKED.row, selectable && 'max-sm:pl-12')}
+                  >
                     {selectable && (
-                      <TableCell>
+                      <TableCell className={STACKED.selectCell}>
                         <Checkbox
                           aria-label={t('selectRow')}
                           checked={isSelected}
@@ -235,12 +256,16 @@ export function DataTable<T>({
                       </TableCell>
                     )}
                     {columns.map((column) => (
-                      <TableCell key={column.key} className={column.className}>
+                      <TableCell
+                        key={column.key}
+                        data-label={column.header}
+                        className={cn(column.className, STACKED.cell)}
+                      >
                         {renderCell(row, column)}
                       </TableCell>
                     ))}
                     {hasActions && (
-                      <TableCell className="text-right">
+                      <TableCell className={cn('text-right', STACKED.actionsCell)}>
                         {rowActions.length > 0 && (
                           <DropdownMenu>
                             <DropdownMenuTrigger asChild>

@@ -3,7 +3,14 @@ import { DropdownMenu as M } from 'radix-ui';
 import { Check, ChevronRight } from 'lucide-react';
 import { cn } from '@/lib/utils';
 
-export const DropdownMenu = M.Root;
+/**
+ * Menus are not modal by default: a modal menu hides the rest of the page from assistive
+ * technology (aria-hidden) while its links and buttons stay focusable, which axe reports as
+ * aria-hidden-focus. A non-modal menu still closes on Escape, on Tab and on a click outside.
+ */
+export function DropdownMenu({ modal = false, ...props }: React.ComponentProps<typeof M.Root>) {
+  return <M.Root modal={modal} {...props} />;
+}
 export const DropdownMenuTrigger = M.Trigger;
 export const DropdownMenuGroup = M.Group;
 export const DropdownMenuSub = M.Sub;

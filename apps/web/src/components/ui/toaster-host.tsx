@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { useToast } from '@/components/ui/use-toast';
 
 const Toaster = lazy(() => import('@/components/ui/toaster').then((m) => ({ default: m.Toaster })));
@@ -10,9 +10,9 @@ const Toaster = lazy(() => import('@/components/ui/toaster').then((m) => ({ defa
 export function ToasterHost() {
   const { toasts } = useToast();
   const [needed, setNeeded] = useState(false);
-  useEffect(() => {
-    if (toasts.length > 0) setNeeded(true);
-  }, [toasts.length]);
+  // Set while rendering (React's pattern for state derived from a change), not in an effect: the
+  // toaster mounts in the same render as the first toast instead of one render later.
+  if (toasts.length > 0 && !needed) setNeeded(true);
   if (!needed && toasts.length === 0) return null;
   return (
     <Suspense fallback={null}>

@@ -42,9 +42,7 @@ export function Toaster() {
         >
           <div className="grid gap-1">
             {title && <Toast.Title className="text-sm font-semibold">{title}</Toast.Title>}
-            {description && (
-              <Toast.Description className="text-sm opacity-90">{description}</Toast.Description>
-            )}
+            {description && <Toast.Description className="text-sm">{description}</Toast.Description>}
           </div>
           <Toast.Close
             aria-label={t('toast.close')}
@@ -58,7 +56,7 @@ export function Toaster() {
         hotkey={['F8']}
         label={t('toast.label', { hotkey: '{hotkey}' })}
         className={cn(
-          'fixed top-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:top-auto sm:right-0 sm:bottom-0 md:max-w-[420px]',
+          'fixed top-14 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:top-auto sm:right-0 sm:bottom-0 md:max-w-[420px]',
         )}
       />
     </Toast.Provider>

@@ -46,7 +46,7 @@ export function toastReducer(state: TToastState, action: TToastAction): TToastSt
   }
 }
 
-const listeners = new Set<(state: TToastState) => void>();
+const listeners = new Set<() => void>();
 let memoryState: TToastState = { toasts: [] };
 const removeTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
@@ -67,7 +67,7 @@ export function dispatch(action: TToastAction) {
     else scheduleRemoval(action.id);
   }
   memoryState = toastReducer(memoryState, action);
-  listeners.forEach((listener) => listener(memoryState));
+  listeners.forEach((listener) => listener());
 }
 
 let count = 0;
@@ -92,18 +92,22 @@ export function resetToasts() {
   removeTimers.forEach((timer) => clearTimeout(timer));
   removeTimers.clear();
   memoryState = { toasts: [] };
-  listeners.forEach((listener) => listener(memoryState));
+  listeners.forEach((listener) => listener());
 }
 
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+const snapshot = () => memoryState;
+
 export function useToast() {
-  const [state, setState] = React.useState<TToastState>(memoryState);
-  React.useEffect(() => {
-    listeners.add(setState);
-    setState(memoryState);
-    return () => {
-      listeners.delete(setState);
-    };
-  }, []);
+  // The queue lives outside React (toast() is called from plain modules); every state is a new
+  // object, so React reads it as an external store and sees a toast queued before it subscribed.
+  const state = React.useSyncExternalStore(subscribe, snapshot, snapshot);
   return {
     ...state,
     toast,

@@ -1,21 +1,14 @@
+import type { TApiKey, TCreatedApiKey } from '@air/shared/schemas/api-key';
 import { api } from '@/lib/api';
 
-/** An API key as the list gives it: `key` is the masked prefix until revealed (spec section 3). */
-export interface TApiKey {
-  id: string;
-  name: string;
-  key?: string;
-  scope: string[];
-  active: boolean;
-  date_created?: string;
-}
+export type { TApiKey };
 
 export const API_KEYS_QUERY = ['api-keys'] as const;
 
 /** The full key of one API key (GET /api/key/{id} reveals it). */
 export async function revealKey(id: string): Promise<string> {
-  const res = await api.get<Partial<TApiKey> & { full_key?: string }>(`/api/key/${encodeURIComponent(id)}`);
-  const key = res.data?.full_key ?? res.data?.key;
+  const res = await api.get<TApiKey | TCreatedApiKey>(`/api/key/${encodeURIComponent(id)}`);
+  const key = res.data && 'full_key' in res.data ? res.data.full_key : res.data?.key;
   if (typeof key !== 'string' || !key) throw new Error('The server returned no key');
   return key;
 }

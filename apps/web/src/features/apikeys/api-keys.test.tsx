@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { API_KEY_SCOPES } from '@air/shared/schemas/api-key';
+import { apiKeyFixture } from '@/test/fixtures';
 import { screen, waitFor, within } from '@testing-library/react';
 import { mockFetch, renderPage } from '@/test/render-page';
 import ApiKeyEditPage from './routes/api-key-edit';
@@ -8,9 +10,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 const FULL_KEY = `air_${'Z'.repeat(40)}`;
 const id = '00000000-0000-4000-8000-000000000001';
-const scopes = {
-  data: ['gateway.invoke', 'aiendpoint.read', 'aiendpoint.write', 'usage.read', 'account.read'],
-};
+const scopes = { data: [...API_KEY_SCOPES] };
 
 describe('API keys', () => {
   it('create requires a name and a scope, then shows the full key once with copy and a warning', async () => {
@@ -19,11 +19,7 @@ describe('API keys', () => {
       'POST /api/key': {
         body: {
           data: {
-            id,
-            name: 'Backend',
-            key: 'air_ZZZZ…',
-            scope: ['gateway.invoke'],
-            active: true,
+            ...apiKeyFixture({ id, name: 'Backend', key: 'air_ZZZZ…', scope: ['gateway.invoke'] }),
             full_key: FULL_KEY,
           },
         },
@@ -68,7 +64,7 @@ describe('API keys', () => {
   it('edit with an unknown id goes to /404', async () => {
     mockFetch({
       'GET /api/key/scopes': { body: scopes },
-      'GET /api/key/nope': { status: 404, body: { message: 'Not found' } },
+      'GET /api/key/:id': { status: 404, body: { message: 'Not found' } },
     });
     const { router } = renderPage(ApiKeyEditPage, {
       route: '/account/apikeys/edit',
@@ -83,13 +79,13 @@ describe('API keys', () => {
       'GET /api/key': {
         body: {
           data: [
-            { id, name: 'Live', key: 'air_ZZZZ…', scope: ['gateway.invoke'], active: true },
-            { id: 'k2', name: 'Old', key: 'air_YYYY…', scope: ['usage.read'], active: false },
+            apiKeyFixture({ id, name: 'Live', key: 'air_ZZZZ…', scope: ['gateway.invoke'], active: true }),
+            apiKeyFixture({ id: 'k2', name: 'Old', key: 'air_YYYY…', scope: ['usage.read'], active: false }),
           ],
         },
       },
-      [`GET /api/key/${id}`]: { body: { data: { id, key: FULL_KEY } } },
-      [`PATCH /api/key/${id}`]: { body: { data: {} } },
+      'GET /api/key/:id': { body: { data: apiKeyFixture({ id, key: FULL_KEY }) } },
+      'PATCH /api/key/:id': { body: { data: apiKeyFixture({ id, active: false }) } },
     });
     const { user } = renderPage(ApiKeysPage, {
       route: '/account/apikeys',

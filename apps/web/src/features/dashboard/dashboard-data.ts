@@ -1,7 +1,8 @@
 import { api } from '@/lib/api';
-import type { TApiKey } from '@/features/apikeys/api-keys-api';
+import type { TAiEndpoint } from '@air/shared/schemas/aiendpoint';
+import type { TApiKey } from '@air/shared/schemas/api-key';
+import type { TUsage, TUsageList } from '@air/shared/schemas/usage';
 import { revealKey } from '@/features/apikeys/api-keys-api';
-import type { TAiEndpoint } from '@/features/registry/endpoint-types';
 
 /**
  * The user's first API key in full (GET /api/key, then GET /api/key/{id} to reveal). Any failure
@@ -33,21 +34,7 @@ export async function firstRouteName(): Promise<string | null> {
   }
 }
 
-export interface TUsageSummary {
-  total: number;
-  quota?: number | null;
-  label?: string;
-  period?: string;
-}
-
-/** GET /api/account/usage, when the server offers it: this period's calls (and the plan's quota). */
-export async function usageSummary(): Promise<TUsageSummary | null> {
-  try {
-    const res = await api.get<TUsageSummary | TUsageSummary[]>('/api/account/usage');
-    const data = Array.isArray(res.data) ? res.data[0] : res.data;
-    return data && typeof data.total === 'number' ? data : null;
-  } catch (error) {
-    console.warn('Dashboard: usage is not available', error);
-    return null;
-  }
+/** The calls row of GET /api/account/usage (this month against the quota), or null. */
+export function callsRow(rows: TUsageList): TUsage | null {
+  return rows.find((row) => row.label === 'calls') ?? null;
 }

@@ -1,10 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiKeyFixture, endpointFixture, usageFixture } from '@/test/fixtures';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { mockFetch, renderPage } from '@/test/render-page';
 import DashboardPage from './routes/dashboard';
+import { QuotaBanner } from '@/features/usage/components/quota-banner';
+import { clearSession, setSession } from '@/lib/session';
+import { userFixture } from '@/test/fixtures';
 import { PLACEHOLDER_KEY, PLACEHOLDER_ROUTE } from './snippets';
 
 afterEach(() => {
+  act(() => clearSession());
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -15,10 +20,17 @@ const keyId = '00000000-0000-4000-8000-000000000001';
 
 function withKeyAndRoute() {
   return mockFetch({
-    'GET /api/key': { body: { data: [{ id: keyId, name: 'k', key: 'air_aaaa…', scope: [], active: true }] } },
-    [`GET /api/key/${keyId}`]: { body: { data: { id: keyId, key: FULL_KEY } } },
-    'GET /api/aiendpoint': { body: { data: [{ id: 'e1', route_name: 'acme/echo', isActive: true }] } },
-    'GET /api/account/usage': { body: { data: { total: 42, quota: 1000, period: 'May 2026' } } },
+    'GET /api/key': { body: { data: [apiKeyFixture({ id: keyId, name: 'k', key: 'air_aaaa…' })] } },
+    'GET /api/key/:id': { body: { data: apiKeyFixture({ id: keyId, key: FULL_KEY }) } },
+    'GET /api/aiendpoint': { body: { data: [endpointFixture({ route_name: 'acme/echo', isActive: true })] } },
+    'GET /api/account/usage': {
+      body: {
+        data: [
+          usageFixture({ label: 'calls', total: 42 }),
+          usageFixture({ label: 'served', total: 7, quota: null }),
+        ],
+      },
+    },
   });
 }
 
@@ -82,5 +94,34 @@ describe('dashboard quick-start', () => {
     expect(within(panel).getByRole('button', { name: 'Copied!' })).toBeInTheDocument();
     act(() => vi.advanceTimersByTime(200));
     expect(within(panel).getByRole('button', { name: 'Copy' })).toBeInTheDocument();
+  });
+});
+
+/** The console shell: the quota banner above the page, both reading GET /api/account/usage. */
+function DashboardUnderBanner() {
+  return (
+    <>
+      <QuotaBanner />
+      <DashboardPage />
+    </>
+  );
+}
+
+describe('dashboard usage beside the quota banner', () => {
+  it('shows the month calls and the quota when the banner has read the same usage list', async () => {
+    mockFetch({
+      'GET /api/key': { body: { data: [] } },
+      'GET /api/aiendpoint': { body: { data: [] } },
+      'GET /api/account/usage': {
+        body: {
+          data: [usageFixture({ total: 900, quota: 1000 }), usageFixture({ label: 'served', quota: null })],
+        },
+      },
+    });
+    act(() => setSession({ ...userFixture(), token: 't' }));
+    renderPage(DashboardUnderBanner, { route: '/dashboard', path: '/dashboard' });
+    expect(await screen.findByTestId('quota-banner')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('usage-total')).toHaveTextContent('900'));
+    expect(screen.getByText('of 1,000 calls')).toBeInTheDocument();
   });
 });

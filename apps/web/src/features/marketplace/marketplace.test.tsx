@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sharedEndpointFixture } from '@/test/fixtures';
 import { screen } from '@testing-library/react';
 import { mockFetch, renderPage } from '@/test/render-page';
 import MarketplacePage from './routes/mkt';
@@ -7,17 +8,19 @@ import { cardDescription } from './marketplace-text';
 afterEach(() => vi.unstubAllGlobals());
 
 const types = ['agent', 'model', 'datasource'] as const;
-const shared = Array.from({ length: 10 }, (_, i) => ({
-  id: `id-${i + 1}`,
-  name: `Shared ${i + 1}`,
-  route_name: `org${i + 1}/route`,
-  route_type: types[i % 3],
-  isActive: true,
-  isPrivate: false,
-  isShared: true,
-  account_orgDisplayName: `Org ${i + 1}`,
-  config: { description: '<p>A <strong>very</strong> long description of this endpoint</p>' },
-}));
+const shared = Array.from({ length: 10 }, (_, i) =>
+  sharedEndpointFixture({
+    id: `id-${i + 1}`,
+    name: `Shared ${i + 1}`,
+    route_name: `org${i + 1}/route`,
+    route_type: types[i % 3]!,
+    isActive: true,
+    isPrivate: false,
+    isShared: true,
+    account_orgDisplayName: `Org ${i + 1}`,
+    config: { description: '<p>A <strong>very</strong> long description of this endpoint</p>' },
+  }),
+);
 
 describe('marketplace', () => {
   it('cuts descriptions to 21 characters plus "..." after stripping HTML', () => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { endpointFixture, PERMISSION_MAPS, sharedEndpointFixture, signInFixture } from '@/test/fixtures';
 import { act, screen, waitFor } from '@testing-library/react';
 import { clearSession, setSession } from '@/lib/session';
 import { mockFetch, renderPage } from '@/test/render-page';
@@ -11,7 +12,7 @@ afterEach(() => {
 });
 
 const id = '00000000-0000-4000-8000-000000000009';
-const own = {
+const own = endpointFixture({
   id,
   name: 'Echo',
   route_name: 'acme/echo',
@@ -28,18 +29,28 @@ const own = {
     timeout_ms: null,
     headers: { 'x-upstream-key': '********' },
   },
-};
+});
 
 function signIn() {
-  act(() => setSession({ token: 't', name: 'Ann', account_id: 'acc', permission: { user: true } }));
+  act(() =>
+    setSession(
+      signInFixture({
+        token: 't',
+        name: 'Ann',
+        account_id: 'acc',
+        role: 'user',
+        permission: { ...PERMISSION_MAPS.user },
+      }),
+    ),
+  );
 }
 
 describe('endpoint detail', () => {
   it('saves each switch on change with PATCH', async () => {
     signIn();
     const calls = mockFetch({
-      [`GET /api/aiendpoint/${id}`]: { body: { data: own } },
-      [`PATCH /api/aiendpoint/${id}`]: { body: {} },
+      'GET /api/aiendpoint/:id': { body: { data: own } },
+      'PATCH /api/aiendpoint/:id': { body: { data: { ...own, isShared: true } } },
     });
     const { user } = renderPage(EndpointPage, {
       route: '/aiendpoints/:id',
@@ -57,8 +68,59 @@ describe('endpoint detail', () => {
     expect(screen.getByRole('switch', { name: 'Private' })).toBeInTheDocument();
   });
 
+  it("refuses the Overview name with the server's rule and message before sending", async () => {
+    signIn();
+    const calls = mockFetch({ 'GET /api/aiendpoint/:id': { body: { data: own } } });
+    const { user } = renderPage(EndpointPage, {
+      route: '/aiendpoints/:id',
+      path: `/aiendpoints/${id}`,
+      title: 'endpoint',
+    });
+    const name = await screen.findByLabelText('Name');
+    await user.clear(name);
+    await user.tab();
+    expect(await screen.findByText('Name is required')).toBeInTheDocument();
+    await user.click(name);
+    await user.paste('n'.repeat(201));
+    await user.tab();
+    expect(await screen.findByText('Name must be at most 200 characters')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
+  });
+
+  it("Settings refuses a reserved or malformed header name and an out-of-range timeout with the server's messages", async () => {
+    signIn();
+    const calls = mockFetch({ 'GET /api/aiendpoint/:id': { body: { data: own } } });
+    const { user } = renderPage(EndpointPage, {
+      route: '/aiendpoints/:id',
+      path: `/aiendpoints/${id}`,
+      title: 'endpoint',
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Settings' }));
+    const name = await screen.findByRole('textbox', { name: 'Header name 1' });
+    await user.clear(name);
+    await user.type(name, 'Host');
+    await user.type(screen.getByLabelText('Timeout (ms)'), '5');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(
+      await screen.findByText('Host is set by the gateway and cannot be configured'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Timeout (ms) must be at least 1000')).toBeInTheDocument();
+    await user.clear(name);
+    await user.type(name, 'bad name');
+    // A new value: a masked one under a new name is not sent (it means "keep" only under its own).
+    const value = screen.getByRole('textbox', { name: 'Header value 1' });
+    await user.clear(value);
+    await user.type(value, 'secret');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(
+      await screen.findByText('Upstream headers need valid header names (at most 20 headers)'),
+    ).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
+  });
+
   it('shows only the Active switch to a visitor who is not signed in', async () => {
-    mockFetch({ [`GET /api/aiendpoint/${id}`]: { body: { data: own } } });
+    mockFetch({ 'GET /api/aiendpoint/:id': { body: { data: own } } });
     renderPage(EndpointPage, { route: '/aiendpoints/:id', path: `/aiendpoints/${id}`, title: 'endpoint' });
     expect(await screen.findByRole('switch', { name: 'Active' })).toBeInTheDocument();
     expect(screen.queryByRole('switch', { name: 'Private' })).not.toBeInTheDocument();
@@ -68,14 +130,16 @@ describe('endpoint detail', () => {
   it("opens another account's shared endpoint read-only", async () => {
     signIn();
     mockFetch({
-      [`GET /api/aiendpoint/${id}`]: {
+      'GET /api/aiendpoint/:id': {
         body: {
           data: {
-            ...own,
+            ...sharedEndpointFixture({
+              id,
+              name: 'Echo',
+              route_type: 'agent',
+              account_orgDisplayName: 'Globex',
+            }),
             editable: false,
-            route_endpoint: undefined,
-            account_orgDisplayName: 'Globex',
-            config: { description: '' },
           },
         },
       },

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { endpointFixture, sharedEndpointFixture } from '@/test/fixtures';
 import { screen, waitFor, within } from '@testing-library/react';
 import { mockFetch, renderPage } from '@/test/render-page';
 import RegistryPage from './routes/registry';
@@ -7,28 +8,29 @@ import { ENDPOINT_NAME_PREFIX, generateEndpointName } from './endpoint-types';
 afterEach(() => vi.unstubAllGlobals());
 
 const types = ['agent', 'model', 'datasource'] as const;
-const mine = Array.from({ length: 15 }, (_, i) => ({
-  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  name: `Endpoint ${String(i + 1).padStart(2, '0')}`,
-  route_name: `acme/route-${i + 1}`,
-  route_endpoint: `https://upstream.example.com/${i + 1}`,
-  route_type: types[i % 3],
-  isActive: i % 2 === 0,
-  isPrivate: i % 3 === 0,
-  isShared: false,
-  account_orgDisplayName: 'Acme',
-  config: { description: '' },
-}));
+const mine = Array.from({ length: 15 }, (_, i) =>
+  endpointFixture({
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    name: `Endpoint ${String(i + 1).padStart(2, '0')}`,
+    route_name: `acme/route-${i + 1}`,
+    route_endpoint: `https://upstream.example.com/${i + 1}`,
+    route_type: types[i % 3]!,
+    isActive: i % 2 === 0,
+    isPrivate: i % 3 === 0,
+    isShared: false,
+    account_orgDisplayName: 'Acme',
+  }),
+);
 const shared = [
-  {
-    ...mine[1],
+  sharedEndpointFixture({
     id: 'shared-1',
     name: 'Their model',
     route_name: 'globex/gpt',
     route_type: 'model',
+    isShared: true,
     account_orgDisplayName: 'Globex',
     config: { description: '<p>Fast <b>and</b> cheap</p>' },
-  },
+  }),
 ];
 
 const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
@@ -113,7 +115,7 @@ describe('registry page', () => {
   it('bulk deletes the selected rows through DELETE /api/aiendpoint/{ids}', async () => {
     const calls = mockFetch({
       'GET /api/aiendpoint': { body: { data: mine.slice(0, 3) } },
-      [`DELETE /api/aiendpoint/${mine[0]!.id},${mine[1]!.id}`]: { body: {} },
+      'DELETE /api/aiendpoint/:ids': { body: { data: { deleted: 2 } } },
     });
     const { user } = renderPage(RegistryPage, { route: '/registry', path: '/registry', title: 'registry' });
     await screen.findByText('Endpoint 01');

@@ -1,6 +1,9 @@
 import type { TItemKind } from '@air/shared/schemas/item';
 
 /** One name-only collection: its API and where its list and detail pages live (decision 003). */
+/** `?create=1` on a list page opens its create dialog (blank slates elsewhere link to it). */
+export const CREATE_PARAM = 'create';
+
 export interface TScaffoldKind {
   kind: TItemKind;
   /** The list page's path; the detail page is `${listPath}/{id}`. */

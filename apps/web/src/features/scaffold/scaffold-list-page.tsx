@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
@@ -9,7 +9,7 @@ import { BlankSlate } from '@/components/ui/blank-slate';
 import { Button } from '@/components/ui/button';
 import { useErrorHandler } from '@/lib/error-handler';
 import { fetchItems, itemsQuery } from './scaffold-api';
-import type { TScaffoldItem, TScaffoldKind } from './scaffold-kinds';
+import { CREATE_PARAM, type TScaffoldItem, type TScaffoldKind } from './scaffold-kinds';
 import { useItemDialogs } from './use-item-dialogs';
 
 /** The generic name-only list: search, multi-select, view/edit/delete, bulk delete, global New. */
@@ -19,9 +19,30 @@ export function ScaffoldListPage({ kind }: { kind: TScaffoldKind }) {
   const handleError = useErrorHandler();
   const items = useQuery({ queryKey: itemsQuery(kind), queryFn: () => fetchItems(kind) });
   const dialogs = useItemDialogs(kind);
+  const [params, setParams] = useSearchParams();
+  const createRequested = params.get(CREATE_PARAM) === '1';
   useEffect(() => {
     if (items.error) handleError(items.error);
   }, [items.error, handleError]);
+  const createHandled = useRef(false);
+  useEffect(() => {
+    // Once per visit of ?create=1: renders before the URL drops it must not open a second dialog.
+    if (!createRequested) {
+      createHandled.current = false;
+      return;
+    }
+    if (createHandled.current) return;
+    createHandled.current = true;
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete(CREATE_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+    dialogs.create();
+  }, [createRequested, setParams, dialogs]);
 
   const newButton = (
     <Button onClick={dialogs.create}>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
+import { ZItemInput } from '@air/shared/schemas/item';
 import { useDialog } from '@/app/dialog-provider';
 import type { TFormFields } from '@/components/form/types';
 import { toast } from '@/components/ui/use-toast';
@@ -20,7 +21,7 @@ export function useItemDialogs(kind: TScaffoldKind, onChanged?: () => void) {
     onChanged?.();
   };
   const nameField = (value?: string): TFormFields => ({
-    name: { type: 'text', label: t('name'), required: true, maxLength: 200, value },
+    name: { type: 'text', label: t('name'), value },
   });
 
   return {
@@ -31,6 +32,7 @@ export function useItemDialogs(kind: TScaffoldKind, onChanged?: () => void) {
         url: `/api/${kind.kind}`,
         method: 'POST',
         fields: nameField(),
+        schema: ZItemInput,
         callback: (result) => result && changed(),
       }),
     edit: (item: TScaffoldItem) =>
@@ -40,6 +42,7 @@ export function useItemDialogs(kind: TScaffoldKind, onChanged?: () => void) {
         url: `/api/${kind.kind}/${encodeURIComponent(item.id)}`,
         method: 'PATCH',
         fields: nameField(item.name),
+        schema: ZItemInput,
         callback: (result) => result && changed(),
       }),
     remove: (items: TScaffoldItem[], after?: () => void) =>

@@ -1,5 +1,6 @@
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { ZPasswordConfirm } from '@air/shared/schemas/user';
 import { useDialog } from '@/app/dialog-provider';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
@@ -27,10 +28,9 @@ export function DangerZone({ owner }: { owner: boolean }) {
         password: {
           type: 'password',
           label: t('account:danger.password'),
-          required: true,
-          errorMessage: t('form:form.messages.closeAccountPassword'),
         },
       },
+      schema: ZPasswordConfirm,
       callback: (result) => {
         // false means cancelled; a form answer means the server closed or deleted.
         if (!result) return;

@@ -1,38 +1,19 @@
 import { useTranslation } from 'react-i18next';
 import { REGEXP_ONLY_DIGITS } from 'input-otp';
+import { ZTwoFactorVerify } from '@air/shared/schemas/two-factor';
 import { Form } from '@/components/form/form';
 import { CopyButton } from '@/features/account/components/copy-button';
+import type { TTwoFactorSetup } from '@air/shared/schemas/two-factor';
 
-export interface TTwoFactorSetup {
+/** What the set-up step shows: the QR code image and the secret to type by hand. */
+export interface TTwoFactorView {
   qrCode: string;
   secret: string | null;
 }
 
-/** The secret from the answer, or from the otpauth:// URI when only that is given. */
-function secretOf(data: Record<string, unknown>): string | null {
-  if (typeof data.secret === 'string' && data.secret) return data.secret;
-  for (const key of ['otpauth_url', 'otpauth', 'uri']) {
-    const uri = data[key];
-    if (typeof uri === 'string') {
-      const match = /[?&]secret=([^&]+)/.exec(uri);
-      if (match?.[1]) return decodeURIComponent(match[1]);
-    }
-  }
-  return null;
-}
-
-/** A QR code image source: a data or http URL as is, inline SVG markup as a data URL. */
-function imageSource(qr: string): string {
-  return qr.trimStart().startsWith('<svg')
-    ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(qr)}`
-    : qr;
-}
-
 /** Reads `PUT /api/user/2fa { 2fa_enabled: true }`'s answer. */
-export function readSetup(data: unknown): TTwoFactorSetup {
-  const body = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
-  const qr = typeof body.qr_code === 'string' ? body.qr_code : '';
-  return { qrCode: qr ? imageSource(qr) : '', secret: secretOf(body) };
+export function readSetup(data: TTwoFactorSetup | undefined): TTwoFactorView {
+  return { qrCode: data?.qr_code ?? '', secret: data?.secret ?? null };
 }
 
 /**
@@ -43,7 +24,7 @@ export function TwoFactorSetup({
   setup,
   onVerified,
 }: {
-  setup: TTwoFactorSetup;
+  setup: TTwoFactorView;
   onVerified: (backupCode: string) => void;
 }) {
   const { t } = useTranslation(['account']);
@@ -82,10 +63,10 @@ export function TwoFactorSetup({
             type: 'otp',
             label: t('twoFactor.code'),
             description: t('twoFactor.codeHint'),
-            required: true,
             pattern: REGEXP_ONLY_DIGITS,
           },
         }}
+        schema={ZTwoFactorVerify}
         url="/api/user/2fa/verify"
         method="POST"
         buttonText={t('twoFactor.verify')}

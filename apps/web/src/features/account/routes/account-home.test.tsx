@@ -23,6 +23,7 @@ describe('/account', () => {
       'profile',
       'password',
       'twoFactor',
+      'usage',
       'billing',
       'notifications',
       'apikeys',
@@ -31,9 +32,9 @@ describe('/account', () => {
   });
 
   it.each([
-    ['user', ['profile', 'password', 'twoFactor', 'notifications']],
-    ['developer', ['profile', 'password', 'twoFactor', 'notifications', 'apikeys']],
-    ['admin', ['profile', 'password', 'twoFactor', 'notifications', 'users']],
+    ['user', ['profile', 'password', 'twoFactor', 'usage', 'notifications']],
+    ['developer', ['profile', 'password', 'twoFactor', 'usage', 'notifications', 'apikeys']],
+    ['admin', ['profile', 'password', 'twoFactor', 'usage', 'notifications', 'users']],
   ] as const)('a %s sees only the cards their permission allows', (role, expected) => {
     signInAs({ permission: { ...PERMISSIONS[role] } });
     mockApi({});

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
+  BarChart3,
   Bell,
   CreditCard,
   KeyRound,
@@ -28,7 +29,7 @@ interface TAccountCard {
 
 /** /account: one card per account area the user may use (spec sections 2 and 6). */
 export default function AccountHomePage() {
-  const { t } = useTranslation('account');
+  const { t } = useTranslation(['account', 'usage']);
   const { user } = useSession();
   const hasPassword = user?.has_password !== false;
   const twoFactorOn = user?.['2fa_enabled'] === true;
@@ -60,6 +61,15 @@ export default function AccountHomePage() {
       title: t('home.twoFactor.title'),
       text: twoFactorOn ? t('home.twoFactor.onText') : t('home.twoFactor.offText'),
       action: twoFactorOn ? t('home.twoFactor.manage') : t('home.twoFactor.enable'),
+    },
+    {
+      key: 'usage',
+      to: '/account/usage',
+      permission: 'user',
+      icon: BarChart3,
+      title: t('usage:card.title'),
+      text: t('usage:card.text'),
+      action: t('usage:card.action'),
     },
     {
       key: 'billing',

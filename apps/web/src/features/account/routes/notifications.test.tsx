@@ -20,10 +20,11 @@ describe('/account/notifications', () => {
             { name: 'plan_updated', active: false },
             { name: 'card_updated', active: true },
             { name: 'invite_accepted', active: true },
+            { name: 'quota_warning', active: false },
           ],
         },
       },
-      'PATCH /api/notification': { body: {} },
+      'PATCH /api/notification': { body: { data: [] } },
     });
     const { user } = renderPage(<NotificationsPage />, {
       path: '/account/notifications',
@@ -34,6 +35,7 @@ describe('/account/notifications', () => {
     expect(screen.getByRole('switch', { name: 'Plan updated' })).not.toBeChecked();
     expect(screen.getByRole('switch', { name: 'Card updated' })).toBeChecked();
     expect(screen.getByRole('switch', { name: 'Invite accepted' })).toBeChecked();
+    expect(screen.getByRole('switch', { name: 'Quota warnings' })).not.toBeChecked();
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     await user.click(newSignin);
     await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(1));
@@ -42,6 +44,7 @@ describe('/account/notifications', () => {
       plan_updated: false,
       card_updated: true,
       invite_accepted: true,
+      quota_warning: false,
     });
   });
 

@@ -1,12 +1,13 @@
 import { useTranslation } from 'react-i18next';
+import { NOTIFICATION_NAMES, ZNotificationUpdate } from '@air/shared/schemas/notification';
 import { Loader2 } from 'lucide-react';
 import { Form } from '@/components/form/form';
 import type { TFormFields } from '@/components/form/types';
 import { PageHeading } from '@/components/layout/page-heading';
 import { useApiQuery } from '@/features/account/lib/use-api-query';
 
-/** The notification preferences of spec section 9, in display order. */
-export const NOTIFICATION_NAMES = ['new_signin', 'plan_updated', 'card_updated', 'invite_accepted'] as const;
+/** The notification preferences (spec section 9, plus quota warnings), in display order. */
+export { NOTIFICATION_NAMES };
 
 /** `GET /api/notification` as a name → active map: a list of `{ name, active }` or a map already. */
 export function readPreferences(data: unknown): Record<string, boolean> {
@@ -53,7 +54,14 @@ export default function NotificationsPage() {
           <Loader2 className="size-6 animate-spin text-muted-foreground" aria-label={t('common:loading')} />
         </div>
       ) : (
-        <Form key={query.dataUpdatedAt} fields={fields} url="/api/notification" method="PATCH" autoSubmit />
+        <Form
+          key={query.dataUpdatedAt}
+          fields={fields}
+          schema={ZNotificationUpdate}
+          url="/api/notification"
+          method="PATCH"
+          autoSubmit
+        />
       )}
     </>
   );

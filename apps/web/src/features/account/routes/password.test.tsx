@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen } from '@testing-library/react';
+import { userFixture } from '@/test/fixtures';
+import { act, screen, waitFor } from '@testing-library/react';
 import { mockApi, renderPage, signInAs } from '@/features/account/test/page-harness';
 import { clearSession, getSession } from '@/lib/session';
 import PasswordPage from './password';
@@ -17,19 +18,23 @@ describe('/account/password', () => {
   it('asks for the old password when the user has one and sends both', async () => {
     signInAs({ has_password: true });
     const calls = mockApi({
-      'PUT /api/user/password': { body: { message: 'Your password has been changed' } },
+      'PUT /api/user/password': { body: { data: userFixture(), message: 'Your password has been changed' } },
     });
     const { user } = open();
     await user.click(screen.getByRole('button', { name: 'Change password' }));
-    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
-      'Current password is required',
-      'New password is required',
-    ]);
+    await waitFor(() =>
+      expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+        'Please enter your current password',
+        'Please enter your password',
+      ]),
+    );
     await user.type(screen.getByLabelText(/Current password/), 'old-pass!');
     await user.type(screen.getByLabelText(/New password/), 'newpassword');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
-    expect(screen.getByRole('alert')).toHaveTextContent(
-      'Password must contain at least one special character',
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent(
+        'Password must contain at least one special character',
+      ),
     );
     await user.type(screen.getByLabelText(/New password/), '!');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
@@ -45,7 +50,9 @@ describe('/account/password', () => {
 
   it('does not ask for an old password when the user has none, and then has one', async () => {
     signInAs({ has_password: false });
-    const calls = mockApi({ 'PUT /api/user/password': { body: {} } });
+    const calls = mockApi({
+      'PUT /api/user/password': { body: { data: userFixture({ has_password: true }) } },
+    });
     const { user } = open();
     expect(screen.queryByLabelText(/Current password/)).toBeNull();
     await user.type(screen.getByLabelText(/New password/), 'brand-new!');

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ZPasswordChange } from '@air/shared/schemas/user';
 import { Form } from '@/components/form/form';
 import type { TFormFields } from '@/components/form/types';
 import { PageHeading } from '@/components/layout/page-heading';
@@ -18,7 +19,7 @@ export default function PasswordPage() {
   const [generation, setGeneration] = useState(0);
 
   const fields: TFormFields = {
-    oldpassword: { type: hasPassword ? 'password' : null, label: t('password.old'), required: true },
+    oldpassword: { type: hasPassword ? 'password' : null, label: t('password.old') },
     newpassword: newPasswordField(t('password.new'), t('password.hint')),
     has_password: { type: 'hidden', value: hasPassword },
   };
@@ -33,6 +34,7 @@ export default function PasswordPage() {
         <Form
           key={`${generation}-${hasPassword}`}
           fields={fields}
+          schema={ZPasswordChange}
           url="/api/user/password"
           method="PUT"
           buttonText={hasPassword ? t('password.change') : t('password.create')}

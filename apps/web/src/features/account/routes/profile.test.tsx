@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { at, mockApi, PERMISSIONS, renderPage, signInAs } from '@/features/account/test/page-harness';
 import { clearSession, getSession, type TSessionUser } from '@/lib/session';
+import { userFixture } from '@/test/fixtures';
 import ProfilePage from './profile';
 
 afterEach(() => {
@@ -12,8 +13,8 @@ afterEach(() => {
 const A1 = '11111111-1111-4111-8111-111111111111';
 const A2 = '22222222-2222-4222-8222-222222222222';
 
-function profile(patch: Partial<TSessionUser> = {}) {
-  return {
+function profile(patch: Partial<TSessionUser> = {}): TSessionUser {
+  return userFixture({
     name: 'Ada Owner',
     email: 'ada@example.com',
     account_id: A1,
@@ -24,7 +25,7 @@ function profile(patch: Partial<TSessionUser> = {}) {
     permission: { ...PERMISSIONS.owner },
     verified: true,
     ...patch,
-  };
+  });
 }
 
 function open() {
@@ -36,7 +37,9 @@ describe('/account/profile', () => {
     signInAs({ account_id: A1 });
     const calls = mockApi({
       'GET /api/user': { body: { data: profile() } },
-      'PATCH /api/user': { body: { data: { verified: true } } },
+      'PATCH /api/user': {
+        body: { data: profile({ account_name: 'Ada Labs', accounts: [{ id: A1, name: 'Ada Labs' }] }) },
+      },
     });
     const { user } = open();
     const accountName = await screen.findByLabelText(/Account name/);
@@ -49,6 +52,7 @@ describe('/account/profile', () => {
     expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
       name: 'Ada Owner',
       email: 'ada@example.com',
+      password: '',
       account_name: 'Ada Labs',
       support_enabled: false,
     });
@@ -77,20 +81,60 @@ describe('/account/profile', () => {
     expect(select).toHaveTextContent('Ada Org');
   });
 
-  it('an email change leaves the user unverified and goes to /signup/verify', async () => {
+  it('an email change sends the current password and keeps the address in use until the link is opened', async () => {
     signInAs({ account_id: A1 });
     const calls = mockApi({
       'GET /api/user': { body: { data: profile() } },
-      'PATCH /api/user': { body: { data: { email: 'new@example.com', verified: false } } },
+      'PATCH /api/user': {
+        body: {
+          data: profile({ email: 'ada@example.com', verified: true }),
+          message: 'We sent a link to new@example.com: your email changes when you open it.',
+        },
+      },
     });
     const { user, router } = open();
     const email = await screen.findByLabelText(/Email/);
     await user.clear(email);
     await user.type(email, 'new@example.com');
+    await user.type(screen.getByLabelText(/Current password/), 'Correct-horse-1');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(at(router)).toBe('/signup/verify'));
-    expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({ email: 'new@example.com' });
-    expect(getSession().user).toMatchObject({ email: 'new@example.com', verified: false });
+    expect(await screen.findByText(/We sent a link to new@example.com/)).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({
+      email: 'new@example.com',
+      password: 'Correct-horse-1',
+    });
+    expect(at(router)).toBe('/account/profile');
+    expect(getSession().user).toMatchObject({ email: 'ada@example.com', verified: true });
+  }, 20_000);
+
+  it('lists the sessions with this one marked and signs another one out', async () => {
+    signInAs({ account_id: A1 });
+    const S1 = '33333333-3333-4333-8333-333333333333';
+    const S2 = '44444444-4444-4444-8444-444444444444';
+    const at = '2026-11-20T10:00:00.000Z';
+    const calls = mockApi({
+      'GET /api/user': { body: { data: profile() } },
+      'GET /api/user/sessions': {
+        body: {
+          data: [
+            { id: S1, device: 'Laptop', ip: '10.0.0.1', created_at: at, last_seen_at: at, current: true },
+            { id: S2, device: 'Phone', ip: '10.0.0.2', created_at: at, last_seen_at: at, current: false },
+          ],
+        },
+      },
+      [`DELETE /api/user/sessions/${S2}`]: {
+        body: { data: { signed_out: 1, signout: false }, message: 'The session has been signed out' },
+      },
+    });
+    const { user } = open();
+    const rows = await screen.findAllByTestId('session-row');
+    expect(rows).toHaveLength(2);
+    expect(within(rows[0]!).getByText('This session')).toBeInTheDocument();
+    expect(within(rows[0]!).getByRole('button', { name: 'Sign out this session' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign out all other sessions' })).toBeInTheDocument();
+    await user.click(within(rows[1]!).getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByText('The session has been signed out')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === `/api/user/sessions/${S2}`)).toBe(true);
   });
 
   it('shows the spec messages for an empty name and email', async () => {
@@ -111,7 +155,7 @@ describe('/account/profile', () => {
     signInAs();
     const calls = mockApi({
       'GET /api/user': { body: { data: profile() } },
-      'DELETE /api/account': { body: { message: 'Account closed' } },
+      'DELETE /api/account': { body: { data: { signout: true }, message: 'Account closed' } },
     });
     const { user, router } = open();
     await user.click(await screen.findByRole('button', { name: 'Close account' }));
@@ -134,7 +178,7 @@ describe('/account/profile', () => {
     signInAs({ permission: { ...PERMISSIONS.admin } });
     const calls = mockApi({
       'GET /api/user': { body: { data: profile({ permission: { ...PERMISSIONS.admin } }) } },
-      'DELETE /api/user': { body: {} },
+      'DELETE /api/user': { body: { data: { signout: true } } },
     });
     const { user, router } = open();
     expect(await screen.findByText(/Deleting your user removes you from this account/)).toBeInTheDocument();

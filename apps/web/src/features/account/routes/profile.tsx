@@ -1,28 +1,29 @@
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { hasPermission } from '@air/shared/permissions';
+import { ZUserUpdate, type TUser } from '@air/shared/schemas/user';
 import { Form } from '@/components/form/form';
 import type { TFormFields, TFormValues } from '@/components/form/types';
 import { PageHeading } from '@/components/layout/page-heading';
 import { toast } from '@/components/ui/use-toast';
 import { DangerZone } from '@/features/account/components/danger-zone';
+import { SessionList } from '@/features/account/components/session-list';
 import { useApiQuery } from '@/features/account/lib/use-api-query';
-import { updateUser, useSession, type TSessionUser } from '@/lib/session';
+import { updateUser, useSession } from '@/lib/session';
 
-type TProfile = TSessionUser & { account_name?: string };
+type TProfile = Partial<TUser>;
 
 const PROFILE_URL = '/api/user';
 
 /**
  * /account/profile (GET/PATCH /api/user): name, email, account name (owners only), default
- * account (only with more than one account), support access, and the Danger Zone. A save that
- * leaves the user unverified (an email change) goes to /signup/verify (spec section 4).
+ * account (only with more than one account), support access, and the Danger Zone. Changing the
+ * email asks for the current password (or, without one, a two-factor code); the new address takes
+ * over only once its verification link is opened, so the form keeps showing the current one.
  */
 export default function ProfilePage() {
   const { t } = useTranslation(['account', 'form']);
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { user } = useSession();
   const query = useApiQuery<TProfile>(PROFILE_URL);
@@ -37,23 +38,28 @@ export default function ProfilePage() {
     name: {
       type: 'text',
       label: t('account:profile.name'),
-      required: true,
-      maxLength: 100,
       value: profile.name ?? '',
-      errorMessage: t('form:form.messages.name'),
     },
     email: {
       type: 'email',
       label: t('account:profile.email'),
-      required: true,
       value: profile.email ?? '',
-      errorMessage: t('form:form.messages.email'),
+    },
+    password: {
+      type: profile.has_password === false ? null : 'password',
+      label: t('account:profile.currentPassword'),
+      description: t('account:profile.currentPasswordHint'),
+      value: '',
+    },
+    code: {
+      type: profile.has_password === false && profile['2fa_enabled'] === true ? 'text' : null,
+      label: t('account:profile.twoFactorCode'),
+      description: t('account:profile.currentPasswordHint'),
+      value: '',
     },
     account_name: {
       type: owner ? 'text' : null,
       label: t('account:profile.accountName'),
-      required: true,
-      maxLength: 100,
       value: accountName,
     },
     default_account: {
@@ -73,32 +79,17 @@ export default function ProfilePage() {
 
   function saved(data: unknown, sent: TFormValues, serverMessage: boolean) {
     const answer = (data && typeof data === 'object' ? data : {}) as TProfile;
-    const emailChanged = typeof sent.email === 'string' && sent.email.trim() !== (profile.email ?? '');
-    // The server un-verifies a changed email; older answers may omit the flag, so infer it then.
-    const verified =
-      typeof answer.verified === 'boolean' ? answer.verified : emailChanged ? false : undefined;
-    const patch: Partial<TProfile> = {
-      name: sent.name as string,
-      email: typeof sent.email === 'string' ? sent.email.trim() : profile.email,
-      support_enabled: sent.support_enabled === true,
-      ...answer,
-    };
+    // The answer carries the address in use: a new one is pending until its link is opened.
+    const patch: Partial<TProfile> = answer;
     if (typeof sent.default_account === 'string') patch.default_account = sent.default_account;
     if (typeof sent.account_name === 'string' && profile.account_id) {
       patch.accounts = accounts.map((account) =>
         account.id === profile.account_id ? { ...account, name: sent.account_name as string } : account,
       );
     }
-    if (verified !== undefined) patch.verified = verified;
-    delete patch.account_name;
     updateUser(patch);
     void queryClient.invalidateQueries({ queryKey: [PROFILE_URL] });
-    if (verified === false) {
-      toast({ variant: 'info', title: t('account:profile.emailChanged') });
-      void navigate('/signup/verify');
-    } else if (!serverMessage) {
-      toast({ variant: 'success', title: t('account:profile.saved') });
-    }
+    if (!serverMessage) toast({ variant: 'success', title: t('account:profile.saved') });
   }
 
   return (
@@ -113,11 +104,13 @@ export default function ProfilePage() {
           <Form
             key={query.dataUpdatedAt}
             fields={fields}
+            schema={ZUserUpdate}
             url={PROFILE_URL}
             method="PATCH"
             buttonText={t('account:profile.save')}
             onSuccess={(response, sent) => saved(response.data, sent, Boolean(response.message))}
           />
+          <SessionList />
           <DangerZone owner={owner} />
         </div>
       )}

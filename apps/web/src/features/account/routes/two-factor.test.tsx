@@ -25,7 +25,7 @@ describe('/account/2fa', () => {
       'POST /api/user/2fa/verify': { body: { data: { backup_code: 'ABCD-EFGH-JKMN-PQRS' } } },
     });
     const { user } = open();
-    const toggle = screen.getByRole('switch', { name: 'Enable two-factor authentication' });
+    const toggle = await screen.findByRole('switch', { name: 'Enable two-factor authentication' });
     expect(toggle).not.toBeChecked();
     await user.click(toggle);
     expect(await screen.findByRole('img', { name: 'QR code for your authenticator app' })).toHaveAttribute(
@@ -36,7 +36,7 @@ describe('/account/2fa', () => {
     expect(calls[0]).toMatchObject({ method: 'PUT', path: '/api/user/2fa', body: { '2fa_enabled': true } });
 
     await user.click(screen.getByRole('button', { name: 'Verify' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Code from your app is required');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter the 6-character code');
     await user.click(screen.getByRole('textbox', { name: /Code from your app/ }));
     await user.keyboard('123456');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
@@ -51,15 +51,15 @@ describe('/account/2fa', () => {
 
     await user.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.queryByTestId('backup-code')).toBeNull();
-    expect(screen.getByRole('switch', { name: 'Enable two-factor authentication' })).toBeChecked();
+    expect(await screen.findByRole('switch', { name: 'Two-factor authentication is on' })).toBeChecked();
   });
 
-  it('reads the secret from an otpauth URI when no plain secret is given', async () => {
+  it('shows the secret the server answers for typing by hand', async () => {
     signInAs({ '2fa_enabled': false });
     mockApi({
       'PUT /api/user/2fa': {
         body: {
-          data: { qr_code: QR, otpauth_url: 'otpauth://totp/AIR:ada?secret=KRSXG5CTMVRXEZLU&issuer=AIR' },
+          data: { '2fa_enabled': true, qr_code: QR, secret: 'KRSXG5CTMVRXEZLU' },
         },
       },
     });
@@ -71,7 +71,9 @@ describe('/account/2fa', () => {
   it('a wrong code stays on the code step with the message', async () => {
     signInAs({ '2fa_enabled': false });
     mockApi({
-      'PUT /api/user/2fa': { body: { data: { qr_code: QR, secret: 'JBSWY3DPEHPK3PXP' } } },
+      'PUT /api/user/2fa': {
+        body: { data: { '2fa_enabled': true, qr_code: QR, secret: 'JBSWY3DPEHPK3PXP' } },
+      },
       'POST /api/user/2fa/verify': {
         status: 400,
         body: { message: 'That code is not valid', inputError: 'code' },
@@ -87,15 +89,23 @@ describe('/account/2fa', () => {
     expect(getSession().user?.['2fa_enabled']).toBe(false);
   });
 
-  it('switching off disables it', async () => {
+  it('switching off asks for a code, then disables it', async () => {
     signInAs({ '2fa_enabled': true });
     const calls = mockApi({ 'PUT /api/user/2fa': { body: { data: { '2fa_enabled': false } } } });
     const { user } = open();
-    const toggle = screen.getByRole('switch');
+    // The label follows the state: "Enable …" under a checked switch read as the opposite.
+    const toggle = screen.getByRole('switch', { name: 'Two-factor authentication is on' });
     expect(toggle).toBeChecked();
     await user.click(toggle);
-    await waitFor(() => expect(screen.getByRole('switch')).not.toBeChecked());
-    expect(calls[0]?.body).toEqual({ '2fa_enabled': false });
+    expect(calls).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Turn off' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter the code');
+    await user.type(screen.getByRole('textbox', { name: /Code from your app or backup code/ }), '123456');
+    await user.click(screen.getByRole('button', { name: 'Turn off' }));
+    await waitFor(() =>
+      expect(screen.getByRole('switch', { name: 'Enable two-factor authentication' })).not.toBeChecked(),
+    );
+    expect(calls[0]?.body).toEqual({ '2fa_enabled': false, code: '123456' });
     expect(getSession().user?.['2fa_enabled']).toBe(false);
     expect(await screen.findByText('Two-factor authentication is disabled')).toBeInTheDocument();
   });

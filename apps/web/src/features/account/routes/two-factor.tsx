@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ZTwoFactorOff, type TTwoFactorSetup } from '@air/shared/schemas/two-factor';
+import { Form } from '@/components/form/form';
 import { PageHeading } from '@/components/layout/page-heading';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
@@ -9,7 +11,7 @@ import { CopyButton } from '@/features/account/components/copy-button';
 import {
   readSetup,
   TwoFactorSetup,
-  type TTwoFactorSetup,
+  type TTwoFactorView,
 } from '@/features/account/components/two-factor-setup';
 import { api } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
@@ -17,13 +19,15 @@ import { updateUser, useSession } from '@/lib/session';
 
 type TStep =
   | { kind: 'off' }
-  | { kind: 'setup'; setup: TTwoFactorSetup }
+  | { kind: 'setup'; setup: TTwoFactorView }
   | { kind: 'backup'; code: string }
-  | { kind: 'on' };
+  | { kind: 'on' }
+  | { kind: 'confirmOff' };
 
 /**
  * /account/2fa (spec section 4): off → switch on (PUT /api/user/2fa) shows the QR code and the
- * secret → a verified code enables it and shows the backup code once → on; switching off disables.
+ * secret → a verified code enables it and shows the backup code once → on; switching off asks for
+ * a current code (or the backup code) before it disables.
  */
 export default function TwoFactorPage() {
   const { t } = useTranslation('account');
@@ -33,9 +37,17 @@ export default function TwoFactorPage() {
   const [busy, setBusy] = useState(false);
 
   async function toggle(enable: boolean) {
+    if (!enable && step.kind === 'on') {
+      setStep({ kind: 'confirmOff' });
+      return;
+    }
+    if (!enable && step.kind === 'confirmOff') {
+      setStep({ kind: 'on' });
+      return;
+    }
     setBusy(true);
     try {
-      const res = await api.put('/api/user/2fa', { '2fa_enabled': enable });
+      const res = await api.put<TTwoFactorSetup>('/api/user/2fa', { '2fa_enabled': enable });
       if (enable) {
         setStep({ kind: 'setup', setup: readSetup(res.data) });
       } else {
@@ -65,7 +77,9 @@ export default function TwoFactorPage() {
               disabled={busy}
               onCheckedChange={(checked) => void toggle(checked)}
             />
-            <Label htmlFor="two-factor-toggle">{t('twoFactor.toggle')}</Label>
+            <Label htmlFor="two-factor-toggle">
+              {step.kind === 'off' ? t('twoFactor.toggle') : t('twoFactor.toggleOn')}
+            </Label>
           </div>
         )}
         {step.kind === 'setup' && (
@@ -77,6 +91,27 @@ export default function TwoFactorPage() {
               setStep({ kind: 'backup', code });
             }}
           />
+        )}
+        {step.kind === 'confirmOff' && (
+          <div className="space-y-4 rounded-lg border p-6">
+            <p className="text-sm">{t('twoFactor.offText')}</p>
+            <Form
+              fields={{
+                '2fa_enabled': { type: 'hidden', value: false },
+                code: { type: 'text', label: t('twoFactor.offCode') },
+              }}
+              schema={ZTwoFactorOff}
+              url="/api/user/2fa"
+              method="PUT"
+              buttonText={t('twoFactor.turnOff')}
+              cancel={() => setStep({ kind: 'on' })}
+              onSuccess={(response) => {
+                updateUser({ '2fa_enabled': false });
+                setStep({ kind: 'off' });
+                toast({ variant: 'success', title: response.message ?? t('twoFactor.disabled') });
+              }}
+            />
+          </div>
         )}
         {step.kind === 'backup' && (
           <section aria-labelledby="backup-code-title" className="space-y-4 rounded-lg border p-6">

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import enAccount from '@/locales/en/account.json';
 import esAccount from '@/locales/es/account.json';
+import enBilling from '@/locales/en/billing.json';
+import esBilling from '@/locales/es/billing.json';
 import enOnboarding from '@/locales/en/onboarding.json';
 import esOnboarding from '@/locales/es/onboarding.json';
 import enSignup from '@/locales/en/signup.json';
@@ -18,6 +20,7 @@ function texts(value: unknown): string[] {
 
 describe.each([
   ['account', enAccount, esAccount],
+  ['billing', enBilling, esBilling],
   ['onboarding', enOnboarding, esOnboarding],
   ['signup', enSignup, esSignup],
 ])('the %s namespace', (_name, en, es) => {

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { vi } from 'vitest';
+import type { TBodyOf, TConsoleCall } from '@air/shared/api';
 import { act, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -8,14 +8,11 @@ import { DialogProvider } from '@/app/dialog-provider';
 import { LoadingProvider } from '@/app/loading-provider';
 import { Toaster } from '@/components/ui/toaster';
 import { setSession, type TSessionUser } from '@/lib/session';
+import { userFixture } from '@/test/fixtures';
+import { serveApi, type TLooseReply, type TReply, type TSeenCall } from '@/test/api-mock';
 
 /** Test support for page tests: a mocked server, a signed-in user and the page in a real router. */
 
-export interface TMockAnswer {
-  status?: number;
-  body?: unknown;
-}
-export type TMockHandler = TMockAnswer | ((body: unknown) => TMockAnswer);
 export interface TRecordedCall {
   method: string;
   path: string;
@@ -24,39 +21,39 @@ export interface TRecordedCall {
   headers: Record<string, string>;
 }
 
+/** Answers by call name (`@air/shared/api`), typed from the server's schemas. */
+export type TMockHandlers = {
+  [K in TConsoleCall]?: TReply<K> | ((body: TBodyOf<K>) => TReply<K> | Promise<TReply<K>>);
+} & {
+  /** A call not yet in the table (a module that has not added it): any answer. */
+  [call: string]: TLooseReply | ((...args: never[]) => TLooseReply | Promise<TLooseReply>) | undefined;
+};
+
 /**
- * Replaces fetch with a table of `"METHOD /path"` answers and records every call. An unmocked call
- * answers 599 so a test notices it rather than hanging.
+ * Serves a table of `"METHOD /path"` answers and records every call. An unmocked call answers 599
+ * so a test notices it rather than hanging.
  */
-export function mockApi(handlers: Record<string, TMockHandler>): TRecordedCall[] {
-  const calls: TRecordedCall[] = [];
-  // A spy, not a stubbed global: restoring it (vi.restoreAllMocks) leaves the setup's stubs alone.
-  vi.spyOn(globalThis, 'fetch').mockImplementation(
-    async (input: string | URL | Request, init: RequestInit = {}) => {
-      const url = new URL(input instanceof Request ? input.url : input, 'http://localhost');
-      const method = init.method ?? 'GET';
-      const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-      calls.push({
-        method,
-        path: url.pathname,
-        search: url.search,
-        body,
-        headers: (init.headers ?? {}) as Record<string, string>,
-      });
-      const handler = handlers[`${method} ${url.pathname}`];
-      const answer: TMockAnswer = !handler
-        ? { status: 599, body: { message: `unmocked ${method} ${url.pathname}` } }
-        : typeof handler === 'function'
-          ? handler(body)
-          : handler;
-      const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
-      return new Response(text, {
-        status: answer.status ?? 200,
-        headers: { 'content-type': 'application/json' },
-      });
-    },
+export function mockApi(handlers: TMockHandlers): TRecordedCall[] {
+  const table = Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => [
+      name,
+      (call: TSeenCall) =>
+        typeof handler === 'function'
+          ? (handler as (body: unknown) => TReply<TConsoleCall> | Promise<TReply<TConsoleCall>>)(call.body)
+          : handler,
+    ]),
   );
-  return calls;
+  return serveApi(
+    table,
+    (call) => ({ status: 599, body: { message: `unmocked ${call.method} ${call.url.pathname}` } }),
+    (call): TRecordedCall => ({
+      method: call.method,
+      path: call.url.pathname,
+      search: call.url.search,
+      body: call.body,
+      headers: Object.fromEntries(call.headers.entries()),
+    }),
+  );
 }
 
 /** The permission map of each role, as the server sends it (permissionsFor in the shared package). */
@@ -68,24 +65,15 @@ export const PERMISSIONS = {
 } as const;
 
 export function signInAs(patch: Partial<TSessionUser> = {}): TSessionUser {
-  const user: TSessionUser = {
+  const user = userFixture({
     id: 'u1',
     name: 'Ada Owner',
-    email: 'ada@example.com',
-    verified: true,
-    permission: { ...PERMISSIONS.owner },
-    has_password: true,
-    '2fa_enabled': false,
-    support_enabled: false,
     accounts: [{ id: 'a1', name: 'Ada Org' }],
     default_account: 'a1',
     account_id: 'a1',
-    plan: 'free',
-    subscription: { status: 'active' },
-    onboarded: true,
-    duplicate_user: false,
+    account_name: 'Ada Org',
     ...patch,
-  };
+  });
   act(() => setSession({ token: 'test-token', ...user }));
   return user;
 }
@@ -135,3 +123,6 @@ export function renderPage(
 export function at(router: ReturnType<typeof createMemoryRouter>): string {
   return router.state.location.pathname + router.state.location.search;
 }
+
+/** @deprecated name kept for older tests: one handler of the table. */
+export type TMockHandler = TLooseReply | ((body: never) => TLooseReply);

@@ -4,7 +4,8 @@ import { Button } from '@/components/ui/button';
 import { BlankSlate } from '@/components/ui/blank-slate';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 
-// Spec section 2: six "Agent 00x" cards; the sixth holds a blank slate linking to its /airs/{id}.
+// Spec section 2: six "Agent 00x" cards; the sixth holds a blank slate. Its button opens the airs
+// list's create dialog: /airs/{id} of an entry that does not exist yet would only be a 404.
 const AGENTS = [1, 2, 3, 4, 5, 6] as const;
 const LAST = AGENTS.length;
 
@@ -27,7 +28,7 @@ export default function AirPlaceholderPage() {
                   text={t('air.blankText')}
                   action={
                     <Button asChild size="sm">
-                      <Link to={`/airs/${n}`}>{t('air.blankButton')}</Link>
+                      <Link to="/airs?create=1">{t('air.blankButton')}</Link>
                     </Button>
                   }
                 />

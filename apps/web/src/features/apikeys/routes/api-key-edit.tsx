@@ -1,8 +1,9 @@
 import * as React from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, Loader2 } from 'lucide-react';
+import { ZCreateApiKey, ZUpdateApiKey } from '@air/shared/schemas/api-key';
 import { Form } from '@/components/form/form';
 import type { TFormFields } from '@/components/form/types';
 import { PageHeading } from '@/components/layout/page-heading';
@@ -11,13 +12,26 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { CopyButton } from '@/components/ui/copy-button';
 import { ApiError, api } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
-import { fetchScopes, type TApiKey } from '../api-keys-api';
+import { API_KEYS_QUERY, fetchScopes, type TApiKey } from '../api-keys-api';
 
 /** /account/apikeys/create and /account/apikeys/edit?id=: one page, the path decides the mode. */
 export default function ApiKeyEditPage() {
   const [params] = useSearchParams();
   const editing = useLocation().pathname.replace(/\/$/, '').endsWith('/edit');
   return editing ? <EditApiKey id={params.get('id')} /> : <CreateApiKey />;
+}
+
+/**
+ * A saved key changes the list, its own page and the dashboard's first key: all are fetched again,
+ * or a list opened before (cached for 30 s) would not show the new key or name.
+ */
+function useForgetKeys() {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: API_KEYS_QUERY });
+    void queryClient.invalidateQueries({ queryKey: ['api-key'] });
+    void queryClient.invalidateQueries({ queryKey: ['quickstart-key'] });
+  };
 }
 
 function useScopeOptions() {
@@ -39,18 +53,12 @@ function keyFields(
       type: 'text',
       label: t('form.name'),
       placeholder: t('form.namePlaceholder'),
-      required: true,
-      maxLength: 100,
-      errorMessage: t('form:form.messages.keyName'),
       value: values.name,
     },
     scope: {
       type: 'checkbox',
       label: t('form.scope'),
       description: t('form.scopeDescription'),
-      required: true,
-      min: 1,
-      errorMessage: t('form:form.messages.scope'),
       options: scopes.map((s) => ({ value: s, label: s })),
       value: values.scope,
     },
@@ -70,6 +78,7 @@ function Pending() {
 function CreateApiKey() {
   const { t } = useTranslation('apikeys');
   const scopes = useScopeOptions();
+  const forgetKeys = useForgetKeys();
   // The full key exists in this component's state only: leaving the page forgets it for good.
   const [created, setCreated] = React.useState<{ name: string; key: string } | null>(null);
 
@@ -104,10 +113,12 @@ function CreateApiKey() {
       ) : scopes.data ? (
         <Form
           fields={keyFields(t, scopes.data)}
+          schema={ZCreateApiKey}
           url="/api/key"
           method="POST"
           buttonText={t('form.create')}
           onSuccess={(response, sent) => {
+            forgetKeys();
             const data = (response.data ?? {}) as Partial<TApiKey> & { full_key?: string };
             const key = data.full_key ?? data.key;
             if (typeof key === 'string') setCreated({ name: String(sent.name ?? data.name ?? ''), key });
@@ -125,6 +136,7 @@ function EditApiKey({ id }: { id: string | null }) {
   const navigate = useNavigate();
   const handleError = useErrorHandler();
   const scopes = useScopeOptions();
+  const forgetKeys = useForgetKeys();
   const key = useQuery({
     queryKey: ['api-key', id],
     enabled: Boolean(id),
@@ -148,8 +160,10 @@ function EditApiKey({ id }: { id: string | null }) {
         <Form
           key={key.data.id}
           fields={keyFields(t, scopes.data, key.data)}
+          schema={ZUpdateApiKey}
           url={`/api/key/${encodeURIComponent(id)}`}
           method="PATCH"
+          onSuccess={forgetKeys}
           redirect="/account/apikeys"
           cancel={() => void navigate('/account/apikeys')}
         />

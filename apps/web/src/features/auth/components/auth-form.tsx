@@ -5,6 +5,7 @@ import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { errorText } from '@/components/form/error-text';
 import { activeFields, type TFormField, type TFormValues } from '@/components/form/types';
+import type { TFormSchema } from '@/components/form/types';
 import { useFormState } from '@/components/form/use-form';
 import { api, ApiError, type TApiResponse } from '@/lib/api';
 import { cn } from '@/lib/utils';
@@ -23,6 +24,8 @@ export interface TAuthControlProps {
 
 export interface TAuthFormProps {
   fields: Record<string, TFormField>;
+  /** A loader of the request's shared schema (zod loads after the sign-in route, see TFormSchema). */
+  schema: TFormSchema;
   url: string;
   buttonText: string;
   onSuccess: (response: TApiResponse<unknown>, values: TFormValues) => void;
@@ -33,11 +36,11 @@ export interface TAuthFormProps {
 
 const INPUT_TYPE: Record<string, string> = { text: 'text', email: 'email', password: 'password' };
 
-/** Password managers offer to generate a password only for a new (complex) one. */
+/** Password managers offer to generate a password only for a new one (`autoComplete: 'new-password'`). */
 function autoComplete(field: TFormField): string {
+  if (field.autoComplete) return field.autoComplete;
   if (field.type === 'email') return 'email';
-  if (field.type === 'password')
-    return field.validation === 'complexPassword' ? 'new-password' : 'current-password';
+  if (field.type === 'password') return 'current-password';
   return 'off';
 }
 
@@ -48,15 +51,23 @@ function autoComplete(field: TFormField): string {
  * messages but not its control set, whose date picker, selects and card hooks would push the
  * sign-in route past its JavaScript budget.
  */
-export function AuthForm({ fields, url, buttonText, onSuccess, controls, className }: TAuthFormProps) {
+export function AuthForm({
+  fields,
+  schema,
+  url,
+  buttonText,
+  onSuccess,
+  controls,
+  className,
+}: TAuthFormProps) {
   const { t } = useTranslation('form');
   const formId = useId();
   const handleError = useAuthErrorHandler();
-  const state = useFormState(fields);
+  const state = useFormState(fields, schema);
   const [submitting, setSubmitting] = useState(false);
 
   async function submit() {
-    if (!state.validateAll()) return;
+    if (!(await state.validateAll())) return;
     const values = state.valuesRef.current;
     setSubmitting(true);
     try {
@@ -99,7 +110,7 @@ export function AuthForm({ fields, url, buttonText, onSuccess, controls, classNa
         const id = `${formId}-${name}`;
         const value = String(state.values[name] ?? '');
         if (field.type === 'hidden') return <input key={name} type="hidden" name={name} value={value} />;
-        const error = errorText(t, state.errors[name]);
+        const error = errorText(t, state.errors[name], field.label);
         const errorId = error ? `${id}-error` : undefined;
         const descriptionId = field.description ? `${id}-description` : undefined;
         const describedBy = [descriptionId, errorId].filter(Boolean).join(' ') || undefined;

@@ -2,9 +2,6 @@ import { routeAfterSignIn } from '@air/shared/route-guard';
 import { setSession, type TSessionUser } from '@/lib/session';
 import { applyStoredTheme } from '@/lib/theme';
 
-/** The data of a sign-in answer (contract section 3): a session, or a pending second factor. */
-export type TSignInAnswer = (TSessionUser & { token?: string }) | { '2fa_required': true; token: string };
-
 /** Router state carried from a first factor to /signin/otp. */
 export interface TOtpRouteState {
   otpToken: string;

@@ -2,28 +2,20 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { routeAfterSignIn } from '@air/shared/route-guard';
 import { Form } from '@/components/form/form';
+import type { TFormSchema } from '@/components/form/types';
 import type { TFormFields } from '@/components/form/types';
 import { newPasswordField } from '@/features/account/lib/password-field';
 import { setSession, type TSessionUser } from '@/lib/session';
 
-/** The fields both sign-up forms share: name, email, complex password and the hidden bot trap. */
+/**
+ * The fields both sign-up forms share: name, email, new password and the hidden bot trap. Their
+ * rules are the form's schema (ZSignUp, ZInvitedSignUpNew).
+ */
 export function useSignupFields(extra: TFormFields = {}, email?: string): TFormFields {
-  const { t } = useTranslation(['signup', 'form']);
+  const { t } = useTranslation('signup');
   return {
-    name: {
-      type: 'text',
-      label: t('signup:form.name'),
-      required: true,
-      maxLength: 100,
-      errorMessage: t('form:form.messages.name'),
-    },
-    email: {
-      type: 'email',
-      label: t('signup:form.email'),
-      required: true,
-      value: email,
-      errorMessage: t('form:form.messages.email'),
-    },
+    name: { type: 'text', label: t('signup:form.name') },
+    email: { type: 'email', label: t('signup:form.email'), value: email },
     password: newPasswordField(t('signup:form.password'), t('signup:form.passwordHint')),
     // A bot trap (spec section 5): people never see it, so it is always sent empty; a bot that
     // fills every input gets refused by the server.
@@ -38,10 +30,12 @@ export function useSignupFields(extra: TFormFields = {}, email?: string): TFormF
  */
 export function SignupForm({
   fields,
+  schema,
   url,
   buttonText,
 }: {
   fields: TFormFields;
+  schema: TFormSchema;
   url: string;
   buttonText: string;
 }) {
@@ -51,6 +45,7 @@ export function SignupForm({
     <div className="space-y-6">
       <Form
         fields={fields}
+        schema={schema}
         url={url}
         method="POST"
         buttonText={buttonText}

@@ -3,26 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { buttonVariants } from '@/components/ui/button';
 import { api } from '@/lib/api';
 import { cn } from '@/lib/utils';
-
-export interface TSocialProvider {
-  name: string;
-  label: string;
-}
-
-/** Accepts `['google']` or `[{ name, label | display_name }]`; drops anything without a safe name. */
-export function parseProviders(data: unknown): TSocialProvider[] {
-  if (!Array.isArray(data)) return [];
-  const out: TSocialProvider[] = [];
-  for (const item of data) {
-    const entry = typeof item === 'string' ? { name: item } : (item as Record<string, unknown> | null);
-    const name = entry?.name;
-    // The name becomes part of a URL path: only plain identifiers are linked.
-    if (typeof name !== 'string' || !/^[a-z0-9_-]+$/i.test(name)) continue;
-    const label = [entry?.label, entry?.display_name].find((v): v is string => typeof v === 'string' && !!v);
-    out.push({ name, label: label ?? name.charAt(0).toUpperCase() + name.slice(1) });
-  }
-  return out;
-}
+import type { TSocialProvider } from '@air/shared/schemas/social';
 
 function apiBase(): string {
   return (import.meta.env.VITE_API_URL as string | undefined) ?? '';
@@ -41,9 +22,16 @@ export function SocialButtons() {
   useEffect(() => {
     const controller = new AbortController();
     api
-      .get<unknown>('/api/auth/providers', { signal: controller.signal })
-      .then((res) => setProviders(parseProviders(res.data)))
-      .catch(() => setProviders([]));
+      .get<TSocialProvider[]>('/api/auth/providers', { signal: controller.signal })
+      // The list starts empty and only ever fills: no providers, a failed call or a page already
+      // gone (an answer on its way still resolves after the abort) leave the state alone.
+      .then(
+        (res) => {
+          const list = res.data ?? [];
+          if (!controller.signal.aborted && list.length > 0) setProviders(list);
+        },
+        () => {},
+      );
     return () => controller.abort();
   }, []);
 

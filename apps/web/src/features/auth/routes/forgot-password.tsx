@@ -7,6 +7,9 @@ import type { TFormField } from '@/components/form/types';
 import { keepFocus } from '@/features/auth/components/keep-focus';
 import { AuthForm } from '@/features/auth/components/auth-form';
 
+// The request schema loads after the route, like the sign-in page's (zod stays out of its chunk).
+const loadResetRequestSchema = () => import('@air/shared/schemas/auth').then((m) => m.ZPasswordResetRequest);
+
 /**
  * `/forgotpassword`: asks for the address and sends the reset mail
  * (`POST /api/auth/password/reset/request`). The notice never says whether the address has an
@@ -16,7 +19,7 @@ export default function ForgotPasswordPage() {
   const { t } = useTranslation('auth');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const fields = useMemo<Record<string, TFormField>>(
-    () => ({ email: { type: 'email', required: true, label: t('signin.email') } }),
+    () => ({ email: { type: 'email', label: t('signin.email') } }),
     [t],
   );
 
@@ -29,6 +32,7 @@ export default function ForgotPasswordPage() {
       {sentTo === null ? (
         <AuthForm
           fields={fields}
+          schema={loadResetRequestSchema}
           url="/api/auth/password/reset/request"
           buttonText={t('forgot.submit')}
           onSuccess={(_response, values) => setSentTo(String(values.email ?? ''))}

@@ -14,7 +14,8 @@ describe('impersonation page', () => {
       },
     });
     const { router } = renderRoute('/signin/impersonate?token=imp-1');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    // The dashboard's lazy route loads first: patient on a loaded machine.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'), { timeout: 10_000 });
     expect(calls.find((c) => c.url === '/api/auth/impersonate')?.body).toEqual({ token: 'imp-1' });
     expect(getSession().user?.email).toBe('bob@example.com');
   });

@@ -17,7 +17,7 @@ describe('magic link page', () => {
       'POST /api/auth/magic/verify': { status: 200, body: { data: signInAnswer() } },
     });
     const { router } = renderRoute('/magic?token=m-1');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'), { timeout: 10_000 });
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ token: 'm-1' }]);
     expect(getSession().token).toBe('session-jwt');
   });

@@ -22,7 +22,9 @@ describe('reset password page', () => {
   });
 
   it('sends token, email and password, then goes to /signin with a success notice', async () => {
-    const calls = mockFetch({ 'POST /api/auth/password/reset': { status: 200, body: { data: {} } } });
+    const calls = mockFetch({
+      'POST /api/auth/password/reset': { status: 200, body: { message: 'Your password has been reset' } },
+    });
     const { user, router } = renderRoute(link);
     await findPage('Reset password');
     expect(screen.getByText('Choose a new password for ada@example.com.')).toBeTruthy();

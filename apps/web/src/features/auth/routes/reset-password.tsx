@@ -9,6 +9,9 @@ import { keepFocus } from '@/features/auth/components/keep-focus';
 import { AuthForm } from '@/features/auth/components/auth-form';
 import { StatusPanel } from '@/features/auth/components/status-panel';
 
+// The request schema loads after the route, like the sign-in page's (zod stays out of its chunk).
+const loadResetSchema = () => import('@air/shared/schemas/auth').then((m) => m.ZPasswordReset);
+
 /**
  * `/resetpassword?token=&email=`: the link from the reset mail. A new complex password
  * (spec section 5) goes with the token and address to `POST /api/auth/password/reset`; then back to
@@ -25,10 +28,8 @@ export default function ResetPasswordPage() {
     () => ({
       password: {
         type: 'password',
-        required: true,
         label: t('reset.password'),
-        minLength: PASSWORD_MIN_LENGTH,
-        validation: 'complexPassword',
+        autoComplete: 'new-password',
         description: t('reset.passwordHint', { min: PASSWORD_MIN_LENGTH }),
       },
       jwt: { type: 'hidden', value: jwt },
@@ -55,6 +56,7 @@ export default function ResetPasswordPage() {
       </div>
       <AuthForm
         fields={fields}
+        schema={loadResetSchema}
         url="/api/auth/password/reset"
         buttonText={t('reset.submit')}
         onSuccess={(response) => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { TErrorReply } from '@/test/api-mock';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { getSession } from '@/lib/session';
 import {
@@ -24,7 +25,9 @@ describe('two-factor page', () => {
     const input = screen.getByLabelText('Authentication code');
     expect(input.getAttribute('maxlength')).toBe('6');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
-    expect(screen.getByRole('alert').textContent).toBe('Authentication code is required');
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe('Please enter the 6-character code'),
+    );
     await user.type(input, '12a3');
     expect(screen.getByRole('alert').textContent).toBe('Please enter the 6-character code');
     await user.type(input, '456');
@@ -32,7 +35,7 @@ describe('two-factor page', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     expect(calls.find((c) => c.url === '/api/auth/otp')?.body).toEqual({ code: '123456', jwt: 'otp-temp' });
     expect(getSession().token).toBe('session-jwt');
-  });
+  }, 20_000);
 
   it('switches to a backup-code text input and back', async () => {
     const calls = mockFetch({
@@ -70,7 +73,10 @@ describe('two-factor page', () => {
   });
 
   it('shows a wrong code on the field when the server names it, and a refused code as a notification', async () => {
-    let answer = { status: 400, body: { message: 'That code is not valid', inputError: 'code' } };
+    let answer: TErrorReply = {
+      status: 400,
+      body: { message: 'That code is not valid', inputError: 'code' },
+    };
     mockFetch({ 'POST /api/auth/otp': () => answer });
     const { user, router } = renderRoute(withToken);
     await findPage('Two-factor verification');

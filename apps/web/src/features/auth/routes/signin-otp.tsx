@@ -45,6 +45,10 @@ function OtpSlots(props: TAuthControlProps) {
   );
 }
 
+// The request schema loads after the route, like the sign-in page's (zod stays out of its chunk).
+const loadOtpSchema = () => import('@air/shared/schemas/two-factor').then((m) => m.ZOtpSignInCode);
+const loadBackupSchema = () => import('@air/shared/schemas/two-factor').then((m) => m.ZOtpSignIn);
+
 /**
  * `/signin/otp`: the second factor. The temporary token comes in router state from the first
  * factor (or `?token=` for a link); the code is an authenticator code or, after switching, a
@@ -63,11 +67,11 @@ export default function SigninOtpPage() {
     () =>
       backup
         ? {
-            code: { type: 'text', required: true, label: t('otp.backupLabel') },
+            code: { type: 'text', label: t('otp.backupLabel') },
             jwt: { type: 'hidden', value: jwt },
           }
         : {
-            code: { type: 'otp', required: true, label: t('otp.codeLabel') },
+            code: { type: 'otp', label: t('otp.codeLabel') },
             jwt: { type: 'hidden', value: jwt },
           },
     [backup, jwt, t],
@@ -94,6 +98,7 @@ export default function SigninOtpPage() {
       <AuthForm
         key={backup ? 'backup' : 'code'}
         fields={fields}
+        schema={backup ? loadBackupSchema : loadOtpSchema}
         url="/api/auth/otp"
         buttonText={t('otp.submit')}
         controls={backup ? undefined : { code: OtpSlots }}

@@ -14,6 +14,10 @@ import { SocialButtons } from '@/features/auth/components/social-buttons';
 
 type TMode = 'password' | 'magic';
 
+// The request schemas load after the route (zod is not part of the sign-in route's budget).
+const loadSignInSchema = () => import('@air/shared/schemas/auth').then((m) => m.ZSignIn);
+const loadMagicLinkSchema = () => import('@air/shared/schemas/magic-link').then((m) => m.ZMagicLinkRequest);
+
 /** `/` and `/signin`: password or magic-link sign-in, social buttons, links to sign up and reset. */
 export default function SigninPage() {
   const { t } = useTranslation('auth');
@@ -42,13 +46,13 @@ export default function SigninPage() {
 
   const passwordFields = useMemo<Record<string, TFormField>>(
     () => ({
-      email: { type: 'email', required: true, label: t('signin.email') },
-      password: { type: 'password', required: true, label: t('signin.password') },
+      email: { type: 'email', label: t('signin.email') },
+      password: { type: 'password', label: t('signin.password') },
     }),
     [t],
   );
   const magicFields = useMemo<Record<string, TFormField>>(
-    () => ({ email: { type: 'email', required: true, label: t('signin.email') } }),
+    () => ({ email: { type: 'email', label: t('signin.email') } }),
     [t],
   );
 
@@ -65,6 +69,7 @@ export default function SigninPage() {
         <AuthForm
           key="password"
           fields={passwordFields}
+          schema={loadSignInSchema}
           url="/api/auth"
           buttonText={t('signin.submit')}
           onSuccess={(response) => finishSignIn(response.data, (to, options) => void navigate(to, options))}
@@ -75,6 +80,7 @@ export default function SigninPage() {
         <AuthForm
           key="magic"
           fields={magicFields}
+          schema={loadMagicLinkSchema}
           url="/api/auth/magic"
           buttonText={t('signin.magicSubmit')}
           onSuccess={(_response, values) => setSentTo(String(values.email ?? ''))}

@@ -28,12 +28,11 @@ describe('/signup/verify', () => {
     signInAs({ verified: false, plan: null, onboarded: false });
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const calls = mockApi({ 'POST /api/user/verify': { body: { data: { verified: true } } } });
-    const fetchMock = vi.mocked(fetch);
-    const original = fetchMock.getMockImplementation()!;
-    fetchMock.mockImplementation(async (...args) => {
-      await gate;
-      return original(...args);
+    const calls = mockApi({
+      'POST /api/user/verify': async () => {
+        await gate;
+        return { body: { data: { verified: true } } };
+      },
     });
     const { router } = open('/signup/verify?token=abc123');
     expect(screen.getByRole('status')).toHaveTextContent('Verifying your email address');
@@ -55,7 +54,7 @@ describe('/signup/verify', () => {
     signInAs({ verified: false, plan: null });
     const calls = mockApi({
       'POST /api/user/verify': { status: 400, body: { message: 'This link has expired' } },
-      'POST /api/user/verify/request': { body: {} },
+      'POST /api/user/verify/request': { body: { message: 'Verification email sent' } },
     });
     const { user } = open('/signup/verify?token=old');
     expect(await screen.findByRole('heading', { name: 'Verification Link Has Expired' })).toBeInTheDocument();

@@ -7,7 +7,8 @@ import { PageHeading } from '@/components/layout/page-heading';
 import { Button } from '@/components/ui/button';
 import { api, ApiError } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
-import { clearSession, getSession, updateUser, useSession, type TSessionUser } from '@/lib/session';
+import type { TVerifyAnswer } from '@air/shared/schemas/user';
+import { clearSession, getSession, updateUser, useSession } from '@/lib/session';
 
 type TState = 'info' | 'verifying' | 'expired' | 'resent';
 
@@ -33,13 +34,12 @@ export default function SignupVerifyPage() {
     started.current = token;
     setState('verifying');
     api
-      .post<TSessionUser>('/api/user/verify', { token })
+      .post<TVerifyAnswer>('/api/user/verify', { token })
       .then((res) => {
-        const data = res.data && typeof res.data === 'object' ? res.data : {};
-        updateUser({ ...data, verified: true });
-        const next = getSession().user ?? { verified: true };
+        updateUser({ ...res.data, verified: true });
+        const next = getSession().user;
         void navigate(
-          routeAfterSignIn({ verified: true, plan: next.plan ?? null, onboarded: next.onboarded === true }),
+          routeAfterSignIn({ verified: true, plan: next?.plan ?? null, onboarded: next?.onboarded === true }),
           { replace: true },
         );
       })

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signInFixture } from '@/test/fixtures';
 import { act, screen, waitFor } from '@testing-library/react';
 import { at, mockApi, renderPage } from '@/features/account/test/page-harness';
 import { clearSession, getSession } from '@/lib/session';
@@ -10,16 +11,16 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const signedUp = {
+const signedUp = signInFixture({
   token: 'new-token',
   id: 'u9',
   name: 'Grace',
   email: 'grace@example.com',
   verified: false,
   plan: null,
+  subscription: null,
   onboarded: false,
-  permission: { master: false, owner: true, admin: true, developer: true, user: true },
-};
+});
 
 describe('/signup', () => {
   it('shows the spec messages for a missing name and email and a password without a special character', async () => {
@@ -72,33 +73,85 @@ describe('/signup', () => {
 });
 
 describe('/signup/user', () => {
-  it('joins with the invite id through POST /api/user and routes on like a sign-in', async () => {
+  const info = (existing: boolean) => ({
+    body: {
+      data: {
+        email: 'grace@example.com',
+        account_name: 'Acme',
+        inviter_name: 'Ada',
+        permission: 'developer',
+        existing_user: existing,
+      },
+    },
+  });
+
+  it('a new address signs up with the link token through POST /api/user and routes on like a sign-in', async () => {
     const calls = mockApi({
+      'GET /api/invite/tok_0123456789abcdef': info(false),
       'POST /api/user': {
         body: { data: { ...signedUp, verified: true, plan: 'free', onboarded: false, token: 'joined' } },
       },
     });
     const { user, router } = renderPage(<SignupUserPage />, {
       path: '/signup/user',
-      url: '/signup/user?invite_id=inv_42&email=grace%40example.com',
+      url: '/signup/user?token=tok_0123456789abcdef',
       title: 'signupUser',
     });
+    expect(await screen.findByText('Ada invited you to join Acme as developer.')).toBeInTheDocument();
     expect(screen.getByLabelText(/Email/)).toHaveValue('grace@example.com');
+    expect(screen.getByLabelText(/Email/)).toHaveAttribute('readonly');
     await user.type(screen.getByLabelText(/Name/), 'Grace');
     await user.type(screen.getByLabelText(/Password/), 'correct-horse!');
     await user.click(screen.getByRole('button', { name: 'Join the team' }));
     await waitFor(() => expect(at(router)).toBe('/welcome'));
-    expect(calls[0]?.body).toEqual({
+    expect(calls[1]?.body).toEqual({
       name: 'Grace',
       email: 'grace@example.com',
       password: 'correct-horse!',
       confirm_password: '',
-      invite_id: 'inv_42',
+      invite_id: 'tok_0123456789abcdef',
     });
     expect(getSession().token).toBe('joined');
   });
 
-  it('explains an invitation link without its id instead of showing a form', () => {
+  it('an address that already has a user joins with its current password', async () => {
+    const calls = mockApi({
+      'GET /api/invite/tok_0123456789abcdef': info(true),
+      'POST /api/user': { body: { data: { ...signedUp, verified: true, plan: 'free', onboarded: true } } },
+    });
+    const { user, router } = renderPage(<SignupUserPage />, {
+      path: '/signup/user',
+      url: '/signup/user?token=tok_0123456789abcdef',
+      title: 'signupUser',
+    });
+    await user.type(await screen.findByLabelText(/current password/), 'old-secret!');
+    expect(screen.queryByLabelText(/Name/)).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Join Acme' }));
+    await waitFor(() => expect(at(router)).toBe('/dashboard'));
+    expect(calls[1]?.body).toEqual({
+      email: 'grace@example.com',
+      password: 'old-secret!',
+      invite_id: 'tok_0123456789abcdef',
+    });
+  });
+
+  it('shows the server message for an expired or used invitation', async () => {
+    mockApi({
+      'GET /api/invite/tok_0123456789abcdef': {
+        status: 400,
+        body: { message: 'This invitation has expired. Please ask for a new one.' },
+      },
+    });
+    renderPage(<SignupUserPage />, {
+      path: '/signup/user',
+      url: '/signup/user?token=tok_0123456789abcdef',
+      title: 'signupUser',
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('This invitation has expired');
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('explains an invitation link without its token instead of showing a form', () => {
     mockApi({});
     renderPage(<SignupUserPage />, { path: '/signup/user', title: 'signupUser' });
     expect(screen.getByRole('alert')).toHaveTextContent('This invitation link is incomplete');

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { ZSignUp } from '@air/shared/schemas/account';
 import { PageHeading } from '@/components/layout/page-heading';
 import { SignupForm, useSignupFields } from '@/features/auth/components/signup-form';
 
@@ -10,7 +11,7 @@ export default function SignupPage() {
     <>
       <PageHeading className="mb-2" />
       <p className="mb-6 text-sm text-muted-foreground">{t('form.intro')}</p>
-      <SignupForm fields={fields} url="/api/account" buttonText={t('form.submit')} />
+      <SignupForm fields={fields} schema={ZSignUp} url="/api/account" buttonText={t('form.submit')} />
     </>
   );
 }

@@ -1,43 +1,62 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { vi } from 'vitest';
+import type { TBodyOf, TConsoleCall } from '@air/shared/api';
+import type { TSignInData } from '@air/shared/schemas/user';
 import { buildRoutes } from '@/app/router';
 import { resetToasts } from '@/components/ui/use-toast';
 import { clearSession } from '@/lib/session';
 import { resetRunOnce } from '@/features/auth/components/run-once';
+import { signInFixture } from '@/test/fixtures';
+import { serveApi, type TLooseReply, type TReply, type TSeenCall } from '@/test/api-mock';
+
+// The sign-in family loads its request schemas (and zod) only after the route renders. Loading
+// them here first keeps a cold transform of zod out of the tests' one-second waitFor timeouts.
+await Promise.all([
+  import('@air/shared/schemas/auth'),
+  import('@air/shared/schemas/magic-link'),
+  import('@air/shared/schemas/two-factor'),
+]);
 
 export interface TRecordedCall {
   method: string;
+  /** Path and query, as the console asked for it. */
   url: string;
   body: unknown;
 }
 
-export type TReply = { status: number; body?: unknown };
-export type TRoutes = Record<string, TReply | ((body: unknown) => TReply)>;
+export type { TReply };
+/** Answers by call name (`@air/shared/api`), typed from the server's schemas. */
+export type TRoutes = {
+  [K in TConsoleCall]?: TReply<K> | ((body: TBodyOf<K>) => TReply<K> | Promise<TReply<K>>);
+} & {
+  /** A call not yet in the table (a module that has not added it): any answer. */
+  [call: string]: TLooseReply | ((...args: never[]) => TLooseReply | Promise<TLooseReply>) | undefined;
+};
 
 /**
- * Replaces `fetch` with a table of answers keyed by "METHOD /path" and records every call. A call
- * with no answer is a 404, as the real server would give for a missing route.
+ * Serves a table of answers keyed by "METHOD /path" and records every call. A call with no answer
+ * is a 404, as the real server would give for a missing route.
  */
-const realFetch = globalThis.fetch;
-
 export function mockFetch(routes: TRoutes): TRecordedCall[] {
-  const calls: TRecordedCall[] = [];
-  globalThis.fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
-    const method = init?.method ?? 'GET';
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    calls.push({ method, url, body });
-    const route = routes[`${method} ${new URL(url, 'http://x').pathname}`];
-    const reply =
-      typeof route === 'function' ? route(body) : (route ?? { status: 404, body: { message: 'Not found' } });
-    return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
-      status: reply.status,
-      headers: { 'Content-Type': 'application/json' },
-    });
-  });
-  return calls;
+  const table = Object.fromEntries(
+    Object.entries(routes).map(([name, route]) => [
+      name,
+      (call: TSeenCall) =>
+        typeof route === 'function'
+          ? (route as (body: unknown) => TReply<TConsoleCall> | Promise<TReply<TConsoleCall>>)(call.body)
+          : route,
+    ]),
+  );
+  return serveApi(
+    table,
+    () => ({ status: 404, body: { message: 'Not found' } }),
+    (call): TRecordedCall => ({
+      method: call.method,
+      url: call.url.pathname + call.url.search,
+      body: call.body,
+    }),
+  );
 }
 
 /** The full console router (layouts, guard, toasts) at `path`, as a visitor would open it. */
@@ -53,21 +72,15 @@ export function findPage(name: string | RegExp) {
   return screen.findByRole('heading', { name }, { timeout: 5000 });
 }
 
-/** A complete sign-in answer (contract section 3) with overridable routing flags. */
-export function signInAnswer(overrides: Record<string, unknown> = {}) {
-  return {
+/** A complete sign-in answer (typed from @air/shared) with overridable routing flags. */
+export function signInAnswer(overrides: Partial<TSignInData> = {}): TSignInData {
+  return signInFixture({
     token: 'session-jwt',
     name: 'Ada',
-    email: 'ada@example.com',
-    verified: true,
-    plan: 'free',
-    onboarded: true,
-    subscription: { status: 'active' },
-    permission: { owner: true, admin: true, developer: true, user: true },
     accounts: [{ id: 'a1', name: 'Ada' }],
     account_id: 'a1',
     ...overrides,
-  };
+  });
 }
 
 export function resetAuthTestState() {
@@ -76,5 +89,4 @@ export function resetAuthTestState() {
     resetToasts();
   });
   resetRunOnce();
-  globalThis.fetch = realFetch;
 }

@@ -8,8 +8,10 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/use-toast';
 import { useSession } from '@/lib/session';
 import { CodeBlock } from '../components/code-block';
-import { firstApiKey, firstRouteName, usageSummary } from '../dashboard-data';
+import { callsRow, firstApiKey, firstRouteName } from '../dashboard-data';
+import { monthUsageQuery } from '@/features/usage/usage-api';
 import { buildSnippets, PLACEHOLDER_KEY, PLACEHOLDER_ROUTE, SAMPLE_MODEL } from '../snippets';
+import { formatNumber } from '@/lib/format-number';
 
 /** /dashboard: the quick-start (cURL, NodeJS, Python, OpenAI compatibility) and usage this period. */
 export default function DashboardPage() {
@@ -17,7 +19,8 @@ export default function DashboardPage() {
   const { user } = useSession();
   const key = useQuery({ queryKey: ['quickstart-key'], queryFn: firstApiKey, staleTime: 60_000 });
   const route = useQuery({ queryKey: ['quickstart-route'], queryFn: firstRouteName });
-  const usage = useQuery({ queryKey: ['account-usage'], queryFn: usageSummary });
+  // The quota banner reads the same query: one cache entry, one shape (the list), each selects.
+  const usage = useQuery({ ...monthUsageQuery, select: callsRow });
 
   // The welcome notification, once per visit of the page.
   const welcomed = React.useRef(false);
@@ -111,13 +114,19 @@ export default function DashboardPage() {
             {usage.data ? (
               <p>
                 <span className="text-3xl font-semibold" data-testid="usage-total">
-                  {usage.data.total.toLocaleString()}
+                  {formatNumber(usage.data.total)}
                 </span>{' '}
                 <span className="text-sm text-muted-foreground">
                   {usage.data.quota != null
-                    ? t('usage.ofQuota', { quota: usage.data.quota.toLocaleString() })
+                    ? t('usage.ofQuota', { quota: formatNumber(usage.data.quota) })
                     : (usage.data.label ?? t('usage.calls'))}
                 </span>
+                <Link
+                  className="mt-2 block text-sm font-medium text-primary underline-offset-4 hover:underline"
+                  to="/account/usage"
+                >
+                  {t('usage.details')}
+                </Link>
               </p>
             ) : (
               <p className="text-sm text-muted-foreground">

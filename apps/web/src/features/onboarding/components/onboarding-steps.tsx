@@ -1,6 +1,11 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { KeyRound, Network, TriangleAlert, Waypoints } from 'lucide-react';
+import { KeyRound, Network, TriangleAlert, UserPlus, Waypoints } from 'lucide-react';
+import { hasPermission } from '@air/shared/permissions';
+import { useDialog } from '@/app/dialog-provider';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/use-toast';
+import { inviteDialog } from '@/features/users/invite-dialog';
 import type { TSessionUser } from '@/lib/session';
 
 export interface TOnboardingStep {
@@ -47,10 +52,34 @@ function WelcomeStep() {
   );
 }
 
+/** Admins invite their team with the users page's own dialog. */
+function InviteStep() {
+  const { t } = useTranslation(['onboarding', 'users']);
+  const dialog = useDialog();
+  return (
+    <div className="space-y-4">
+      <p className="text-muted-foreground">{t('onboarding:invite.text')}</p>
+      <Button
+        onClick={() =>
+          dialog.open(
+            inviteDialog(t, (result) => {
+              const message = (result as { message?: string } | undefined)?.message;
+              if (message) toast({ variant: 'success', title: message });
+            }),
+          )
+        }
+      >
+        <UserPlus aria-hidden="true" />
+        {t('users:invite.open')}
+      </Button>
+    </div>
+  );
+}
+
 /**
  * The onboarding steps for this user, in order (spec section 2): the duplicate-user warning first,
- * only when the server flagged the user, then the welcome step. The admins' invite-team step comes
- * with the team issue.
+ * only when the server flagged the user, then the welcome step, then the invite-team step for
+ * admins.
  */
 export function useOnboardingSteps(user: TSessionUser | null): TOnboardingStep[] {
   const { t } = useTranslation('onboarding');
@@ -59,5 +88,8 @@ export function useOnboardingSteps(user: TSessionUser | null): TOnboardingStep[]
     steps.push({ id: 'duplicate', title: t('duplicate.title'), content: <DuplicateUserStep /> });
   }
   steps.push({ id: 'welcome', title: t('welcome.title'), content: <WelcomeStep /> });
+  if (hasPermission(user?.permission, 'admin')) {
+    steps.push({ id: 'invite', title: t('invite.title'), content: <InviteStep /> });
+  }
   return steps;
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { userFixture } from '@/test/fixtures';
 import { act, screen, waitFor } from '@testing-library/react';
-import { at, mockApi, renderPage, signInAs } from '@/features/account/test/page-harness';
+import { at, mockApi, PERMISSIONS, renderPage, signInAs } from '@/features/account/test/page-harness';
 import { clearSession, getSession } from '@/lib/session';
 import WelcomePage from './welcome';
 
@@ -15,8 +16,8 @@ function open(url = '/welcome') {
 
 describe('/welcome', () => {
   it('starts with the welcome step when the user is not a duplicate, and finishes to the dashboard', async () => {
-    signInAs({ onboarded: false, duplicate_user: false });
-    const calls = mockApi({ 'PATCH /api/user': { body: { data: { onboarded: true } } } });
+    signInAs({ permission: { ...PERMISSIONS.developer }, onboarded: false, duplicate_user: false });
+    const calls = mockApi({ 'PATCH /api/user': { body: { data: userFixture({ onboarded: true }) } } });
     const { user, router } = open();
     expect(screen.getByRole('heading', { name: 'Welcome to AIR' })).toBeInTheDocument();
     expect(screen.getByText('Step 1 of 1')).toBeInTheDocument();
@@ -28,7 +29,7 @@ describe('/welcome', () => {
   });
 
   it('shows the duplicate-user warning first when flagged, one step per page', async () => {
-    signInAs({ onboarded: false, duplicate_user: true });
+    signInAs({ permission: { ...PERMISSIONS.developer }, onboarded: false, duplicate_user: true });
     mockApi({});
     const { user, router } = open();
     expect(screen.getByRole('heading', { name: 'You already have a user account' })).toBeInTheDocument();
@@ -42,8 +43,29 @@ describe('/welcome', () => {
     await waitFor(() => expect(at(router)).toBe('/welcome?page=1'));
   });
 
-  it('shows "Nothing to show" past the last step', async () => {
+  it('offers admins an invite-team step that opens the invite dialog and posts to /api/invite', async () => {
     signInAs({ onboarded: false, duplicate_user: false });
+    const calls = mockApi({
+      'POST /api/invite': {
+        body: { data: { invited: ['a@x.io'], resent: [], invites: [] }, message: 'Invitations sent: 1' },
+      },
+    });
+    const { user } = open('/welcome?page=2');
+    expect(screen.getByRole('heading', { name: 'Invite your team' })).toBeInTheDocument();
+    expect(screen.getByText('Step 2 of 2')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Invite users' }));
+    await user.type(await screen.findByLabelText(/Email addresses/, undefined, { timeout: 5000 }), 'a@x.io');
+    await user.click(screen.getByRole('button', { name: 'Send invitations' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/invite')?.body).toEqual({
+        email: 'a@x.io',
+        permission: 'user',
+      }),
+    );
+  });
+
+  it('shows "Nothing to show" past the last step', async () => {
+    signInAs({ permission: { ...PERMISSIONS.developer }, onboarded: false, duplicate_user: false });
     mockApi({});
     open('/welcome?page=2');
     expect(screen.getByText('Nothing to show')).toBeInTheDocument();
@@ -51,8 +73,8 @@ describe('/welcome', () => {
   });
 
   it('skip marks the user onboarded and goes to the dashboard from any step', async () => {
-    signInAs({ onboarded: false, duplicate_user: true });
-    const calls = mockApi({ 'PATCH /api/user': { body: {} } });
+    signInAs({ permission: { ...PERMISSIONS.developer }, onboarded: false, duplicate_user: true });
+    const calls = mockApi({ 'PATCH /api/user': { body: { data: userFixture({ onboarded: true }) } } });
     const { user, router } = open('/welcome?page=1');
     await user.click(screen.getByRole('button', { name: 'Skip intro' }));
     await waitFor(() => expect(at(router)).toBe('/dashboard'));
@@ -61,7 +83,7 @@ describe('/welcome', () => {
   });
 
   it('stays on the step when finishing fails', async () => {
-    signInAs({ onboarded: false });
+    signInAs({ permission: { ...PERMISSIONS.developer }, onboarded: false });
     mockApi({ 'PATCH /api/user': { status: 500, body: { message: 'Something went wrong' } } });
     const { user, router } = open();
     await user.click(screen.getByRole('button', { name: 'Go to the dashboard' }));

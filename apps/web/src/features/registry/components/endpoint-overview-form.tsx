@@ -1,5 +1,9 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { ZUpdateAiEndpoint } from '@air/shared/schemas/aiendpoint';
+import { errorText } from '@/components/form/error-text';
+import { fieldErrors } from '@/components/form/schema-validation';
+import type { TFormFields } from '@/components/form/types';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -10,6 +14,8 @@ import type { TAiEndpoint } from '../endpoint-types';
 
 // tiptap is the heaviest piece of the console: only this page loads it, and only when it renders.
 const RichTextEditor = React.lazy(() => import('./rich-text-editor'));
+
+const OVERVIEW_FIELDS: TFormFields = { name: { type: 'text' }, description: { type: 'textarea' } };
 
 /** The Overview form: required name and the rich-text description (PATCH name, description). */
 export function EndpointOverviewForm({
@@ -28,9 +34,16 @@ export function EndpointOverviewForm({
   const [nameError, setNameError] = React.useState<string | null>(null);
   const [saving, setSaving] = React.useState(false);
 
+  /** The server's own rule for the name (ZUpdateAiEndpoint), with its message. */
+  function nameProblem(value: string): string | null {
+    const found = fieldErrors(ZUpdateAiEndpoint, OVERVIEW_FIELDS, { name: value, description });
+    return errorText(t, found.name, t('detail.name')) ?? null;
+  }
+
   async function onSubmit(event: React.FormEvent) {
     event.preventDefault();
-    if (!name.trim()) return setNameError(t('detail.nameRequired'));
+    const problem = nameProblem(name);
+    if (problem) return setNameError(problem);
     setSaving(true);
     try {
       const res = await api.patch<TAiEndpoint>(`/api/aiendpoint/${encodeURIComponent(endpoint.id)}`, {
@@ -55,16 +68,15 @@ export function EndpointOverviewForm({
         <Input
           id="endpoint-name"
           value={name}
-          maxLength={200}
           readOnly={readOnly}
           required
           aria-invalid={nameError ? true : undefined}
           aria-describedby={nameError ? 'endpoint-name-error' : undefined}
           onChange={(e) => {
             setName(e.target.value);
-            if (nameError && e.target.value.trim()) setNameError(null);
+            if (nameError) setNameError(nameProblem(e.target.value));
           }}
-          onBlur={() => !name.trim() && setNameError(t('detail.nameRequired'))}
+          onBlur={() => setNameError(nameProblem(name))}
         />
         {nameError && (
           <p id="endpoint-name-error" className="text-sm text-destructive">

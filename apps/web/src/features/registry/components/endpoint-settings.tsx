@@ -2,13 +2,14 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Plus, Trash2 } from 'lucide-react';
 import {
-  HEADER_NAME_PATTERN,
   MASKED_HEADER_VALUE,
   MAX_UPSTREAM_HEADERS,
   RESERVED_HEADER_NAMES,
-  UPSTREAM_TIMEOUT_MAX_MS,
-  UPSTREAM_TIMEOUT_MIN_MS,
+  ZAiEndpointConfigInput,
 } from '@air/shared/schemas/aiendpoint';
+import { errorText } from '@/components/form/error-text';
+import { fieldErrors } from '@/components/form/schema-validation';
+import type { TFormFields } from '@/components/form/types';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -50,6 +51,18 @@ export function headersPatch(
   return out;
 }
 
+type TConfigPatch = {
+  headers: Record<string, string | null>;
+  upstream_model: string | null;
+  timeout_ms: number | null;
+};
+
+const SETTINGS_FIELDS: TFormFields = {
+  headers: { type: 'hidden' },
+  upstream_model: { type: 'text' },
+  timeout_ms: { type: 'number' },
+};
+
 /** The Settings tab: extra upstream headers, upstream model name and timeout (PATCH config). */
 export function EndpointSettings({
   endpoint,
@@ -69,38 +82,39 @@ export function EndpointSettings({
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const [saving, setSaving] = React.useState(false);
 
-  function validate(): Record<string, string> {
+  /**
+   * The server's rules for the config (ZAiEndpointConfigInput: header names and values, timeout
+   * bounds) with its message keys, plus the gateway's reserved header names (refused by the server
+   * with `validation.header_reserved`) and a value typed without a name (it would be dropped).
+   */
+  function validate(config: TConfigPatch): Record<string, string> {
     const out: Record<string, string> = {};
-    rows.forEach((row) => {
+    const rowOf = (name: string) => rows.find((row) => row.name.trim() === name);
+    for (const row of rows) {
       const name = row.name.trim();
-      if (!name && !row.value) return;
-      if (
-        !HEADER_NAME_PATTERN.test(name) ||
-        (RESERVED_HEADER_NAMES as readonly string[]).includes(name.toLowerCase())
-      )
-        out[`header-${row.key}`] = t('settings.invalidHeader');
-    });
-    if (timeout.trim()) {
-      const n = Number(timeout);
-      if (!Number.isInteger(n) || n < UPSTREAM_TIMEOUT_MIN_MS || n > UPSTREAM_TIMEOUT_MAX_MS)
-        out.timeout = t('settings.invalidTimeout', {
-          min: UPSTREAM_TIMEOUT_MIN_MS,
-          max: UPSTREAM_TIMEOUT_MAX_MS,
-        });
+      if (!name && row.value) out[`header-${row.key}`] = t('form:validation.header_name');
+      else if ((RESERVED_HEADER_NAMES as readonly string[]).includes(name.toLowerCase()))
+        out[`header-${row.key}`] = t('form:validation.header_reserved', { name });
     }
+    const found = fieldErrors(ZAiEndpointConfigInput, SETTINGS_FIELDS, config);
+    if (found.headers) {
+      const row = rowOf(found.headers.field.split('.').slice(1).join('.'));
+      out[row ? `header-${row.key}` : 'form'] = errorText(t, found.headers, t('settings.headers')) ?? '';
+    }
+    if (found.timeout_ms) out.timeout = errorText(t, found.timeout_ms, t('settings.timeout')) ?? '';
     return out;
   }
 
   async function onSubmit(event: React.FormEvent) {
     event.preventDefault();
-    const found = validate();
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    const config = {
+    const config: TConfigPatch = {
       headers: headersPatch(rows, stored),
       upstream_model: model.trim() || null,
       timeout_ms: timeout.trim() ? Number(timeout) : null,
     };
+    const found = validate(config);
+    setErrors(found);
+    if (Object.keys(found).length) return;
     setSaving(true);
     try {
       await api.patch(`/api/aiendpoint/${encodeURIComponent(endpoint.id)}`, { config });

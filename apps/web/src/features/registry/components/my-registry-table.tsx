@@ -30,18 +30,18 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
       queryClient.invalidateQueries({ queryKey: SHARED_ENDPOINTS_QUERY }),
     ]);
 
-  // The field definitions carry the shared route-name rule (and zod with it): load on first use.
+  // The field definitions carry the request schemas (and zod with them): load on first use.
   const formFields = () => import('../endpoint-form-fields');
 
   async function openCreate() {
-    const { createEndpointFields } = await formFields();
+    const { createEndpointForm } = await formFields();
     dialog.open({
       title: t('create.title'),
       description: t('create.description'),
       buttonText: t('create.button'),
       url: '/api/aiendpoint',
       method: 'POST',
-      fields: createEndpointFields(t),
+      ...createEndpointForm(t),
       callback: (result) => {
         if (result) void refresh();
       },
@@ -49,13 +49,13 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
   }
 
   async function openEdit(row: TAiEndpoint) {
-    const { editEndpointFields } = await formFields();
+    const { editEndpointForm } = await formFields();
     dialog.open({
       title: t('edit.title'),
       buttonText: t('edit.button'),
       url: `/api/aiendpoint/${encodeURIComponent(row.id)}`,
       method: 'PATCH',
-      fields: editEndpointFields(t, row),
+      ...editEndpointForm(t, row),
       callback: (result) => {
         if (result) void refresh();
       },

@@ -11,6 +11,7 @@ import { useSession } from '@/lib/session';
 import { EndpointOverviewForm } from '../components/endpoint-overview-form';
 import { EndpointSettings } from '../components/endpoint-settings';
 import { EndpointSwitches } from '../components/endpoint-switches';
+import { Playground } from '../components/playground';
 import { RouteTypeBadge } from '../components/endpoint-badges';
 import type { TAiEndpoint } from '../endpoint-types';
 import { MY_ENDPOINTS_QUERY, SHARED_ENDPOINTS_QUERY } from '../registry-api';
@@ -89,6 +90,7 @@ export default function EndpointPage() {
         <TabsList>
           <TabsTrigger value="overview">{t('detail.overview')}</TabsTrigger>
           <TabsTrigger value="settings">{t('detail.settings')}</TabsTrigger>
+          <TabsTrigger value="try">{t('detail.tryIt')}</TabsTrigger>
         </TabsList>
         <TabsContent value="overview" className="space-y-6">
           <EndpointSwitches endpoint={data} signedIn={signedIn} readOnly={readOnly} onSaved={onSaved} />
@@ -100,6 +102,9 @@ export default function EndpointPage() {
           ) : (
             <EndpointSettings key={data.id} endpoint={data} onSaved={onSaved} />
           )}
+        </TabsContent>
+        <TabsContent value="try">
+          <Playground routeName={data.route_name} />
         </TabsContent>
       </Tabs>
     </section>

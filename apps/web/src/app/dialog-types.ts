@@ -1,0 +1,42 @@
+import type * as React from 'react';
+import type { THttpMethod } from '@/lib/api';
+import type { TFormSchema } from '@/components/form/types';
+import type { TFormFields } from '@/components/form/types';
+
+// The shared dialog's types, apart from the provider and its lazily loaded view so neither imports
+// the other.
+
+export type TDialogMethod = THttpMethod;
+
+interface TDialogBase {
+  title?: React.ReactNode;
+  description?: React.ReactNode;
+  buttonText?: React.ReactNode;
+  url?: string;
+  method?: TDialogMethod;
+  /** Called once with the result when the dialog closes: the form's answer, true on confirm, false on cancel. */
+  callback?: (result: unknown) => void;
+}
+
+/**
+ * A confirmation, or (with a form field map, see the form engine) a form dialog, which must name
+ * the request's shared schema: the form validates with the rules the server applies.
+ */
+export type TDialogOptions = TDialogBase &
+  ({ fields: TFormFields; schema: TFormSchema } | { fields?: undefined; schema?: undefined });
+
+export type TDialogState = TDialogOptions & { open: boolean };
+
+/** Renders a form dialog's body; the default is the generic form engine (tests may pass their own). */
+export type TDialogFormRenderer = (props: {
+  fields: TFormFields;
+  schema: TFormSchema;
+  url?: string;
+  method?: TDialogMethod;
+  buttonText?: React.ReactNode;
+  onSuccess: (result: unknown) => void;
+  cancel: () => void;
+}) => React.ReactNode;
+
+/** Where focus goes back to when the dialog closes: the control that opened it. */
+export type TReturnFocus = () => void;

@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { mockApi, renderPage, signInAs } from '@/features/account/test/page-harness';
+import { clearSession } from '@/lib/session';
+import type { TAccountUsers } from '@air/shared/schemas/membership';
+import UsersPage from './users';
+
+afterEach(() => {
+  act(() => clearSession());
+  vi.restoreAllMocks();
+});
+
+const list: { data: TAccountUsers } = {
+  data: {
+    users: [
+      {
+        id: '00000000-0000-4000-8000-000000000001',
+        name: 'Ada Owner',
+        email: 'ada@example.com',
+        permission: 'owner',
+        verified: true,
+        status: 'verified',
+        date_joined: '2026-11-01T10:00:00.000Z',
+        last_login: '2026-11-20T10:00:00.000Z',
+      },
+      {
+        id: '00000000-0000-4000-8000-000000000002',
+        name: 'Bob Dev',
+        email: 'bob@example.com',
+        permission: 'developer',
+        verified: false,
+        status: 'registered',
+        date_joined: '2026-11-02T10:00:00.000Z',
+        last_login: null,
+      },
+    ],
+    invites: [
+      {
+        id: '00000000-0000-4000-8000-000000000003',
+        email: 'new@example.com',
+        permission: 'user',
+        date_sent: '2026-11-03T10:00:00.000Z',
+        expires_at: '2026-11-10T10:00:00.000Z',
+        status: 'expired',
+        invited_by: 'Ada Owner',
+      },
+    ],
+  },
+};
+
+describe('/account/users', () => {
+  it('lists members and invites with status badges; invite errors land on the email field', async () => {
+    signInAs({ id: '00000000-0000-4000-8000-000000000001' });
+    const calls = mockApi({
+      'GET /api/account/users': { body: list },
+      'POST /api/invite': {
+        status: 400,
+        body: { message: 'These addresses are not valid: nope', inputError: 'email' },
+      },
+    });
+    const { user } = renderPage(<UsersPage />, { path: '/account/users', title: 'users' });
+    const table = await screen.findByRole('table', { name: 'Users and invitations' });
+    const bob = (await within(table).findByText('bob@example.com')).closest('tr')!;
+    expect(within(bob).getByText('Registered')).toHaveAttribute('data-variant', 'blue');
+    expect(within(bob).getByText('Developer')).toBeInTheDocument();
+    const invite = within(table).getByText('new@example.com').closest('tr')!;
+    expect(within(invite).getByText('Expired')).toBeInTheDocument();
+    expect(within(table).getByText('Verified')).toHaveAttribute('data-variant', 'green');
+
+    await user.click(screen.getByRole('button', { name: 'Invite users' }));
+    await user.type(
+      await screen.findByLabelText(/Email addresses/, undefined, { timeout: 5000 }),
+      'ok@x.io, nope',
+    );
+    await user.click(screen.getByRole('button', { name: 'Send invitations' }));
+    expect(
+      await screen.findByText('These addresses are not valid: nope', undefined, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+        email: 'ok@x.io, nope',
+        permission: 'user',
+      }),
+    );
+  });
+});

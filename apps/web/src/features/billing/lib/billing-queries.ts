@@ -1,0 +1,31 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { TSessionUser } from '@/lib/session';
+import { api } from '@/lib/api';
+import { updateUser } from '@/lib/session';
+
+/** The billing reads (spec section 7), as the query keys useApiQuery caches them under. */
+export const BILLING_URLS = {
+  plans: '/api/account/plans',
+  subscription: '/api/account/subscription',
+  card: '/api/account/card',
+  invoices: '/api/account/invoice',
+  usage: '/api/account/usage',
+} as const;
+
+/**
+ * After any billing write: the stored user takes the plan and subscription the server now has
+ * (the route guard and the banners read them), and every billing read is fetched again.
+ */
+export async function afterBillingChange(queryClient: QueryClient, answer: unknown) {
+  if (answer && typeof answer === 'object' && 'plan' in answer) updateUser(answer as TSessionUser);
+  await Promise.all(
+    Object.values(BILLING_URLS).map((url) => queryClient.invalidateQueries({ queryKey: [url] })),
+  );
+  try {
+    const res = await api.get<{ authenticated?: boolean } & TSessionUser>('/api/auth');
+    const { authenticated, ...user } = res.data ?? {};
+    if (authenticated !== false && Object.keys(user).length > 0) updateUser(user);
+  } catch {
+    // The answer above already carried the new plan; the next auth check refreshes the rest.
+  }
+}

@@ -1,0 +1,51 @@
+import { ApiError, api } from '@/lib/api';
+import { requestAuthentication } from './authentication';
+import type { TLocalCard } from './card-input';
+import type { TLocalCardToken, TLocalConfirmAnswer } from '@air/shared/schemas/billing';
+import type { TCardProcessor, TProcessorError } from './processor';
+
+export const LOCAL_TOKEN_URL = '/api/billing/local/token';
+export const LOCAL_CONFIRM_URL = '/api/billing/local/confirm';
+
+/** A 400 is the processor refusing the card or the payment; anything else is the handler's. */
+function refusal(error: unknown): TProcessorError {
+  if (error instanceof ApiError && error.status === 400 && error.body && typeof error.body === 'object') {
+    const code = typeof error.body.code === 'string' ? error.body.code : undefined;
+    return { message: error.body.message ?? '', code };
+  }
+  throw error;
+}
+
+/**
+ * The local card processor's client. Tokens are made by the server (the card number never stays
+ * in the console); the 3-D Secure challenge is the "Authenticate payment" dialog, whose answer
+ * the server records on the payment intent named by the client secret.
+ */
+export function createLocalProcessor(): TCardProcessor {
+  return {
+    async createToken(card) {
+      try {
+        const res = await api.post<TLocalCardToken>(LOCAL_TOKEN_URL, card as TLocalCard);
+        return res.data?.id ? { token: { id: res.data.id } } : { error: { message: res.message ?? '' } };
+      } catch (error) {
+        return { error: refusal(error) };
+      }
+    },
+    async confirmCardPayment(clientSecret) {
+      const outcome = await requestAuthentication();
+      try {
+        const res = await api.post<TLocalConfirmAnswer>(LOCAL_CONFIRM_URL, {
+          client_secret: clientSecret,
+          outcome,
+        });
+        const intent = res.data?.payment_intent;
+        if (!intent || intent.status !== 'succeeded') {
+          return { error: { message: res.message ?? '', code: 'payment_intent_authentication_failure' } };
+        }
+        return { paymentIntent: intent };
+      } catch (error) {
+        return { error: refusal(error) };
+      }
+    },
+  };
+}

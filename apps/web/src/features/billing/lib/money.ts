@@ -1,0 +1,13 @@
+/** Minor units (cents) as the plan's currency shows them: "$29", "$9.50" (spec: price / 100). */
+export function formatMoney(minor: number, symbol: string, locale: string): string {
+  const amount = minor / 100;
+  const digits = Number.isInteger(amount) ? 0 : 2;
+  return `${symbol}${amount.toLocaleString(locale, { minimumFractionDigits: digits, maximumFractionDigits: 2 })}`;
+}
+
+/** A period end or invoice date in long form, in the user's language. */
+export function formatDate(iso: string, locale: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric' }).format(date);
+}

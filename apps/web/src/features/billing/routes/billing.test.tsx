@@ -1,0 +1,192 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { subscriptionFixture } from '@/test/fixtures';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import type userEvent from '@testing-library/user-event';
+import { mockApi, renderPage, signInAs, type TMockHandler } from '@/features/account/test/page-harness';
+import { clearSession, getSession } from '@/lib/session';
+import { resetPayments } from '../lib/payments';
+import { invoice, localConfig, plansAnswer, subscription, usage, visa } from '../test/fixtures';
+import BillingPage from './billing';
+
+afterEach(() => {
+  act(() => clearSession());
+  resetPayments();
+  vi.restoreAllMocks();
+});
+
+function billingApi(overrides: Record<string, TMockHandler> = {}) {
+  return mockApi({
+    'GET /api/billing/config': { body: localConfig },
+    'GET /api/account/plans': { body: plansAnswer('team') },
+    'GET /api/account/subscription': { body: { data: subscription() } },
+    'GET /api/account/card': { body: { data: visa } },
+    'GET /api/account/invoice': { body: { data: [invoice] } },
+    'GET /api/account/usage': { body: { data: usage } },
+    'GET /api/auth': () => ({ body: { data: { authenticated: true as const, ...getSession().user! } } }),
+    ...overrides,
+  });
+}
+
+function open() {
+  return renderPage(<BillingPage />, { path: '/account/billing', title: 'billing' });
+}
+
+export async function typeCard(user: ReturnType<typeof userEvent.setup>, number: string) {
+  await user.type(screen.getByLabelText('Card number'), number);
+  await user.type(screen.getByLabelText('Expiration date'), '1230');
+  await user.type(screen.getByLabelText('CVC'), '123');
+}
+
+describe('/account/billing', () => {
+  it('a paid plan: totals (seat price / 100, seats × price), usage, and the tabs Plan, Card, Invoices', async () => {
+    signInAs({ plan: 'team' });
+    billingApi();
+    const { user } = open();
+    expect(await screen.findByRole('tab', { name: 'Plan' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByText('3 × $9.50')).toBeInTheDocument();
+    expect(screen.getByText('Total $28.50 / month')).toBeInTheDocument();
+    expect(screen.getByText('Renews on December 1, 2026')).toBeInTheDocument();
+    expect(screen.getByText('120 of 1,000 calls')).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: /Team/ })).toBeChecked();
+
+    await user.click(screen.getByRole('tab', { name: 'Card' }));
+    expect(await screen.findByText('Visa ending in 4242')).toBeInTheDocument();
+    expect(screen.getByText('Expires 04/31')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('tab', { name: 'Invoices' }));
+    const row = (await screen.findByRole('table')).querySelector('tr[data-invoice]') as HTMLElement;
+    expect(within(row).getByText('Paid')).toBeInTheDocument();
+    expect(within(row).getByText('$28.50')).toBeInTheDocument();
+    const pdf = within(row).getByRole('link', { name: 'PDF of invoice AIR-2026-0001 (opens in a new tab)' });
+    expect(pdf).toHaveAttribute('href', invoice.invoice_pdf);
+    expect(pdf).toHaveAttribute('target', '_blank');
+    // The phone layout lists the same invoice as a card with its own PDF link.
+    const card = screen.getByRole('listitem');
+    expect(within(card).getByText('$28.50')).toBeInTheDocument();
+    expect(within(card).getByRole('link', { name: /AIR-2026-0001/ })).toHaveAttribute(
+      'href',
+      invoice.invoice_pdf,
+    );
+  });
+
+  it('the free plan shows only the Plan tab', async () => {
+    signInAs({ plan: 'free' });
+    billingApi({
+      'GET /api/account/plans': { body: plansAnswer('free') },
+      'GET /api/account/subscription': {
+        body: { data: subscription({ plan: 'free', plan_name: 'Free', seats: 1, seat_price: 0 }) },
+      },
+      'GET /api/account/card': { body: { data: null } },
+      'GET /api/account/invoice': { body: { data: [] } },
+    });
+    open();
+    expect(await screen.findByRole('tab', { name: 'Plan' })).toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: 'Card' })).toBeNull();
+    expect(screen.queryByRole('tab', { name: 'Invoices' })).toBeNull();
+  });
+
+  it.each([
+    ['requires_payment_method', 'Payment failed', /Update your card/],
+    ['requires_action', 'Authorization needed', /authorize it with your bank/],
+    ['canceled', 'Subscription canceled', /Choose a new plan/],
+  ])('a %s subscription shows its banner', async (status, title, text) => {
+    signInAs({ plan: 'team', subscription: subscriptionFixture({ status: status as 'canceled' }) });
+    billingApi({
+      'GET /api/account/subscription': { body: { data: subscription({ status: status as 'canceled' }) } },
+    });
+    open();
+    const banner = await screen.findByRole('alert');
+    expect(banner).toHaveTextContent(title);
+    expect(banner).toHaveTextContent(text);
+    expect(banner).toHaveAttribute('data-banner', status);
+  });
+
+  it('picking free warns of the period end, then shows the server notice with the date', async () => {
+    signInAs({ plan: 'team' });
+    const calls = billingApi({
+      'PATCH /api/account/plan': {
+        body: {
+          data: { plan: 'team', subscription: { ...subscription({ cancel_at_period_end: true }) } },
+          message: 'Your subscription will be cancelled on December 1, 2026.',
+        },
+      },
+    });
+    const { user } = open();
+    await user.click(await screen.findByRole('radio', { name: /Free/ }));
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Your paid subscription ends at the end of the current period, on December 1, 2026.',
+    );
+    await user.click(screen.getByRole('button', { name: 'Change plan' }));
+    expect(
+      await screen.findByText('Your subscription will be cancelled on December 1, 2026.'),
+    ).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({ body: { plan: 'free' } });
+    expect(getSession().user?.plan).toBe('team');
+  });
+
+  it('a declined card shows the processor message on the card field and keeps the card on file', async () => {
+    signInAs({ plan: 'team' });
+    const calls = billingApi({
+      'POST /api/billing/local/token': { body: { data: { id: 'tok_declined', card: visa } } },
+      'PATCH /api/account/card': {
+        status: 400,
+        body: { message: 'Your card was declined.', code: 'card_declined', inputError: 'token' },
+      },
+    });
+    const { user } = open();
+    await user.click(await screen.findByRole('tab', { name: 'Card' }));
+    await typeCard(user, '4000000000000002');
+    await user.click(screen.getByRole('button', { name: 'Update card' }));
+    const field = screen.getByRole('group', { name: 'New card' }).closest('[data-field]') as HTMLElement;
+    expect(await within(field).findByText('Your card was declined.')).toBeInTheDocument();
+    expect(calls.find((c) => c.path === '/api/billing/local/token')?.body).toEqual({
+      number: '4000000000000002',
+      exp_month: 12,
+      exp_year: 2030,
+      cvc: '123',
+    });
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ token: 'tok_declined' });
+    expect(screen.getByText('Visa ending in 4242')).toBeInTheDocument();
+  });
+
+  it('a card the processor refuses at tokenisation shows its message on the card field, nothing is sent', async () => {
+    signInAs({ plan: 'team' });
+    const calls = billingApi({
+      'POST /api/billing/local/token': {
+        status: 400,
+        body: { message: 'Your card has expired.', code: 'expired_card', inputError: 'exp' },
+      },
+    });
+    const { user } = open();
+    await user.click(await screen.findByRole('tab', { name: 'Card' }));
+    await typeCard(user, '4242424242424242');
+    await user.click(screen.getByRole('button', { name: 'Update card' }));
+    expect(await screen.findByText('Your card has expired.')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+  });
+
+  it('a card update clears the payment-failed banner once the server has the subscription active', async () => {
+    signInAs({ plan: 'team', subscription: subscriptionFixture({ status: 'requires_payment_method' }) });
+    let status: 'requires_payment_method' | 'active' = 'requires_payment_method';
+    billingApi({
+      'GET /api/account/subscription': () => ({ body: { data: subscription({ status }) } }),
+      'POST /api/billing/local/token': { body: { data: { id: 'tok_good', card: visa } } },
+      'PATCH /api/account/card': () => {
+        status = 'active';
+        return { body: { data: visa, message: 'Card updated' } };
+      },
+      'GET /api/auth': {
+        body: { data: { authenticated: true, subscription: subscriptionFixture({ status: 'active' }) } },
+      },
+    });
+    const { user } = open();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Payment failed');
+    await user.click(screen.getByRole('tab', { name: 'Card' }));
+    await typeCard(user, '4242424242424242');
+    await user.click(screen.getByRole('button', { name: 'Update card' }));
+    expect(await screen.findByText('Card updated')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Payment failed')).toBeNull());
+    expect(getSession().user?.subscription).toMatchObject({ status: 'active' });
+  });
+});

@@ -1,0 +1,87 @@
+import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
+import { Loader2 } from 'lucide-react';
+import type { TPlansAnswer } from '@air/shared/schemas/account';
+import type { TCard, TInvoiceList, TSubscription } from '@air/shared/schemas/billing';
+import type { TUsageList } from '@air/shared/schemas/usage';
+import { PageHeading } from '@/components/layout/page-heading';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { useApiQuery } from '@/features/account/lib/use-api-query';
+import { AuthenticationDialog } from '../components/authentication-dialog';
+import { BillingTotals } from '../components/billing-totals';
+import { CardTab } from '../components/card-tab';
+import { InvoicesTab } from '../components/invoices-tab';
+import { PlanCheckout } from '../components/plan-checkout';
+import { SubscriptionBanner } from '../components/subscription-banner';
+import { BILLING_URLS, afterBillingChange } from '../lib/billing-queries';
+import { usePayments } from '../lib/payments';
+import { FREE_PLAN } from '../lib/plans';
+
+/**
+ * /account/billing (owner): the subscription banner, usage and seat totals, and the tabs Plan,
+ * Card and Invoices (Card and Invoices only on a paid plan). A lapsed subscription lands here
+ * (route guard), repairs its card or picks a new plan.
+ */
+export default function BillingPage() {
+  const { t } = useTranslation('billing');
+  const queryClient = useQueryClient();
+  const payments = usePayments();
+  const plans = useApiQuery<TPlansAnswer>(BILLING_URLS.plans);
+  const subscription = useApiQuery<TSubscription | null>(BILLING_URLS.subscription);
+  const card = useApiQuery<TCard | null>(BILLING_URLS.card);
+  const invoices = useApiQuery<TInvoiceList>(BILLING_URLS.invoices);
+  const usage = useApiQuery<TUsageList>(BILLING_URLS.usage);
+
+  const loading =
+    plans.isPending || subscription.isPending || card.isPending || invoices.isPending || usage.isPending;
+  const sub = subscription.data ?? null;
+  const active = plans.data?.active ?? sub?.plan ?? null;
+  const paid = Boolean(active && active !== FREE_PLAN);
+
+  return (
+    <>
+      <PageHeading />
+      {loading || (!payments.ready && !payments.failed) ? (
+        <div role="status" className="flex justify-center py-8">
+          <Loader2 className="size-6 animate-spin text-muted-foreground" aria-label={t('common:loading')} />
+        </div>
+      ) : (
+        <>
+          <SubscriptionBanner status={sub?.status} />
+          <BillingTotals subscription={sub} usage={usage.data ?? []} />
+          <Tabs defaultValue="plan">
+            <TabsList aria-label={t('tabs.label')}>
+              <TabsTrigger value="plan">{t('tabs.plan')}</TabsTrigger>
+              {paid && <TabsTrigger value="card">{t('tabs.card')}</TabsTrigger>}
+              {paid && <TabsTrigger value="invoices">{t('tabs.invoices')}</TabsTrigger>}
+            </TabsList>
+            <TabsContent value="plan" className="mt-4 max-w-2xl">
+              <PlanCheckout
+                key={`${active}-${plans.dataUpdatedAt}`}
+                plans={plans.data?.plans ?? []}
+                active={active}
+                hasCard={Boolean(card.data)}
+                periodEnd={sub?.current_period_end}
+                url="/api/account/plan"
+                method="PATCH"
+                submitText={t('plans.change')}
+                onDone={(response) => afterBillingChange(queryClient, response.data)}
+              />
+            </TabsContent>
+            {paid && (
+              <TabsContent value="card" className="mt-4">
+                <CardTab card={card.data ?? null} />
+              </TabsContent>
+            )}
+            {paid && (
+              <TabsContent value="invoices" className="mt-4">
+                <InvoicesTab invoices={invoices.data ?? []} />
+              </TabsContent>
+            )}
+          </Tabs>
+        </>
+      )}
+      <AuthenticationDialog />
+    </>
+  );
+}

@@ -1,0 +1,173 @@
+import type { THelpSection } from './types';
+
+/** The help page in English. `{origin}` is replaced by this server's address. */
+export const HELP_EN: THelpSection[] = [
+  {
+    id: 'getting-started',
+    title: 'Getting started',
+    blocks: [
+      {
+        p: 'AIR puts every AI endpoint you run (agents, models, knowledge bases) behind one OpenAI-compatible gateway. Three steps take you from sign-up to your first call.',
+      },
+      {
+        list: [
+          'Register: create your account at /signup with your name, email and a password (or a social provider). Confirm the email from the link AIR sends you.',
+          'Take an API key: in Account → API keys, create a key with the gateway.invoke scope. The full key (air_ followed by 40 characters) is shown once: copy it then. A developer of the account can reveal it again later.',
+          'Register an endpoint: in the AI endpoint registry, add an endpoint with a route name such as acme/support-bot and the URL that answers OpenAI chat completions. Or pick a shared endpoint in the marketplace.',
+          'Make the first call: POST your messages to the gateway with the key and the route name. The dashboard shows the same call as cURL, NodeJS and Python with your key filled in, and each endpoint has a Try it tab.',
+        ],
+      },
+      {
+        code: 'curl {origin}/api/v1/chat/completions \\\n  -H "Authorization: Bearer air_…" \\\n  -H "Content-Type: application/json" \\\n  -d \'{"model": "acme/support-bot", "messages": [{"role": "user", "content": "Hello"}]}\'',
+      },
+    ],
+  },
+  {
+    id: 'gateway',
+    title: 'Gateway reference',
+    blocks: [
+      {
+        p: 'The gateway speaks the OpenAI chat completions protocol, so the official OpenAI SDKs work with the base URL {origin}/api/v1 and an AIR key as the API key.',
+      },
+      {
+        table: {
+          head: ['Path', 'What it does'],
+          rows: [
+            [
+              'POST /api/v1/chat/completions',
+              'A chat completion, forwarded to the route named in the request.',
+            ],
+            ['POST /api/v1', 'The same call on the short path.'],
+            ['GET /api/v1/models', 'The routes your key may call, in OpenAI’s list format.'],
+          ],
+        },
+      },
+      {
+        table: {
+          head: ['Header', 'Meaning'],
+          rows: [
+            [
+              'Authorization: Bearer air_…',
+              'Your AIR API key (or send it as x-api-key: air_…). Never sent to the upstream.',
+            ],
+            ['x-route-name', 'The route to call. When absent, the body’s "model" names the route.'],
+            [
+              'Content-Type: application/json',
+              'The body is the OpenAI request, forwarded unchanged (except "model" when the endpoint sets an upstream model).',
+            ],
+            ['x-request-id (answer)', 'The id of this call, in every answer: quote it to support.'],
+            ['Retry-After (answer)', 'Seconds to wait after a 429 rate_limit_exceeded.'],
+          ],
+        },
+      },
+      {
+        p: 'Streaming: send "stream": true and the answer arrives as server-sent events (text/event-stream), chunk by chunk as the upstream writes it; AIR never buffers a stream. Closing the connection stops the upstream call too.',
+      },
+      {
+        code: 'curl -N {origin}/api/v1/chat/completions \\\n  -H "Authorization: Bearer air_…" -H "x-route-name: acme/support-bot" \\\n  -H "Content-Type: application/json" \\\n  -d \'{"stream": true, "messages": [{"role": "user", "content": "Count to five"}]}\'',
+      },
+      {
+        p: 'Errors come in OpenAI’s shape { "error": { "message", "type", "code" } }. An upstream’s own error status and body pass through unchanged.',
+      },
+      {
+        table: {
+          head: ['Status and code', 'What happened'],
+          rows: [
+            [
+              '400 invalid_request / missing_route',
+              'The body is not a JSON object, or no route is named (x-route-name header or "model").',
+            ],
+            ['401 invalid_api_key', 'The key is missing, unknown or revoked.'],
+            ['403 insufficient_scope', 'The key lacks the gateway.invoke scope.'],
+            [
+              '404 route_not_found',
+              'No active route of that name that your account may call (another account’s private route answers the same).',
+            ],
+            ['402 quota_exceeded', 'Your plan’s calls for this month are used up.'],
+            ['413 payload_too_large', 'The body is over 10 MiB.'],
+            [
+              '429 rate_limit_exceeded',
+              'Too many calls with this key in this minute; retry after Retry-After seconds.',
+            ],
+            ['502 upstream_unreachable', 'The endpoint’s URL could not be reached.'],
+            ['504 upstream_timeout', 'The endpoint did not answer in time (its timeout, or 120 s).'],
+          ],
+        },
+      },
+      {
+        p: 'Limits: each plan sets a monthly quota of calls per account and a rate limit of calls per minute per key (Free: 1,000 calls a month, 60 a minute). The owner gets a mail at 80 % and at 100 % of the quota, and the console shows a banner with the upgrade link.',
+      },
+      {
+        p: 'Usage metering: every forwarded call is recorded with its time, route, key, status, latency, whether it streamed, and prompt and completion tokens when the answer reports usage; tokens the gateway had to estimate are marked ≈. No request or answer body is stored. Account → Usage shows it per day, endpoint and key, with a CSV export and a request log of the last 30 days.',
+      },
+    ],
+  },
+  {
+    id: 'marketplace',
+    title: 'Marketplace',
+    blocks: [
+      {
+        p: 'The marketplace lists every endpoint that its owner made active, shared and public. Open Details to read its description and try it; call it with your own key and your own quota, exactly like your own routes.',
+      },
+      {
+        p: 'To share yours, switch on Shared and turn off Private on the endpoint’s overview. Its upstream URL and settings stay hidden from other accounts. Account → Usage shows which organisations called your shared endpoints, per endpoint and per day.',
+      },
+    ],
+  },
+  {
+    id: 'accounts',
+    title: 'Accounts and roles',
+    blocks: [
+      {
+        p: 'An account is your organisation: its endpoints, keys, plan and users. One user may belong to several accounts and switch between them from the user menu.',
+      },
+      {
+        table: {
+          head: ['Role', 'May'],
+          rows: [
+            ['Owner', 'Everything, including billing and closing the account.'],
+            ['Admin', 'Invite, edit and remove users, plus what a developer may.'],
+            ['Developer', 'Create and manage API keys and endpoints.'],
+            ['User', 'Use the console: dashboard, registry, marketplace, usage, own profile.'],
+          ],
+        },
+      },
+      {
+        p: 'Two-factor sign-in, your password and notification mails are in Account. Support staff can only sign in as you to look into a problem when you switch on “Allow support to access my account” (support_enabled) in your profile.',
+      },
+    ],
+  },
+  {
+    id: 'billing',
+    title: 'Billing',
+    blocks: [
+      {
+        p: 'Plans carry the monthly quota and the rate limit. Free needs no card; paid plans are charged monthly to the card in Account → Billing, and the Team plan per seat. Every charge makes an invoice you can download as PDF.',
+      },
+      {
+        p: 'Upgrading takes effect at once, with the new quota. If a renewal fails, the plan waits for a working card; calls keep their current quota until the period ends.',
+      },
+    ],
+  },
+  {
+    id: 'faq',
+    title: 'Frequently asked questions',
+    blocks: [
+      {
+        p: 'Does AIR store my prompts or answers? No. The gateway forwards bytes as they come and records only metadata (time, route, key, status, latency, token counts).',
+      },
+      {
+        p: 'Why do I get 404 route_not_found for a route I can see? The route must be active, and either yours or shared and public. Check the spelling: route names are lower case.',
+      },
+      {
+        p: 'Why are some token counts marked ≈? The upstream did not report usage for that call (common with streaming), so the gateway estimated them.',
+      },
+      {
+        p: 'How do I stream with the OpenAI SDK? Pass stream: true to chat.completions.create with baseURL {origin}/api/v1; the SDK reads the event stream AIR passes through.',
+      },
+      {
+        p: 'Where is the API reference? The Docs link in the side navigation opens the OpenAPI reference of the console API and the gateway.',
+      },
+    ],
+  },
+];

@@ -1,0 +1,173 @@
+import type { THelpSection } from './types';
+
+/** La página de ayuda en español. `{origin}` se sustituye por la dirección de este servidor. */
+export const HELP_ES: THelpSection[] = [
+  {
+    id: 'getting-started',
+    title: 'Primeros pasos',
+    blocks: [
+      {
+        p: 'AIR pone cada endpoint de IA que gestionas (agentes, modelos, bases de conocimiento) detrás de un único gateway compatible con OpenAI. Con tres pasos pasas del registro a tu primera llamada.',
+      },
+      {
+        list: [
+          'Regístrate: crea tu cuenta en /signup con tu nombre, correo y contraseña (o un proveedor social). Confirma el correo con el enlace que te envía AIR.',
+          'Obtén una clave de API: en Cuenta → Claves de API, crea una clave con el ámbito gateway.invoke. La clave completa (air_ seguido de 40 caracteres) se muestra una sola vez: cópiala entonces. Un desarrollador de la cuenta puede volver a verla después.',
+          'Registra un endpoint: en el registro de endpoints de IA, añade un endpoint con un nombre de ruta como acme/support-bot y la URL que responde chat completions de OpenAI. O elige un endpoint compartido en el marketplace.',
+          'Haz la primera llamada: envía tus mensajes al gateway con la clave y el nombre de ruta. El panel muestra la misma llamada en cURL, NodeJS y Python con tu clave, y cada endpoint tiene una pestaña Pruébalo.',
+        ],
+      },
+      {
+        code: 'curl {origin}/api/v1/chat/completions \\\n  -H "Authorization: Bearer air_…" \\\n  -H "Content-Type: application/json" \\\n  -d \'{"model": "acme/support-bot", "messages": [{"role": "user", "content": "Hola"}]}\'',
+      },
+    ],
+  },
+  {
+    id: 'gateway',
+    title: 'Referencia del gateway',
+    blocks: [
+      {
+        p: 'El gateway habla el protocolo de chat completions de OpenAI, así que los SDK oficiales de OpenAI funcionan con la URL base {origin}/api/v1 y una clave de AIR como clave de API.',
+      },
+      {
+        table: {
+          head: ['Ruta', 'Qué hace'],
+          rows: [
+            [
+              'POST /api/v1/chat/completions',
+              'Un chat completion, reenviado a la ruta indicada en la petición.',
+            ],
+            ['POST /api/v1', 'La misma llamada en la ruta corta.'],
+            ['GET /api/v1/models', 'Las rutas que tu clave puede llamar, en el formato de lista de OpenAI.'],
+          ],
+        },
+      },
+      {
+        table: {
+          head: ['Cabecera', 'Significado'],
+          rows: [
+            [
+              'Authorization: Bearer air_…',
+              'Tu clave de API de AIR (o envíala como x-api-key: air_…). Nunca se envía al proveedor.',
+            ],
+            ['x-route-name', 'La ruta a llamar. Si falta, el "model" del cuerpo indica la ruta.'],
+            [
+              'Content-Type: application/json',
+              'El cuerpo es la petición de OpenAI, reenviada sin cambios (salvo "model" cuando el endpoint fija un modelo del proveedor).',
+            ],
+            ['x-request-id (respuesta)', 'El id de esta llamada, en cada respuesta: cítalo a soporte.'],
+            ['Retry-After (respuesta)', 'Segundos de espera tras un 429 rate_limit_exceeded.'],
+          ],
+        },
+      },
+      {
+        p: 'Streaming: envía "stream": true y la respuesta llega como eventos del servidor (text/event-stream), fragmento a fragmento según la escribe el proveedor; AIR nunca retiene un stream. Cerrar la conexión también detiene la llamada al proveedor.',
+      },
+      {
+        code: 'curl -N {origin}/api/v1/chat/completions \\\n  -H "Authorization: Bearer air_…" -H "x-route-name: acme/support-bot" \\\n  -H "Content-Type: application/json" \\\n  -d \'{"stream": true, "messages": [{"role": "user", "content": "Cuenta hasta cinco"}]}\'',
+      },
+      {
+        p: 'Los errores llegan con la forma de OpenAI { "error": { "message", "type", "code" } }. El estado y el cuerpo de error del propio proveedor pasan sin cambios.',
+      },
+      {
+        table: {
+          head: ['Estado y código', 'Qué pasó'],
+          rows: [
+            [
+              '400 invalid_request / missing_route',
+              'El cuerpo no es un objeto JSON, o no se indica ruta (cabecera x-route-name o "model").',
+            ],
+            ['401 invalid_api_key', 'La clave falta, no existe o está revocada.'],
+            ['403 insufficient_scope', 'La clave no tiene el ámbito gateway.invoke.'],
+            [
+              '404 route_not_found',
+              'No hay una ruta activa con ese nombre que tu cuenta pueda llamar (la ruta privada de otra cuenta responde igual).',
+            ],
+            ['402 quota_exceeded', 'Las llamadas de tu plan para este mes se han agotado.'],
+            ['413 payload_too_large', 'El cuerpo supera 10 MiB.'],
+            [
+              '429 rate_limit_exceeded',
+              'Demasiadas llamadas con esta clave en este minuto; reintenta tras los segundos de Retry-After.',
+            ],
+            ['502 upstream_unreachable', 'No se pudo conectar con la URL del endpoint.'],
+            ['504 upstream_timeout', 'El endpoint no respondió a tiempo (su tiempo límite, o 120 s).'],
+          ],
+        },
+      },
+      {
+        p: 'Límites: cada plan fija una cuota mensual de llamadas por cuenta y un límite de llamadas por minuto por clave (Free: 1.000 llamadas al mes, 60 por minuto). El propietario recibe un correo al 80 % y al 100 % de la cuota, y la consola muestra un aviso con el enlace para mejorar el plan.',
+      },
+      {
+        p: 'Medición del uso: cada llamada reenviada se registra con su hora, ruta, clave, estado, latencia, si fue en streaming, y los tokens de entrada y salida cuando la respuesta informa el uso; los tokens que el gateway tuvo que estimar se marcan con ≈. No se guarda el contenido de peticiones ni respuestas. Cuenta → Uso lo muestra por día, endpoint y clave, con exportación CSV y un registro de peticiones de los últimos 30 días.',
+      },
+    ],
+  },
+  {
+    id: 'marketplace',
+    title: 'Marketplace',
+    blocks: [
+      {
+        p: 'El marketplace lista cada endpoint que su propietario dejó activo, compartido y público. Abre Detalles para leer su descripción y probarlo; llámalo con tu propia clave y tu propia cuota, igual que tus rutas.',
+      },
+      {
+        p: 'Para compartir los tuyos, activa Compartido y desactiva Privado en la vista general del endpoint. Su URL y su configuración del proveedor quedan ocultas para otras cuentas. Cuenta → Uso muestra qué organizaciones llamaron a tus endpoints compartidos, por endpoint y por día.',
+      },
+    ],
+  },
+  {
+    id: 'accounts',
+    title: 'Cuentas y roles',
+    blocks: [
+      {
+        p: 'Una cuenta es tu organización: sus endpoints, claves, plan y usuarios. Un usuario puede pertenecer a varias cuentas y cambiar entre ellas desde el menú de usuario.',
+      },
+      {
+        table: {
+          head: ['Rol', 'Puede'],
+          rows: [
+            ['Propietario', 'Todo, incluida la facturación y cerrar la cuenta.'],
+            ['Administrador', 'Invitar, editar y quitar usuarios, además de lo que puede un desarrollador.'],
+            ['Desarrollador', 'Crear y gestionar claves de API y endpoints.'],
+            ['Usuario', 'Usar la consola: panel, registro, marketplace, uso y su propio perfil.'],
+          ],
+        },
+      },
+      {
+        p: 'El inicio de sesión en dos pasos, tu contraseña y los correos de notificación están en Cuenta. El personal de soporte solo puede entrar como tú para revisar un problema si activas “Permitir que el soporte acceda a mi cuenta” (support_enabled) en tu perfil.',
+      },
+    ],
+  },
+  {
+    id: 'billing',
+    title: 'Facturación',
+    blocks: [
+      {
+        p: 'Los planes fijan la cuota mensual y el límite por minuto. Free no necesita tarjeta; los planes de pago se cobran cada mes a la tarjeta de Cuenta → Facturación, y el plan Team por asiento. Cada cobro genera una factura que puedes descargar en PDF.',
+      },
+      {
+        p: 'Mejorar el plan tiene efecto al momento, con la nueva cuota. Si falla una renovación, el plan espera a una tarjeta válida; las llamadas mantienen su cuota actual hasta que acaba el periodo.',
+      },
+    ],
+  },
+  {
+    id: 'faq',
+    title: 'Preguntas frecuentes',
+    blocks: [
+      {
+        p: '¿AIR guarda mis prompts o respuestas? No. El gateway reenvía los bytes según llegan y solo registra metadatos (hora, ruta, clave, estado, latencia, tokens).',
+      },
+      {
+        p: '¿Por qué recibo 404 route_not_found para una ruta que veo? La ruta debe estar activa y ser tuya o compartida y pública. Revisa la escritura: los nombres de ruta van en minúsculas.',
+      },
+      {
+        p: '¿Por qué algunos tokens llevan ≈? El proveedor no informó el uso de esa llamada (habitual con streaming), así que el gateway los estimó.',
+      },
+      {
+        p: '¿Cómo hago streaming con el SDK de OpenAI? Pasa stream: true a chat.completions.create con baseURL {origin}/api/v1; el SDK lee el stream de eventos que AIR deja pasar.',
+      },
+      {
+        p: '¿Dónde está la referencia de la API? El enlace Docs de la navegación lateral abre la referencia OpenAPI de la API de la consola y del gateway.',
+      },
+    ],
+  },
+];

@@ -1,0 +1,169 @@
+import { numberFormat } from '@/lib/format-number';
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Loader2 } from 'lucide-react';
+import { USAGE_STATUS_CLASSES, type TUsageStatusClass } from '@air/shared/schemas/usage-insight';
+import { BlankSlate } from '@/components/ui/blank-slate';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { formatDateTime } from '@/components/table/format';
+import { useErrorHandler } from '@/lib/error-handler';
+import { fetchRequestLog, type TLogFilters } from '../usage-api';
+
+const selectClass =
+  'h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none';
+
+/**
+ * The last 30 days of calls (metadata only, never bodies), filtered by route, key and status class,
+ * paged by cursor with "Load more".
+ */
+export function RequestLog({
+  routes,
+  keys,
+  locale,
+}: {
+  routes: { id: string; name: string }[];
+  keys: { id: string; name: string }[];
+  locale: string;
+}) {
+  const { t } = useTranslation('usage');
+  const handleError = useErrorHandler();
+  const [filters, setFilters] = React.useState<TLogFilters>({});
+  const log = useInfiniteQuery({
+    queryKey: ['usage-log', filters],
+    queryFn: ({ pageParam, signal }) => fetchRequestLog(filters, pageParam, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
+  });
+  React.useEffect(() => {
+    if (log.error) handleError(log.error);
+  }, [log.error, handleError]);
+  const items = log.data?.pages.flatMap((page) => page.items) ?? [];
+  const number = numberFormat(locale);
+  const set = (name: keyof TLogFilters) => (event: React.ChangeEvent<HTMLSelectElement>) =>
+    setFilters((old) => ({ ...old, [name]: event.target.value || undefined }));
+
+  return (
+    <section aria-labelledby="request-log" className="space-y-3">
+      <h2 id="request-log" className="text-lg font-semibold">
+        {t('log.title')}
+      </h2>
+      <p className="text-sm text-muted-foreground">{t('log.intro')}</p>
+      <div className="flex flex-wrap gap-2">
+        <div className="grid gap-1">
+          <label className="text-xs font-medium" htmlFor="log-route">
+            {t('log.route')}
+          </label>
+          <select
+            id="log-route"
+            className={selectClass}
+            value={filters.endpoint_id ?? ''}
+            onChange={set('endpoint_id')}
+          >
+            <option value="">{t('log.all')}</option>
+            {routes.map((route) => (
+              <option key={route.id} value={route.id}>
+                {route.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="grid gap-1">
+          <label className="text-xs font-medium" htmlFor="log-key">
+            {t('log.key')}
+          </label>
+          <select id="log-key" className={selectClass} value={filters.key_id ?? ''} onChange={set('key_id')}>
+            <option value="">{t('log.all')}</option>
+            {keys.map((key) => (
+              <option key={key.id} value={key.id}>
+                {key.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="grid gap-1">
+          <label className="text-xs font-medium" htmlFor="log-status">
+            {t('log.status')}
+          </label>
+          <select
+            id="log-status"
+            className={selectClass}
+            value={filters.status ?? ''}
+            onChange={(event) =>
+              setFilters((old) => ({
+                ...old,
+                status: (event.target.value || undefined) as TUsageStatusClass,
+              }))
+            }
+          >
+            <option value="">{t('log.all')}</option>
+            {USAGE_STATUS_CLASSES.map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {log.isPending ? (
+        <div role="status" className="space-y-2">
+          <span className="sr-only">{t('common:loading')}</span>
+          {[0, 1, 2].map((i) => (
+            <div key={i} className="h-8 animate-pulse rounded bg-muted" />
+          ))}
+        </div>
+      ) : items.length === 0 ? (
+        <BlankSlate title={t('log.empty')} text={t('log.emptyText')} />
+      ) : (
+        <div className="overflow-x-auto rounded-md border">
+          <Table aria-label={t('log.title')}>
+            <TableHeader>
+              <TableRow>
+                <TableHead>{t('log.time')}</TableHead>
+                <TableHead>{t('log.route')}</TableHead>
+                <TableHead>{t('log.key')}</TableHead>
+                <TableHead>{t('log.status')}</TableHead>
+                <TableHead className="text-right">{t('log.latency')}</TableHead>
+                <TableHead className="text-right">{t('log.tokens')}</TableHead>
+                <TableHead>{t('log.streamed')}</TableHead>
+                <TableHead>{t('log.error')}</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {items.map((item) => (
+                <TableRow key={item.id} data-status={item.status}>
+                  <TableCell className="whitespace-nowrap">{formatDateTime(item.time, locale)}</TableCell>
+                  <TableCell className="font-mono text-xs">{item.route_name ?? t('log.deleted')}</TableCell>
+                  <TableCell>{item.key_name ?? t('log.deleted')}</TableCell>
+                  <TableCell>
+                    <Badge variant={item.status >= 500 ? 'red' : item.status >= 400 ? 'orange' : 'green'}>
+                      {item.status}
+                    </Badge>
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    {number.format(item.latency_ms)} ms
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    {item.prompt_tokens === null && item.completion_tokens === null
+                      ? '—'
+                      : `${item.tokens_estimated ? '≈' : ''}${number.format(item.prompt_tokens ?? 0)} / ${number.format(item.completion_tokens ?? 0)}`}
+                  </TableCell>
+                  <TableCell>{item.streamed ? t('log.yes') : t('log.no')}</TableCell>
+                  <TableCell className="font-mono text-xs">{item.error_code ?? ''}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+      )}
+      {log.hasNextPage && (
+        <Button variant="outline" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
+          {log.isFetchingNextPage && <Loader2 className="size-4 animate-spin" aria-hidden="true" />}
+          {t('log.more')}
+        </Button>
+      )}
+    </section>
+  );
+}

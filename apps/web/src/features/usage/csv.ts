@@ -1,0 +1,52 @@
+import type { TUsageInsight } from '@air/shared/schemas/usage-insight';
+
+function cell(value: string | number | null): string {
+  const text = value === null ? '' : String(value);
+  // Quote when needed; a leading = + - @ is neutralised so a spreadsheet never runs it as a formula.
+  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+const ROW_COLUMNS = [
+  'calls',
+  'status_2xx',
+  'status_4xx',
+  'status_5xx',
+  'status_other',
+  'prompt_tokens',
+  'completion_tokens',
+  'estimated_calls',
+] as const;
+
+/**
+ * The usage page as CSV, section by section as shown: caller per day, per endpoint, per key, the
+ * totals, then the provider view. The first column names the section, so one file stays sortable.
+ */
+export function usageCsv(data: TUsageInsight): string {
+  const lines: string[] = [];
+  const push = (...values: (string | number | null)[]) => lines.push(values.map(cell).join(','));
+  push('section', 'name', ...ROW_COLUMNS);
+  for (const day of data.caller.days) push('day', day.day, ...ROW_COLUMNS.map((c) => day[c]));
+  for (const row of data.caller.endpoints)
+    push('endpoint', row.route_name ?? row.endpoint_id ?? '', ...ROW_COLUMNS.map((c) => row[c]));
+  for (const row of data.caller.keys)
+    push('key', row.key_name ?? row.key_id ?? '', ...ROW_COLUMNS.map((c) => row[c]));
+  push('total', `${data.period.from}..${data.period.to}`, ...ROW_COLUMNS.map((c) => data.caller.totals[c]));
+  for (const day of data.provider.days) push('served_day', day.day, day.calls);
+  for (const row of data.provider.endpoints) push('served_endpoint', row.route_name ?? '', row.calls);
+  for (const row of data.provider.callers) push('served_organisation', row.account_name ?? '', row.calls);
+  push('served_total', `${data.period.from}..${data.period.to}`, data.provider.totals.calls);
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Saves `text` as a file through a temporary link (no server round trip: it is what is shown). */
+export function downloadText(filename: string, text: string, type = 'text/csv;charset=utf-8') {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,340 @@
+import { numberFormat } from '@/lib/format-number';
+import * as React from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { Download } from 'lucide-react';
+import { hasPermission } from '@air/shared/permissions';
+import { USAGE_PERIODS, type TUsageInsight, type TUsagePeriod } from '@air/shared/schemas/usage-insight';
+import { PageHeading } from '@/components/layout/page-heading';
+import { BlankSlate } from '@/components/ui/blank-slate';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { useErrorHandler } from '@/lib/error-handler';
+import { useSession } from '@/lib/session';
+import { BarChart } from '../components/bar-chart';
+import { QuotaCard } from '../components/quota-card';
+import { RequestLog } from '../components/request-log';
+import { CountTable, Tokens, UsageRowsTable } from '../components/usage-tables';
+import { downloadText, usageCsv } from '../csv';
+import { usageInsightQuery, type TPeriodChoice } from '../usage-api';
+
+const STATUS_COLORS = {
+  status_2xx: '#16a34a',
+  status_4xx: '#f59e0b',
+  status_5xx: '#dc2626',
+  status_other: '#94a3b8',
+};
+const SERVED_COLOR = '#6366f1';
+const selectClass =
+  'h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none';
+
+/**
+ * /account/usage: what flowed through the gateway in a period. Caller view (calls per day by
+ * status class, by endpoint and key, tokens, latency), provider view (other accounts' calls to this
+ * account's endpoints), this month against the quota, CSV of what is shown, and the request log.
+ */
+export default function UsagePage() {
+  const { t, i18n } = useTranslation('usage');
+  const locale = i18n.language;
+  const { user } = useSession();
+  const handleError = useErrorHandler();
+  const [choice, setChoice] = React.useState<TPeriodChoice>({ period: 'this_month' });
+  const [custom, setCustom] = React.useState({ from: '', to: '' });
+  const insight = useQuery(usageInsightQuery(choice));
+  React.useEffect(() => {
+    if (insight.error) handleError(insight.error);
+  }, [insight.error, handleError]);
+  const data = insight.data;
+
+  function pickPeriod(period: TUsagePeriod) {
+    if (period !== 'custom') setChoice({ period });
+    else if (custom.from && custom.to) setChoice({ period, ...custom });
+    else setChoice((old) => ({ ...old, period: 'custom' }));
+  }
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <PageHeading className="mb-0" />
+        <div className="flex flex-wrap items-end gap-2">
+          <div className="grid gap-1">
+            <label className="text-xs font-medium" htmlFor="usage-period">
+              {t('period.label')}
+            </label>
+            <select
+              id="usage-period"
+              className={selectClass}
+              value={choice.period}
+              onChange={(event) => pickPeriod(event.target.value as TUsagePeriod)}
+            >
+              {USAGE_PERIODS.map((period) => (
+                <option key={period} value={period}>
+                  {t(`period.${period}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          {choice.period === 'custom' && (
+            <form
+              className="flex flex-wrap items-end gap-2"
+              onSubmit={(event) => {
+                event.preventDefault();
+                if (custom.from && custom.to) setChoice({ period: 'custom', ...custom });
+              }}
+            >
+              <label className="grid gap-1 text-xs font-medium">
+                {t('period.from')}
+                <Input
+                  type="date"
+                  required
+                  value={custom.from}
+                  onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))}
+                />
+              </label>
+              <label className="grid gap-1 text-xs font-medium">
+                {t('period.to')}
+                <Input
+                  type="date"
+                  required
+                  min={custom.from || undefined}
+                  value={custom.to}
+                  onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))}
+                />
+              </label>
+              <Button type="submit" variant="outline">
+                {t('period.apply')}
+              </Button>
+            </form>
+          )}
+          <Button
+            variant="outline"
+            disabled={!data}
+            onClick={() =>
+              data && downloadText(`air-usage-${data.period.from}-${data.period.to}.csv`, usageCsv(data))
+            }
+          >
+            <Download className="size-4" aria-hidden="true" />
+            {t('csv')}
+          </Button>
+        </div>
+      </div>
+      {data && (
+        <p className="text-sm text-muted-foreground" data-testid="usage-period">
+          {t('period.showing', { from: data.period.from, to: data.period.to })}
+        </p>
+      )}
+      {!data ? (
+        <UsageSkeleton label={t('common:loading')} />
+      ) : (
+        <>
+          <div className="grid gap-4 lg:grid-cols-[1fr_2fr]">
+            <QuotaCard
+              quota={data.quota}
+              locale={locale}
+              canUpgrade={hasPermission(user?.permission, 'owner')}
+            />
+            <Totals data={data} locale={locale} />
+          </div>
+          <CallerView data={data} locale={locale} />
+          <ProviderView data={data} locale={locale} />
+        </>
+      )}
+      <RequestLog
+        locale={locale}
+        routes={(data?.caller.endpoints ?? [])
+          .filter((e) => e.endpoint_id)
+          .map((e) => ({ id: e.endpoint_id!, name: e.route_name ?? e.endpoint_id! }))}
+        keys={(data?.caller.keys ?? [])
+          .filter((k) => k.key_id)
+          .map((k) => ({ id: k.key_id!, name: k.key_name ?? k.key_id! }))}
+      />
+    </div>
+  );
+}
+
+function UsageSkeleton({ label }: { label: string }) {
+  return (
+    <div role="status" className="space-y-4" data-testid="usage-loading">
+      <span className="sr-only">{label}</span>
+      <div className="grid gap-4 lg:grid-cols-[1fr_2fr]">
+        <div className="h-40 animate-pulse rounded-lg bg-muted" />
+        <div className="h-40 animate-pulse rounded-lg bg-muted" />
+      </div>
+      <div className="h-64 animate-pulse rounded-lg bg-muted" />
+    </div>
+  );
+}
+
+function Totals({ data, locale }: { data: TUsageInsight; locale: string }) {
+  const { t } = useTranslation('usage');
+  const number = numberFormat(locale);
+  const totals = data.caller.totals;
+  const ms = (value: number | null) => (value === null ? '—' : `${number.format(value)} ms`);
+  const stats: [string, React.ReactNode][] = [
+    [t('totals.calls'), number.format(totals.calls)],
+    ['2xx', number.format(totals.status_2xx)],
+    ['4xx', number.format(totals.status_4xx)],
+    ['5xx', number.format(totals.status_5xx)],
+    [
+      t('totals.prompt'),
+      <Tokens key="p" value={totals.prompt_tokens} estimated={totals.estimated_calls} locale={locale} />,
+    ],
+    [
+      t('totals.completion'),
+      <Tokens key="c" value={totals.completion_tokens} estimated={totals.estimated_calls} locale={locale} />,
+    ],
+    [t('totals.p50'), ms(totals.latency_p50_ms)],
+    [t('totals.p95'), ms(totals.latency_p95_ms)],
+  ];
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">{t('totals.title')}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="usage-totals">
+          {stats.map(([label, value]) => (
+            <div key={label} className="rounded-md border p-2">
+              <dt className="text-xs text-muted-foreground">{label}</dt>
+              <dd className="text-lg font-semibold tabular-nums">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        {totals.estimated_calls > 0 && (
+          <p className="mt-2 text-xs text-muted-foreground">
+            {t('estimatedNote', { count: totals.estimated_calls })}
+          </p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function shortDay(day: string, locale: string) {
+  return new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+    new Date(day),
+  );
+}
+
+function CallerView({ data, locale }: { data: TUsageInsight; locale: string }) {
+  const { t } = useTranslation('usage');
+  const { caller } = data;
+  const labels = React.useMemo(() => caller.days.map((d) => shortDay(d.day, locale)), [caller.days, locale]);
+  const series = React.useMemo(
+    () =>
+      (['status_2xx', 'status_4xx', 'status_5xx', 'status_other'] as const)
+        .filter((name) => name !== 'status_other' || caller.totals.status_other > 0)
+        .map((name) => ({
+          label: t(`series.${name}`),
+          values: caller.days.map((d) => d[name]),
+          color: STATUS_COLORS[name],
+        })),
+    [caller, t],
+  );
+  return (
+    <section aria-labelledby="caller-view" className="space-y-4">
+      <h2 id="caller-view" className="text-lg font-semibold">
+        {t('caller.title')}
+      </h2>
+      {caller.totals.calls === 0 ? (
+        <BlankSlate
+          title={t('caller.empty')}
+          text={t('caller.emptyText')}
+          action={
+            <Button variant="outline" asChild>
+              <Link to="/dashboard">{t('caller.quickStart')}</Link>
+            </Button>
+          }
+        />
+      ) : (
+        <>
+          <Card>
+            <CardContent className="pt-6">
+              <BarChart
+                labels={labels}
+                series={series}
+                caption={t('caller.chart')}
+                firstColumn={t('col.day')}
+                locale={locale}
+              />
+            </CardContent>
+          </Card>
+          <div className="grid gap-4 xl:grid-cols-2">
+            <UsageRowsTable
+              caption={t('caller.byEndpoint')}
+              nameHeader={t('col.route')}
+              locale={locale}
+              rows={caller.endpoints.map((row) => ({ ...row, name: row.route_name ?? t('log.deleted') }))}
+            />
+            <UsageRowsTable
+              caption={t('caller.byKey')}
+              nameHeader={t('col.key')}
+              locale={locale}
+              rows={caller.keys.map((row) => ({ ...row, name: row.key_name ?? t('log.deleted') }))}
+            />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function ProviderView({ data, locale }: { data: TUsageInsight; locale: string }) {
+  const { t } = useTranslation('usage');
+  const { provider } = data;
+  const labels = React.useMemo(
+    () => provider.days.map((d) => shortDay(d.day, locale)),
+    [provider.days, locale],
+  );
+  const series = React.useMemo(
+    () => [{ label: t('provider.series'), values: provider.days.map((d) => d.calls), color: SERVED_COLOR }],
+    [provider.days, t],
+  );
+  return (
+    <section aria-labelledby="provider-view" className="space-y-4">
+      <h2 id="provider-view" className="text-lg font-semibold">
+        {t('provider.title')}
+      </h2>
+      <p className="text-sm text-muted-foreground">{t('provider.intro')}</p>
+      {provider.totals.calls === 0 ? (
+        <BlankSlate title={t('provider.empty')} text={t('provider.emptyText')} />
+      ) : (
+        <>
+          <Card>
+            <CardContent className="pt-6">
+              <BarChart
+                labels={labels}
+                series={series}
+                caption={t('provider.chart')}
+                firstColumn={t('col.day')}
+                locale={locale}
+              />
+            </CardContent>
+          </Card>
+          <div className="grid gap-4 xl:grid-cols-2">
+            <CountTable
+              caption={t('provider.byEndpoint')}
+              nameHeader={t('col.route')}
+              locale={locale}
+              rows={provider.endpoints.map((row) => ({
+                name: row.route_name ?? t('log.deleted'),
+                calls: row.calls,
+              }))}
+            />
+            <CountTable
+              caption={t('provider.byOrg')}
+              nameHeader={t('col.org')}
+              locale={locale}
+              rows={provider.callers.map((row) => ({
+                name: row.account_name ?? t('log.deleted'),
+                calls: row.calls,
+              }))}
+            />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

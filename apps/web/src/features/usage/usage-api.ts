@@ -1,0 +1,54 @@
+import { queryOptions } from '@tanstack/react-query';
+import type {
+  TUsageInsight,
+  TUsageLog,
+  TUsagePeriod,
+  TUsageStatusClass,
+} from '@air/shared/schemas/usage-insight';
+import type { TUsageList } from '@air/shared/schemas/usage';
+import { api } from '@/lib/api';
+
+export interface TPeriodChoice {
+  period: TUsagePeriod;
+  from?: string;
+  to?: string;
+}
+
+function periodQuery(choice: TPeriodChoice): string {
+  const params = new URLSearchParams({ period: choice.period });
+  if (choice.period === 'custom' && choice.from && choice.to) {
+    params.set('from', choice.from);
+    params.set('to', choice.to);
+  }
+  return params.toString();
+}
+
+/** GET /api/account/usage/insight: the usage page's caller and provider views and the quota. */
+export function usageInsightQuery(choice: TPeriodChoice) {
+  return queryOptions({
+    queryKey: ['usage-insight', choice.period, choice.from ?? '', choice.to ?? ''],
+    queryFn: async ({ signal }) =>
+      (await api.get<TUsageInsight>(`/api/account/usage/insight?${periodQuery(choice)}`, { signal })).data!,
+  });
+}
+
+export interface TLogFilters {
+  endpoint_id?: string;
+  key_id?: string;
+  status?: TUsageStatusClass;
+}
+
+/** GET /api/account/usage/log: one page of the request log (cursor from the previous page). */
+export async function fetchRequestLog(filters: TLogFilters, cursor?: string, signal?: AbortSignal) {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
+  if (cursor) params.set('cursor', cursor);
+  return (await api.get<TUsageLog>(`/api/account/usage/log?${params.toString()}`, { signal })).data!;
+}
+
+/** GET /api/account/usage: this month's calls against the quota (the console's banner). */
+export const monthUsageQuery = queryOptions({
+  queryKey: ['account-usage'],
+  queryFn: async ({ signal }) => (await api.get<TUsageList>('/api/account/usage', { signal })).data ?? [],
+  staleTime: 60_000,
+});

@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import type { TUsageInsight } from '@air/shared/schemas/usage-insight';
+import { mockFetch, renderPage } from '@/test/render-page';
+import { usageCsv } from './csv';
+import UsagePage from './routes/usage';
+
+// jsdom has no canvas: the chart's drawing half is replaced; its data table is what is tested.
+vi.mock('./components/bar-chart-canvas', () => ({ default: () => null }));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const row = { status_other: 0, prompt_tokens: 0, completion_tokens: 0, estimated_calls: 0 };
+const INSIGHT: TUsageInsight = {
+  period: { preset: 'this_month', from: '2026-11-01', to: '2026-11-02' },
+  caller: {
+    totals: {
+      calls: 5,
+      status_2xx: 3,
+      status_4xx: 0,
+      status_5xx: 2,
+      ...row,
+      prompt_tokens: 12,
+      estimated_calls: 1,
+      latency_p50_ms: 12.5,
+      latency_p95_ms: 80,
+    },
+    days: [
+      { day: '2026-11-01', calls: 1, status_2xx: 1, status_4xx: 0, status_5xx: 0, ...row },
+      { day: '2026-11-02', calls: 4, status_2xx: 2, status_4xx: 0, status_5xx: 2, ...row, prompt_tokens: 12 },
+    ],
+    endpoints: [
+      {
+        endpoint_id: '00000000-0000-4000-8000-000000000001',
+        route_name: 'acme/echo',
+        calls: 5,
+        status_2xx: 3,
+        status_4xx: 0,
+        status_5xx: 2,
+        ...row,
+      },
+    ],
+    keys: [],
+  },
+  provider: { totals: { calls: 0 }, days: [], endpoints: [], callers: [] },
+  quota: {
+    period: '2026-11',
+    calls: 900,
+    quota: 1000,
+    percent: 90,
+    projected_day: '2026-11-20',
+    reached: false,
+  },
+};
+
+describe('/account/usage', () => {
+  it('shows the quota, the totals and the chart numbers in an accessible table; CSV holds the same', async () => {
+    mockFetch({
+      'GET /api/account/usage/insight': { body: { data: INSIGHT } },
+      'GET /api/account/usage/log': { body: { data: { items: [], next_cursor: null } } },
+    });
+    renderPage(UsagePage, { route: '/account/usage', path: '/account/usage', title: 'usage' });
+    const table = await screen.findByRole('table', { name: 'Calls per day by status class' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows.map((r) => r.textContent)).toEqual(['Day2xx4xx5xx', 'Nov 1100', 'Nov 2202']);
+    expect(screen.getByRole('progressbar', { name: 'Monthly quota used' })).toHaveAttribute(
+      'aria-valuenow',
+      '90',
+    );
+    expect(screen.getByText('900 of 1,000 calls used (90%)')).toBeInTheDocument();
+    expect(screen.getByText(/At this pace the quota is reached on November 20, 2026/)).toBeInTheDocument();
+    expect(screen.getByTestId('usage-totals')).toHaveTextContent('Prompt tokens≈12');
+    expect(screen.getByText('No other account called your endpoints in this period')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('No calls match')).toBeInTheDocument());
+
+    const csv = usageCsv(INSIGHT).split('\r\n');
+    expect(csv[0]).toBe(
+      'section,name,calls,status_2xx,status_4xx,status_5xx,status_other,prompt_tokens,completion_tokens,estimated_calls',
+    );
+    expect(csv).toContain('total,2026-11-01..2026-11-02,5,3,0,2,0,12,0,1');
+    expect(csv).toContain('endpoint,acme/echo,5,3,0,2,0,0,0,0');
+  });
+
+  it('asks for the period again when a preset is picked', async () => {
+    const calls = mockFetch({
+      'GET /api/account/usage/insight': { body: { data: INSIGHT } },
+      'GET /api/account/usage/log': { body: { data: { items: [], next_cursor: null } } },
+    });
+    const { user } = renderPage(UsagePage, {
+      route: '/account/usage',
+      path: '/account/usage',
+      title: 'usage',
+    });
+    await screen.findByRole('table', { name: 'Calls per day by status class' });
+    await user.selectOptions(screen.getByLabelText('Period'), 'last_7_days');
+    await waitFor(() =>
+      expect(calls.some((c) => c.url === '/api/account/usage/insight?period=last_7_days')).toBe(true),
+    );
+  });
+});

@@ -1,0 +1,128 @@
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { Loader2 } from 'lucide-react';
+import { ACTIVITY_TYPES, type TActivityEntry } from '@air/shared/schemas/activity';
+import { formatDateTime } from '@/components/table/format';
+import { Button } from '@/components/ui/button';
+import { useErrorHandler } from '@/lib/error-handler';
+import { ACCOUNT_USERS_QUERY, activityQuery, fetchAccountUsers } from './users-api';
+
+const selectClass =
+  'h-10 rounded-md border border-input bg-background px-3 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
+
+/** The account's activity log (admins): who did what, newest first, filtered by member and type. */
+export function ActivityLog() {
+  const { t, i18n } = useTranslation('users');
+  const handleError = useErrorHandler();
+  const memberId = useId();
+  const typeId = useId();
+  const [member, setMember] = useState('');
+  const [type, setType] = useState('');
+  const [page, setPage] = useState(1);
+  const members = useQuery({ queryKey: ACCOUNT_USERS_QUERY, queryFn: fetchAccountUsers });
+  const log = useQuery(activityQuery({ member, type, page }));
+  useEffect(() => {
+    if (log.error) handleError(log.error);
+  }, [log.error, handleError]);
+
+  const describe = (entry: TActivityEntry) =>
+    t(`activity.type.${entry.type}`, {
+      ...entry.data,
+      role: entry.data.role ? t(`role.${entry.data.role}`) : '',
+      from: entry.data.from ? t(`role.${entry.data.from}`) : '',
+      to: entry.data.to ? t(`role.${entry.data.to}`) : '',
+    });
+  const pages = log.data ? Math.max(1, Math.ceil(log.data.total / log.data.page_size)) : 1;
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={memberId} className="text-sm font-medium">
+            {t('activity.member')}
+          </label>
+          <select
+            id={memberId}
+            className={selectClass}
+            value={member}
+            onChange={(e) => {
+              setMember(e.target.value);
+              setPage(1);
+            }}
+          >
+            <option value="">{t('activity.allMembers')}</option>
+            {members.data?.users.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name} ({m.email})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={typeId} className="text-sm font-medium">
+            {t('activity.kind')}
+          </label>
+          <select
+            id={typeId}
+            className={selectClass}
+            value={type}
+            onChange={(e) => {
+              setType(e.target.value);
+              setPage(1);
+            }}
+          >
+            <option value="">{t('activity.allTypes')}</option>
+            {ACTIVITY_TYPES.map((value) => (
+              <option key={value} value={value}>
+                {t(`activity.typeName.${value}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {log.isPending ? (
+        <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+          <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+          {t('activity.loading')}
+        </p>
+      ) : log.data && log.data.entries.length > 0 ? (
+        <ol aria-label={t('activity.label')} className="divide-y rounded-md border">
+          {log.data.entries.map((entry) => (
+            <li
+              key={entry.id}
+              data-type={entry.type}
+              className="flex flex-col gap-1 p-3 sm:flex-row sm:gap-4"
+            >
+              <time
+                dateTime={entry.created_at}
+                className="shrink-0 text-sm text-muted-foreground tabular-nums"
+              >
+                {formatDateTime(entry.created_at, i18n.language)}
+              </time>
+              <span className="text-sm">
+                <span className="font-medium">{entry.actor?.name ?? t('activity.system')}</span>{' '}
+                {describe(entry)}
+              </span>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p className="rounded-md border p-6 text-center text-sm text-muted-foreground">
+          {t('activity.empty')}
+        </p>
+      )}
+      {pages > 1 && (
+        <div className="flex items-center justify-end gap-2">
+          <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            {t('activity.previous')}
+          </Button>
+          <span className="text-sm text-muted-foreground">{t('activity.page', { page, pages })}</span>
+          <Button variant="outline" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            {t('activity.next')}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+import type { TAiEndpoint, TSharedAiEndpoint } from '@air/shared/schemas/aiendpoint';
+import type { TApiKey } from '@air/shared/schemas/api-key';
+import type { TItem } from '@air/shared/schemas/item';
+import type { TUsage } from '@air/shared/schemas/usage';
+import type { TSignInData, TUser, TUserSubscription } from '@air/shared/schemas/user';
+
+/**
+ * Complete answers of the server, typed from `@air/shared`, for tests to override field by field:
+ * a test states only what it is about, and the rest is a shape the server really sends.
+ */
+
+export const USER_ID = '00000000-0000-4000-8000-0000000000a1';
+export const ACCOUNT_ID = '00000000-0000-4000-8000-0000000000b1';
+const CREATED = '2026-05-01T10:00:00.000Z';
+
+export const PERMISSION_MAPS = {
+  master: { master: true, owner: true, admin: true, developer: true, user: true },
+  owner: { master: false, owner: true, admin: true, developer: true, user: true },
+  admin: { master: false, owner: false, admin: true, developer: false, user: true },
+  developer: { master: false, owner: false, admin: false, developer: true, user: true },
+  user: { master: false, owner: false, admin: false, developer: false, user: true },
+} as const;
+
+export function subscriptionFixture(patch: Partial<TUserSubscription> = {}): TUserSubscription {
+  return {
+    status: 'active',
+    cancel_at_period_end: false,
+    seats: 1,
+    seat_price: 0,
+    currency_symbol: '$',
+    interval: 'month',
+    current_period_start: CREATED,
+    current_period_end: '2026-06-01T10:00:00.000Z',
+    ...patch,
+  };
+}
+
+export function userFixture(patch: Partial<TUser> = {}): TUser {
+  return {
+    id: USER_ID,
+    name: 'Ada',
+    email: 'ada@example.com',
+    avatar: null,
+    verified: true,
+    role: 'owner',
+    permission: { ...PERMISSION_MAPS.owner },
+    has_password: true,
+    '2fa_enabled': false,
+    support_enabled: false,
+    accounts: [{ id: ACCOUNT_ID, name: 'Ada' }],
+    default_account: ACCOUNT_ID,
+    account_id: ACCOUNT_ID,
+    account_name: 'Ada',
+    locale: 'en',
+    dark_mode: false,
+    plan: 'free',
+    subscription: subscriptionFixture(),
+    onboarded: true,
+    duplicate_user: false,
+    last_login: null,
+    date_created: CREATED,
+    ...patch,
+  };
+}
+
+export function signInFixture(patch: Partial<TSignInData> = {}): TSignInData {
+  return { ...userFixture(), token: 'session-jwt', ...patch };
+}
+
+export function apiKeyFixture(patch: Partial<TApiKey> = {}): TApiKey {
+  return {
+    id: '00000000-0000-4000-8000-0000000000c1',
+    name: 'Key',
+    key: 'air_aaaa…',
+    scope: ['gateway.invoke'],
+    active: true,
+    date_created: CREATED,
+    last_used: null,
+    ...patch,
+  };
+}
+
+export function sharedEndpointFixture(patch: Partial<TSharedAiEndpoint> = {}): TSharedAiEndpoint {
+  return {
+    id: '00000000-0000-4000-8000-0000000000d1',
+    name: 'Echo',
+    route_name: 'acme/echo',
+    route_type: 'model',
+    isActive: true,
+    isPrivate: false,
+    isShared: false,
+    account_orgDisplayName: 'Ada',
+    config: { description: '' },
+    ...patch,
+  };
+}
+
+export function endpointFixture(patch: Partial<TAiEndpoint> = {}): TAiEndpoint {
+  return {
+    ...sharedEndpointFixture(),
+    route_endpoint: 'https://upstream.example/v1/chat/completions',
+    config: { description: '', upstream_model: null, timeout_ms: null, headers: {} },
+    editable: true,
+    date_created: CREATED,
+    date_updated: CREATED,
+    ...patch,
+  };
+}
+
+export function itemFixture(patch: Partial<TItem> = {}): TItem {
+  return { id: '00000000-0000-4000-8000-0000000000e1', name: 'Item', date_created: CREATED, ...patch };
+}
+
+export function usageFixture(patch: Partial<TUsage> = {}): TUsage {
+  return {
+    label: 'calls',
+    total: 0,
+    quota: 1000,
+    period: '2026-05',
+    period_start: '2026-05-01T00:00:00.000Z',
+    period_end: '2026-06-01T00:00:00.000Z',
+    ...patch,
+  };
+}
