@@ -24,6 +24,7 @@ const server = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
     DATA_DIR: dataDir,
     SMTP_URL: `smtp://127.0.0.1:${port + 2}`,
     MAIL_FROM: 'AIR <air@example.test>',
+    SUPPORT_EMAIL: 'support@example.test',
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
   },

@@ -1,68 +1,19 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, linkFrom, test, waitForMail } from '../support/fixtures';
+import { expect, test } from '../support/fixtures';
+import { createUser, useSessionOf } from '../support/users';
 
 /*
  * The core loop against the real server: a key created in the console, an endpoint registered in
  * the console pointing at a mock OpenAI-compatible upstream on loopback, the dashboard's cURL
  * snippet read from the page and run as is, the call seen in usage; the marketplace showing another
- * account's shared endpoint. Then screenshots of every core-loop page at phone and desktop widths,
- * light and dark.
+ * account's shared endpoint. (Their pictures: `npm run screenshots`; their accessibility: a11y.spec.ts.)
  */
 
 const run = promisify(execFile);
-const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/core-loop/', import.meta.url));
-const PASSWORD = 'core-Loop!1';
 const stamp = `${Date.now().toString(36)}`;
-
-interface TUser {
-  email: string;
-  token: string;
-  user: Record<string, unknown>;
-  headers: Record<string, string>;
-}
-
-/** Sign-up through the API, verification through the received mail, free plan, onboarded. */
-async function createUser(request: APIRequestContext, name: string, tag: string): Promise<TUser> {
-  const email = `core-${tag}-${stamp}@example.test`;
-  const res = await request.post('/api/account', {
-    data: { name, email, password: PASSWORD, confirm_password: '' },
-  });
-  expect(res.status(), await res.text()).toBeLessThan(300);
-  const token = ((await res.json()) as { data: { token: string } }).data.token;
-  const headers = { Authorization: `Bearer ${token}` };
-  const verifyToken = new URL(
-    linkFrom(await waitForMail(email, /verif/i), '/signup/verify'),
-  ).searchParams.get('token');
-  for (const [method, url, data] of [
-    ['post', '/api/user/verify', { token: verifyToken }],
-    ['post', '/api/account/plan', { plan: 'free' }],
-    ['patch', '/api/user', { onboarded: true }],
-  ] as const) {
-    const answer = await request[method](url, { data, headers });
-    expect(answer.status(), `${url}: ${await answer.text()}`).toBeLessThan(300);
-  }
-  const user = (
-    (await (await request.get('/api/user', { headers })).json()) as { data: Record<string, unknown> }
-  ).data;
-  return { email, token, user, headers };
-}
-
-async function useSessionOf(page: Page, who: TUser, theme: 'light' | 'dark' = 'light') {
-  await page.addInitScript(
-    ([token, user, mode]) => {
-      localStorage.setItem('air.token', token);
-      if (!localStorage.getItem('air.user')) localStorage.setItem('air.user', user);
-      localStorage.setItem('air.theme', mode);
-    },
-    [who.token, JSON.stringify(who.user), theme] as const,
-  );
-}
 
 /** A minimal OpenAI-compatible upstream that remembers what it received. */
 function startUpstream(): Promise<{ server: Server; url: string; received: unknown[] }> {
@@ -192,77 +143,5 @@ test('key, endpoint, dashboard cURL snippet through the gateway, usage, marketpl
     await expect(page.getByRole('switch', { name: 'Active' })).toBeDisabled();
   } finally {
     upstream.server.close();
-  }
-});
-
-test('screenshots of the core-loop pages at 390 and 1280 px, light and dark', async ({
-  browser,
-  request,
-}) => {
-  test.setTimeout(480_000);
-  mkdirSync(SHOTS, { recursive: true });
-  const cy = await createUser(request, 'Cy Shots', 'shots');
-  const key = await request.post('/api/key', {
-    headers: cy.headers,
-    data: { name: 'Screenshot key', scope: ['gateway.invoke', 'usage.read'] },
-  });
-  const keyId = ((await key.json()) as { data: { id: string } }).data.id;
-  const ep = await request.post('/api/aiendpoint', {
-    headers: cy.headers,
-    data: {
-      name: 'Screenshot endpoint',
-      route_name: `cy-${stamp}/agent`,
-      route_endpoint: 'https://upstream.example.com/v1/chat/completions',
-      route_type: 'agent',
-      isShared: true,
-      isPrivate: false,
-    },
-  });
-  const epId = ((await ep.json()) as { data: { id: string } }).data.id;
-  await request.patch(`/api/aiendpoint/${epId}`, {
-    headers: cy.headers,
-    data: {
-      description: '<p>An <b>agent</b> that answers questions about your documents.</p>',
-      config: {
-        headers: { 'x-upstream-key': 'secret-value' },
-        upstream_model: 'gpt-4o-mini',
-        timeout_ms: 30000,
-      },
-    },
-  });
-  const item = await request.post('/api/newitem', { headers: cy.headers, data: { name: 'First item' } });
-  const itemId = ((await item.json()) as { data: { id: string } }).data.id;
-
-  const pages: [string, string, ((p: Page) => Promise<void>)?][] = [
-    ['dashboard', '/dashboard'],
-    ['apikeys', '/account/apikeys'],
-    ['apikey-create', '/account/apikeys/create'],
-    ['apikey-edit', `/account/apikeys/edit?id=${keyId}`],
-    ['registry', '/registry'],
-    ['registry-shared', '/registry?tab=shared'],
-    ['endpoint', `/aiendpoints/${epId}`],
-    ['endpoint-settings', `/aiendpoints/${epId}`, (p) => p.getByRole('tab', { name: 'Settings' }).click()],
-    ['mkt', '/mkt'],
-    ['newitems', '/newitems'],
-    ['newitem-detail', `/newitems/${itemId}`],
-    ['airoutes-empty', '/airoutes'],
-  ];
-  for (const theme of ['light', 'dark'] as const) {
-    for (const width of [390, 1280]) {
-      const context = await browser.newContext({ viewport: { width, height: 900 } });
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
-      await useSessionOf(page, cy, theme);
-      for (const [name, path, act] of pages) {
-        await page.goto(path);
-        await page.waitForLoadState('networkidle');
-        await expect(page.getByRole('status')).toHaveCount(0);
-        if (act) await act(page);
-        await page.screenshot({ path: `${SHOTS}${name}-${width}-${theme}.png`, fullPage: true });
-      }
-      expect(errors, 'console errors').toEqual([]);
-      await context.close();
-    }
   }
 });

@@ -1,0 +1,163 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, linkFrom, test, waitForMail } from '../support/fixtures';
+import { createUser, PASSWORD, useSessionOf } from '../support/users';
+
+/*
+ * Keyboard-only journeys against the real server: sign in, sign up (to the dashboard), create an
+ * API key, register an endpoint. Only Tab, Shift+Tab, Enter, Space, Escape and typed text; no
+ * click. Every element focus lands on must show it (a focus ring or outline), and each journey must
+ * complete.
+ */
+
+const stamp = Date.now().toString(36);
+
+/**
+ * Why the focused element shows no focus, or '' when it does: it must match :focus-visible and
+ * draw an outline or a ring (a box-shadow with no offset or blur and a spread, in a colour that
+ * is not transparent) once its transitions end, and have a size.
+ */
+async function focusProblem(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return 'focus is on nothing';
+    // A ring that fades in (transition-[box-shadow]) is measured once it has.
+    await Promise.all(el.getAnimations().map((a) => a.finished.catch(() => undefined)));
+    const name = `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`;
+    if (!el.matches(':focus-visible')) return `${name} does not match :focus-visible`;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) return `${name} has no size`;
+    const style = getComputedStyle(el);
+    const transparent = (colour: string) => /transparent|rgba\([^)]*,\s*0\)|\/\s*0\)$/.test(colour.trim());
+    const outline =
+      style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0 && !transparent(style.outlineColor);
+    // Top-level commas only: colours carry commas of their own.
+    const shadows = style.boxShadow === 'none' ? [] : style.boxShadow.split(/,(?![^(]*\))/);
+    const ring = shadows.some((shadow) => {
+      const lengths = [...shadow.matchAll(/(-?[\d.]+)px/g)].map((m) => Number(m[1]));
+      const colour = shadow.replace(/(-?[\d.]+)px/g, '').replace('inset', '');
+      return (
+        lengths.length === 4 &&
+        lengths[0] === 0 &&
+        lengths[1] === 0 &&
+        lengths[2] === 0 &&
+        lengths[3]! > 0 &&
+        !transparent(colour)
+      );
+    });
+    return outline || ring ? '' : `${name} shows no outline or ring`;
+  });
+}
+
+async function expectFocusVisible(page: Page) {
+  expect(await focusProblem(page)).toBe('');
+}
+
+/** Tabs (or Shift+Tabs) until `target` has focus, checking that focus shows at every stop. */
+async function tabTo(page: Page, target: Locator, { back = false, max = 40 } = {}) {
+  await expect(target).toBeVisible();
+  for (let i = 0; i < max; i += 1) {
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+    await expectFocusVisible(page);
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+  }
+  throw new Error(`${max} presses of ${back ? 'Shift+Tab' : 'Tab'} never reached ${target}`);
+}
+
+test('sign in with the keyboard only', async ({ page, request }) => {
+  const who = await createUser(request, 'Kay Board', 'keyboard-signin');
+  await page.goto('/signin');
+  await tabTo(page, page.getByLabel('Email'));
+  await page.keyboard.type(who.email);
+  await tabTo(page, page.getByLabel('Password', { exact: true }));
+  await page.keyboard.type(PASSWORD);
+  // Back to the email field and forth again: Shift+Tab walks the same stops.
+  await tabTo(page, page.getByLabel('Email'), { back: true });
+  await tabTo(page, page.getByRole('button', { name: 'Sign in', exact: true }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+});
+
+test('sign up with the keyboard only: form, mailed link, free plan, onboarding, dashboard', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const email = `keyboard-signup-${stamp}@example.test`;
+  await page.goto('/signup');
+  await tabTo(page, page.getByLabel('Name'));
+  await page.keyboard.type('Kim Keys');
+  await tabTo(page, page.getByLabel('Email'));
+  await page.keyboard.type(email);
+  await tabTo(page, page.getByLabel('Password'));
+  await page.keyboard.type(PASSWORD);
+  await tabTo(page, page.getByRole('button', { name: 'Create account' }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/signup\/verify$/);
+
+  // The mailed link is opened as a person would from their mail client.
+  await page.goto(linkFrom(await waitForMail(email, /verif/i), '/signup/verify'));
+  await expect(page).toHaveURL(/\/signup\/plan$/);
+  await tabTo(page, page.getByRole('radio', { name: /Free/ }));
+  await page.keyboard.press('Space');
+  await expect(page.getByRole('radio', { name: /Free/ })).toBeChecked();
+  await tabTo(page, page.getByRole('button', { name: 'Continue' }));
+  await page.keyboard.press('Enter');
+
+  await expect(page).toHaveURL(/\/welcome$/);
+  await tabTo(page, page.getByRole('link', { name: 'Next' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Invite your team' })).toBeVisible();
+  await tabTo(page, page.getByRole('button', { name: 'Go to the dashboard' }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('create an API key with the keyboard only', async ({ page, request }) => {
+  const who = await createUser(request, 'Kai Keys', 'keyboard-key');
+  await useSessionOf(page, who);
+  await page.goto('/account/apikeys');
+  await tabTo(page, page.getByRole('link', { name: 'Create API key' }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/account\/apikeys\/create$/);
+  await tabTo(page, page.getByLabel('Name', { exact: false }).first());
+  await page.keyboard.type('Keyboard key');
+  await tabTo(page, page.getByRole('checkbox', { name: 'gateway.invoke' }));
+  await page.keyboard.press('Space');
+  await expect(page.getByRole('checkbox', { name: 'gateway.invoke' })).toBeChecked();
+  await tabTo(page, page.getByRole('button', { name: 'Create key' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('full-key')).toHaveText(/^air_[0-9A-Za-z]{40}$/);
+  await tabTo(page, page.getByRole('link', { name: 'Back to API keys' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('cell', { name: 'Keyboard key', exact: true })).toBeVisible();
+});
+
+test('register an endpoint with the keyboard only; Escape closes the dialog', async ({ page, request }) => {
+  const who = await createUser(request, 'Kit Routes', 'keyboard-endpoint');
+  await useSessionOf(page, who);
+  await page.goto('/registry');
+  const opener = page.getByRole('button', { name: 'New', exact: true });
+  await tabTo(page, opener);
+  const dialog = page.getByRole('dialog');
+
+  // Escape closes the dialog and hands focus back to the button that opened it.
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(opener).toBeFocused();
+  await expectFocusVisible(page);
+
+  await page.keyboard.press('Space');
+  await expect(dialog).toBeVisible();
+  const route = `keyboard-${stamp}/agent`;
+  await expect(dialog.getByLabel('Route name')).toBeFocused();
+  await expectFocusVisible(page);
+  await page.keyboard.type(route);
+  await tabTo(page, dialog.getByLabel('Endpoint URL'));
+  await page.keyboard.type('https://upstream.example.test/v1/chat/completions');
+  await tabTo(page, dialog.getByRole('button', { name: 'Create' }));
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('cell', { name: route, exact: true })).toBeVisible();
+});
