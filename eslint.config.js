@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   {
@@ -33,5 +34,15 @@ export default tseslint.config(
     // TypeScript checks names itself; no-undef only misreads type-only globals there.
     files: ['**/*.ts', '**/*.tsx'],
     rules: { 'no-undef': 'off' },
+  },
+  {
+    // The rules of hooks and the React Compiler's checks (purity, refs, state set in effects) for
+    // the console. A missing effect dependency is an error, not a warning: warnings do not fail lint.
+    files: ['apps/web/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      'react-hooks/exhaustive-deps': 'error',
+    },
   },
 );

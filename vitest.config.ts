@@ -1,8 +1,24 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
-// One runner, three projects: pure shared logic, the server against a real database, the console in jsdom.
+// The server tests run twice in `npm test`: on the embedded database, then on a PostgreSQL server
+// (AIR_TEST_DB=postgres). A few belong to one pass only, so they are left out of the other instead
+// of being reported as skipped: two server processes on one database need PostgreSQL, and the
+// embedded database's own kill -9 test needs the embedded one.
+const NEEDS_POSTGRES = [
+  'test/gateway-instances.test.ts',
+  'test/migrate-lock.test.ts',
+  'test/redis-outage.test.ts',
+];
+const NEEDS_EMBEDDED = ['test/gateway-kill-embedded.test.ts'];
+const onPostgres = process.env.AIR_TEST_DB === 'postgres';
+
+// One runner, four projects: pure shared logic, the server against a real database, the console in
+// jsdom, and the docs checked against the code.
 export default defineConfig({
   test: {
+    // Vitest's default on a 2-core machine is one worker (cores - 1), which leaves a core idle
+    // while server tests wait on PostgreSQL, child processes and sockets.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -17,6 +33,7 @@ export default defineConfig({
           name: 'server',
           root: './apps/server',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...(onPostgres ? NEEDS_EMBEDDED : NEEDS_POSTGRES)],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -24,6 +41,9 @@ export default defineConfig({
         },
       },
       './apps/web/vitest.config.ts',
+      {
+        test: { name: 'docs', root: '.', include: ['scripts/**/*.test.ts'], environment: 'node' },
+      },
     ],
   },
 });

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { withBuildLock } from './build-lock.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const web = join(root, 'apps/web');
@@ -39,9 +40,16 @@ function hashInputs() {
 /** Builds apps/web/dist unless a build of exactly these sources is already there. */
 export async function ensureConsoleBuild({ force = false } = {}) {
   const digest = hashInputs();
-  if (!force && existsSync(join(web, 'dist/index.html')) && existsSync(stampFile)) {
-    if (readFileSync(stampFile, 'utf8') === digest) return false;
-  }
+  const current = () =>
+    existsSync(join(web, 'dist/index.html')) &&
+    existsSync(stampFile) &&
+    readFileSync(stampFile, 'utf8') === digest;
+  if (!force && current()) return false;
+  // Another process may have built these very sources while this one waited for the lock.
+  return withBuildLock(join(web, 'dist'), () => (!force && current() ? false : buildConsole(digest)));
+}
+
+function buildConsole(digest) {
   console.log('Building the console…');
   // Resolved from the web workspace: npm may install vite there rather than at the root.
   const viteBin = join(
@@ -57,8 +65,7 @@ export async function ensureConsoleBuild({ force = false } = {}) {
   });
   if (result.status !== 0) {
     rmSync(staging, { recursive: true, force: true });
-    console.error('The console build failed.');
-    process.exit(result.status ?? 1);
+    throw new Error(`The console build failed (exit code ${result.status}).`);
   }
   writeFileSync(join(staging, '.build-stamp'), digest);
   const retired = join(web, `dist.old-${process.pid}`);

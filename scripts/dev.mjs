@@ -1,4 +1,5 @@
 // `npm run dev`: Vite with hot reload on :5173 (proxying the API) and the server in watch mode on :3000.
+// SIGINT/SIGTERM go to both children; this process exits when both have, with the first failure's code.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -17,7 +18,18 @@ const children = [
   }),
   spawn(process.execPath, [viteBin], { cwd: web, stdio: 'inherit' }),
 ];
-const stop = () => children.forEach((child) => child.kill('SIGTERM'));
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
-for (const child of children) child.on('exit', (code) => code && code !== 0 && stop());
+let exitCode = 0;
+const stop = (signal = 'SIGTERM') => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
+for (const child of children) {
+  child.on('exit', (code, signal) => {
+    if (!exitCode && code) exitCode = code;
+    if (!exitCode && signal && signal !== 'SIGTERM' && signal !== 'SIGINT') exitCode = 1;
+    // One side alone is no dev setup: stop the other, then leave once both are gone.
+    stop();
+    if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) process.exit(exitCode);
+  });
+}

@@ -47,6 +47,18 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 check('typecheck', run('typecheck', 'npm', ['run', 'typecheck', '--silent']));
 check('eslint', run('eslint', bin('eslint'), ['.']));
+// Import cycles and layer boundaries (docs/architecture.md, decision 013).
+check(
+  'dependencies',
+  run('dependencies', bin('depcruise'), [
+    'apps',
+    'packages',
+    '--config',
+    '.dependency-cruiser.mjs',
+    '--ignore-known',
+    '.dependency-cruiser-known-violations.json',
+  ]),
+);
 check('prettier', run('prettier', bin('prettier'), ['--check', '.', '--log-level', 'warn']));
 
 const vitestJson = join(out, 'vitest.json');

@@ -1,0 +1,126 @@
+// Import cycles and the layers of docs/architecture.md, checked by `npm run lint` and `npm test`
+// (decision 013). dependency-cruiser reads type-only imports too: a cycle through `import type`
+// is still a cycle between the files that own those types.
+
+// Tests may reach into a module's internals (a helper, a pure function); the rules below are about
+// what the product code depends on.
+const TESTS = ['^apps/server/test/', '\\.test\\.tsx?$'];
+
+// Which modules own which tables (decision 016). A module reads and writes only its own tables;
+// it asks the owner's service for anything else. The modules that make up identity share its
+// tables until they are folded into modules/identity.
+const IDENTITY = [
+  'identity',
+  'auth',
+  'auth-otp',
+  'auth-magic',
+  'auth-social',
+  'auth-impersonate',
+  'two-factor',
+  'user',
+  'sessions',
+];
+const TABLE_OWNERS = [
+  { tables: ['users', 'sessions', 'user-identities', 'one-time-tokens', 'signin-log'], owners: IDENTITY },
+  { tables: ['accounts', 'account-users', 'invites'], owners: ['membership'] },
+  { tables: ['activity'], owners: ['activity'] },
+  { tables: ['ai-endpoints'], owners: ['aiendpoint', 'aiendpoint-shared'] },
+  { tables: ['api-keys'], owners: ['keys'] },
+  { tables: ['items'], owners: ['items'] },
+  { tables: ['events'], owners: ['event'] },
+  { tables: ['feedback'], owners: ['feedback'] },
+  { tables: ['notification-prefs'], owners: ['notification'] },
+  { tables: ['support-messages'], owners: ['support'] },
+  { tables: ['usage-events', 'usage-daily', 'quota-warnings', 'meter-batches'], owners: ['usage'] },
+  { tables: ['mail-outbox'], owners: ['dev-mail'] },
+  { tables: ['plans', 'subscriptions', 'cards', 'invoices', 'billing'], owners: ['billing'] },
+];
+
+const tableRules = TABLE_OWNERS.map(({ tables, owners }) => ({
+  name: `tables-of-${owners[0]}`,
+  severity: 'error',
+  comment: `Only ${owners.join(', ')} import these tables; other modules call the owner's service.ts.`,
+  from: { path: `^apps/server/src/modules/(?!(?:${owners.join('|')})/)[^/]+/`, pathNot: TESTS },
+  to: { path: `^apps/server/src/db/schema/(?:${tables.join('|')})\\.ts$` },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      severity: 'error',
+      comment: 'Two files that need each other are one unit in two places: move the shared part out.',
+      from: { path: '^(apps|packages)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'shared-imports-no-app',
+      severity: 'error',
+      comment: 'packages/shared is read by the server and the console; it depends on neither.',
+      from: { path: '^packages/shared/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'web-not-server',
+      severity: 'error',
+      comment: 'The console talks to the server over HTTP, with the types of @air/shared.',
+      from: { path: '^apps/web/' },
+      to: { path: '^apps/server/' },
+    },
+    {
+      name: 'server-not-web',
+      severity: 'error',
+      comment: 'The server serves the built console; it never imports its source.',
+      from: { path: '^apps/server/' },
+      to: { path: '^apps/web/' },
+    },
+    {
+      name: 'module-through-service',
+      severity: 'error',
+      comment:
+        "A server module uses another module only through that module's service.ts, never its " +
+        'routes or internals.',
+      from: { path: '^apps/server/src/modules/([^/]+)/', pathNot: TESTS },
+      to: {
+        path: '^apps/server/src/modules/[^/]+/',
+        pathNot: ['^apps/server/src/modules/$1/', '^apps/server/src/modules/[^/]+/service\\.ts$'],
+      },
+    },
+    // Tables are imported from their own file (db/schema/<table>.ts), not the barrel, so these
+    // rules can see which table a module uses.
+    {
+      name: 'no-schema-barrel',
+      severity: 'error',
+      comment: 'Import a table from db/schema/<table>.ts; the barrel db/schema/index.ts is for db/ only.',
+      from: { path: '^apps/server/src/', pathNot: ['^apps/server/src/db/', ...TESTS] },
+      to: { path: '^apps/server/src/db/schema/index\\.ts$' },
+    },
+    ...tableRules,
+    {
+      name: 'outside-modules-through-service',
+      severity: 'error',
+      comment:
+        'The gateway, plugins, billing, jobs and the CLI use a module only through its service.ts ' +
+        '(modules are found and registered by core/load-modules.ts, not imported).',
+      from: { path: '^apps/server/src/', pathNot: ['^apps/server/src/modules/', ...TESTS] },
+      to: {
+        path: '^apps/server/src/modules/[^/]+/',
+        pathNot: '^apps/server/src/modules/[^/]+/service\\.ts$',
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['(^|/)node_modules/', '(^|/)dist/', '^apps/server/drizzle/'] },
+    // Count `import type` as a dependency: the console's route-table cycle was type-only.
+    tsPreCompilationDeps: true,
+    // The console's `@/` alias; the server and the shared package use relative paths.
+    tsConfig: { fileName: 'apps/web/tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
+  },
+};
