@@ -25,9 +25,7 @@ describe('dialog provider', () => {
       </DialogProvider>,
     );
     await user.click(screen.getByText('open'));
-    expect((await screen.findByRole('dialog', undefined, { timeout: 5000 })).textContent).toContain(
-      'Delete item',
-    );
+    expect((await screen.findByRole('dialog')).textContent).toContain('Delete item');
     expect(screen.getByText('This cannot be undone.')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Delete' }));
     expect(callback).toHaveBeenCalledExactlyOnceWith(true);
@@ -95,7 +93,7 @@ describe('dialog provider', () => {
       </MemoryRouter>,
     );
     await user.click(screen.getByText('open'));
-    await user.type(await screen.findByLabelText(/Name/, undefined, { timeout: 5000 }), 'First');
+    await user.type(await screen.findByLabelText(/Name/), 'First');
     await user.click(screen.getByRole('button', { name: 'Create' }));
     await vi.waitFor(() => expect(callback).toHaveBeenCalledWith({ data: { id: '7' } }));
     expect(fetchMock).toHaveBeenCalledWith(

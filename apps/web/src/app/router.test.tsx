@@ -21,9 +21,7 @@ describe('router', () => {
     async (path) => {
       renderAt(path);
       // The first lazy import compiles the page module, so allow more than the default second.
-      expect(
-        await screen.findByText("Oops, the page you're looking for doesn't exist.", {}, { timeout: 5000 }),
-      ).toBeTruthy();
+      expect(await screen.findByText("Oops, the page you're looking for doesn't exist.")).toBeTruthy();
       expect(screen.getByRole('link', { name: 'Go to dashboard' }).getAttribute('href')).toBe('/dashboard');
     },
   );
@@ -31,7 +29,7 @@ describe('router', () => {
   it('sends a signed-out visitor of a guarded page to /signin and sets the title', async () => {
     const router = renderAt('/dashboard');
     await waitFor(() => expect(router.state.location.pathname).toBe('/signin'));
-    await screen.findByRole('heading', { name: 'Sign in' }, { timeout: 5000 });
+    await screen.findByRole('heading', { name: 'Sign in' });
     await waitFor(() => expect(document.title).toBe('Sign in | AIR'));
   });
 
@@ -55,7 +53,7 @@ describe('router', () => {
     );
     const router = renderAt('/account/users');
     await waitFor(() => expect(router.state.location.pathname).toBe('/signin'));
-    expect(await screen.findByText("You don't have access to that page", {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText("You don't have access to that page")).toBeTruthy();
   });
 
   it('declares every route of the spec once, including both scaffold readings', () => {

@@ -3,9 +3,9 @@ import '@testing-library/jest-dom/vitest';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 
-// findBy/waitFor wait up to 5 s (default 1 s): a busy 2-core machine can take longer than a
+// findBy/waitFor wait up to 15 s (default 1 s): a busy 2-core machine can take longer than a
 // second to render a page after a mocked answer, and that is no failure of the page.
-configure({ asyncUtilTimeout: 5_000 });
+configure({ asyncUtilTimeout: 15_000 });
 import { apiServer } from './api-mock';
 
 // Every test's network goes through Mock Service Worker; a call no test mocked goes on to the

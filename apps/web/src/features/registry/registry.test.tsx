@@ -89,8 +89,8 @@ describe('registry page', () => {
     });
     const { user } = renderPage(RegistryPage, { route: '/registry', path: '/registry', title: 'registry' });
     await user.click(await screen.findByRole('button', { name: 'New' }));
-    const dialog = await screen.findByRole('dialog', {}, { timeout: 5000 });
-    expect(await within(dialog).findByRole('combobox', {}, { timeout: 5000 })).toHaveTextContent('AI Agent');
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByRole('combobox')).toHaveTextContent('AI Agent');
     await user.type(await within(dialog).findByLabelText(/Route name/), 'acme/taken');
     await user.type(within(dialog).getByLabelText(/Endpoint URL/), 'https://up.example.com/v1');
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));

@@ -36,7 +36,7 @@ describe('name-only scaffold pages', () => {
     expect(await screen.findByText('Nothing here yet')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'New' }));
     const dialog = await screen.findByRole('dialog');
-    await user.type(await within(dialog).findByLabelText(/Name/, {}, { timeout: 5000 }), 'Gamma');
+    await user.type(await within(dialog).findByLabelText(/Name/), 'Gamma');
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ name: 'Gamma' });
@@ -53,7 +53,7 @@ describe('name-only scaffold pages', () => {
     const opener = screen.getByRole('button', { name: 'New' });
     await user.click(opener);
     const dialog = await screen.findByRole('dialog');
-    const name = await within(dialog).findByLabelText(/Name/, {}, { timeout: 5000 });
+    const name = await within(dialog).findByLabelText(/Name/);
     await waitFor(() => expect(name).toHaveFocus());
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

@@ -26,9 +26,7 @@ describe('impersonation page', () => {
       mockFetch({ 'POST /api/auth/impersonate': { status: 401, body: { message: 'Expired' } } });
       const { router } = renderRoute(path);
       await waitFor(() => expect(router.state.location.pathname).toBe('/404'));
-      expect(
-        await screen.findByText("Oops, the page you're looking for doesn't exist.", {}, { timeout: 5000 }),
-      ).toBeTruthy();
+      expect(await screen.findByText("Oops, the page you're looking for doesn't exist.")).toBeTruthy();
       expect(getSession().token).toBeNull();
     },
   );

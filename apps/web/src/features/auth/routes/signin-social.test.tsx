@@ -17,7 +17,7 @@ describe('social sign-in landing page', () => {
       'POST /api/auth': { status: 200, body: { data: signInAnswer({ plan: null }) } },
     });
     const { router } = renderRoute('/signin/social?provider=google&token=soc-1');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/signup/plan'), { timeout: 5000 });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/signup/plan'));
     expect(calls.filter((c) => c.method === 'POST')).toEqual([
       { method: 'POST', url: '/api/auth', body: { token: 'soc-1' } },
     ]);

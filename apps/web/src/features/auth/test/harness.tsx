@@ -69,7 +69,7 @@ export function renderRoute(path: string | { pathname: string; search?: string; 
 
 /** Waits for a lazily loaded page's first paint (the first import compiles the module). */
 export function findPage(name: string | RegExp) {
-  return screen.findByRole('heading', { name }, { timeout: 5000 });
+  return screen.findByRole('heading', { name });
 }
 
 /** A complete sign-in answer (typed from @air/shared) with overridable routing flags. */
