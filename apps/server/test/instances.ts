@@ -34,7 +34,11 @@ export function startRedis(port: number): void {
   if (result.status !== 0) throw new Error(`redis-server did not start: ${result.stderr.toString()}`);
   // A daemonized redis-server returns before it listens: a client connecting at once can be refused.
   const deadline = Date.now() + 10_000;
-  while (spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().trim() !== 'PONG') {
+  while (
+    spawnSync('redis-cli', ['-p', String(port), 'ping'])
+      .stdout?.toString()
+      .trim() !== 'PONG'
+  ) {
     if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not answer PING`);
     spawnSync('sleep', ['0.05']);
   }

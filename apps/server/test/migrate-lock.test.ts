@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, expect, inject, it } from 'vitest';
@@ -10,10 +11,12 @@ import { killGroup, startAir, type TAirProcess } from './support/air-process';
 const info = inject('airTestDb');
 const started: TAirProcess[] = [];
 let dropDatabase = async () => {};
+const cleanups: (() => void)[] = [];
 afterAll(async () => {
   for (const air of started) killGroup(air.child);
   await Promise.all(started.map((air) => air.exited));
   await dropDatabase();
+  for (const cleanup of cleanups) cleanup();
 });
 
 it.runIf(info.kind === 'postgres')(
@@ -36,8 +39,11 @@ it.runIf(info.kind === 'postgres')(
       SECRET: 'lock-test-secret-at-least-32-characters',
     };
 
-    // Two separate processes of the real server, started together.
-    const both = await Promise.all([startAir('node', env), startAir('node', env)]);
+    // Two separate processes of the real server, started together, each with its own data folder
+    // (never the repository's ./data).
+    const dirs = [0, 1].map(() => mkdtempSync(path.join(os.tmpdir(), 'air-lock-')));
+    cleanups.push(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+    const both = await Promise.all(dirs.map((dir) => startAir('node', { ...env, DATA_DIR: dir })));
     started.push(...both);
 
     const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as {
