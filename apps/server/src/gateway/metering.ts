@@ -180,6 +180,15 @@ export class Meter {
   }
 }
 
+/** Writes usage rows outside the gateway (the `seed-demo` command), in statements of `step` rows. */
+export async function insertUsageRows(db: TDb, rows: TUsageRow[], step: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (let start = 0; start < rows.length; start += step) {
+      await tx.execute(insertStatement(rows.slice(start, start + step)));
+    }
+  });
+}
+
 /**
  * One INSERT … SELECT FROM unnest() with one array parameter per column: the statement is the same
  * size for 1 or 500 rows, so the database parses and plans ten parameters instead of thousands

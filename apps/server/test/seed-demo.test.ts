@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoUsage, seedDemo, type TDemoSeed } from '../src/cli/seed-demo';
+import { createTestApp, type TTestApp } from './helpers';
+import { signIn } from './identity-helpers';
+
+describe('npm run cli -- seed-demo', () => {
+  let t: TTestApp;
+  let seed: TDemoSeed;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const result = await seedDemo(t.app, 'demo@example.com');
+    if (!result) throw new Error('seedDemo made nothing');
+    seed = result;
+  });
+  afterAll(() => t?.close());
+
+  it('makes a verified user who signs in with the printed password and sees the demo', async () => {
+    const session = await signIn(t.app, 'demo@example.com', seed.password);
+    expect(session.verified).toBe(true);
+    const auth = { authorization: `Bearer ${session.token}` };
+
+    const endpoints = await t.app.inject({ method: 'GET', url: '/api/aiendpoint', headers: auth });
+    const routes = (endpoints.json().data as { route_name: string; isShared: boolean }[]).map(
+      (e) => e.route_name,
+    );
+    expect(routes.sort()).toEqual(['demo/handbook', 'demo/llama3.2', 'demo/support-agent']);
+
+    const shared = await t.app.inject({ method: 'GET', url: '/api/aiendpointShared', headers: auth });
+    expect((shared.json().data as { route_name: string }[]).map((e) => e.route_name)).toContain(
+      'demo/support-agent',
+    );
+
+    const items = await t.app.inject({ method: 'GET', url: '/api/newitem', headers: auth });
+    expect(items.json().data).toHaveLength(3);
+
+    const insight = await t.app.inject({
+      method: 'GET',
+      url: '/api/account/usage/insight?period=last_30_days',
+      headers: auth,
+    });
+    expect(insight.statusCode).toBe(200);
+    expect(insight.json().data.caller.totals.calls).toBe(seed.usageRows);
+    expect(seed.usageRows).toBeGreaterThan(300);
+  });
+
+  it('prints a working gateway key', async () => {
+    const endpoints = await t.app.inject({
+      method: 'GET',
+      url: '/api/aiendpoint',
+      headers: { authorization: `Bearer ${seed.apiKey}` },
+    });
+    expect(endpoints.statusCode).toBe(200);
+    expect(endpoints.json().data).toHaveLength(3);
+  });
+
+  it('changes nothing when the address is taken', async () => {
+    expect(await seedDemo(t.app, 'demo@example.com')).toBeNull();
+    const session = await signIn(t.app, 'demo@example.com', seed.password);
+    const endpoints = await t.app.inject({
+      method: 'GET',
+      url: '/api/aiendpoint',
+      headers: { authorization: `Bearer ${session.token}` },
+    });
+    expect(endpoints.json().data).toHaveLength(3);
+  });
+
+  it('writes no usage after the moment it runs', () => {
+    const now = new Date('2026-03-01T00:30:00Z');
+    const rows = demoUsage('a', 'k', ['e1', 'e2'], now);
+    expect(rows.every((row) => row.createdAt.getTime() <= now.getTime())).toBe(true);
+    expect(new Set(rows.map((row) => row.endpointId))).toEqual(new Set(['e1', 'e2']));
+  });
+});
