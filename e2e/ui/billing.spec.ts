@@ -6,8 +6,9 @@ import { createUser, useSessionOf } from '../support/users';
 /*
  * Card billing against the real server and its embedded card processor (BILLING_PROVIDER=local):
  * a paid sign-up with 4242, an upgrade with a 3-D Secure card completed in the dialog, a declined
- * card's message on the card field, the invoice PDF and its total, and a failed renewal (the test
- * clock) whose banner a card update clears.
+ * card's message on the card field, the invoice PDF and its total, a failed renewal (the test
+ * clock) whose banner a card update clears, and a renewal the bank wants authorized, completed from
+ * the banner in the 3-D Secure dialog.
  */
 
 async function fillCard(page: Page, number: string) {
@@ -104,6 +105,41 @@ test('paid sign-up with 4242, invoice PDF, a declined card, a failed renewal and
   await page.getByRole('button', { name: 'Update card' }).click();
   await expect(page.getByText('Visa ending in 4242')).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: 'Payment failed' })).toHaveCount(0);
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('a renewal the bank wants authorized: the banner, Authorize payment, the dialog, active again', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  await useSessionOf(page, await createUser(request, 'Ada Lovelace', 'billing-action', { plan: 'team' }));
+
+  // 3155 put on file without a payment is not set up for charges without the card holder, so the
+  // renewal a month later waits for the card holder's authentication.
+  await page.goto('/account/billing');
+  await page.getByRole('tab', { name: 'Card' }).click();
+  await fillCard(page, '4000 0025 0000 3155');
+  await page.getByRole('button', { name: 'Update card' }).click();
+  await expect(page.getByText('Visa ending in 3155')).toBeVisible();
+  const clock = await request.post('/api/dev/billing-clock', { data: { advance_ms: 31 * 86_400_000 } });
+  expect(clock.status(), await clock.text()).toBe(200);
+
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/account\/billing$/);
+  const banner = page.getByRole('alert').filter({ hasText: 'Authorization needed' });
+  await expect(banner).toBeVisible();
+  await banner.getByRole('button', { name: 'Authorize payment' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Authenticate payment' });
+  await dialog.getByRole('button', { name: 'Complete authentication' }).click();
+  await expect(
+    page.getByText('Your payment is authorized and your subscription is active again.', { exact: true }),
+  ).toBeVisible();
+  await expect(banner).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Invoices' }).click();
+  await expect(page.locator('tr[data-invoice]')).toHaveCount(2);
+  await expect(page.locator('tr[data-invoice]').first()).toContainText('Paid');
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/dashboard$/);
 });

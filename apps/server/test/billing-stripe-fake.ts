@@ -5,15 +5,27 @@ import type { AddressInfo } from 'node:net';
 /**
  * A small loopback fake of the Stripe endpoints the provider calls (customers, payment methods,
  * payment intents), with Stripe's idempotency: a repeated Idempotency-Key answers the first
- * result. Test tokens: `tok_visa` succeeds, `tok_chargeDeclined` is declined when attached,
- * `tok_threeDSecureRequired` needs 3-D Secure on session (the test confirms it with `authenticate`).
+ * result (header `Idempotent-Replayed: true`), and the same key with other parameters is refused
+ * (`idempotency_error`). Test tokens: `tok_visa` succeeds, `tok_chargeDeclined` is declined when
+ * attached, `tok_threeDSecureRequired` needs 3-D Secure on session only (set up for later
+ * payments), `tok_authenticationRequired` needs it on every payment: on session `requires_action`,
+ * off session refused with `authentication_required` (the test confirms a payment with
+ * `authenticate`, as Stripe.js does in the browser).
  */
 export async function startStripeFake() {
   const customers = new Map<string, Record<string, unknown>>();
   const methods = new Map<string, { id: string; token: string; customer: string | null; last4: string }>();
   const intents = new Map<string, Record<string, unknown>>();
-  const idempotent = new Map<string, { status: number; body: unknown }>();
-  const requests: { method: string; path: string; idempotencyKey: string | undefined }[] = [];
+  const idempotent = new Map<string, { request: string; answer: { status: number; body: unknown } }>();
+  const requests: {
+    method: string;
+    path: string;
+    idempotencyKey: string | undefined;
+    params: URLSearchParams;
+    replayed: boolean;
+  }[] = [];
+  /** Paths whose next answer is lost on the way back (the connection drops after the work is done). */
+  const dropAnswer = new Set<string>();
   let seq = 0;
   const id = (prefix: string) => `${prefix}_fake${++seq}`;
 
@@ -37,7 +49,12 @@ export async function startStripeFake() {
     }
     if (method === 'POST' && path === '/v1/payment_methods') {
       const token = form.get('card[token]') ?? '';
-      const last4 = { tok_visa: '4242', tok_chargeDeclined: '0002', tok_threeDSecureRequired: '3155' }[token];
+      const last4 = {
+        tok_visa: '4242',
+        tok_chargeDeclined: '0002',
+        tok_threeDSecureRequired: '3155',
+        tok_authenticationRequired: '3184',
+      }[token];
       if (!last4)
         return { status: 400, body: { error: { type: 'invalid_request_error', message: 'No such token' } } };
       const pm = { id: id('pm'), token, customer: null, last4 };
@@ -68,8 +85,11 @@ export async function startStripeFake() {
         if (m) metadata[m[1]!] = value;
       }
       const intentId = id('pi');
-      const needsAuth = pm?.token === 'tok_threeDSecureRequired' && form.get('off_session') !== 'true';
-      const intent = {
+      const offSession = form.get('off_session') === 'true';
+      const needsAuth =
+        pm?.token === 'tok_authenticationRequired' ||
+        (pm?.token === 'tok_threeDSecureRequired' && !offSession);
+      const intent: Record<string, unknown> = {
         id: intentId,
         object: 'payment_intent',
         amount: Number(form.get('amount')),
@@ -82,6 +102,14 @@ export async function startStripeFake() {
         last_payment_error: null,
       };
       intents.set(intentId, intent);
+      if (needsAuth && offSession) {
+        // Stripe: an off-session payment that needs authentication fails; the card holder must
+        // come back and confirm a payment on session.
+        const message = 'This payment requires authentication.';
+        intent.status = 'requires_payment_method';
+        intent.last_payment_error = { type: 'card_error', code: 'authentication_required', message };
+        return cardError('authentication_required', message, intent);
+      }
       return { status: 200, body: intent };
     }
     const retrieve = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
@@ -107,14 +135,37 @@ export async function startStripeFake() {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake');
+      const method = req.method ?? 'GET';
       const key = req.headers['idempotency-key'] as string | undefined;
-      requests.push({ method: req.method ?? '', path: url.pathname, idempotencyKey: key });
-      const form = new URLSearchParams(req.method === 'GET' ? url.search : Buffer.concat(chunks).toString());
-      const cacheKey = key ? `${req.method} ${url.pathname} ${key}` : null;
-      const answer =
-        (cacheKey && idempotent.get(cacheKey)) || handle(req.method ?? 'GET', url.pathname, form);
-      if (cacheKey) idempotent.set(cacheKey, answer);
-      res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': `req_${seq}` });
+      const raw = method === 'GET' ? url.search.slice(1) : Buffer.concat(chunks).toString();
+      const form = new URLSearchParams(raw);
+      const request = `${method} ${url.pathname} ${raw}`;
+      const first = key ? idempotent.get(key) : undefined;
+      requests.push({ method, path: url.pathname, idempotencyKey: key, params: form, replayed: !!first });
+      let answer: { status: number; body: unknown };
+      if (first && first.request !== request) {
+        answer = {
+          status: 400,
+          body: {
+            error: {
+              type: 'idempotency_error',
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. (${key})`,
+            },
+          },
+        };
+      } else {
+        answer = first?.answer ?? handle(method, url.pathname, form);
+        if (key && !first) idempotent.set(key, { request, answer });
+      }
+      if (dropAnswer.delete(url.pathname)) {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(answer.status, {
+        'content-type': 'application/json',
+        'request-id': `req_${seq}`,
+        ...(first ? { 'idempotent-replayed': 'true' } : {}),
+      });
       res.end(JSON.stringify(answer.body));
     });
   });
@@ -125,6 +176,10 @@ export async function startStripeFake() {
     port,
     requests,
     intents,
+    /** The next answer on `path` is lost: Stripe did the work, the caller sees the connection drop. */
+    loseNextAnswer(path: string) {
+      dropAnswer.add(path);
+    },
     /** What Stripe.js confirmCardPayment does in the browser once the card holder authenticates. */
     authenticate(intentId: string) {
       const intent = intents.get(intentId)!;

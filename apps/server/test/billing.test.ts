@@ -6,6 +6,7 @@ import { cards, invoices, localCardTokens, notificationPrefs, subscriptions } fr
 import { gatewayStateOf } from '../src/gateway/state';
 import { createTestApp, type TTestApp } from './helpers';
 import { lastMail, PASSWORD } from './identity-helpers';
+import { inviteToken } from './teams-helpers';
 import { advance, CARDS, cardToken, newOwner, paymentsOf, send } from './billing-helpers';
 
 let t: TTestApp;
@@ -413,23 +414,152 @@ describe('renewals, dunning and entitlements', () => {
     expect(await paymentsOf(t.app, owner.accountId)).toHaveLength(4);
   });
 
-  it('seats follow members on the per-seat plan, prorated on the next invoice', async () => {
+  it('seats follow members through invites, acceptances and removals, and the renewal charges them', async () => {
     const { owner } = await signUpOn('team', CARDS.ok);
-    const { seedUser } = await import('./identity-helpers');
-    const { syncSeats } = await import('../src/modules/account/plan');
-    await seedUser(t.app, {
-      email: `member-${owner.accountId}@example.com`,
-      accountId: owner.accountId,
-      role: 'user',
+    expect(await subscriptionOf(owner.accountId)).toMatchObject({ seats: 1, prorationBalance: 0 });
+    const join = async (email: string) => {
+      const invited = await send(t.app, owner.headers, 'POST', '/api/invite', { email, permission: 'user' });
+      expect(invited.statusCode, invited.body).toBe(200);
+      // An invite is not a member yet: no seat until it is accepted.
+      const before = (await subscriptionOf(owner.accountId))!.seats;
+      const accepted = await t.app.inject({
+        method: 'POST',
+        url: '/api/user',
+        payload: { name: 'Member', email, password: PASSWORD, invite_id: await inviteToken(t.app, email) },
+      });
+      expect(accepted.statusCode, accepted.body).toBe(201);
+      return { before, id: accepted.json().data.id as string };
+    };
+    const first = await join(`seat-a-${owner.accountId}@example.com`);
+    expect(first.before).toBe(1);
+    const afterFirst = await subscriptionOf(owner.accountId);
+    expect(afterFirst?.seats).toBe(2);
+    // One more seat for (almost) the whole period: about one seat price, owed on the next invoice.
+    expect(afterFirst?.prorationBalance).toBeGreaterThan(1800);
+    expect(afterFirst?.prorationBalance).toBeLessThanOrEqual(1900);
+    const second = await join(`seat-b-${owner.accountId}@example.com`);
+    expect(second.before).toBe(2);
+    expect((await subscriptionOf(owner.accountId))?.seats).toBe(3);
+
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/user/${second.id}`,
+      headers: owner.headers,
     });
-    await syncSeats(t.db, owner.accountId);
+    expect(removed.statusCode, removed.body).toBe(200);
     const sub = await subscriptionOf(owner.accountId);
     expect(sub?.seats).toBe(2);
+    // The removed seat is credited back for the rest of the period.
     expect(sub?.prorationBalance).toBeGreaterThan(1800);
+    expect(sub?.prorationBalance).toBeLessThanOrEqual(1900);
+    const wire = await t.app.inject({
+      method: 'GET',
+      url: '/api/account/subscription',
+      headers: owner.headers,
+    });
+    expect(wire.json().data).toMatchObject({ seats: 2, seat_price: 1900 });
+
+    // The renewal invoices the seats as they are now plus the prorations, and that is what the
+    // card processor is asked to charge.
     await advance(t.app, 31);
     const renewal = (await invoicesOf(owner.accountId)).find((i) => i.lines.length === 2)!;
     expect(renewal.lines[0]).toMatchObject({ quantity: 2, unitAmount: 1900, amount: 3800 });
-    expect(renewal.total).toBe(3800 + sub!.prorationBalance);
+    expect(renewal.lines[1]).toMatchObject({ amount: sub!.prorationBalance });
+    expect(renewal).toMatchObject({ status: 'paid', total: 3800 + sub!.prorationBalance });
+    const charged = (await paymentsOf(t.app, owner.accountId)).filter(
+      (p) => p.metadata.invoice_id === renewal.id,
+    );
+    expect(charged.map((p) => [p.status, p.amount])).toEqual([['succeeded', renewal.total]]);
+    expect(await subscriptionOf(owner.accountId)).toMatchObject({ seats: 2, prorationBalance: 0 });
+  });
+
+  it('a renewal the bank wants authenticated waits in requires_action until the card holder authorizes it', async () => {
+    const { owner } = await signUpOn('pro', CARDS.ok);
+    // 3155 attached without a payment: not set up for payments without the card holder.
+    const threeDs = await cardToken(t.app, owner.headers, CARDS.threeDs);
+    expect(
+      (await send(t.app, owner.headers, 'PATCH', '/api/account/card', { token: threeDs })).statusCode,
+    ).toBe(200);
+    await advance(t.app, 31);
+    expect(await subscriptionOf(owner.accountId)).toMatchObject({
+      status: 'requires_action',
+      failedAttempts: 1,
+    });
+    const [held] = await t.db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.accountId, owner.accountId), eq(invoices.status, 'open')));
+    const offSession = (await paymentsOf(t.app, owner.accountId)).find(
+      (p) => p.metadata.invoice_id === held!.id,
+    );
+    expect(offSession).toMatchObject({ errorCode: 'payment_intent_authentication_failure' });
+    expect(held!.providerRef).toBe(offSession!.id);
+    expect((await entitlementsFor(t.db, t.app.plans, owner.accountId)).planId).toBe('free');
+    expect((await lastMail(t.app, owner.email, 'billing_status'))?.subject).toMatch(/authorize the payment/);
+    const wire = await t.app.inject({
+      method: 'GET',
+      url: '/api/account/subscription',
+      headers: owner.headers,
+    });
+    expect(wire.json().data.status).toBe('requires_action');
+
+    const authorize = (payload: Record<string, unknown>) =>
+      send(t.app, owner.headers, 'POST', '/api/account/subscription/authorize', payload);
+    // The console asks: a payment of the invoice with the card holder present, to authenticate.
+    const first = await authorize({});
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({
+      requires_payment_action: true,
+      client_secret: expect.stringMatching(/^pi_.+_secret_/),
+    });
+    // A failed authentication changes nothing; asking again offers a new payment.
+    const failed = await send(t.app, owner.headers, 'POST', '/api/billing/local/confirm', {
+      client_secret: first.json().client_secret,
+      outcome: 'fail',
+    });
+    expect(failed.statusCode).toBe(400);
+    expect((await subscriptionOf(owner.accountId))?.status).toBe('requires_action');
+    const second = await authorize({});
+    expect(second.json().client_secret).not.toBe(first.json().client_secret);
+    const confirmed = await send(t.app, owner.headers, 'POST', '/api/billing/local/confirm', {
+      client_secret: second.json().client_secret,
+      outcome: 'complete',
+    });
+    const payment = { payment_intent: confirmed.json().data.payment_intent.id as string };
+    const done = await authorize({ payment });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({
+      data: { status: 'active', plan: 'pro' },
+      message: 'Your payment is authorized and your subscription is active again.',
+    });
+    expect(await subscriptionOf(owner.accountId)).toMatchObject({ status: 'active', failedAttempts: 0 });
+    const [paid] = await t.db.select().from(invoices).where(eq(invoices.id, held!.id));
+    expect(paid).toMatchObject({ status: 'paid', providerRef: payment.payment_intent });
+    expect((await entitlementsFor(t.db, t.app.plans, owner.accountId)).planId).toBe('pro');
+
+    // Repeated, the payment is applied once; with nothing waiting, there is nothing to authorize.
+    expect((await authorize({ payment })).statusCode).toBe(200);
+    const succeeded = (await paymentsOf(t.app, owner.accountId)).filter(
+      (p) => p.metadata.invoice_id === held!.id && p.status === 'succeeded',
+    );
+    expect(succeeded).toHaveLength(1);
+    expect((await authorize({})).statusCode).toBe(409);
+  });
+
+  it('a renewal never authorized is retried after 1 and 3 days, then cancelled', async () => {
+    const { owner } = await signUpOn('pro', CARDS.ok);
+    const threeDs = await cardToken(t.app, owner.headers, CARDS.threeDs);
+    await send(t.app, owner.headers, 'PATCH', '/api/account/card', { token: threeDs });
+    await advance(t.app, 31);
+    await advance(t.app, 1);
+    expect(await subscriptionOf(owner.accountId)).toMatchObject({
+      status: 'requires_action',
+      failedAttempts: 2,
+    });
+    await advance(t.app, 2);
+    expect((await subscriptionOf(owner.accountId))?.status).toBe('canceled');
+    const list = await invoicesOf(owner.accountId);
+    expect(list.filter((i) => i.status === 'uncollectible')).toHaveLength(1);
   });
 });
 

@@ -12,6 +12,7 @@ import {
   ZLocalConfirmRequest,
   ZPlanChange,
   ZSubscription,
+  ZSubscriptionAuthorize,
 } from './schemas/billing';
 import {
   ZAccountUsers,
@@ -138,6 +139,13 @@ export const CONSOLE_API = {
   'PATCH /api/account/card': {
     body: ZCardUpdate,
     response: z.union([ZPaymentActionRequired, ZEnvelope(ZCard).extend({ message: z.string() })]),
+  },
+  'POST /api/account/subscription/authorize': {
+    body: ZSubscriptionAuthorize,
+    response: z.union([
+      ZPaymentActionRequired,
+      ZEnvelope(ZSubscription.nullable()).extend({ message: z.string() }),
+    ]),
   },
   'POST /api/account/upgrade': { body: ZPlanChange, response: ZPlanAnswer },
   'POST /api/billing/local/token': { body: ZLocalCardTokenRequest, response: ZEnvelope(ZLocalCardToken) },

@@ -319,7 +319,9 @@ export async function changePlan(b: TBilling, input: TPlanChangeInput): Promise<
       plan: plan.id,
       mode,
       seats: String(seats),
-      period_start: now.toISOString(),
+      // No time here: a repeated request with the same idempotency key must send the processor
+      // the same parameters (Stripe refuses a key reused with others). A new period starts when
+      // the payment is applied.
       lines: JSON.stringify(lines),
       ...cardMetadata(paymentMethodRef, card),
       ...actorMetadata(actorUserId),
@@ -371,7 +373,8 @@ export async function applyPlan(
   if (!plan)
     throw new AppError('bad_request', { messageKey: 'billing.payment_unknown', inputError: 'payment' });
   const seats = Number(meta.seats);
-  const start = new Date(meta.period_start!);
+  // Payments made before the period start left the metadata carry it.
+  const start = meta.period_start ? new Date(meta.period_start) : await billingNow(b.db);
   const lines = JSON.parse(meta.lines ?? '[]') as TInvoiceLine[];
   const onCard = cardFromMetadata(meta);
   const applied = await b.db.transaction(async (tx) => {
@@ -607,6 +610,94 @@ export async function updateCard(b: TBilling, input: TCardUpdateInput): Promise<
     }
     await mailCardUpdated(b, accountId);
     return { kind: 'done', message: t(locale, 'billing.card_saved') };
+  });
+}
+
+export interface TAuthorizeInput {
+  accountId: string;
+  payment?: TPaymentResult | undefined;
+  locale: TLocale;
+}
+
+/**
+ * `POST /api/account/subscription/authorize`: a renewal the bank holds for the card holder's
+ * authentication (`requires_action`) is paid with the card on file, on session. The first call
+ * answers the payment's client secret (the console's 3-D Secure step); the repeated call with the
+ * confirmed payment applies it: the invoice is paid and the subscription is active again.
+ */
+export async function authorizeInvoice(b: TBilling, input: TAuthorizeInput): Promise<TBillingOutcome> {
+  const { accountId, locale } = input;
+  return withBillingLock(b.db, accountId, async () => {
+    if (input.payment) {
+      const outcome = await completePayment(
+        b,
+        accountId,
+        input.payment.payment_intent,
+        { action: 'invoice' },
+        locale,
+      );
+      return outcome.kind === 'done'
+        ? { kind: 'done', message: t(locale, 'billing.payment_authorized') }
+        : outcome;
+    }
+    const sub = await loadSubscription(b.db, accountId);
+    const invoice = sub?.status === 'requires_action' ? await openInvoice(b.db, accountId) : null;
+    if (!invoice) throw new AppError('conflict', { messageKey: 'billing.nothing_to_authorize' });
+    const done: TBillingOutcome = { kind: 'done', message: t(locale, 'billing.payment_authorized') };
+    // The renewal's own payment, while the processor still holds it for authentication.
+    const held = invoice.providerRef
+      ? await processorCall(() => b.provider.retrievePayment(invoice.providerRef!))
+      : null;
+    if (held?.status === 'succeeded') {
+      await applyInvoicePayment(b, held.metadata, held);
+      return done;
+    }
+    if (held?.status === 'requires_action' && held.clientSecret)
+      return {
+        kind: 'action',
+        clientSecret: held.clientSecret,
+        message: t(locale, 'billing.action_required'),
+      };
+    // Otherwise (an off-session refusal, or an authentication that failed) a new payment of the
+    // invoice with the card holder present; its key names the payment it replaces, so a repeated
+    // call answers the same one.
+    const paymentMethodRef = (await loadCard(b.db, accountId))?.providerRef;
+    if (!paymentMethodRef)
+      throw new AppError('validation', { messageKey: 'validation.card_required', inputError: 'token' });
+    const customerRef = await processorCall(() => customerFor(b, accountId));
+    const payment = await processorCall(() =>
+      b.provider
+        .charge({
+          customerRef,
+          paymentMethodRef,
+          amount: invoice.total,
+          currency: invoice.currency,
+          description: `Invoice ${invoice.number}`,
+          idempotencyKey: `invoice_${invoice.id}_session_${invoice.providerRef ?? sub!.failedAttempts}`,
+          offSession: false,
+          metadata: { account_id: accountId, action: 'invoice', invoice_id: invoice.id },
+        })
+        .catch((error: unknown) => {
+          // No card field on this call: the refusal is reported on the payment.
+          throw error instanceof CardError ? cardAppError(error, 'payment') : error;
+        }),
+    );
+    if (payment.status === 'succeeded') {
+      await applyInvoicePayment(b, payment.metadata, payment);
+      return done;
+    }
+    if (payment.status === 'requires_action' && payment.clientSecret) {
+      await b.db
+        .update(invoices)
+        .set({ providerRef: payment.id, updatedAt: new Date() })
+        .where(and(eq(invoices.id, invoice.id), eq(invoices.status, 'open')));
+      return {
+        kind: 'action',
+        clientSecret: payment.clientSecret,
+        message: t(locale, 'billing.action_required'),
+      };
+    }
+    throw new AppError('service_unavailable', { messageKey: 'billing.processor_unavailable' });
   });
 }
 

@@ -10,7 +10,11 @@ export type TBillingMail =
   | { template: 'card_updated'; params: { brand: string; last4: string } }
   | {
       template: 'billing_status';
-      params: { kind: 'renewed' | 'payment_failed' | 'canceled'; plan: string; amount: string };
+      params: {
+        kind: 'renewed' | 'payment_failed' | 'action_required' | 'canceled';
+        plan: string;
+        amount: string;
+      };
     };
 
 const PREFERENCE: Partial<Record<TBillingMail['template'], TNotificationName>> = {

@@ -75,8 +75,9 @@ export interface TBillingProvider {
   detachCard(paymentMethodRef: string): Promise<void>;
   /**
    * Charges the card. Succeeded, or requires_action (client secret for 3-D Secure) when on
-   * session. Throws CardError when declined (offSession authentication too), ProcessorError when
-   * the processor fails.
+   * session. Throws CardError when declined, ProcessorError when the processor fails. Off session,
+   * a card that needs authentication throws CardError `payment_intent_authentication_failure`
+   * with the payment's id: a renewal then waits for the card holder (`requires_action`).
    */
   charge(input: TChargeInput): Promise<TPayment>;
   /** The payment as the processor knows it now (null when it does not exist). */

@@ -26,6 +26,15 @@ const BATCH = 20;
 /** Dunning: the first retry 1 day after the failed renewal, the second 3 days after it, then cancel. */
 const RETRY_AFTER_DAYS = [1, 3];
 const MAX_FAILURES = RETRY_AFTER_DAYS.length + 1;
+/**
+ * A renewal that was not paid: the card was refused (`requires_payment_method`), or the bank wants
+ * the card holder to authenticate the payment (`requires_action`, 3-D Secure off session). Both
+ * are retried on the dunning schedule; the card holder can pay at once from the console.
+ */
+const UNPAID: ('requires_payment_method' | 'requires_action')[] = [
+  'requires_payment_method',
+  'requires_action',
+];
 
 /**
  * Claims due subscriptions for this instance: `FOR UPDATE SKIP LOCKED` picks rows no other
@@ -43,7 +52,7 @@ async function claimDue(db: TDb, now: Date): Promise<TSubscriptionRow[]> {
             inArray(subscriptions.status, ['active', 'trialing']),
             lte(subscriptions.currentPeriodEnd, now),
           ),
-          and(eq(subscriptions.status, 'requires_payment_method'), lte(subscriptions.nextAttemptAt, now)),
+          and(inArray(subscriptions.status, UNPAID), lte(subscriptions.nextAttemptAt, now)),
         ),
         or(isNull(subscriptions.claimedUntil), lt(subscriptions.claimedUntil, sql`now()`)),
       ),
@@ -93,7 +102,7 @@ async function renewOne(b: TBilling, claimed: TSubscriptionRow, now: Date): Prom
   // Re-read under the account's billing lock: a plan change may have run since the claim.
   const [sub] = await b.db.select().from(subscriptions).where(eq(subscriptions.accountId, claimed.accountId));
   if (!sub) return;
-  if (sub.status === 'requires_payment_method') {
+  if (sub.status === 'requires_payment_method' || sub.status === 'requires_action') {
     if (!sub.nextAttemptAt || sub.nextAttemptAt > now) return;
     const [invoice] = await b.db
       .select()
@@ -225,8 +234,22 @@ async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvo
     await applyInvoicePayment(b, { account_id: sub.accountId, invoice_id: invoice.id }, null);
     return;
   }
+  if (invoice.providerRef) {
+    // A payment held for authentication may have been completed in the browser since.
+    const pending = await b.provider.retrievePayment(invoice.providerRef).catch(() => null);
+    if (pending?.status === 'succeeded') {
+      await applyInvoicePayment(b, pending.metadata, pending);
+      await mailOwners(b, sub.accountId, {
+        template: 'billing_status',
+        params: { kind: 'renewed', plan: plan.name, amount },
+      });
+      return;
+    }
+  }
   const card = await loadCard(b.db, sub.accountId);
   let failure: unknown = null;
+  // The payment the bank holds for the card holder's authentication (3-D Secure off session).
+  let needsAction: string | null = null;
   if (card?.providerRef) {
     try {
       const customerRef = await customerFor(b, sub.accountId);
@@ -248,12 +271,13 @@ async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvo
         });
         return;
       }
+      if (payment.status === 'requires_action') needsAction = payment.id;
       failure = new Error(`payment ${payment.status}`);
     } catch (error) {
       if (!(error instanceof CardError)) {
         // The processor failed (not the card): try again on the next run, no dunning step taken.
         b.log.error({ err: error, accountId: sub.accountId }, 'renewal charge failed at the processor');
-        if (sub.status !== 'requires_payment_method') {
+        if (!UNPAID.includes(sub.status as (typeof UNPAID)[number])) {
           await b.db
             .update(subscriptions)
             .set({
@@ -265,6 +289,9 @@ async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvo
         }
         return;
       }
+      // Off session, a card that needs authentication is refused with the payment kept for it.
+      if (error.code === 'payment_intent_authentication_failure' && error.paymentId)
+        needsAction = error.paymentId;
       failure = error;
     }
   }
@@ -287,7 +314,7 @@ async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvo
         .where(eq(subscriptions.accountId, sub.accountId));
       await tx
         .update(invoices)
-        .set({ status: 'uncollectible', updatedAt: new Date() })
+        .set({ status: 'uncollectible', providerRef: null, updatedAt: new Date() })
         .where(eq(invoices.id, invoice.id));
     });
     await b.changes.publish({ kind: 'account', accountId: sub.accountId });
@@ -298,19 +325,27 @@ async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvo
     return;
   }
   const next = new Date(invoice.date.getTime() + RETRY_AFTER_DAYS[failures - 1]! * 86_400_000);
-  await b.db
-    .update(subscriptions)
-    .set({
-      status: 'requires_payment_method',
-      failedAttempts: failures,
-      nextAttemptAt: next,
-      version: sql`${subscriptions.version} + 1`,
-      updatedAt: new Date(),
-    })
-    .where(eq(subscriptions.accountId, sub.accountId));
+  await b.db.transaction(async (tx) => {
+    await tx
+      .update(subscriptions)
+      .set({
+        status: needsAction ? 'requires_action' : 'requires_payment_method',
+        failedAttempts: failures,
+        nextAttemptAt: next,
+        version: sql`${subscriptions.version} + 1`,
+        updatedAt: new Date(),
+      })
+      .where(eq(subscriptions.accountId, sub.accountId));
+    // The open invoice remembers the payment waiting for authentication: the console completes
+    // it (`POST /api/account/subscription/authorize`), a webhook may report it paid.
+    await tx
+      .update(invoices)
+      .set({ providerRef: needsAction, updatedAt: new Date() })
+      .where(and(eq(invoices.id, invoice.id), eq(invoices.status, 'open')));
+  });
   await b.changes.publish({ kind: 'account', accountId: sub.accountId });
   await mailOwners(b, sub.accountId, {
     template: 'billing_status',
-    params: { kind: 'payment_failed', plan: plan.name, amount },
+    params: { kind: needsAction ? 'action_required' : 'payment_failed', plan: plan.name, amount },
   });
 }

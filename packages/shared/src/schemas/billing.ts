@@ -142,6 +142,19 @@ export const ZCardUpdate = z.strictObject({
 });
 export type TCardUpdate = z.infer<typeof ZCardUpdate>;
 
+/**
+ * `POST /api/account/subscription/authorize` `{ payment? }`: pays the renewal the bank holds for
+ * the card holder's authentication (subscription `requires_action`, e.g. 3-D Secure needed off
+ * session) with the card on file. Answers `ZPaymentActionRequired` (the payment's client secret):
+ * the console confirms it (the "Authenticate payment" dialog, or Stripe.js) and repeats the call
+ * with `payment: { payment_intent }`; then `{ data: TSubscription, message }` with the
+ * subscription active again. 409 when no payment waits for authorization.
+ */
+export const ZSubscriptionAuthorize = z.strictObject({
+  payment: ZPaymentResult.optional(),
+});
+export type TSubscriptionAuthorize = z.infer<typeof ZSubscriptionAuthorize>;
+
 export const INVOICE_STATUSES = ['paid', 'open', 'void', 'uncollectible'] as const;
 export const ZInvoiceStatus = z.enum(INVOICE_STATUSES);
 

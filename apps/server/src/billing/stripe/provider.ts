@@ -92,12 +92,23 @@ export class StripeProvider implements TBillingProvider {
     token: string,
   ): Promise<{ paymentMethodRef: string; card: TCardDetails }> {
     try {
+      // Idempotent, like the charge: a repeated request (a double submit, the request again after
+      // 3-D Secure) gets the same payment method back, so its charge is sent with the same
+      // parameters under the same idempotency key (Stripe refuses a key reused with others, and
+      // a card token is single use).
       let id = token;
       if (token.startsWith('tok_')) {
-        const created = await this.stripe.paymentMethods.create({ type: 'card', card: { token } });
+        const created = await this.stripe.paymentMethods.create(
+          { type: 'card', card: { token } },
+          { idempotencyKey: `pm_from_${token}` },
+        );
         id = created.id;
       }
-      const method = await this.stripe.paymentMethods.attach(id, { customer: customerRef });
+      const method = await this.stripe.paymentMethods.attach(
+        id,
+        { customer: customerRef },
+        { idempotencyKey: `attach_${id}_${customerRef}` },
+      );
       const card = method.card;
       return {
         paymentMethodRef: method.id,

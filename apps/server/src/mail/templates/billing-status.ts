@@ -1,7 +1,7 @@
 import { renderMail } from '../layout';
 import { defineMailTemplate, param } from '../template';
 
-/** Params: name, kind (renewed | payment_failed | canceled), plan, amount (formatted). */
+/** Params: name, kind (renewed | payment_failed | action_required | canceled), plan, amount (formatted). */
 export default defineMailTemplate({
   en: (p, c) => {
     const kind = param(p, 'kind');
@@ -15,6 +15,10 @@ export default defineMailTemplate({
       payment_failed: [
         `Payment for your ${plan} subscription failed`,
         `We could not charge ${amount}. We will try again; update your card in Billing to pay now.`,
+      ],
+      action_required: [
+        `Your bank needs you to authorize the payment for your ${plan} subscription`,
+        `The renewal charge of ${amount} is waiting for your authorization. Open Billing and choose Authorize payment to complete it with your bank.`,
       ],
       canceled: [
         `Your ${plan} subscription was cancelled`,
@@ -40,6 +44,10 @@ export default defineMailTemplate({
       payment_failed: [
         `Falló el pago de tu suscripción ${plan}`,
         `No pudimos cobrar ${amount}. Lo intentaremos de nuevo; actualiza tu tarjeta en Facturación para pagar ahora.`,
+      ],
+      action_required: [
+        `Tu banco necesita que autorices el pago de tu suscripción ${plan}`,
+        `El cobro de renovación de ${amount} espera tu autorización. Abre Facturación y elige Autorizar pago para completarlo con tu banco.`,
       ],
       canceled: [
         `Tu suscripción ${plan} se canceló`,

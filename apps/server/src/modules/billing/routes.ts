@@ -15,9 +15,10 @@ import {
   ZLocalConfirmRequest,
   ZPaymentActionRequired,
   ZSubscription,
+  ZSubscriptionAuthorize,
 } from '@air/shared/schemas/billing';
 import { ZEnvelope } from '@air/shared/schemas/common';
-import { updateCard } from '../../billing/engine';
+import { authorizeInvoice, updateCard } from '../../billing/engine';
 import { cardAppError } from '../../billing/errors';
 import {
   findInvoice,
@@ -175,6 +176,34 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
         data: { brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear },
         message: outcome.message,
       };
+    },
+  );
+
+  // A renewal waiting for the card holder's authentication (banner "Authorization needed").
+  app.post(
+    '/account/subscription/authorize',
+    {
+      preHandler: verifiedOwner,
+      schema: {
+        tags,
+        body: ZSubscriptionAuthorize,
+        response: {
+          200: z.union([
+            ZPaymentActionRequired,
+            ZEnvelope(ZSubscription.nullable()).extend({ message: z.string() }),
+          ]),
+        },
+      },
+    },
+    async (request) => {
+      const accountId = request.auth!.accountId;
+      const outcome = await authorizeInvoice(app.billing, {
+        accountId,
+        payment: request.body.payment,
+        locale: request.locale,
+      });
+      if (outcome.kind === 'action') return paymentActionAnswer(outcome);
+      return { data: await subscriptionWire(app.billing, accountId), message: outcome.message };
     },
   );
 

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertTriangle, XCircle } from 'lucide-react';
 import { cn } from '@/lib/utils';
@@ -13,7 +14,14 @@ const BANNERS = {
  * failed (update the card), a warning when the bank wants an authorisation, an error when the
  * subscription is canceled (choose a new plan).
  */
-export function SubscriptionBanner({ status }: { status: string | null | undefined }) {
+export function SubscriptionBanner({
+  status,
+  children,
+}: {
+  status: string | null | undefined;
+  /** What the user can do about it (the requires_action banner's "Authorize payment"). */
+  children?: ReactNode;
+}) {
   const { t } = useTranslation('billing');
   const banner = status ? BANNERS[status as keyof typeof BANNERS] : undefined;
   if (!banner) return null;
@@ -33,6 +41,7 @@ export function SubscriptionBanner({ status }: { status: string | null | undefin
       <div className="grid gap-1">
         <p className="font-semibold">{t(`banner.${banner.key}.title`)}</p>
         <p>{t(`banner.${banner.key}.text`)}</p>
+        {children}
       </div>
     </div>
   );

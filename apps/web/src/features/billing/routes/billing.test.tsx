@@ -88,7 +88,7 @@ describe('/account/billing', () => {
 
   it.each([
     ['requires_payment_method', 'Payment failed', /Update your card/],
-    ['requires_action', 'Authorization needed', /authorize it with your bank/],
+    ['requires_action', 'Authorization needed', /Authorize it with your bank/],
     ['canceled', 'Subscription canceled', /Choose a new plan/],
   ])('a %s subscription shows its banner', async (status, title, text) => {
     signInAs({ plan: 'team', subscription: subscriptionFixture({ status: status as 'canceled' }) });
@@ -100,6 +100,51 @@ describe('/account/billing', () => {
     expect(banner).toHaveTextContent(title);
     expect(banner).toHaveTextContent(text);
     expect(banner).toHaveAttribute('data-banner', status);
+  });
+
+  it('requires_action: "Authorize payment" runs the 3-D Secure dialog, repeats with the payment, and the banner clears', async () => {
+    signInAs({ plan: 'team', subscription: subscriptionFixture({ status: 'requires_action' }) });
+    let status: 'requires_action' | 'active' = 'requires_action';
+    const calls = billingApi({
+      'GET /api/account/subscription': () => ({ body: { data: subscription({ status }) } }),
+      'POST /api/account/subscription/authorize': (body) => {
+        if (!(body as { payment?: unknown } | undefined)?.payment) {
+          return { body: { requires_payment_action: true as const, client_secret: 'pi_renewal_secret_abc' } };
+        }
+        status = 'active';
+        return {
+          body: {
+            data: subscription({ status }),
+            message: 'Your payment is authorized and your subscription is active again.',
+          },
+        };
+      },
+      'POST /api/billing/local/confirm': {
+        body: { data: { payment_intent: { id: 'pi_renewal', status: 'succeeded' as const } } },
+      },
+      'GET /api/auth': {
+        body: { data: { authenticated: true, subscription: subscriptionFixture({ status: 'active' }) } },
+      },
+    });
+    const { user } = open();
+    const banner = await screen.findByRole('alert');
+    expect(banner).toHaveAttribute('data-banner', 'requires_action');
+    await user.click(within(banner).getByRole('button', { name: 'Authorize payment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Authenticate payment' });
+    await user.click(within(dialog).getByRole('button', { name: 'Complete authentication' }));
+    expect(
+      await screen.findByText('Your payment is authorized and your subscription is active again.'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Authorization needed')).toBeNull());
+    expect(calls.filter((c) => c.path === '/api/account/subscription/authorize').map((c) => c.body)).toEqual([
+      {},
+      { payment: { payment_intent: 'pi_renewal' } },
+    ]);
+    expect(calls.find((c) => c.path === '/api/billing/local/confirm')?.body).toEqual({
+      client_secret: 'pi_renewal_secret_abc',
+      outcome: 'complete',
+    });
+    expect(getSession().user?.subscription).toMatchObject({ status: 'active' });
   });
 
   it('picking free warns of the period end, then shows the server notice with the date', async () => {

@@ -8,6 +8,7 @@ import { PageHeading } from '@/components/layout/page-heading';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useApiQuery } from '@/features/account/lib/use-api-query';
 import { AuthenticationDialog } from '../components/authentication-dialog';
+import { AuthorizePayment } from '../components/authorize-payment';
 import { BillingTotals } from '../components/billing-totals';
 import { CardTab } from '../components/card-tab';
 import { InvoicesTab } from '../components/invoices-tab';
@@ -47,7 +48,9 @@ export default function BillingPage() {
         </div>
       ) : (
         <>
-          <SubscriptionBanner status={sub?.status} />
+          <SubscriptionBanner status={sub?.status}>
+            {sub?.status === 'requires_action' && payments.ready && <AuthorizePayment />}
+          </SubscriptionBanner>
           <BillingTotals subscription={sub} usage={usage.data ?? []} />
           <Tabs defaultValue="plan">
             <TabsList aria-label={t('tabs.label')}>
