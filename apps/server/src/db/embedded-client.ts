@@ -35,6 +35,8 @@ export interface TEmbeddedOptions {
 
 type TPending = { resolve: (value: never) => void; reject: (error: Error) => void };
 
+/** The worker's V8 young generation in MB: two semi-spaces and the new large-object space, 2 MB each. */
+const WORKER_YOUNG_GENERATION_MB = 6;
 const WORKER_FILE = new URL('./embedded-worker.mjs', import.meta.url);
 const CREATE_FILE = new URL('./embedded-create.mjs', import.meta.url);
 /** A new database, dumped by the build (`scripts/server-build.mjs`); absent when run from sources. */
@@ -100,7 +102,14 @@ export class EmbeddedClient {
     if (options.dataDir && !existsSync(path.join(options.dataDir, 'PG_VERSION')))
       await createDatabase(options.dataDir, options.postgresqlconf);
     const transfer = options.loadDataDir ? [options.loadDataDir] : [];
-    const worker = new Worker(WORKER_FILE, { workerData: options, transferList: transfer });
+    const worker = new Worker(WORKER_FILE, {
+      workerData: options,
+      transferList: transfer,
+      // The thread's JavaScript is a thin layer over PGlite's WASM: 2 MB semi-spaces instead of
+      // V8's default of up to 16 MB, mostly empty once idle (decision 015). A process-wide
+      // --max-semi-space-size, if given, overrides this.
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: { ready?: boolean }) => {
         if (!message.ready) return;
