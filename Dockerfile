@@ -27,7 +27,10 @@ RUN npm ci --omit=dev --workspace apps/server --no-audit --no-fund
 
 FROM node:22-bookworm-slim
 WORKDIR /app
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
+# DATA_DIR holds this instance's own state (the usage journal that keeps metered calls across a
+# crash): outside the root-owned /app, owned by `node`, and a volume so it outlives the container.
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+RUN mkdir -p /data && chown node:node /data
 # package files and node_modules (hoisted, and per workspace where npm kept some apart)
 COPY --from=runtime-deps /app ./
 COPY scripts/start.mjs ./scripts/
@@ -35,6 +38,7 @@ COPY apps/server/drizzle ./apps/server/drizzle
 COPY --from=build /app/apps/server/dist ./apps/server/dist
 COPY --from=build /app/apps/web/dist ./apps/web/dist
 USER node
+VOLUME /data
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

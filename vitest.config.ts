@@ -2,12 +2,14 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 // The server tests run twice in `npm test`: on the embedded database, then on a PostgreSQL server
 // (AIR_TEST_DB=postgres). A few belong to one pass only, so they are left out of the other instead
-// of being reported as skipped: two server processes on one database need PostgreSQL, and the
-// embedded database's own kill -9 test needs the embedded one.
+// of being reported as skipped: two server processes on one database and production (which refuses
+// the embedded database) need PostgreSQL, and the embedded database's own kill -9 test needs the
+// embedded one.
 const NEEDS_POSTGRES = [
   'test/gateway-instances.test.ts',
   'test/migrate-lock.test.ts',
   'test/redis-outage.test.ts',
+  'test/start-production.test.ts',
 ];
 const NEEDS_EMBEDDED = ['test/gateway-kill-embedded.test.ts'];
 const onPostgres = process.env.AIR_TEST_DB === 'postgres';

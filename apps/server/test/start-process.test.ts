@@ -1,8 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { groupAlive, killGroup, startAir, type TAirProcess } from './support/air-process';
+import { ensureBuilt, runStartToEnd } from './support/build';
 
 let air: TAirProcess | undefined;
 afterAll(() => air && killGroup(air.child));
@@ -30,4 +31,36 @@ it('`npm start` serves, logs no line per request, and stops whole within 5 s of 
   expect(groupAlive(air.child)).toBe(false);
   expect(air.output()).toContain('"signal":"SIGTERM","msg":"shutting down"');
   expect(air.output().match(/dev outbox at/g)).toHaveLength(1);
+}, 180_000);
+
+it('with NODE_ENV=production, start refuses without DATABASE_URL or SECRET: one line each, nothing opened', async () => {
+  await ensureBuilt();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'air-refuse-'));
+  const production = {
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: '',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    SMTP_URL: '',
+  };
+
+  const neither = await runStartToEnd({ ...production, SECRET: '' });
+  expect(neither.code).toBe(1);
+  expect(neither.stdout).toBe('');
+  expect(neither.stderr.trim().split('\n')).toEqual([
+    'SECRET: is required when NODE_ENV=production',
+    'DATABASE_URL: is required when NODE_ENV=production (the embedded database serves one process)',
+  ]);
+
+  const noDatabase = await runStartToEnd({ ...production, SECRET: 'production-secret-of-at-least-32-chars' });
+  expect(noDatabase.code).toBe(1);
+  expect(noDatabase.stdout).toBe('');
+  expect(noDatabase.stderr.trim().split('\n')).toEqual([
+    'DATABASE_URL: is required when NODE_ENV=production (the embedded database serves one process)',
+  ]);
+  // No embedded database was created, no secret file written.
+  expect(readdirSync(dataDir)).toEqual([]);
+  rmSync(dataDir, { recursive: true, force: true });
 }, 180_000);

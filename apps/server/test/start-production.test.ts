@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, expect, inject, it } from 'vitest';
+import { withDatabaseName } from './global-setup';
+import { killGroup, REPO_ROOT, startAir, type TAirProcess } from './support/air-process';
+import { ensureBuilt } from './support/build';
+
+/*
+ * `npm start` with NODE_ENV=production (issue 11, item 6): it serves the built server and console
+ * and loads nothing at run time but what `npm ci --omit=dev --workspace apps/server` installs (the
+ * Dockerfile's run-time stage): no TypeScript loader, no Vite, no esbuild, no console package.
+ * Production needs DATABASE_URL, so this file runs in the PostgreSQL pass (vitest.config.ts).
+ */
+
+const info = inject('airTestDb');
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'air-production-'));
+let air: TAirProcess | undefined;
+let dropDatabase = async () => {};
+afterAll(async () => {
+  if (air) {
+    killGroup(air.child);
+    await air.exited;
+  }
+  await dropDatabase();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+interface TLockEntry {
+  link?: boolean;
+  resolved?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, unknown>;
+}
+
+/**
+ * The package-lock.json locations (`node_modules/fastify`, `node_modules/a/node_modules/b`) that
+ * `npm ci --omit=dev --workspace apps/server` installs: the server workspace's dependencies and
+ * theirs, found the way Node finds them (nearest node_modules first). Optional peers count too:
+ * the package declaring one probes for it and does without it when it is not installed (`debug`
+ * tries `supports-color`), so loading it here, where dev dependencies are installed, is no fault.
+ */
+function serverRuntimePackages(): Set<string> {
+  const lock = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, TLockEntry>;
+  };
+  const packages = lock.packages;
+  const parentOf = (key: string) => {
+    const at = key.lastIndexOf('/node_modules/');
+    return at >= 0 ? key.slice(0, at) : '';
+  };
+  const find = (name: string, from: string): string | undefined => {
+    for (let dir = from; ; dir = parentOf(dir)) {
+      const key = dir ? `${dir}/node_modules/${name}` : `node_modules/${name}`;
+      const entry = packages[key];
+      if (entry) return entry.link && entry.resolved ? entry.resolved : key;
+      if (!dir) return undefined;
+    }
+  };
+  const found = new Set<string>();
+  const queue = ['apps/server'];
+  while (queue.length) {
+    const key = queue.shift()!;
+    if (found.has(key)) continue;
+    found.add(key);
+    const entry = packages[key] ?? {};
+    const names = [
+      ...Object.keys(entry.dependencies ?? {}),
+      ...Object.keys(entry.optionalDependencies ?? {}),
+      ...Object.keys(entry.peerDependencies ?? {}),
+      ...Object.keys(entry.peerDependenciesMeta ?? {}),
+    ];
+    for (const name of names) {
+      const target = find(name, key);
+      if (target) queue.push(target);
+    }
+  }
+  return found;
+}
+
+/** A module hook (loaded with --import) writing every package the process loads to a file. */
+function writeLoadRecorder(file: string): string {
+  const hook = path.join(scratch, 'record-packages.mjs');
+  writeFileSync(
+    hook,
+    `import { appendFileSync } from 'node:fs';
+import { registerHooks } from 'node:module';
+const seen = new Set();
+registerHooks({
+  resolve(specifier, context, nextResolve) {
+    const result = nextResolve(specifier, context);
+    if (result.url.startsWith('file:') && result.url.includes('/node_modules/') && !seen.has(result.url)) {
+      seen.add(result.url);
+      appendFileSync(${JSON.stringify(file)}, result.url + '\\n');
+    }
+    return result;
+  },
+});
+`,
+  );
+  return hook;
+}
+
+/** The lock location of the package a loaded file belongs to (the last node_modules in its path). */
+function packageOf(url: string): string {
+  const rel = path.relative(REPO_ROOT, fileURLToPath(url)).split(path.sep).join('/');
+  return /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)/.exec(rel)?.[1] ?? rel;
+}
+
+it('serves the built console and API, loading only the server workspace’s run-time dependencies', async () => {
+  if (info.kind !== 'postgres') throw new Error('needs AIR_TEST_DB=postgres (see vitest.config.ts)');
+  await ensureBuilt();
+
+  const name = `air_prod_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: info.url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  dropDatabase = async () => {
+    const client = new pg.Client({ connectionString: info.url });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.end();
+  };
+
+  const loaded = path.join(scratch, 'loaded.txt');
+  writeFileSync(loaded, '');
+  air = await startAir('node', {
+    NODE_ENV: 'production',
+    DATABASE_URL: withDatabaseName(info.url, name),
+    SECRET: 'production-test-secret-at-least-32-chars',
+    DATA_DIR: path.join(scratch, 'data'),
+    NODE_OPTIONS: `--import=${writeLoadRecorder(loaded)}`,
+  });
+  // An empty database: production migrates it itself (under the advisory lock).
+  expect(air.output()).toMatch(/Applied \d+ database migrations?/);
+  expect(air.output()).toContain('(postgres database');
+
+  expect((await fetch(`${air.url}/healthz`)).status).toBe(200);
+  const page = await fetch(`${air.url}/registry`);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  // The built console (hashed assets), not Vite's dev page.
+  expect(html).toMatch(/src="\/assets\/[\w-]+\.js"/);
+  expect(html).not.toContain('/@vite/client');
+  const script = /src="(\/assets\/[\w-]+\.js)"/.exec(html)![1]!;
+  expect((await fetch(`${air.url}${script}`)).status).toBe(200);
+  expect((await fetch(`${air.url}/api/nothing-here`)).status).toBe(404);
+
+  const packages = [...new Set(readFileSync(loaded, 'utf8').split('\n').filter(Boolean).map(packageOf))];
+  // The recorder saw the server's own packages load…
+  expect(packages).toEqual(expect.arrayContaining(['node_modules/fastify', 'node_modules/pg']));
+  // …and nothing outside what the production install holds (tsx, vite, esbuild, react, …).
+  const runtime = serverRuntimePackages();
+  expect(runtime.has('node_modules/tsx')).toBe(false);
+  expect(packages.filter((location) => !runtime.has(location))).toEqual([]);
+
+  process.kill(air.child.pid!, 'SIGTERM');
+  expect(await air.exited).toBe(0);
+}, 240_000);
