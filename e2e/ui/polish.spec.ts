@@ -91,6 +91,45 @@ test('Spanish: numbers are written the Spanish way', async ({ page, request }) =
   await expect(page.getByText('de 1.000 llamadas')).toBeVisible();
 });
 
+test('a toast and the feedback button never cover each other, on a phone and on a desktop', async ({
+  page,
+  request,
+}) => {
+  const who = await createUser(request, 'Tom Toast', 'polish-toast');
+  await useSessionOf(page, who);
+  for (const [width, height] of [
+    [PHONE.width, PHONE.height],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto('/account/profile');
+    await page.getByRole('textbox', { name: /Name/ }).first().fill(`Tom Toast ${width}`);
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    const toastItem = await expectToastHeld(page);
+    const toastBox = (await toastItem.boundingBox())!;
+    const feedbackBox = (await page.getByRole('button', { name: 'Give feedback' }).boundingBox())!;
+    const overlap =
+      toastBox.x < feedbackBox.x + feedbackBox.width &&
+      feedbackBox.x < toastBox.x + toastBox.width &&
+      toastBox.y < feedbackBox.y + feedbackBox.height &&
+      feedbackBox.y < toastBox.y + toastBox.height;
+    expect(
+      overlap,
+      `toast ${JSON.stringify(toastBox)} / button ${JSON.stringify(feedbackBox)} at ${width} px`,
+    ).toBe(false);
+    // Both wholly on screen, and the button still takes a click where it is drawn.
+    for (const box of [toastBox, feedbackBox]) {
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      expect(box.y + box.height).toBeLessThanOrEqual(height);
+    }
+    await page.mouse.click(feedbackBox.x + feedbackBox.width / 2, feedbackBox.y + feedbackBox.height / 2);
+    await expect(page.getByRole('heading', { name: 'How is AIR working for you?' })).toBeVisible();
+    await page.keyboard.press('Escape');
+  }
+});
+
 /** sRGB of any CSS colour (oklch included), through a canvas, and the WCAG contrast of two. */
 async function contrast(page: Page, foreground: string, background: string): Promise<number> {
   return page.evaluate(

@@ -37,8 +37,9 @@ export function UserMenu() {
     try {
       const res = await api.post<TSessionUser & { token?: string }>('/api/auth/switch', { account: id });
       if (!res.data) return;
-      // Nothing of the previous account may show: every cached answer goes, and the pages below
-      // the root remount (AccountScope) once the session names the new account.
+      // Nothing of the previous account may show: its requests in flight are cancelled and every
+      // cached answer is dropped, so whatever renders next fetches under the new account. Then the
+      // stored session names the new account (the header shows it) and the navigation below runs.
       await queryClient.cancelQueries();
       queryClient.clear();
       setSession(res.data);

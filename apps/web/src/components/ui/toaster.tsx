@@ -52,11 +52,13 @@ export function Toaster() {
           </Toast.Close>
         </Toast.Root>
       ))}
+      {/* Phones: under the header. Wider: bottom right, above the floating feedback button (40 px
+          at 16 px from the edge), so neither covers the other. */}
       <Toast.Viewport
         hotkey={['F8']}
         label={t('toast.label', { hotkey: '{hotkey}' })}
         className={cn(
-          'fixed top-14 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:top-auto sm:right-0 sm:bottom-0 md:max-w-[420px]',
+          'fixed top-14 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:top-auto sm:right-0 sm:bottom-14 md:max-w-[420px]',
         )}
       />
     </Toast.Provider>
