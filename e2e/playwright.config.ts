@@ -3,9 +3,16 @@ import { E2E_BASE_URL, E2E_PORT } from './support/env';
 
 export default defineConfig({
   testDir: '.',
-  testMatch: ['ui/**/*.spec.ts', 'api/**/*.spec.ts'],
+  // Spec files are shared out between two workers (tests within a file keep their order): one
+  // server, every test with its own users, so files do not depend on each other. Except the
+  // billing spec: it moves the server's one billing clock a month on, which would renew the paid
+  // plans of tests running beside it, so it runs alone once the others are done.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
+  projects: [
+    { name: 'ui', testMatch: ['ui/**/*.spec.ts'], testIgnore: ['ui/billing.spec.ts'] },
+    { name: 'billing', testMatch: ['ui/billing.spec.ts'], dependencies: ['ui'] },
+  ],
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },

@@ -5,7 +5,8 @@ import { expect, linkFrom, waitForMail } from './fixtures';
 
 /** The one password of every user the browser tests create through the API. */
 export const PASSWORD = 'core-Loop!1';
-const stamp = Date.now().toString(36);
+// The worker index keeps two workers that load this in the same millisecond apart.
+const stamp = `${Date.now().toString(36)}w${process.env.TEST_WORKER_INDEX ?? 0}`;
 let counter = 0;
 
 export interface TUser {

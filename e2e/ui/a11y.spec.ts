@@ -359,7 +359,8 @@ async function auditBothWidths(
 
 for (const theme of THEMES) {
   test(`signed out, ${theme}, 390 and 1280 px: no serious or critical axe violation`, async ({ browser }) => {
-    test.setTimeout(120_000);
+    // axe is CPU-bound: the limits allow for the other worker's browser on the same two cores.
+    test.setTimeout(240_000);
     await auditBothWidths(browser, theme, async (variant, name, found) => {
       const { context, page, errors } = await openVariant(browser, variant);
       for (const visit of PUBLIC) await audit(page, visit, name, found);
@@ -375,7 +376,7 @@ for (const theme of THEMES) {
   test(`signed in as an owner on a paid plan, ${theme}, 390 and 1280 px: no serious or critical axe violation`, async ({
     browser,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     await auditBothWidths(browser, theme, async (variant, name, found) => {
       const { context, page, errors } = await openVariant(browser, variant, seed.owner);
       for (const visit of signedInVisits(seed)) await audit(page, visit, name, found);
