@@ -1,4 +1,8 @@
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usageDaily, usageEvents } from '../src/db/schema';
+import { gatewayStateOf } from '../src/gateway/state';
+import { closeAccount } from '../src/modules/account/close';
 import { createTestApp, type TTestApp } from './helpers';
 import { createActor } from './support/actors';
 import { insertEndpoint, insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
@@ -73,4 +77,46 @@ describe('GET /api/account/usage', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data[0]).toMatchObject({ label: 'calls', total: 0 });
   });
+});
+
+describe('metering after an account closes', () => {
+  it("a closed account's calls still buffered are dropped, and metering goes on for everyone else", async () => {
+    const provider = await createActor(t.app);
+    const leaving = await createActor(t.app, { role: 'user' });
+    const staying = await createActor(t.app, { role: 'user' });
+    const leavingKey = await insertKey(t.db, t.config.secret, leaving.accountId);
+    const stayingKey = await insertKey(t.db, t.config.secret, staying.accountId);
+    await insertEndpoint(t.db, t.config.secret, provider.accountId, {
+      routeName: 'mock/usage-closing',
+      routeEndpoint: `${upstream.url}/ok`,
+      isShared: true,
+      isPrivate: false,
+    });
+    const meter = gatewayStateOf(t.app).meter;
+    // One call of the leaving account is written, the next one is in the meter's buffer when the
+    // account is closed: closing deletes the first, the insert leaves out the second.
+    expect((await callGateway(leavingKey.raw, 'mock/usage-closing')).statusCode).toBe(200);
+    await meter.flush();
+    expect(
+      await t.db.select().from(usageEvents).where(eq(usageEvents.callerAccountId, leaving.accountId)),
+    ).toHaveLength(1);
+    expect((await callGateway(leavingKey.raw, 'mock/usage-closing')).statusCode).toBe(200);
+    await closeAccount(t.app, leaving.accountId);
+    expect((await callGateway(stayingKey.raw, 'mock/usage-closing')).statusCode).toBe(200);
+    await meter.flush();
+    expect((await callGateway(stayingKey.raw, 'mock/usage-closing')).statusCode).toBe(200);
+    await meter.flush();
+
+    const rows = await t.db
+      .select({ caller: usageEvents.callerAccountId })
+      .from(usageEvents)
+      .where(inArray(usageEvents.callerAccountId, [leaving.accountId, staying.accountId]));
+    expect(rows.filter((row) => row.caller === staying.accountId)).toHaveLength(2);
+    expect(rows.filter((row) => row.caller === leaving.accountId)).toHaveLength(0);
+    const daily = await t.db
+      .select({ calls: usageDaily.calls })
+      .from(usageDaily)
+      .where(eq(usageDaily.callerAccountId, staying.accountId));
+    expect(daily.reduce((sum, row) => sum + row.calls, 0)).toBe(2);
+  }, 20_000);
 });

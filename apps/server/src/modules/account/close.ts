@@ -6,6 +6,7 @@ import { accounts } from '../../db/schema/accounts';
 import { aiEndpoints } from '../../db/schema/ai-endpoints';
 import { apiKeys } from '../../db/schema/api-keys';
 import { sessions } from '../../db/schema/sessions';
+import { deleteAccountUsage } from '../usage/service';
 import { users } from '../../db/schema/users';
 
 /**
@@ -43,6 +44,7 @@ export async function closeAccount(app: FastifyInstance, accountId: string): Pro
         .where(and(eq(accountUsers.userId, users.id), ne(accountUsers.accountId, accountId)));
       await tx.delete(users).where(and(inArray(users.id, memberIds), notExists(otherMembership)));
     }
+    await deleteAccountUsage(tx, accountId);
     await tx.delete(accounts).where(eq(accounts.id, accountId));
   });
 

@@ -2,6 +2,7 @@ import { and, count, eq, gte } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { TUsageList } from '@air/shared/schemas/usage';
 import type { TUsageInsight, TUsageInsightQuery } from '@air/shared/schemas/usage-insight';
+import type { TDb, TTx } from '../../db/client';
 import { usageEvents } from '../../db/schema/usage-events';
 import { periodOf, periodStart } from '../../gateway/limits';
 import { gatewayStateOf } from '../../gateway/state';
@@ -12,6 +13,14 @@ import { periodRange, projectedQuotaDay } from './period';
 function periodEnd(period: string): Date {
   const start = periodStart(period);
   return new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+}
+
+/**
+ * Deletes the calls an account made, in the caller's transaction when it closes the account:
+ * usage_events has no foreign key to cascade from (gateway/metering.ts says why).
+ */
+export async function deleteAccountUsage(db: TDb | TTx, accountId: string): Promise<void> {
+  await db.delete(usageEvents).where(eq(usageEvents.callerAccountId, accountId));
 }
 
 /** Writes the gateway's pending usage rows, so a call made a moment ago shows. */
