@@ -41,13 +41,26 @@ async function main() {
 
   // SIGINT/SIGTERM close the server (in-flight requests finish) and the database; a hung
   // connection cannot keep the process alive past 10 s.
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  const grace = closeWithGrace({ delay: 10_000, skip: ['SIGINT'] }, async ({ signal, err, manual }) => {
     if (err) app!.log.error({ err }, 'stopping after an uncaught error');
-    else app!.log.info({ signal }, 'shutting down');
+    else app!.log.info({ signal: manual ? 'SIGINT' : signal }, 'shutting down');
     try {
       await app!.close();
     } finally {
       await database.close();
+    }
+  });
+  // Ctrl-C on `npm start` in a terminal reaches the server twice at once: the terminal signals the
+  // whole foreground group, and npm forwards its own copy. That is one key press, not the "second
+  // signal" that stops without waiting; a SIGINT a second or more after the first still is.
+  let interruptedAt = 0;
+  process.on('SIGINT', () => {
+    if (interruptedAt === 0) {
+      interruptedAt = Date.now();
+      void grace.close();
+    } else if (Date.now() - interruptedAt >= 1000) {
+      console.error('second SIGINT, exiting');
+      process.exit(1);
     }
   });
 }

@@ -33,6 +33,28 @@ it('`npm start` serves, logs no line per request, and stops whole within 5 s of 
   expect(air.output().match(/dev outbox at/g)).toHaveLength(1);
 }, 180_000);
 
+it('Ctrl-C on `npm start` (SIGINT to the whole group, npm forwarding its copy) is one graceful stop', async () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'air-ctrl-c-'));
+  const ctrlC = await startAir('npm start', { DATA_DIR: dataDir });
+  try {
+    expect((await fetch(`${ctrlC.url}/healthz`)).status).toBe(200);
+    // What a terminal does on Ctrl-C: the signal to every process of the foreground group.
+    process.kill(-ctrlC.child.pid!, 'SIGINT');
+    const code = await Promise.race([
+      ctrlC.exited,
+      new Promise((resolve) => setTimeout(() => resolve('still running after 5 s'), 5_000)),
+    ]);
+    for (let i = 0; i < 20 && groupAlive(ctrlC.child); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(groupAlive(ctrlC.child)).toBe(false);
+    expect(ctrlC.output()).toContain('"signal":"SIGINT","msg":"shutting down"');
+    expect(ctrlC.output()).not.toContain('second SIGINT');
+    expect(code).toBe(0);
+  } finally {
+    killGroup(ctrlC.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 180_000);
+
 it('with NODE_ENV=production, start refuses without DATABASE_URL or SECRET: one line each, nothing opened', async () => {
   await ensureBuilt();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'air-refuse-'));
