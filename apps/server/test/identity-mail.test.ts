@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../src/db/schema';
@@ -113,6 +114,23 @@ describe('mail delivery', () => {
     });
     const rows = await t.db.select().from(mailOutbox);
     expect(rows.map((row) => row.to)).toEqual(['new@x.io']);
+  });
+
+  it('never lists an outbox row past 24 hours: reading the outbox purges it too', async () => {
+    t = await createTestApp();
+    await t.db.insert(mailOutbox).values({
+      to: 'stale@x.io',
+      subject: 'stale',
+      html: '',
+      text: '',
+      template: 'verify',
+      links: ['http://x/stale?token=1'],
+      createdAt: new Date(Date.now() - 25 * 3_600_000),
+    });
+    const listed = await t.app.inject({ url: '/dev/mail.json', remoteAddress: '127.0.0.1' });
+    expect(listed.statusCode).toBe(200);
+    expect(JSON.stringify(listed.json())).not.toContain('stale@x.io');
+    expect(await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'stale@x.io'))).toEqual([]);
   });
 
   it('in production without SMTP a warning says mail is not configured and no link reaches the log', async () => {

@@ -60,6 +60,13 @@ export async function renderTemplate(config: Pick<TConfig, 'appUrl'>, mail: TSen
 /** Outbox rows hold sign-in links: none is kept longer than this. */
 export const OUTBOX_RETENTION_HOURS = 24;
 
+/** Deletes outbox rows past the retention (when mail is sent, when the outbox is read, hourly). */
+export async function purgeOutbox(db: TDb): Promise<void> {
+  await db
+    .delete(mailOutbox)
+    .where(lt(mailOutbox.createdAt, sql`now() - make_interval(hours => ${OUTBOX_RETENTION_HOURS})`));
+}
+
 /**
  * The dev outbox is served only without SMTP and outside production, and then only to loopback
  * callers (modules/dev-mail): mail links must never be readable on a reachable address.
@@ -107,9 +114,7 @@ export function createMailer(options: {
         return;
       }
       // Without SMTP the outbox is the only copy; rows older than the retention go as new ones come.
-      await db
-        .delete(mailOutbox)
-        .where(lt(mailOutbox.createdAt, sql`now() - make_interval(hours => ${OUTBOX_RETENTION_HOURS})`));
+      await purgeOutbox(db);
       await db.insert(mailOutbox).values({
         to,
         subject: content.subject,

@@ -3,11 +3,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import { mailOutbox } from '../../db/schema/mail-outbox';
 import { AppError } from '../../lib/app-error';
 import { escapeHtml } from '../../mail/layout';
-import { devOutboxEnabled } from '../../mail/mailer';
+import { devOutboxEnabled, purgeOutbox } from '../../mail/mailer';
 
 export const prefix = '';
 
 const LIMIT = 100;
+const PURGE_EVERY_MS = 60 * 60_000;
 
 /** The socket's peer, not `request.ip`: a forwarded-for header must not pass for loopback. */
 function fromLoopback(address: string | undefined): boolean {
@@ -22,13 +23,35 @@ function fromLoopback(address: string | undefined): boolean {
  * mails hold sign-in links.
  */
 const devMailRoutes: FastifyPluginAsync = async (app) => {
+  // Without SMTP (production included) mail is kept in the outbox: an hourly purge keeps no row
+  // past the retention even when no new mail comes to purge on.
+  if (!app.config.smtpUrl) {
+    let running: Promise<unknown> = Promise.resolve();
+    const purge = () => {
+      running = purgeOutbox(app.db).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'outbox purge failed'),
+      );
+    };
+    let timer: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      purge();
+      timer = setInterval(purge, PURGE_EVERY_MS);
+      timer.unref();
+    });
+    // The database closes after the app: let a purge in flight finish first.
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await running;
+    });
+  }
   if (!devOutboxEnabled(app.config)) return;
   app.addHook('onRequest', async (request) => {
     if (!fromLoopback(request.raw.socket.remoteAddress)) throw new AppError('not_found');
   });
 
-  const newest = () =>
-    app.db
+  const newest = async () => {
+    await purgeOutbox(app.db);
+    return app.db
       .select({
         id: mailOutbox.id,
         to: mailOutbox.to,
@@ -41,6 +64,7 @@ const devMailRoutes: FastifyPluginAsync = async (app) => {
       .from(mailOutbox)
       .orderBy(desc(mailOutbox.createdAt))
       .limit(LIMIT);
+  };
 
   app.get('/dev/mail.json', { schema: { hide: true } }, async () => {
     const rows = await newest();
