@@ -10,6 +10,8 @@ import {
   items,
   users,
 } from '../src/db/schema';
+import { encryptSecret } from '../src/lib/crypto';
+import { totpCode } from '../src/lib/totp';
 import { createTestApp, type TTestApp } from './helpers';
 import { bearer, lastMail, PASSWORD, seedUser, signIn, tokenFrom } from './identity-helpers';
 
@@ -104,6 +106,38 @@ describe('profile', () => {
       verified: true,
     });
     expect((await signIn(t.app, 'new@x.io')).token).toBeTruthy();
+  });
+
+  it('without a password, an email change needs a current TOTP code; with neither it is refused', async () => {
+    const { userId } = await seedUser(t.app, { email: 'social@x.io' });
+    const { token } = await signIn(t.app, 'social@x.io');
+    // A user from social sign-in: no password, and no second factor yet.
+    await t.db.update(users).set({ passwordHash: null }).where(eq(users.id, userId));
+    const refused = await call('PATCH', '/api/user', token, { email: 'moved@x.io' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().inputError).toBe('email');
+    expect(refused.json().message).toMatch(/create a password or turn on two-factor/);
+    expect(await lastMail(t.app, 'moved@x.io')).toBeUndefined();
+
+    const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+    await t.db
+      .update(users)
+      .set({ totpEnabled: true, totpSecretEnc: encryptSecret(t.config.secret, secret) })
+      .where(eq(users.id, userId));
+    const noCode = await call('PATCH', '/api/user', token, { email: 'moved@x.io' });
+    expect(noCode.statusCode).toBe(400);
+    expect(noCode.json().inputError).toBe('code');
+    const wrongCode = String((Number(totpCode(secret)) + 500_000) % 1_000_000).padStart(6, '0');
+    const wrong = await call('PATCH', '/api/user', token, { email: 'moved@x.io', code: wrongCode });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().inputError).toBe('code');
+    expect(await lastMail(t.app, 'moved@x.io')).toBeUndefined();
+
+    const res = await call('PATCH', '/api/user', token, { email: 'moved@x.io', code: totpCode(secret) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ email: 'social@x.io' });
+    expect(await lastMail(t.app, 'moved@x.io', 'verify')).toBeDefined();
+    expect(await lastMail(t.app, 'social@x.io', 'email_change')).toBeDefined();
   });
 
   it('an email-change link whose address was taken meanwhile answers 409 and stays usable', async () => {

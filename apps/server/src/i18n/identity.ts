@@ -42,6 +42,8 @@ registerMessages({
     'user.email_change_sent':
       'Your profile has been saved. We sent a link to {email}: your email changes when you open it.',
     'user.password_changed': 'Your password has been changed',
+    'user.email_change_needs_factor':
+      'To change your email, first create a password or turn on two-factor authentication: one of them confirms it is you.',
     'user.deleted': 'The user has been deleted',
     'account.closed': 'Your account has been closed',
     'account.plan_saved': 'Your plan has been saved',
@@ -89,6 +91,8 @@ registerMessages({
     'user.email_change_sent':
       'Tu perfil se ha guardado. Hemos enviado un enlace a {email}: tu correo cambia cuando lo abras.',
     'user.password_changed': 'Tu contraseña se ha cambiado',
+    'user.email_change_needs_factor':
+      'Para cambiar tu correo, primero crea una contraseña o activa la verificación en dos pasos: una de ellas confirma que eres tú.',
     'user.deleted': 'El usuario se ha eliminado',
     'account.closed': 'Tu cuenta se ha cerrado',
     'account.plan_saved': 'Tu plan se ha guardado',

@@ -106,10 +106,13 @@ async function assertEmailChangeConfirmed(
   user: typeof users.$inferSelect,
   body: TUserUpdate,
 ): Promise<void> {
-  if (user.passwordHash || !user.totpEnabled) {
+  if (user.passwordHash) {
     await assertPasswordConfirmed(app, request, user.id, body.password || undefined, 'password');
     return;
   }
+  // Neither a password nor a second factor: nothing but the session would confirm the change.
+  if (!user.totpEnabled)
+    throw new AppError('validation', { messageKey: 'user.email_change_needs_factor', inputError: 'email' });
   if (!body.code)
     throw new AppError('validation', { messageKey: 'validation.code_required', inputError: 'code' });
   const keys = [attemptKey('email', user.email), attemptKey('ip', request.ip)];
