@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INVITES_PER_DAY } from '@air/shared/schemas/membership';
-import { accountUsers, activityEvents, invites, users } from '../src/db/schema';
+import { accountUsers, activityEvents, apiKeys, invites, users } from '../src/db/schema';
 import { purgeActivity } from '../src/modules/activity/service';
 import { createTestApp, type TTestApp } from './helpers';
 import { lastMail, PASSWORD, seedUser, signIn } from './identity-helpers';
@@ -467,5 +467,52 @@ describe('activity log', () => {
     await seedUser(t.app, { email: 'm@x.io', role: 'user', accountId: o.accountId });
     expect((await call('POST', '/api/invite', o.token, { email: 'a@x.io, m@x.io' })).statusCode).toBe(409);
     expect(await t.db.select().from(activityEvents)).toHaveLength(0);
+  });
+
+  it('is written in the same transaction as the change: when the record fails, the change is undone', async () => {
+    const o = await owner();
+    // The activity insert fails (as a full disk or a lost connection would) after the key row is in.
+    await t.db.execute(
+      sql.raw(`create function refuse_activity() returns trigger language plpgsql as $$
+        begin raise exception 'activity refused'; end $$`),
+    );
+    await t.db.execute(
+      sql.raw(`create trigger refuse_activity before insert on activity_events
+        for each row execute function refuse_activity()`),
+    );
+    try {
+      const key = await call('POST', '/api/key', o.token, { name: 'Half', scope: ['gateway.invoke'] });
+      expect(key.statusCode).toBe(500);
+      expect(await t.db.select().from(apiKeys).where(eq(apiKeys.accountId, o.accountId))).toEqual([]);
+      const role = await call('POST', '/api/invite', o.token, { email: 'half@x.io' });
+      expect(role.statusCode).toBe(500);
+      expect(await t.db.select().from(invites).where(eq(invites.accountId, o.accountId))).toEqual([]);
+    } finally {
+      await t.db.execute(sql.raw('drop trigger refuse_activity on activity_events'));
+    }
+    expect(
+      (await call('POST', '/api/key', o.token, { name: 'Whole', scope: ['gateway.invoke'] })).statusCode,
+    ).toBe(201);
+    expect(await activityTypes(o.accountId)).toEqual(['key.created']);
+  });
+
+  it('a sign-in from a device not seen before is recorded with its address and browser; a known one is not', async () => {
+    const o = await owner();
+    const signInWith = (userAgent: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth',
+        headers: { 'user-agent': userAgent },
+        payload: { email: 'boss@x.io', password: PASSWORD },
+      });
+    expect((await signInWith('Firefox/1')).statusCode).toBe(200);
+    expect((await signInWith('Firefox/1')).statusCode).toBe(200);
+    expect((await signInWith('Chromium/2')).statusCode).toBe(200);
+    const rows = (
+      await t.db.select().from(activityEvents).where(eq(activityEvents.accountId, o.accountId))
+    ).filter((row) => row.type === 'signin.new_device');
+    // The owner() sign-in came first: each browser after it is new once, Firefox's second is known.
+    expect(rows.map((row) => row.data.device).sort()).toEqual(['Chromium/2', 'Firefox/1']);
+    expect(rows.every((row) => row.actorUserId === o.userId && row.data.ip === '127.0.0.1')).toBe(true);
   });
 });
