@@ -14,7 +14,9 @@ export default defineConfig({
     { name: 'billing', testMatch: ['ui/billing.spec.ts'], dependencies: ['ui'] },
   ],
   retries: 0,
-  timeout: 30_000,
+  // Two browsers share two cores with the server: a test that walks many focus stops takes twice
+  // as long as alone.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   outputDir: '../test-results/playwright',
   use: {
