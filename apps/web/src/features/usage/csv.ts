@@ -20,7 +20,7 @@ const ROW_COLUMNS = [
 
 /**
  * The usage page as CSV, section by section as shown: caller per day, per endpoint, per key, the
- * totals, then the provider view. The first column names the section, so one file stays sortable.
+ * totals, latency p50/p95 and the month's quota, then the provider view. The first column names the section, so one file stays sortable.
  */
 export function usageCsv(data: TUsageInsight): string {
   const lines: string[] = [];
@@ -32,6 +32,12 @@ export function usageCsv(data: TUsageInsight): string {
   for (const row of data.caller.keys)
     push('key', row.key_name ?? row.key_id ?? '', ...ROW_COLUMNS.map((c) => row[c]));
   push('total', `${data.period.from}..${data.period.to}`, ...ROW_COLUMNS.map((c) => data.caller.totals[c]));
+  // Latency and quota as the page shows them, one figure per line (column `calls` holds it).
+  push('latency_p50_ms', `${data.period.from}..${data.period.to}`, data.caller.totals.latency_p50_ms);
+  push('latency_p95_ms', `${data.period.from}..${data.period.to}`, data.caller.totals.latency_p95_ms);
+  push('quota_used', data.quota.period, data.quota.calls);
+  push('quota', data.quota.period, data.quota.quota);
+  push('quota_projected_day', data.quota.period, data.quota.projected_day);
   for (const day of data.provider.days) push('served_day', day.day, day.calls);
   for (const row of data.provider.endpoints) push('served_endpoint', row.route_name ?? '', row.calls);
   for (const row of data.provider.callers) push('served_organisation', row.account_name ?? '', row.calls);

@@ -82,6 +82,11 @@ describe('/account/usage', () => {
     );
     expect(csv).toContain('total,2026-11-01..2026-11-02,5,3,0,2,0,12,0,1');
     expect(csv).toContain('endpoint,acme/echo,5,3,0,2,0,0,0,0');
+    expect(csv).toContain('latency_p50_ms,2026-11-01..2026-11-02,12.5');
+    expect(csv).toContain('latency_p95_ms,2026-11-01..2026-11-02,80');
+    expect(csv).toContain('quota_used,2026-11,900');
+    expect(csv).toContain('quota,2026-11,1000');
+    expect(csv).toContain('quota_projected_day,2026-11,2026-11-20');
   });
 
   it('asks for the period again when a preset is picked', async () => {
