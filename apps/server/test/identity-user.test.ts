@@ -8,11 +8,13 @@ import {
   events,
   feedback,
   items,
+  sessions,
   users,
 } from '../src/db/schema';
 import { encryptSecret } from '../src/lib/crypto';
 import { totpCode } from '../src/lib/totp';
 import { createTestApp, type TTestApp } from './helpers';
+import { sessionTokenFor } from './identity-extra-helpers';
 import { bearer, lastMail, PASSWORD, seedUser, signIn, tokenFrom } from './identity-helpers';
 
 let t: TTestApp;
@@ -217,6 +219,37 @@ describe('password change', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.has_password).toBe(true);
+  });
+
+  it('without a password, a session signed in over 15 minutes ago cannot create one or close the account', async () => {
+    const { userId } = await seedUser(t.app, { email: 'stale@x.io' });
+    const { token } = await signIn(t.app, 'stale@x.io');
+    await t.db.update(users).set({ passwordHash: null }).where(eq(users.id, userId));
+    // The session token was taken 16 minutes ago.
+    await t.db
+      .update(sessions)
+      .set({ createdAt: new Date(Date.now() - 16 * 60_000) })
+      .where(eq(sessions.userId, userId));
+    const create = await call('PUT', '/api/user/password', token, {
+      has_password: false,
+      newpassword: 'Stolen-pass-1!',
+    });
+    expect(create.statusCode).toBe(400);
+    expect(create.json().inputError).toBe('oldpassword');
+    expect(create.json().message).toMatch(/sign in again/);
+    const close = await call('DELETE', '/api/account', token, {});
+    expect(close.statusCode).toBe(400);
+    const [row] = await t.db.select().from(users).where(eq(users.id, userId));
+    expect(row!.passwordHash).toBeNull();
+    expect(await t.db.select().from(accounts).where(eq(accounts.id, row!.defaultAccountId!))).toHaveLength(1);
+
+    // A fresh sign-in (social, here a new session) may.
+    const fresh = await sessionTokenFor(t.app, userId);
+    const created = await call('PUT', '/api/user/password', fresh, {
+      has_password: false,
+      newpassword: 'Fresh-pass-1!',
+    });
+    expect(created.statusCode).toBe(200);
   });
 });
 

@@ -17,6 +17,8 @@ registerMessages({
     'error.already_verified': 'Your email address is already verified',
     'error.wrong_password': 'The password is incorrect',
     'error.old_password_required': 'Please enter your current password',
+    'error.recent_sign_in_required':
+      'For your security, sign out and sign in again, then repeat this within 15 minutes.',
     'error.no_account': 'You no longer belong to any account',
     'error.invite_invalid': 'This invitation is no longer valid. Please ask for a new one.',
     'error.invite_email_mismatch': 'This invitation was sent to another email address',
@@ -65,6 +67,8 @@ registerMessages({
     'error.already_verified': 'Tu dirección de correo electrónico ya está verificada',
     'error.wrong_password': 'La contraseña no es correcta',
     'error.old_password_required': 'Introduce tu contraseña actual',
+    'error.recent_sign_in_required':
+      'Por tu seguridad, cierra la sesión y vuelve a iniciarla; después repite esto en los próximos 15 minutos.',
     'error.no_account': 'Ya no perteneces a ninguna cuenta',
     'error.invite_invalid': 'Esta invitación ya no es válida. Pide una nueva.',
     'error.invite_email_mismatch': 'Esta invitación se envió a otra dirección de correo',

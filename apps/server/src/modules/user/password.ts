@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TPasswordChange } from '@air/shared/schemas/user';
+import { sessions } from '../../db/schema/sessions';
 import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
@@ -11,7 +12,9 @@ import { announceRevoked, revokeUserSessionRows } from '../auth/service';
  * A signed-in user confirms a sensitive step with their password (close account, delete user,
  * change password). Wrong answers count against the brute-force limits. The answer is 400 on the
  * field, not 401, so the console keeps the user signed in and shows the message on the field. A
- * user without a password (social sign-in only) has nothing to confirm with and passes.
+ * user without a password (social sign-in only) has nothing to type: their session must come from
+ * a sign-in of the last 15 minutes instead, so a session token stolen earlier cannot create a
+ * password (and with it change the email), close the account or delete the user.
  */
 export async function assertPasswordConfirmed(
   app: FastifyInstance,
@@ -26,7 +29,10 @@ export async function assertPasswordConfirmed(
     .where(eq(users.id, userId))
     .limit(1);
   if (!user) throw new AppError('unauthenticated');
-  if (!user.passwordHash) return;
+  if (!user.passwordHash) {
+    await assertRecentSignIn(app, request, field);
+    return;
+  }
   if (!password)
     throw new AppError('validation', { messageKey: 'error.old_password_required', inputError: field });
   const keys = [attemptKey('email', user.email), attemptKey('ip', request.ip)];
@@ -35,6 +41,21 @@ export async function assertPasswordConfirmed(
     throw new AppError('validation', { messageKey: 'error.wrong_password', inputError: field });
   }
   await app.attempts.release(keys);
+}
+
+/** How recent a sign-in must be to stand in for a password the user does not have. */
+export const RECENT_SIGN_IN_MS = 15 * 60_000;
+
+async function assertRecentSignIn(app: FastifyInstance, request: FastifyRequest, field: string) {
+  const auth = request.auth;
+  if (auth?.kind !== 'session') throw new AppError('forbidden');
+  const [session] = await app.db
+    .select({ createdAt: sessions.createdAt })
+    .from(sessions)
+    .where(eq(sessions.id, auth.sessionId))
+    .limit(1);
+  if (!session || Date.now() - session.createdAt.getTime() > RECENT_SIGN_IN_MS)
+    throw new AppError('validation', { messageKey: 'error.recent_sign_in_required', inputError: field });
 }
 
 /**
