@@ -235,7 +235,7 @@ describe('password change', () => {
       newpassword: 'Stolen-pass-1!',
     });
     expect(create.statusCode).toBe(400);
-    expect(create.json().inputError).toBe('oldpassword');
+    expect(create.json().inputError).toBeUndefined();
     expect(create.json().message).toMatch(/sign in again/);
     const close = await call('DELETE', '/api/account', token, {});
     expect(close.statusCode).toBe(400);

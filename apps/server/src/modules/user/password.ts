@@ -30,7 +30,7 @@ export async function assertPasswordConfirmed(
     .limit(1);
   if (!user) throw new AppError('unauthenticated');
   if (!user.passwordHash) {
-    await assertRecentSignIn(app, request, field);
+    await assertRecentSignIn(app, request);
     return;
   }
   if (!password)
@@ -46,7 +46,7 @@ export async function assertPasswordConfirmed(
 /** How recent a sign-in must be to stand in for a password the user does not have. */
 export const RECENT_SIGN_IN_MS = 15 * 60_000;
 
-async function assertRecentSignIn(app: FastifyInstance, request: FastifyRequest, field: string) {
+async function assertRecentSignIn(app: FastifyInstance, request: FastifyRequest) {
   const auth = request.auth;
   if (auth?.kind !== 'session') throw new AppError('forbidden');
   const [session] = await app.db
@@ -55,7 +55,8 @@ async function assertRecentSignIn(app: FastifyInstance, request: FastifyRequest,
     .where(eq(sessions.id, auth.sessionId))
     .limit(1);
   if (!session || Date.now() - session.createdAt.getTime() > RECENT_SIGN_IN_MS)
-    throw new AppError('validation', { messageKey: 'error.recent_sign_in_required', inputError: field });
+    // No field: the forms of a user without a password show none to put it on.
+    throw new AppError('validation', { messageKey: 'error.recent_sign_in_required' });
 }
 
 /**

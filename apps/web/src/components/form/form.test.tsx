@@ -186,6 +186,17 @@ describe('Form submit', () => {
     expect(handleError).not.toHaveBeenCalled();
   });
 
+  it('an inputError naming a field the form does not show goes to the error handler, not lost', async () => {
+    const error = new ApiError(400, { message: 'Sign in again', inputError: 'oldpassword' });
+    request.mockRejectedValue(error);
+    const user = renderForm({
+      fields: { ...nameField, oldpassword: { type: null, label: 'Current password' } },
+    });
+    await user.type(screen.getByLabelText(/Name/), 'Ada');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(handleError).toHaveBeenCalledWith(error));
+  });
+
   it('sends other failures to the shared error handler', async () => {
     const error = new ApiError(500, { message: 'Something went wrong' });
     request.mockRejectedValue(error);

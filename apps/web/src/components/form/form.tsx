@@ -63,8 +63,10 @@ export function Form({
       if (redirect) void navigate(redirect);
     } catch (error) {
       const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
-      if (body?.inputError && body.message && fields[body.inputError]) {
-        state.setFieldError(body.inputError, body.message);
+      // A field the form does not show (type null or hidden) cannot carry the message: a toast does.
+      const field = body?.inputError ? fields[body.inputError] : undefined;
+      if (body?.message && field && field.type !== null && field.type !== 'hidden') {
+        state.setFieldError(body.inputError!, body.message);
       } else {
         handleError(error);
       }
