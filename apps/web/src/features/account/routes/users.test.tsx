@@ -78,4 +78,41 @@ describe('/account/users', () => {
       }),
     );
   });
+  it('resends an invitation from its row menu, and bulk-deletes only the selected invitations', async () => {
+    signInAs({ id: '00000000-0000-4000-8000-000000000001' });
+    const invite = list.data.invites[0]!;
+    const calls = mockApi({
+      'GET /api/account/users': { body: list },
+      'POST /api/invite': { body: { data: { invited: [], resent: [invite.email], invites: [invite] } } },
+      'DELETE /api/invite': { body: { data: { deleted: 1 } } },
+    });
+    const { user } = renderPage(<UsersPage />, { path: '/account/users', title: 'users' });
+    const table = await screen.findByRole('table', { name: 'Users and invitations' });
+    const inviteRow = (await within(table).findByText('new@example.com')).closest('tr')!;
+
+    await user.click(within(inviteRow).getByRole('button', { name: 'Actions' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Resend invitation' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'POST' && c.path === '/api/invite')?.body).toEqual({
+        email: 'new@example.com',
+        permission: 'user',
+      }),
+    );
+
+    // A member and the invitation are selected: only the invitation is deleted.
+    const bobRow = within(table).getByText('bob@example.com').closest('tr')!;
+    await user.click(within(bobRow).getByRole('checkbox', { name: 'Select row' }));
+    await user.click(within(inviteRow).getByRole('checkbox', { name: 'Select row' }));
+    await user.click(
+      within(screen.getByRole('group', { name: 'Actions for selected rows' })).getByRole('button', {
+        name: 'Delete invitations',
+      }),
+    );
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'DELETE' && c.path === '/api/invite')?.body).toEqual({
+        ids: [invite.id],
+      }),
+    );
+  });
 });
