@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { TBilling } from '../billing/context';
 import { createProvider } from '../billing/create';
 import { runDueRenewals } from '../billing/renewals';
+import { repeatWhileOpen } from '../lib/repeat-while-open';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,22 +35,12 @@ export default fp(
     // The renewal job runs in every instance (claims keep them from working the same row); tests
     // drive it themselves.
     if (app.config.nodeEnv !== 'test') {
-      let timer: NodeJS.Timeout | undefined;
-      let running: Promise<unknown> = Promise.resolve();
-      const tick = () => {
-        running = runDueRenewals(billing).catch((error: unknown) =>
-          app.log.error({ err: error }, 'renewal run failed'),
-        );
-      };
-      app.addHook('onReady', async () => {
-        timer = setInterval(tick, RENEWAL_INTERVAL_MS);
-        timer.unref();
-        tick();
-      });
-      app.addHook('onClose', async () => {
-        clearInterval(timer);
-        await running;
-      });
+      repeatWhileOpen(
+        app,
+        RENEWAL_INTERVAL_MS,
+        () => runDueRenewals(billing),
+        (error) => app.log.error({ err: error }, 'renewal run failed'),
+      );
     }
   },
   { name: 'billing' },

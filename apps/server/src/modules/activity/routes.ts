@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZActivityPage, ZActivityQuery } from '@air/shared/schemas/activity';
 import { ZEnvelope } from '@air/shared/schemas/common';
+import { repeatWhileOpen } from '../../lib/repeat-while-open';
 import { listActivity, purgeActivity } from './service';
 
 const PURGE_EVERY_MS = 60 * 60_000;
@@ -25,23 +26,12 @@ const activityRoutes: FastifyPluginAsync = async (fastify) => {
   );
 
   // The list already hides entries past retention; the purge keeps the table from growing.
-  let running: Promise<unknown> = Promise.resolve();
-  const purge = () => {
-    running = purgeActivity(app.db).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'activity purge failed'),
-    );
-  };
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    purge();
-    timer = setInterval(purge, PURGE_EVERY_MS);
-    timer.unref();
-  });
-  // The database closes after the app: let a purge in flight finish first.
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
+  repeatWhileOpen(
+    app,
+    PURGE_EVERY_MS,
+    () => purgeActivity(app.db),
+    (error) => app.log.warn({ err: error }, 'activity purge failed'),
+  );
 };
 
 export default activityRoutes;

@@ -2,6 +2,7 @@ import { desc } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import { mailOutbox } from '../../db/schema/mail-outbox';
 import { AppError } from '../../lib/app-error';
+import { repeatWhileOpen } from '../../lib/repeat-while-open';
 import { escapeHtml } from '../../mail/layout';
 import { devOutboxEnabled, purgeOutbox } from '../../mail/mailer';
 
@@ -26,23 +27,12 @@ const devMailRoutes: FastifyPluginAsync = async (app) => {
   // Without SMTP (production included) mail is kept in the outbox: an hourly purge keeps no row
   // past the retention even when no new mail comes to purge on.
   if (!app.config.smtpUrl) {
-    let running: Promise<unknown> = Promise.resolve();
-    const purge = () => {
-      running = purgeOutbox(app.db).catch((error: unknown) =>
-        app.log.warn({ err: error }, 'outbox purge failed'),
-      );
-    };
-    let timer: NodeJS.Timeout | undefined;
-    app.addHook('onReady', async () => {
-      purge();
-      timer = setInterval(purge, PURGE_EVERY_MS);
-      timer.unref();
-    });
-    // The database closes after the app: let a purge in flight finish first.
-    app.addHook('onClose', async () => {
-      clearInterval(timer);
-      await running;
-    });
+    repeatWhileOpen(
+      app,
+      PURGE_EVERY_MS,
+      () => purgeOutbox(app.db),
+      (error) => app.log.warn({ err: error }, 'outbox purge failed'),
+    );
   }
   if (!devOutboxEnabled(app.config)) return;
   app.addHook('onRequest', async (request) => {
