@@ -9,5 +9,7 @@ import base from './playwright.config';
 export default defineConfig({
   ...base,
   testMatch: ['shots/**/*.shots.ts'],
+  // One project of its own: the browser tests' projects name their own files.
+  projects: [{ name: 'shots', testMatch: ['shots/**/*.shots.ts'] }],
   use: { ...base.use, trace: 'off' },
 });
