@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, expect, inject, it } from 'vitest';
 import { MIGRATIONS_FOLDER } from '../src/db/migrate';
-import { withDatabaseName } from './global-setup';
 import { killGroup, startAir, type TAirProcess } from './support/air-process';
+import { createScratchDatabase } from './support/scratch-database';
 
 const info = inject('airTestDb');
 const started: TAirProcess[] = [];
@@ -23,19 +22,10 @@ it.runIf(info.kind === 'postgres')(
   'two instances booting at once on an empty PostgreSQL database migrate it once',
   async () => {
     if (info.kind !== 'postgres') return;
-    const name = `air_lock_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: info.url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    dropDatabase = async () => {
-      const client = new pg.Client({ connectionString: info.url });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await client.end();
-    };
+    const database = await createScratchDatabase(info.url, 'air_lock');
+    dropDatabase = database.drop;
     const env = {
-      DATABASE_URL: withDatabaseName(info.url, name),
+      DATABASE_URL: database.url,
       SECRET: 'lock-test-secret-at-least-32-characters',
     };
 

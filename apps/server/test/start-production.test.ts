@@ -1,13 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, expect, inject, it } from 'vitest';
-import { withDatabaseName } from './global-setup';
 import { killGroup, REPO_ROOT, startAir, type TAirProcess } from './support/air-process';
 import { ensureBuilt } from './support/build';
+import { createScratchDatabase } from './support/scratch-database';
 
 /*
  * `npm start` with NODE_ENV=production (issue 11, item 6): it serves the built server and console
@@ -116,23 +114,14 @@ it('serves the built console and API, loading only the server workspace’s run-
   if (info.kind !== 'postgres') throw new Error('needs AIR_TEST_DB=postgres (see vitest.config.ts)');
   await ensureBuilt();
 
-  const name = `air_prod_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: info.url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  dropDatabase = async () => {
-    const client = new pg.Client({ connectionString: info.url });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.end();
-  };
+  const database = await createScratchDatabase(info.url, 'air_prod');
+  dropDatabase = database.drop;
 
   const loaded = path.join(scratch, 'loaded.txt');
   writeFileSync(loaded, '');
   air = await startAir('node', {
     NODE_ENV: 'production',
-    DATABASE_URL: withDatabaseName(info.url, name),
+    DATABASE_URL: database.url,
     SECRET: 'production-test-secret-at-least-32-chars',
     DATA_DIR: path.join(scratch, 'data'),
     NODE_OPTIONS: `--import=${writeLoadRecorder(loaded)}`,
