@@ -1,10 +1,8 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { TPlansAnswer } from '@air/shared/schemas/account';
 import type { TPlan } from '@air/shared/schemas/plan';
 import type { TDb } from '../../db/client';
-import { membersChanged } from '../../billing/seats';
-import { accounts } from '../../db/schema/accounts';
+import { accountPlanId, accountSummary } from '../membership/service';
 
 export function planOption(plan: TPlan) {
   return {
@@ -24,35 +22,14 @@ export async function accountHeader(
   db: TDb,
   accountId: string,
 ): Promise<{ name: string; planId: string | null } | null> {
-  const [row] = await db
-    .select({ name: accounts.name, planId: accounts.planId })
-    .from(accounts)
-    .where(eq(accounts.id, accountId))
-    .limit(1);
-  return row ?? null;
-}
-
-export async function currentPlanId(db: TDb, accountId: string): Promise<string | null> {
-  const [row] = await db
-    .select({ planId: accounts.planId })
-    .from(accounts)
-    .where(eq(accounts.id, accountId))
-    .limit(1);
-  return row?.planId ?? null;
+  const account = await accountSummary(db, accountId);
+  return account ? { name: account.name, planId: account.planId } : null;
 }
 
 export async function plansAnswer(app: FastifyInstance, accountId: string): Promise<TPlansAnswer> {
   return {
     plans: app.plans.map(planOption),
-    active: await currentPlanId(app.db, accountId),
+    active: await accountPlanId(app.db, accountId),
     options: app.plans.map((plan) => ({ value: plan.id, label: plan.name })),
   };
-}
-
-/**
- * Keeps the subscription's seat count equal to the account's member count (per-seat plans),
- * prorated onto the next invoice: the billing module's seats service.
- */
-export async function syncSeats(db: TDb, accountId: string): Promise<void> {
-  await membersChanged(db, accountId);
 }

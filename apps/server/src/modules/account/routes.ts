@@ -7,9 +7,10 @@ import { ZPasswordConfirm, ZSignInData } from '@air/shared/schemas/user';
 import { loadSubscription } from '../../billing/records';
 import { t } from '../../i18n';
 import '../../i18n/identity';
+import { accountPlanId } from '../membership/service';
 import { assertPasswordConfirmed } from '../user/service';
 import { closeAccount } from './close';
-import { currentPlanId, plansAnswer } from './plan';
+import { plansAnswer } from './plan';
 import { signUp } from './sign-up';
 
 /** Sign-up, the plan step and closing the account. */
@@ -39,7 +40,7 @@ const accountRoutes: FastifyPluginAsync = async (fastify) => {
     async (request) => {
       const accountId = request.auth!.accountId;
       const subscription = await loadSubscription(app.db, accountId);
-      return { data: { plan: await currentPlanId(app.db, accountId), status: subscription?.status ?? null } };
+      return { data: { plan: await accountPlanId(app.db, accountId), status: subscription?.status ?? null } };
     },
   );
 

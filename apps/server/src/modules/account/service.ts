@@ -1,2 +1,2 @@
 // What other modules use of the account module goes through this file (decision 013).
-export { accountHeader, syncSeats } from './plan';
+export { accountHeader } from './plan';

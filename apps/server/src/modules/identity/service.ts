@@ -1,13 +1,16 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
+import { sessions } from '../../db/schema/sessions';
 import { users } from '../../db/schema/users';
 
 /*
- * The identity service: who a user is (the users table), for every module that is not identity
- * itself. A module that needs a user's name or address asks here instead of querying `users`
- * (decision 016). Functions take the database or a transaction, never Fastify, so a job or a
- * worker can call them. The sign-in, profile and two-factor modules still query `users` and
- * `sessions` themselves (decision 016 lists them).
+ * The identity service: who a user is and where they are signed in (the users and sessions
+ * tables), for every module that is not identity itself. A module that needs a user's name or
+ * address, creates or deletes a user, or ends their sessions asks here instead of querying
+ * `users` or `sessions` (decision 016). Functions take the database or a transaction, never
+ * Fastify, so a job or a worker can call them and a caller can run several of them, with other
+ * modules' services, in one transaction. The sign-in, profile and two-factor modules still query
+ * `users` and `sessions` themselves (decision 016 lists them).
  */
 
 export interface TUserContact {
@@ -46,4 +49,106 @@ export async function userContacts(db: TDb, userIds: readonly string[]): Promise
   if (ids.length === 0) return new Map();
   const rows = await db.select(contactColumns).from(users).where(inArray(users.id, ids));
   return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Users as other modules list them, for joining into one query (a member list joins it on its
+ * user id): `db.select({ name: profiles.name }).from(x).innerJoin(profiles, eq(profiles.id, x.userId))`.
+ * A plain sub-select of `users`, which PostgreSQL folds into the outer query.
+ */
+export function userProfiles(db: TDb, alias = 'user_profiles') {
+  return db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      verified: users.verified,
+      lastLogin: users.lastLogin,
+    })
+    .from(users)
+    .as(alias);
+}
+
+/** What signing up with an address that already has a user needs to know about that user. */
+export interface TSignUpUser extends TUserContact {
+  passwordHash: string | null;
+  verified: boolean;
+}
+
+/** The user registered with this address (stored lower-case), with their password hash. */
+export async function userForSignUp(db: TDb, email: string): Promise<TSignUpUser | undefined> {
+  const [user] = await db
+    .select({ ...contactColumns, passwordHash: users.passwordHash, verified: users.verified })
+    .from(users)
+    .where(eq(users.email, email))
+    .limit(1);
+  return user;
+}
+
+/** Creates a user (sign-up), inside the caller's transaction; answers the new id. */
+export async function createUser(
+  tx: TDb,
+  values: {
+    name: string;
+    email: string;
+    passwordHash: string | null;
+    locale: string;
+    defaultAccountId: string;
+  },
+): Promise<string> {
+  const [user] = await tx.insert(users).values(values).returning({ id: users.id });
+  return user!.id;
+}
+
+/** Marks a user who signed up again with their address, now owning an account of their own. */
+export async function markDuplicateUser(tx: TDb, userId: string): Promise<void> {
+  await tx.update(users).set({ duplicateUser: true }).where(eq(users.id, userId));
+}
+
+/** Deletes a user; their sessions and memberships go with them (foreign keys cascade). */
+export async function deleteUser(tx: TDb, userId: string): Promise<void> {
+  await tx.delete(users).where(eq(users.id, userId));
+}
+
+/**
+ * Deletes those of these users for whom `onlyIf(users.id)` holds, in one statement: the
+ * condition is evaluated per row, e.g. membership's `noMembershipOutside` (closing an account
+ * deletes the members who belong nowhere else).
+ */
+export async function deleteUsersWhere(
+  tx: TDb,
+  userIds: readonly string[],
+  onlyIf: (userId: typeof users.id) => SQL,
+): Promise<void> {
+  if (userIds.length === 0) return;
+  await tx.delete(users).where(and(inArray(users.id, [...userIds]), onlyIf(users.id)));
+}
+
+/** Points the user's default account at `toAccountId` when it was `fromAccountId`. */
+export async function moveDefaultAccount(
+  tx: TDb,
+  userId: string,
+  fromAccountId: string,
+  toAccountId: string,
+): Promise<void> {
+  await tx
+    .update(users)
+    .set({ defaultAccountId: toAccountId })
+    .where(and(eq(users.id, userId), eq(users.defaultAccountId, fromAccountId)));
+}
+
+/** The ids of every session (revoked or not) signed in to this account. */
+export async function accountSessionIds(db: TDb, accountId: string): Promise<string[]> {
+  const rows = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.accountId, accountId));
+  return rows.map((row) => row.id);
+}
+
+/** Revokes the user's live sessions in this account; answers their ids (to publish). */
+export async function revokeSessionsIn(tx: TDb, userId: string, accountId: string): Promise<string[]> {
+  const revoked = await tx
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.userId, userId), eq(sessions.accountId, accountId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return revoked.map((row) => row.id);
 }

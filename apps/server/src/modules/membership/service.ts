@@ -1,4 +1,16 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  inArray,
+  isNull,
+  ne,
+  notExists,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import type { TInvitableRole, TRole } from '@air/shared/permissions';
 import {
   INVITE_TTL_DAYS,
@@ -7,21 +19,21 @@ import {
   type TInvite,
   type TMember,
 } from '@air/shared/schemas/membership';
+import { membersChanged } from '../../billing/seats';
 import type { TDb } from '../../db/client';
 import { accountUsers } from '../../db/schema/account-users';
 import { accounts } from '../../db/schema/accounts';
 import { invites } from '../../db/schema/invites';
-import { sessions } from '../../db/schema/sessions';
-import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { randomToken, sha256 } from '../../lib/crypto';
-import { syncSeats } from '../account/service';
 import { countActivity, recordActivity } from '../activity/service';
+import { deleteUser, moveDefaultAccount, revokeSessionsIn, userProfiles } from '../identity/service';
 import './messages';
 
 /*
- * The membership module owns accounts' members, roles and invites (tables account_users and
- * invites). Other modules ask it (membershipsOf, roleIn) instead of querying those tables.
+ * The membership module owns accounts, their members, roles and invites (tables accounts,
+ * account_users and invites). Other modules ask it (membershipsOf, roleIn, createAccount, …)
+ * instead of querying those tables; it asks the identity service for users and sessions.
  * Functions take the database (or a transaction), never Fastify: the caller publishes the
  * returned changes on the change bus after the commit and sends the mails.
  */
@@ -39,6 +51,92 @@ export async function accountSummary(
   return row;
 }
 
+/** The account's plan id, or null (no plan, or no such account). */
+export async function accountPlanId(db: TDb, accountId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ planId: accounts.planId })
+    .from(accounts)
+    .where(eq(accounts.id, accountId))
+    .limit(1);
+  return row?.planId ?? null;
+}
+
+/**
+ * Accounts with their names, for joining into one query (the endpoint registry and the
+ * marketplace join it on the endpoint's account id; `closedAt` null is an open account). A plain
+ * sub-select of `accounts`, which PostgreSQL folds into the outer query.
+ */
+export function accountNames(db: TDb, alias = 'account_names') {
+  return db
+    .select({ id: accounts.id, name: accounts.name, closedAt: accounts.closedAt })
+    .from(accounts)
+    .as(alias);
+}
+
+/** Creates an account, inside the caller's transaction; answers its id. */
+export async function createAccount(tx: TDb, values: { name: string; planId?: string }): Promise<string> {
+  const [account] = await tx.insert(accounts).values(values).returning({ id: accounts.id });
+  return account!.id;
+}
+
+/** Renames an account. */
+export async function renameAccount(tx: TDb, accountId: string, name: string): Promise<void> {
+  await tx.update(accounts).set({ name }).where(eq(accounts.id, accountId));
+}
+
+/**
+ * Deletes an account for good; everything hanging off it (members, invites, sessions, keys,
+ * endpoints, …) goes with it (foreign keys cascade).
+ */
+export async function deleteAccount(tx: TDb, accountId: string): Promise<void> {
+  await tx.delete(accounts).where(eq(accounts.id, accountId));
+}
+
+/**
+ * Adds a member with a role, inside the caller's transaction which has just made the account
+ * (sign-up, a master's account): no activity, no seat change.
+ */
+export async function addMember(
+  tx: TDb,
+  input: { accountId: string; userId: string; role: TRole },
+): Promise<void> {
+  await tx
+    .insert(accountUsers)
+    .values({ accountId: input.accountId, userId: input.userId, permission: input.role });
+}
+
+/** The ids of the account's members. */
+export async function memberIdsOf(db: TDb, accountId: string): Promise<string[]> {
+  const rows = await db
+    .select({ userId: accountUsers.userId })
+    .from(accountUsers)
+    .where(eq(accountUsers.accountId, accountId));
+  return rows.map((row) => row.userId);
+}
+
+/** An account in which the user has this role (the first found), if any. */
+export async function accountWithRole(db: TDb, userId: string, role: TRole): Promise<string | undefined> {
+  const [row] = await db
+    .select({ accountId: accountUsers.accountId })
+    .from(accountUsers)
+    .where(and(eq(accountUsers.userId, userId), eq(accountUsers.permission, role)))
+    .limit(1);
+  return row?.accountId;
+}
+
+/**
+ * A condition, per user row of the outer statement, that the user belongs to no account but
+ * `accountId`: `deleteUsersWhere(tx, ids, (id) => noMembershipOutside(tx, id, accountId))`.
+ */
+export function noMembershipOutside(db: TDb, userId: SQLWrapper, accountId: string): SQL {
+  return notExists(
+    db
+      .select({ one: accountUsers.userId })
+      .from(accountUsers)
+      .where(and(eq(accountUsers.userId, userId), ne(accountUsers.accountId, accountId))),
+  );
+}
+
 export interface TMembership {
   accountId: string;
   name: string;
@@ -50,7 +148,7 @@ export interface TMembership {
  * subscription's seat quantity follow the member count here.
  */
 export async function onMemberCountChanged(tx: TDb, accountId: string): Promise<void> {
-  await syncSeats(tx, accountId);
+  await membersChanged(tx, accountId);
 }
 
 /** The user's memberships, oldest first (the first is the fallback account). */
@@ -116,28 +214,34 @@ function memberView(row: {
   };
 }
 
-const memberColumns = {
-  id: users.id,
-  name: users.name,
-  email: users.email,
-  role: accountUsers.permission,
-  verified: users.verified,
-  joinedAt: accountUsers.createdAt,
-  lastLogin: users.lastLogin,
-};
+/** The members of an account with their user's name and address: one query, joined. */
+function selectMembers(db: TDb) {
+  const user = userProfiles(db);
+  return db
+    .select({
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      role: accountUsers.permission,
+      verified: user.verified,
+      joinedAt: accountUsers.createdAt,
+      lastLogin: user.lastLogin,
+    })
+    .from(accountUsers)
+    .innerJoin(user, eq(user.id, accountUsers.userId))
+    .$dynamic();
+}
 
 /** `GET /api/account/users`: the members and the pending (not accepted) invites. */
 export async function listAccountUsers(db: TDb, accountId: string): Promise<TAccountUsers> {
-  const members = await db
-    .select(memberColumns)
-    .from(accountUsers)
-    .innerJoin(users, eq(users.id, accountUsers.userId))
+  const members = await selectMembers(db)
     .where(eq(accountUsers.accountId, accountId))
     .orderBy(asc(accountUsers.createdAt));
+  const inviter = userProfiles(db);
   const pending = await db
-    .select({ invite: invites, inviterName: users.name })
+    .select({ invite: invites, inviterName: inviter.name })
     .from(invites)
-    .leftJoin(users, eq(users.id, invites.invitedBy))
+    .leftJoin(inviter, eq(inviter.id, invites.invitedBy))
     .where(and(eq(invites.accountId, accountId), isNull(invites.acceptedAt)))
     .orderBy(desc(invites.dateSent));
   const now = Date.now();
@@ -183,11 +287,12 @@ export async function inviteMembers(
       .for('update');
     if (!account) throw new AppError('not_found');
 
+    const user = userProfiles(tx);
     const members = await tx
-      .select({ email: users.email })
+      .select({ email: user.email })
       .from(accountUsers)
-      .innerJoin(users, eq(users.id, accountUsers.userId))
-      .where(and(eq(accountUsers.accountId, input.accountId), inArray(users.email, emails)));
+      .innerJoin(user, eq(user.id, accountUsers.userId))
+      .where(and(eq(accountUsers.accountId, input.accountId), inArray(user.email, emails)));
     if (members.length > 0) {
       throw new AppError('conflict', {
         messageKey: 'error.invite_already_member',
@@ -300,10 +405,7 @@ export async function deleteInvites(
 
 /** The member as the users page lists them, or 404 when not a member of the account. */
 export async function memberOf(db: TDb, accountId: string, userId: string): Promise<TMember> {
-  const [row] = await db
-    .select(memberColumns)
-    .from(accountUsers)
-    .innerJoin(users, eq(users.id, accountUsers.userId))
+  const [row] = await selectMembers(db)
     .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.userId, userId)))
     .limit(1);
   if (!row) throw new AppError('not_found');
@@ -372,17 +474,7 @@ export async function removeMember(
         messageKey: leaving ? 'error.owner_cannot_leave' : 'error.cannot_delete_owner',
       });
     }
-    const revoked = await tx
-      .update(sessions)
-      .set({ revokedAt: sql`now()` })
-      .where(
-        and(
-          eq(sessions.userId, input.targetUserId),
-          eq(sessions.accountId, input.accountId),
-          isNull(sessions.revokedAt),
-        ),
-      )
-      .returning({ id: sessions.id });
+    const revokedSessionIds = await revokeSessionsIn(tx, input.targetUserId, input.accountId);
     await tx
       .delete(accountUsers)
       .where(and(eq(accountUsers.userId, input.targetUserId), eq(accountUsers.accountId, input.accountId)));
@@ -393,12 +485,9 @@ export async function removeMember(
       .limit(1);
     if (other) {
       // The default account must stay one the user belongs to.
-      await tx
-        .update(users)
-        .set({ defaultAccountId: other.accountId })
-        .where(and(eq(users.id, input.targetUserId), eq(users.defaultAccountId, input.accountId)));
+      await moveDefaultAccount(tx, input.targetUserId, input.accountId, other.accountId);
     } else {
-      await tx.delete(users).where(eq(users.id, input.targetUserId));
+      await deleteUser(tx, input.targetUserId);
     }
     await recordActivity(tx, {
       accountId: input.accountId,
@@ -407,17 +496,18 @@ export async function removeMember(
       data: { user_id: member.id, email: member.email, name: member.name },
     });
     await onMemberCountChanged(tx, input.accountId);
-    return { revokedSessionIds: revoked.map((r) => r.id), userDeleted: !other };
+    return { revokedSessionIds, userDeleted: !other };
   });
 }
 
 /** The pending invite behind a link's token, or null (unknown, used or deleted). */
 export async function inviteByToken(db: TDb, token: string) {
+  const inviter = userProfiles(db);
   const [row] = await db
-    .select({ invite: invites, accountName: accounts.name, inviterName: users.name })
+    .select({ invite: invites, accountName: accounts.name, inviterName: inviter.name })
     .from(invites)
     .innerJoin(accounts, eq(accounts.id, invites.accountId))
-    .leftJoin(users, eq(users.id, invites.invitedBy))
+    .leftJoin(inviter, eq(inviter.id, invites.invitedBy))
     .where(and(eq(invites.tokenHash, sha256(token)), isNull(invites.acceptedAt)))
     .limit(1);
   if (!row) return null;
