@@ -1,56 +1,34 @@
-import { and, eq, inArray, ne, notExists } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { closeBilling } from '../../billing/close';
-import { accountUsers } from '../../db/schema/account-users';
-import { accounts } from '../../db/schema/accounts';
-import { aiEndpoints } from '../../db/schema/ai-endpoints';
-import { apiKeys } from '../../db/schema/api-keys';
-import { sessions } from '../../db/schema/sessions';
+import { accountRouteNames } from '../aiendpoint/service';
+import { accountSessionIds, deleteUsersWhere } from '../identity/service';
+import { accountKeyHashes } from '../keys/service';
+import { deleteAccount, memberIdsOf, noMembershipOutside } from '../membership/service';
 import { deleteAccountUsage } from '../usage/service';
-import { users } from '../../db/schema/users';
 
 /**
  * Closes an account for good: its sessions, API keys, endpoints and every row hanging off it go
  * (foreign keys cascade from the account). Members who belong to other accounts keep those and
  * their user; members left with no account at all are deleted. Caches everywhere are told at once.
+ * Each table is changed through its owner's service, all in one transaction.
  */
 export async function closeAccount(app: FastifyInstance, accountId: string): Promise<void> {
   await closeBilling(app.billing, accountId);
-  const memberIds = (
-    await app.db
-      .select({ userId: accountUsers.userId })
-      .from(accountUsers)
-      .where(eq(accountUsers.accountId, accountId))
-  ).map((row) => row.userId);
-  const keyHashes = await app.db
-    .select({ keyHash: apiKeys.keyHash })
-    .from(apiKeys)
-    .where(eq(apiKeys.accountId, accountId));
-  const routes = await app.db
-    .select({ routeName: aiEndpoints.routeName })
-    .from(aiEndpoints)
-    .where(eq(aiEndpoints.accountId, accountId));
-  const sessionIds = await app.db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(eq(sessions.accountId, accountId));
+  const memberIds = await memberIdsOf(app.db, accountId);
+  const keyHashes = await accountKeyHashes(app.db, accountId);
+  const routeNames = await accountRouteNames(app.db, accountId);
+  const sessionIds = await accountSessionIds(app.db, accountId);
 
   await app.db.transaction(async (tx) => {
-    // Users whose only membership is this account leave with it.
-    if (memberIds.length > 0) {
-      const otherMembership = tx
-        .select({ one: accountUsers.userId })
-        .from(accountUsers)
-        .where(and(eq(accountUsers.userId, users.id), ne(accountUsers.accountId, accountId)));
-      await tx.delete(users).where(and(inArray(users.id, memberIds), notExists(otherMembership)));
-    }
+    // Users whose only membership is this account leave with it (one statement).
+    await deleteUsersWhere(tx, memberIds, (userId) => noMembershipOutside(tx, userId, accountId));
     await deleteAccountUsage(tx, accountId);
-    await tx.delete(accounts).where(eq(accounts.id, accountId));
+    await deleteAccount(tx, accountId);
   });
 
   await app.changes.publish({ kind: 'account', accountId });
-  for (const { id } of sessionIds) await app.changes.publish({ kind: 'session', sessionId: id });
-  for (const { keyHash } of keyHashes) await app.changes.publish({ kind: 'api_key', keyHash });
-  for (const { routeName } of routes) await app.changes.publish({ kind: 'endpoint', routeName });
+  for (const sessionId of sessionIds) await app.changes.publish({ kind: 'session', sessionId });
+  for (const keyHash of keyHashes) await app.changes.publish({ kind: 'api_key', keyHash });
+  for (const routeName of routeNames) await app.changes.publish({ kind: 'endpoint', routeName });
   for (const userId of memberIds) await app.changes.publish({ kind: 'user', userId });
 }

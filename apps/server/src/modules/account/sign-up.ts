@@ -1,15 +1,13 @@
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSignUp } from '@air/shared/schemas/account';
 import type { TSignInData } from '@air/shared/schemas/user';
-import { accountUsers } from '../../db/schema/account-users';
-import { accounts } from '../../db/schema/accounts';
-import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { assertNotBot } from '../../lib/bot-trap';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { completeSignIn } from '../auth/service';
+import { createUser, markDuplicateUser, userForSignUp } from '../identity/service';
+import { accountWithRole, addMember, createAccount } from '../membership/service';
 import { addDefaultPrefs } from '../notification/service';
 import { sendVerification } from '../user/service';
 import { isUniqueViolation } from '../../db/errors';
@@ -44,24 +42,18 @@ export async function signUp(
   body: TSignUp,
 ): Promise<TSignInData> {
   assertNotBot(body.confirm_password);
-  const [existing] = await app.db.select().from(users).where(eq(users.email, body.email)).limit(1);
+  const existing = await userForSignUp(app.db, body.email);
 
   if (existing) {
-    const [owned] = await app.db
-      .select({ accountId: accountUsers.accountId })
-      .from(accountUsers)
-      .where(and(eq(accountUsers.userId, existing.id), eq(accountUsers.permission, 'owner')))
-      .limit(1);
+    const owned = await accountWithRole(app.db, existing.id, 'owner');
     if (owned) throw new AppError('conflict', { messageKey: 'error.email_taken', inputError: 'email' });
     await assertExistingPassword(app, request, existing, body.password);
     const accountId = await app.db.transaction(async (tx) => {
-      const [account] = await tx.insert(accounts).values({ name: body.name }).returning({ id: accounts.id });
-      await tx
-        .insert(accountUsers)
-        .values({ accountId: account!.id, userId: existing.id, permission: 'owner' });
-      await tx.update(users).set({ duplicateUser: true }).where(eq(users.id, existing.id));
+      const accountId = await createAccount(tx, { name: body.name });
+      await addMember(tx, { accountId, userId: existing.id, role: 'owner' });
+      await markDuplicateUser(tx, existing.id);
       await addDefaultPrefs(tx, existing.id);
-      return account!.id;
+      return accountId;
     });
     await app.changes.publish({ kind: 'user', userId: existing.id });
     if (!existing.verified) await sendVerification(app, request, existing);
@@ -72,20 +64,17 @@ export async function signUp(
   let created: { userId: string; accountId: string };
   try {
     created = await app.db.transaction(async (tx) => {
-      const [account] = await tx.insert(accounts).values({ name: body.name }).returning({ id: accounts.id });
-      const [user] = await tx
-        .insert(users)
-        .values({
-          name: body.name,
-          email: body.email,
-          passwordHash,
-          locale: request.locale,
-          defaultAccountId: account!.id,
-        })
-        .returning({ id: users.id });
-      await tx.insert(accountUsers).values({ accountId: account!.id, userId: user!.id, permission: 'owner' });
-      await addDefaultPrefs(tx, user!.id);
-      return { userId: user!.id, accountId: account!.id };
+      const accountId = await createAccount(tx, { name: body.name });
+      const userId = await createUser(tx, {
+        name: body.name,
+        email: body.email,
+        passwordHash,
+        locale: request.locale,
+        defaultAccountId: accountId,
+      });
+      await addMember(tx, { accountId, userId, role: 'owner' });
+      await addDefaultPrefs(tx, userId);
+      return { userId, accountId };
     });
   } catch (error) {
     // Two sign-ups with one email at once: the loser sees the same 409 as a later attempt.

@@ -6,11 +6,11 @@ import type {
   TSharedAiEndpoint,
   TUpdateAiEndpoint,
 } from '@air/shared/schemas/aiendpoint';
-import { accounts } from '../../db/schema/accounts';
+import type { TDb } from '../../db/client';
 import { aiEndpoints } from '../../db/schema/ai-endpoints';
 import { AppError } from '../../lib/app-error';
 import { recordActivity } from '../activity/service';
-import { accountSummary } from '../membership/service';
+import { accountNames, accountSummary } from '../membership/service';
 import { sanitizeRichText } from '../../lib/sanitize-html';
 import { assertUpstreamAllowed } from '../../lib/upstream-address';
 import { mergeHeaders, sealHeaders } from './headers';
@@ -81,10 +81,11 @@ async function changesFrom(
 }
 
 export async function listEndpoints(app: FastifyInstance, accountId: string): Promise<TAiEndpoint[]> {
+  const account = accountNames(app.db);
   const rows = await app.db
-    .select({ endpoint: aiEndpoints, accountName: accounts.name })
+    .select({ endpoint: aiEndpoints, accountName: account.name })
     .from(aiEndpoints)
-    .innerJoin(accounts, eq(accounts.id, aiEndpoints.accountId))
+    .innerJoin(account, eq(account.id, aiEndpoints.accountId))
     .where(eq(aiEndpoints.accountId, accountId))
     .orderBy(desc(aiEndpoints.createdAt), desc(aiEndpoints.id));
   return rows.map((row) => toOwnWire(row.endpoint, row.accountName, app.config.secret));
@@ -99,10 +100,11 @@ export async function getEndpoint(
   accountId: string,
   id: string,
 ): Promise<TAiEndpoint | (TSharedAiEndpoint & { editable: false })> {
+  const account = accountNames(app.db);
   const [row] = await app.db
-    .select({ endpoint: aiEndpoints, accountName: accounts.name, closedAt: accounts.closedAt })
+    .select({ endpoint: aiEndpoints, accountName: account.name, closedAt: account.closedAt })
     .from(aiEndpoints)
-    .innerJoin(accounts, eq(accounts.id, aiEndpoints.accountId))
+    .innerJoin(account, eq(account.id, aiEndpoints.accountId))
     .where(eq(aiEndpoints.id, id))
     .limit(1);
   if (!row) throw new AppError('not_found');
@@ -240,18 +242,28 @@ export async function deleteEndpoints(
   return routeNames.length;
 }
 
+/** The route names of all the account's endpoints (to publish when the account closes). */
+export async function accountRouteNames(db: TDb, accountId: string): Promise<string[]> {
+  const rows = await db
+    .select({ routeName: aiEndpoints.routeName })
+    .from(aiEndpoints)
+    .where(eq(aiEndpoints.accountId, accountId));
+  return rows.map((row) => row.routeName);
+}
+
 /** The marketplace: every active, shared, public endpoint of every open account. */
 export async function listSharedEndpoints(app: FastifyInstance): Promise<TSharedAiEndpoint[]> {
+  const account = accountNames(app.db);
   const rows = await app.db
-    .select({ endpoint: aiEndpoints, accountName: accounts.name })
+    .select({ endpoint: aiEndpoints, accountName: account.name })
     .from(aiEndpoints)
-    .innerJoin(accounts, eq(accounts.id, aiEndpoints.accountId))
+    .innerJoin(account, eq(account.id, aiEndpoints.accountId))
     .where(
       and(
         eq(aiEndpoints.isActive, true),
         eq(aiEndpoints.isShared, true),
         eq(aiEndpoints.isPrivate, false),
-        isNull(accounts.closedAt),
+        isNull(account.closedAt),
       ),
     )
     .orderBy(desc(aiEndpoints.createdAt), desc(aiEndpoints.id));

@@ -13,6 +13,7 @@ import {
   type TCreatedApiKey,
   type TUpdateApiKey,
 } from '@air/shared/schemas/api-key';
+import type { TDb } from '../../db/client';
 import { apiKeys } from '../../db/schema/api-keys';
 import { AppError } from '../../lib/app-error';
 import { recordActivity } from '../activity/service';
@@ -61,6 +62,15 @@ async function findKey(app: FastifyInstance, accountId: string, id: string): Pro
     .limit(1);
   if (!row) throw new AppError('not_found');
   return row;
+}
+
+/** The hashes of all the account's keys (to publish when the account closes). */
+export async function accountKeyHashes(db: TDb, accountId: string): Promise<string[]> {
+  const rows = await db
+    .select({ keyHash: apiKeys.keyHash })
+    .from(apiKeys)
+    .where(eq(apiKeys.accountId, accountId));
+  return rows.map((row) => row.keyHash);
 }
 
 /** `GET /api/user` for an API key: the key and its account, no person (decision 012). */
