@@ -1,14 +1,13 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSignInData } from '@air/shared/schemas/user';
 import type { TDb } from '../../db/client';
-import { accountUsers } from '../../db/schema/account-users';
-import { accounts } from '../../db/schema/accounts';
 import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken, issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
 import { completeSignIn } from '../auth/service';
+import { accountWithRole, addMember, createAccount } from '../membership/service';
 
 /**
  * Impersonation (server contract section 3): an operator with shell access marks a master
@@ -47,18 +46,11 @@ export async function makeMaster(
   if (!user) throw new CliError(`No user has the email address ${email}. Sign up first.`);
   return db.transaction(async (tx) => {
     await tx.update(users).set({ isMaster: true }).where(eq(users.id, user.id));
-    const [existing] = await tx
-      .select({ accountId: accountUsers.accountId })
-      .from(accountUsers)
-      .where(and(eq(accountUsers.userId, user.id), eq(accountUsers.permission, 'master')))
-      .limit(1);
-    if (existing) return { userId: user.id, accountId: existing.accountId, created: false };
-    const [account] = await tx
-      .insert(accounts)
-      .values({ name: MASTER_ACCOUNT_NAME, planId: 'free' })
-      .returning();
-    await tx.insert(accountUsers).values({ accountId: account!.id, userId: user.id, permission: 'master' });
-    return { userId: user.id, accountId: account!.id, created: true };
+    const existing = await accountWithRole(tx, user.id, 'master');
+    if (existing) return { userId: user.id, accountId: existing, created: false };
+    const accountId = await createAccount(tx, { name: MASTER_ACCOUNT_NAME, planId: 'free' });
+    await addMember(tx, { accountId, userId: user.id, role: 'master' });
+    return { userId: user.id, accountId, created: true };
   });
 }
 

@@ -6,8 +6,6 @@ import {
   type TSignInData,
   type TUserUpdate,
 } from '@air/shared/schemas/user';
-import { accountUsers } from '../../db/schema/account-users';
-import { accounts } from '../../db/schema/accounts';
 import { sessions } from '../../db/schema/sessions';
 import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
@@ -20,6 +18,7 @@ import {
   inviteByToken,
   membershipsOf,
   onMemberCountChanged,
+  renameAccount,
   roleIn,
   type TPendingInvite,
 } from '../membership/service';
@@ -79,7 +78,7 @@ export async function updateUser(
   try {
     await app.db.transaction(async (tx) => {
       if (body.account_name !== undefined) {
-        await tx.update(accounts).set({ name: body.account_name }).where(eq(accounts.id, auth.accountId));
+        await renameAccount(tx, auth.accountId, body.account_name);
       }
       if (Object.keys(set).length > 0) await tx.update(users).set(set).where(eq(users.id, user.id));
     });
@@ -214,23 +213,14 @@ async function notifyInviter(
   member: { name: string; email: string },
 ): Promise<void> {
   if (!invite.invitedBy) return;
+  // Told only while still a member of the account they invited to.
   const [inviter] = await app.db
-    .select({
-      id: users.id,
-      name: users.name,
-      email: users.email,
-      locale: users.locale,
-      account: accounts.name,
-    })
+    .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
     .from(users)
-    .innerJoin(
-      accountUsers,
-      and(eq(accountUsers.userId, users.id), eq(accountUsers.accountId, invite.accountId)),
-    )
-    .innerJoin(accounts, eq(accounts.id, invite.accountId))
     .where(eq(users.id, invite.invitedBy))
     .limit(1);
-  if (!inviter || !(await isNotificationOn(app.db, inviter.id, 'invite_accepted'))) return;
+  if (!inviter || !(await roleIn(app.db, inviter.id, invite.accountId))) return;
+  if (!(await isNotificationOn(app.db, inviter.id, 'invite_accepted'))) return;
   await app.mailer
     .send({
       to: inviter.email,
@@ -240,7 +230,7 @@ async function notifyInviter(
         name: inviter.name,
         member_name: member.name,
         member_email: member.email,
-        account_name: inviter.account,
+        account_name: invite.accountName,
       },
     })
     .catch((error: unknown) => request.log.error({ err: error }, 'invite accepted mail failed'));
