@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TTestApp } from './helpers';
 import { bearer, createActor, createApiKey, type TActor } from './support/actors';
@@ -63,6 +64,22 @@ describe('marketplace', () => {
     });
     expect(data.find((e) => e.id === a1)).toMatchObject({ account_orgDisplayName: 'Alpha AI' });
     expect(response.body).not.toMatch(/127\.0\.0\.1|route_endpoint|sk-never-shown|hidden-model/);
+  });
+
+  it("hides a closed account's endpoints, in the list and by id; its own owner still sees them", async () => {
+    const gone = await createActor(t.app, { accountName: 'Gone AI' });
+    const id = await create(gone, 'gone/agent', { isShared: true, isPrivate: false });
+    await t.db.execute(sql`update accounts set closed_at = now() where id = ${gone.accountId}`);
+
+    const viewer = await createActor(t.app, { role: 'user' });
+    const data = (await shared(viewer.token)).json().data as Array<Record<string, unknown>>;
+    expect(data.map((e) => e.route_name)).not.toContain('gone/agent');
+    const byId = (auth: string) =>
+      t.app.inject({ method: 'GET', url: `/api/aiendpoint/${id}`, headers: bearer(auth) });
+    expect((await byId(viewer.token)).statusCode).toBe(404);
+    const own = await byId(gone.token);
+    expect(own.statusCode).toBe(200);
+    expect(own.json().data).toMatchObject({ route_name: 'gone/agent', account_orgDisplayName: 'Gone AI' });
   });
 
   it('needs a signed-in user, or a key with aiendpoint.read', async () => {
