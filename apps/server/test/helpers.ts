@@ -8,6 +8,7 @@ import { buildApp, type TApp, type TBuildAppOptions } from '../src/app';
 import { loadConfig, type TConfig } from '../src/config';
 import { openDatabase, type TDatabase, type TDb } from '../src/db/client';
 import { withDatabaseName } from './global-setup';
+import { giveBackEmbeddedDatabase, takeEmbeddedDatabase } from './support/embedded-pool';
 
 export interface TTestApp {
   app: TApp;
@@ -56,8 +57,9 @@ async function dropPostgresDatabase(url: string, name: string) {
 }
 
 /**
- * A fresh app on a fresh migrated database (embedded from the global dump, or a PostgreSQL clone
- * of the template when AIR_TEST_DB=postgres). Always `await close()` (afterEach/afterAll).
+ * A fresh app on a fresh migrated database (embedded from the global dump, emptied and reused
+ * within a test file, see support/embedded-pool.ts; or a PostgreSQL clone of the template when
+ * AIR_TEST_DB=postgres). Always `await close()` (afterEach/afterAll).
  */
 export async function createTestApp(
   configOverrides: Partial<TConfig> = {},
@@ -74,25 +76,26 @@ export async function createTestApp(
     ...configOverrides,
   };
 
+  // Closes the database and drops the clone, or gives the embedded database back to the pool.
   let database: TDatabase;
-  let dropDatabase = async () => {};
+  let releaseDatabase: () => Promise<void>;
   if (info.kind === 'postgres') {
     const name = await createPostgresDatabase(info.url, info.template);
-    dropDatabase = () => dropPostgresDatabase(info.url, name);
     database = await openDatabase({ databaseUrl: withDatabaseName(info.url, name), dataDir });
+    releaseDatabase = async () => {
+      await database.close();
+      await dropPostgresDatabase(info.url, name);
+    };
   } else {
-    database = await openDatabase(
-      { databaseUrl: undefined, dataDir },
-      { loadDataDir: pgliteDump(info.dumpFile) },
-    );
+    database = await takeEmbeddedDatabase(dataDir, pgliteDump(info.dumpFile));
+    releaseDatabase = () => giveBackEmbeddedDatabase(database);
   }
 
   let app: TApp;
   try {
     app = await buildApp(config, { ...options, database });
   } catch (error) {
-    await database.close();
-    await dropDatabase();
+    await releaseDatabase();
     throw error;
   }
 
@@ -108,8 +111,7 @@ export async function createTestApp(
       try {
         await app.close();
       } finally {
-        await database.close();
-        await dropDatabase();
+        await releaseDatabase();
         rmSync(dataDir, { recursive: true, force: true });
       }
     },

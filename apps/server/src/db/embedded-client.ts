@@ -83,6 +83,7 @@ export class EmbeddedClient {
   readonly #pending = new Map<number, TPending>();
   #nextId = 1;
   #closed = false;
+  #openTransactions = 0;
 
   private constructor(worker: Worker) {
     this.#worker = worker;
@@ -158,20 +159,30 @@ export class EmbeddedClient {
 
   /** Runs `callback` in one transaction: committed when it resolves, rolled back when it throws. */
   async transaction<T>(callback: (tx: { query: EmbeddedClient['query'] }) => Promise<T>): Promise<T> {
-    const { txId } = await this.#call<{ txId: number }>({ op: 'begin' });
-    const tx = {
-      query: (sql: string, params?: unknown[], options?: TQueryOptions) =>
-        this.#query(sql, params, options, txId),
-    };
-    let result: T;
+    this.#openTransactions += 1;
     try {
-      result = await callback(tx);
-    } catch (error) {
-      await this.#call({ op: 'end', txId, commit: false });
-      throw error;
+      const { txId } = await this.#call<{ txId: number }>({ op: 'begin' });
+      const tx = {
+        query: (sql: string, params?: unknown[], options?: TQueryOptions) =>
+          this.#query(sql, params, options, txId),
+      };
+      let result: T;
+      try {
+        result = await callback(tx);
+      } catch (error) {
+        await this.#call({ op: 'end', txId, commit: false });
+        throw error;
+      }
+      await this.#call({ op: 'end', txId, commit: true });
+      return result;
+    } finally {
+      this.#openTransactions -= 1;
     }
-    await this.#call({ op: 'end', txId, commit: true });
-    return result;
+  }
+
+  /** Open, with no query waiting and no transaction open (tests reuse such a database). */
+  get idle(): boolean {
+    return !this.#closed && this.#pending.size === 0 && this.#openTransactions === 0;
   }
 
   /** A `dumpDataDir('none')` tarball of the database (tests start from a migrated copy). */

@@ -1,0 +1,94 @@
+import { sql } from 'drizzle-orm';
+import { afterAll } from 'vitest';
+import { embeddedOf, openDatabase, type TDatabase } from '../../src/db/client';
+
+/*
+ * Embedded databases reused within one test file. Opening one (a thread, PGlite's WASM, the
+ * migrated tarball) takes 1.5-2 s on this machine, several times what most tests take; emptying
+ * one takes a few milliseconds. A database a test app gives back is emptied (every table truncated,
+ * session state discarded) and handed to the next test app, unless the test changed the schema
+ * (a trigger, a table, a column) or left work running in it: then it is closed and the next test
+ * gets a new one. Either way each test starts from the migrated, empty database.
+ */
+
+interface TPooled {
+  database: TDatabase;
+  /** The schema as migrated; a database whose schema differs from it is not reused. */
+  schema: string;
+  tables: string[];
+}
+
+const idle: TPooled[] = [];
+const known = new WeakMap<TDatabase, TPooled>();
+
+// An open embedded database keeps its thread, and the test file's process, alive.
+afterAll(async () => {
+  await Promise.all(idle.splice(0).map(({ database }) => database.close()));
+});
+
+/** What a test could have changed beyond rows: relations, columns, constraints, triggers, functions. */
+const SCHEMA_FINGERPRINT = sql`
+  select md5(string_agg(item, ',' order by item)) as schema from (
+    select concat_ws(':', 'n', nspname) as item from pg_namespace where nspname not like 'pg\_%'
+    union all
+    select concat_ws(':', 'r', n.nspname, c.relname, c.relkind)
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\_t%'
+    union all
+    select concat_ws(':', 'a', a.attrelid, a.attname, a.atttypid, a.attnotnull)
+      from pg_attribute a join pg_class c on c.oid = a.attrelid
+      join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and a.attnum > 0 and not a.attisdropped
+    union all
+    select concat_ws(':', 'c', conrelid, conname) from pg_constraint
+      where connamespace = 'public'::regnamespace
+    union all
+    select concat_ws(':', 't', tgrelid, tgname, tgenabled) from pg_trigger where not tgisinternal
+    union all
+    select concat_ws(':', 'p', p.oid, md5(p.prosrc)) from pg_proc p
+      where p.pronamespace = 'public'::regnamespace
+  ) as everything`;
+
+async function fingerprint(database: TDatabase): Promise<string> {
+  const result = await database.db.execute<{ schema: string }>(SCHEMA_FINGERPRINT);
+  return (result as unknown as { rows: { schema: string }[] }).rows[0]!.schema;
+}
+
+/** An empty migrated embedded database: one given back by an earlier test, or a new one. */
+export async function takeEmbeddedDatabase(dataDir: string, dump: Blob): Promise<TDatabase> {
+  const reused = idle.pop();
+  if (reused) return reused.database;
+  const database = await openDatabase({ databaseUrl: undefined, dataDir }, { loadDataDir: dump });
+  try {
+    const tables = await database.db.execute<{ name: string }>(
+      sql`select quote_ident(tablename) as name from pg_tables where schemaname = 'public'`,
+    );
+    known.set(database, {
+      database,
+      schema: await fingerprint(database),
+      tables: (tables as unknown as { rows: { name: string }[] }).rows.map((row) => row.name),
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+/** Empties the database for the next test, or closes it when it cannot be reused. */
+export async function giveBackEmbeddedDatabase(database: TDatabase): Promise<void> {
+  const pooled = known.get(database);
+  if (pooled && embeddedOf(database)?.idle) {
+    try {
+      if ((await fingerprint(database)) === pooled.schema) {
+        await database.db.execute(sql.raw(`truncate ${pooled.tables.join(', ')} restart identity cascade`));
+        await database.db.execute(sql`discard all`);
+        idle.push(pooled);
+        return;
+      }
+    } catch {
+      // Closed or broken by the test: a new one will be opened.
+    }
+  }
+  await database.close();
+}
