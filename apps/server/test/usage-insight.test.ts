@@ -4,7 +4,8 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, usageEvents } from '../src/db/schema';
+import { entitlementsFor } from '../src/billing/entitlements';
+import { accounts, subscriptions, usageEvents } from '../src/db/schema';
 import { checkQuotaWarnings } from '../src/modules/usage/quota-warnings';
 import { createTestApp, type TTestApp } from './helpers';
 import { createActor, type TActor } from './support/actors';
@@ -424,7 +425,7 @@ describe('quota warnings', () => {
       received.filter((m) => m.to.includes(owner.email) && /gateway calls/.test(m.raw));
     const check = async () => {
       await t.app.inject({ url: '/api/account/usage', headers: auth(owner.token) }); // flushes metering
-      return (await checkQuotaWarnings(t.db, t.app.mailer, t.app.log)).filter(
+      return (await checkQuotaWarnings(t.db, t.app.plans, t.app.mailer, t.app.log)).filter(
         (s) => s.accountId === owner.accountId,
       );
     };
@@ -448,6 +449,48 @@ describe('quota warnings', () => {
     expect(insight.quota).toMatchObject({ calls: 5, quota: 5, percent: 100, reached: true });
   });
 
+  it('warns on the quota the gateway enforces: a past-due paid plan counts against the free plan', async () => {
+    const owner = await createActor(t.app, { name: 'Paula Pastdue' });
+    // Still on the paid plan's id, but its subscription is unpaid: the gateway enforces the free plan.
+    await t.db.update(accounts).set({ planId: 'five' }).where(eq(accounts.id, owner.accountId));
+    const start = new Date();
+    await t.db.insert(subscriptions).values({
+      accountId: owner.accountId,
+      planId: 'five',
+      status: 'requires_payment_method',
+      currencySymbol: '$',
+      interval: 'month',
+      currentPeriodStart: start,
+      currentPeriodEnd: new Date(start.getTime() + 30 * 86_400_000),
+    });
+    await t.app.changes.publish({ kind: 'account', accountId: owner.accountId });
+    expect(await entitlementsFor(t.db, t.app.plans, owner.accountId)).toMatchObject({
+      planId: 'free',
+      quotaCallsMonth: 1000,
+    });
+    const calls = (n: number) =>
+      t.db
+        .insert(usageEvents)
+        .values(
+          Array.from({ length: n }, () => ({ callerAccountId: owner.accountId, status: 200, latencyMs: 3 })),
+        );
+    const check = async () =>
+      (await checkQuotaWarnings(t.db, t.app.plans, t.app.mailer, t.app.log)).filter(
+        (s) => s.accountId === owner.accountId,
+      );
+
+    // 5 calls are the paid plan's whole quota but 0.5 % of the enforced one: no mail.
+    await calls(5);
+    expect(await check()).toEqual([]);
+    await calls(795);
+    expect(await check()).toEqual([{ accountId: owner.accountId, level: 80, to: owner.email }]);
+    const mail = received.filter((m) => m.to.includes(owner.email) && /gateway calls/.test(m.raw));
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.raw).toContain('has made 800 of the 1000 gateway calls');
+    const insight = (await get('/api/account/usage/insight', owner.token)).json().data;
+    expect(insight.quota).toMatchObject({ quota: 1000 });
+  });
+
   it('respects the owner turning quota warnings off', async () => {
     const owner = await createActor(t.app);
     await t.db.update(accounts).set({ planId: 'five' }).where(eq(accounts.id, owner.accountId));
@@ -465,7 +508,7 @@ describe('quota warnings', () => {
         latencyMs: 3,
       })),
     );
-    const sent = await checkQuotaWarnings(t.db, t.app.mailer, t.app.log);
+    const sent = await checkQuotaWarnings(t.db, t.app.plans, t.app.mailer, t.app.log);
     expect(sent.filter((s) => s.accountId === owner.accountId)).toEqual([]);
     const [claimed] = await t.db
       .execute(sql`select count(*)::int as n from quota_warnings where account_id = ${owner.accountId}`)

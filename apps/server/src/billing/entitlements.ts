@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { eq, min, sql } from 'drizzle-orm';
 import type { TPlan } from '@air/shared/schemas/plan';
 import type { TDb } from '../db/client';
 import { accounts } from '../db/schema/accounts';
-import { subscriptions } from '../db/schema/subscriptions';
-import { planById } from './records';
+import { plans as plansTable } from '../db/schema/plans';
+import { subscriptions, type TSubscriptionStatus } from '../db/schema/subscriptions';
+import { planOfRow } from './records';
 
 export interface TEntitlements {
   planId: string;
@@ -12,28 +13,84 @@ export interface TEntitlements {
 }
 
 /**
- * The one place that says what an account may use: the limits of the plan of its subscription
- * while it is active or trialing; the free plan's limits while it is unpaid
- * (`requires_payment_method`, `requires_action`) or cancelled, and before any plan is chosen.
- * The gateway caches the answer per account and drops it on every billing change (the change bus).
+ * The plan an account is entitled to: its subscription's plan while the subscription is active or
+ * trialing; the free plan while it is unpaid (`requires_payment_method`, `requires_action`) or
+ * cancelled; the account's own plan id when it has no subscription row, the free plan when neither.
  */
-export async function entitlementsFor(db: TDb, offered: TPlan[], accountId: string): Promise<TEntitlements> {
-  const [row] = await db
-    .select({ accountPlan: accounts.planId, subPlan: subscriptions.planId, status: subscriptions.status })
-    .from(accounts)
-    .leftJoin(subscriptions, eq(subscriptions.accountId, accounts.id))
-    .where(eq(accounts.id, accountId))
-    .limit(1);
-  let planId = 'free';
-  if (row?.subPlan) {
-    if (row.status === 'active' || row.status === 'trialing') planId = row.subPlan;
-  } else if (row?.accountPlan) {
-    planId = row.accountPlan;
-  }
-  const plan = (await planById(db, offered, planId)) ?? offered.find((p) => p.id === 'free')!;
+function entitledPlanId(
+  row: { accountPlan: string | null; subPlan: string | null; status: TSubscriptionStatus | null } | undefined,
+): string {
+  if (row?.subPlan) return row.status === 'active' || row.status === 'trialing' ? row.subPlan : 'free';
+  return row?.accountPlan ?? 'free';
+}
+
+function entitlementsOfPlan(plan: TPlan): TEntitlements {
   return {
     planId: plan.id,
     quotaCallsMonth: plan.quota_calls_month,
     rateLimitPerMinute: plan.rate_limit_per_minute,
   };
+}
+
+/**
+ * The one place that says what accounts may use (many at once: two queries whatever the number).
+ * Every account asked for is in the answer; an unknown one gets the free plan's limits. A plan is
+ * looked up among the offered ones first, then in the plans table (a plan removed from the file
+ * still binds its subscribers). Takes the database, never Fastify, so jobs and workers call it too.
+ */
+export async function entitlementsOf(
+  db: TDb,
+  offered: TPlan[],
+  accountIds: readonly string[],
+): Promise<Map<string, TEntitlements>> {
+  const answer = new Map<string, TEntitlements>();
+  if (accountIds.length === 0) return answer;
+  const rows = await db
+    .select({
+      accountId: accounts.id,
+      accountPlan: accounts.planId,
+      subPlan: subscriptions.planId,
+      status: subscriptions.status,
+    })
+    .from(accounts)
+    .leftJoin(subscriptions, eq(subscriptions.accountId, accounts.id))
+    // One array parameter (a bare array would expand into one parameter per id).
+    .where(sql`${accounts.id} = any(${sql.param([...new Set(accountIds)])}::uuid[])`);
+  const byAccount = new Map(rows.map((row) => [row.accountId, row]));
+  const planIds = new Map(accountIds.map((id) => [id, entitledPlanId(byAccount.get(id))]));
+
+  const known = new Map(offered.map((plan) => [plan.id, plan]));
+  const missing = [...new Set(planIds.values())].filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    const stored = await db
+      .select()
+      .from(plansTable)
+      .where(sql`${plansTable.id} = any(${sql.param(missing)}::text[])`);
+    for (const row of stored) known.set(row.id, planOfRow(row));
+  }
+  const free = known.get('free')!;
+  for (const [accountId, planId] of planIds) {
+    answer.set(accountId, entitlementsOfPlan(known.get(planId) ?? free));
+  }
+  return answer;
+}
+
+/**
+ * What one account may use (`entitlementsOf` for one). The gateway caches the answer per account
+ * and drops it on every billing change (the change bus); the usage page and the quota-warning mails
+ * read the same answer, so what they show is what the gateway enforces.
+ */
+export async function entitlementsFor(db: TDb, offered: TPlan[], accountId: string): Promise<TEntitlements> {
+  return (await entitlementsOf(db, offered, [accountId])).get(accountId)!;
+}
+
+/**
+ * The smallest monthly quota any account can be entitled to (offered plans and the plans table):
+ * a floor a batch job can filter with in SQL before asking `entitlementsOf` for the accounts left.
+ */
+export async function lowestQuotaCallsMonth(db: TDb, offered: TPlan[]): Promise<number> {
+  const [row] = await db.select({ quota: min(plansTable.quotaCallsMonth) }).from(plansTable);
+  const quotas = offered.map((plan) => plan.quota_calls_month);
+  if (row?.quota !== null && row?.quota !== undefined) quotas.push(Number(row.quota));
+  return quotas.length > 0 ? Math.min(...quotas) : 0;
 }

@@ -31,7 +31,11 @@ export async function planById(db: TDb, offered: TPlan[], id: string): Promise<T
   const plan = offered.find((p) => p.id === id);
   if (plan) return plan;
   const [row] = await db.select().from(plansTable).where(eq(plansTable.id, id)).limit(1);
-  if (!row) return null;
+  return row ? planOfRow(row) : null;
+}
+
+/** A row of the plans table as the plans file spells a plan. */
+export function planOfRow(row: typeof plansTable.$inferSelect): TPlan {
   return {
     id: row.id,
     name: row.name,

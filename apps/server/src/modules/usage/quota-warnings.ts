@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { TPlan } from '@air/shared/schemas/plan';
+import { entitlementsOf, lowestQuotaCallsMonth } from '../../billing/entitlements';
 import type { TDb } from '../../db/client';
 import { periodOf } from '../../gateway/limits';
 import type { TMailer } from '../../mail/mailer';
@@ -22,11 +24,14 @@ interface TOverAccount {
  * Mails the owners of every account that passed 80 % or 100 % of its monthly quota, once per level
  * and month: the quota_warnings row is claimed first (insert … on conflict do nothing), so several
  * instances or overlapping runs send each mail once. Reads the daily roll-up, never the gateway's
- * path. When an account jumps past both levels at once only the 100 % mail goes out. Returns the
+ * path. When an account jumps past both levels at once only the 100 % mail goes out. The quota is
+ * the one the gateway enforces (billing's `entitlementsOf`: the free plan's while a paid plan is
+ * unpaid), asked for in one batch for the accounts past the lowest quota any plan has. Returns the
  * mails sent (for tests and the log).
  */
 export async function checkQuotaWarnings(
   db: TDb,
+  plans: TPlan[],
   mailer: TMailer,
   log: FastifyBaseLogger,
   now = Date.now(),
@@ -35,17 +40,25 @@ export async function checkQuotaWarnings(
   const monthStart = dayOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
   const period = periodOf(now);
   const lowest = QUOTA_WARNING_LEVELS[0];
-  const over = await rowsOf<TOverAccount>(
+  // Only accounts past the lowest level of the lowest quota can be over their own: the rest stay in SQL.
+  const floor = await lowestQuotaCallsMonth(db, plans);
+  const candidates = await rowsOf<Omit<TOverAccount, 'quota'>>(
     db,
-    sql`select d.caller_account_id::text as account_id, a.name as account_name,
-        p.quota_calls_month::float8 as quota, sum(d.calls)::float8 as calls
+    sql`select d.caller_account_id::text as account_id, a.name as account_name, sum(d.calls)::float8 as calls
       from usage_daily d
       join accounts a on a.id = d.caller_account_id and a.closed_at is null
-      join plans p on p.id = a.plan_id
       where d.day >= ${monthStart}::date
-      group by d.caller_account_id, a.name, p.quota_calls_month
-      having sum(d.calls) * 100 >= p.quota_calls_month * ${lowest}`,
+      group by d.caller_account_id, a.name
+      having sum(d.calls) * 100 >= ${floor}::bigint * ${lowest}`,
   );
+  const entitled = await entitlementsOf(
+    db,
+    plans,
+    candidates.map((account) => account.account_id),
+  );
+  const over: TOverAccount[] = candidates
+    .map((account) => ({ ...account, quota: entitled.get(account.account_id)!.quotaCallsMonth }))
+    .filter((account) => account.calls * 100 >= account.quota * lowest);
   const sent: { accountId: string; level: number; to: string }[] = [];
   for (const account of over) {
     const reached = QUOTA_WARNING_LEVELS.filter((level) => account.calls * 100 >= account.quota * level);
@@ -93,7 +106,7 @@ export function startQuotaWarnings(app: FastifyInstance): void {
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    checkQuotaWarnings(app.db, app.mailer, app.log)
+    checkQuotaWarnings(app.db, app.plans, app.mailer, app.log)
       .catch((error: unknown) => app.log.error({ err: error }, 'quota warning check failed'))
       .finally(() => (running = false));
   }, CHECK_EVERY_MS);
