@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVITE_MAX_ADDRESSES, ZInviteRequest } from '@air/shared/schemas/membership';
+import { ZInvitedSignUpNew } from '@air/shared/schemas/user';
+import { describeIssue, type TIssueLike } from '@air/shared/validation';
 import { VALIDATION_CASES } from '@air/shared/validation-cases';
 import { humanise } from '../src/core/error-handler';
 import { hasMessage, t as translate } from '../src/i18n';
 import { createTestApp, type TTestApp } from './helpers';
-import { bearer, seedUser, signIn } from './identity-helpers';
+import { bearer, PASSWORD, seedUser, signIn } from './identity-helpers';
+import { inviteToken } from './teams-helpers';
 
 /*
  * One rule set (issue 8): the shared case table that the console's forms run
@@ -47,6 +51,142 @@ describe('the server refuses exactly what the console refuses (shared case table
       // Spanish too: the message is the key's text in the caller's language.
       const es = await send('es');
       expect(es.json().message).toBe(translate('es', key, { field: humanise(field), ...params }));
+    });
+  }
+});
+
+/** The first issue of a shared schema's refusal, as both sides describe it; null when accepted. */
+function verdict(
+  schema: { safeParse(data: unknown): { success: boolean; error?: { issues: unknown[] } } },
+  body: unknown,
+) {
+  const parsed = schema.safeParse(body);
+  return parsed.success ? null : describeIssue(parsed.error!.issues[0] as TIssueLike);
+}
+
+// The console validates its invite field with the same ZInviteRequest (users/invite-dialog.ts).
+describe('invite addresses: the shared ZInviteRequest refuses exactly what the server answers', () => {
+  const many = Array.from({ length: INVITE_MAX_ADDRESSES + 1 }, (_, i) => `m${i}@x.io`);
+  const long = `${'a'.repeat(243)}@example.com`; // 255 characters, the pattern would accept it
+  const cases = [
+    {
+      name: 'bad addresses, named in the order given',
+      email: 'good@x.io, nope, bad@, ok@x.io',
+      body: '{"message":"These addresses are not valid: nope, bad@","inputError":"email"}',
+      key: 'validation.invite_emails_invalid',
+      params: { emails: 'nope, bad@' },
+    },
+    {
+      name: 'an address over 254 characters',
+      email: `ok@x.io\n${long}`,
+      body: `{"message":"These addresses are not valid: ${long}","inputError":"email"}`,
+      key: 'validation.invite_emails_invalid',
+      params: { emails: long },
+    },
+    {
+      name: `more than ${INVITE_MAX_ADDRESSES} addresses`,
+      email: many.join(' '),
+      body: '{"message":"Invite at most 50 addresses at once","inputError":"email"}',
+      key: 'validation.invite_too_many',
+      params: { max: INVITE_MAX_ADDRESSES },
+    },
+    {
+      name: 'bad addresses are named before the count',
+      email: [...many, 'nope'].join(','),
+      body: '{"message":"These addresses are not valid: nope","inputError":"email"}',
+      key: 'validation.invite_emails_invalid',
+      params: { emails: 'nope' },
+    },
+    {
+      name: 'no address at all',
+      email: ' , ',
+      body: '{"message":"Please enter at least one email address","inputError":"email"}',
+      key: 'validation.invite_email_required',
+      params: {},
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const body = { email: c.email, permission: 'user' };
+      expect(verdict(ZInviteRequest, body)).toEqual({ field: 'email', key: c.key, params: c.params });
+      const send = (locale: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/invite',
+          payload: body,
+          headers: { ...auth, 'accept-language': locale },
+        });
+      const res = await send('en');
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toBe(c.body);
+      const es = await send('es');
+      expect(es.json()).toEqual({
+        inputError: 'email',
+        message: translate('es', c.key, {
+          field: humanise('email'),
+          ...(c.params as Record<string, string | number>),
+        }),
+      });
+    });
+  }
+
+  it(`${INVITE_MAX_ADDRESSES} addresses, repeated ones counted once, are accepted`, () => {
+    const fifty = Array.from({ length: INVITE_MAX_ADDRESSES }, (_, i) => `m${i}@x.io`);
+    expect(verdict(ZInviteRequest, { email: [...fifty, 'M0@x.io'].join('\n') })).toBeNull();
+  });
+});
+
+describe('invited sign-up of a new address: the service parses with the shared ZInvitedSignUpNew', () => {
+  const cases = [
+    { name: 'no name', change: { name: undefined }, field: 'name', key: 'validation.name_required' },
+    {
+      name: 'no password',
+      change: { password: undefined },
+      field: 'password',
+      key: 'validation.password_required',
+    },
+    {
+      name: 'a short password',
+      change: { password: 'Sh-1' },
+      field: 'password',
+      key: 'validation.password_min_length',
+    },
+    {
+      name: 'a simple password',
+      change: { password: 'Correcthorse1' },
+      field: 'password',
+      key: 'validation.password_complex',
+    },
+  ];
+  for (const [i, c] of cases.entries()) {
+    it(c.name, async () => {
+      const email = `rule-set-invitee-${i}@example.test`;
+      const invited = await t.app.inject({
+        method: 'POST',
+        url: '/api/invite',
+        payload: { email },
+        headers: auth,
+      });
+      expect(invited.statusCode, invited.body).toBe(200);
+      const body = {
+        name: 'Nia',
+        email,
+        password: PASSWORD,
+        confirm_password: '',
+        invite_id: await inviteToken(t.app, email),
+        ...c.change,
+      };
+      expect(verdict(ZInvitedSignUpNew, body)).toEqual({ field: c.field, key: c.key, params: {} });
+      for (const locale of ['en', 'es'] as const) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/user',
+          payload: body,
+          headers: { 'accept-language': locale },
+        });
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json()).toEqual({ inputError: c.field, message: translate(locale, c.key) });
+      }
     });
   }
 });

@@ -93,6 +93,8 @@ export interface TIssueLike {
   keys?: unknown;
   /** invalid_key, invalid_element: the issues of the key's or element's own schema. */
   issues?: unknown;
+  /** custom: the message key's parameters (`{ emails }`), given by the schema with its key. */
+  params?: unknown;
 }
 
 export interface TIssueMessage {
@@ -107,6 +109,14 @@ export interface TIssueMessage {
 /** A schema's own message is a key of the catalogs when it starts with this. */
 const KEY_PREFIX = 'validation.';
 
+/** A custom issue's parameters for its message: the string and number ones only. */
+function keyParams(params: unknown): Record<string, string | number> {
+  if (params === null || typeof params !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(params).filter(([, value]) => typeof value === 'string' || typeof value === 'number'),
+  ) as Record<string, string | number>;
+}
+
 /**
  * The message key and parameters for one zod issue: the schema's own key when it gave one
  * (`{ error: 'validation.key_name_required' }`), else a generic key by issue code. The server's
@@ -119,7 +129,7 @@ export function describeIssue(issue: TIssueLike): TIssueMessage {
     return { field, key: 'validation.unknown_field', params: {} };
   }
   const done = (key: string, params: Record<string, string | number> = {}) => ({ field, key, params });
-  if (issue.message?.startsWith(KEY_PREFIX)) return done(issue.message);
+  if (issue.message?.startsWith(KEY_PREFIX)) return done(issue.message, keyParams(issue.params));
   // A record key (an upstream header name) refused by its own schema: that schema's key.
   const nested = Array.isArray(issue.issues) ? (issue.issues[0] as TIssueLike | undefined) : undefined;
   if (nested?.message?.startsWith(KEY_PREFIX)) return done(nested.message);

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERRORS, type TErrorCode } from '@air/shared/errors';
-import { describeIssue } from '@air/shared/validation';
+import { describeIssue, type TIssueLike } from '@air/shared/validation';
 import { AppError, isAppError } from '../lib/app-error';
 import { hasMessage, t, type TLocale } from '../i18n';
 
@@ -42,6 +42,20 @@ function describeValidation(
   const known = hasMessage(key) ? key : 'validation.invalid';
   const label = known === 'validation.unknown_field' ? field : humanise(field);
   return { ...(field ? { inputError: field } : {}), message: t(locale, known, { field: label, ...params }) };
+}
+
+/**
+ * A schema's refusal raised by a service that parses with a shared schema itself (the route
+ * accepted a wider body): the same 400, field and message the error handler gives a body refused
+ * by its route schema.
+ */
+export function validationErrorOf(issue: TIssueLike): AppError {
+  const { field, key, params } = describeIssue(issue);
+  return new AppError('validation', {
+    messageKey: hasMessage(key) ? key : 'validation.invalid',
+    ...(field ? { inputError: field } : {}),
+    params: { field: humanise(field), ...params },
+  });
 }
 
 /** Fastify's own 4xx errors (body parsing, routing) mapped onto the error vocabulary. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { missingError } from '../validation';
+import { isEmail, missingError } from '../validation';
 import { ZInvitableRole, ZRole } from './roles';
 
 /**
@@ -31,11 +31,44 @@ export function splitEmails(value: string): string[] {
     .filter(Boolean);
 }
 
+/** An address longer than this is refused (the most an address can be, RFC 5321). */
+export const INVITE_ADDRESS_MAX_LENGTH = 254;
+
+/** The invite field's distinct addresses, in the order given (lower-cased). */
+export function inviteAddresses(value: string): string[] {
+  return [...new Set(splitEmails(value))];
+}
+
+/**
+ * Why the invite field's addresses cannot be invited, as a message key and its parameters, or
+ * null when they can: every address must be an email of at most 254 characters (the whole list is
+ * refused naming each bad one), and at most 50 addresses at once. An empty list is the schema's
+ * own `validation.invite_email_required`.
+ */
+export function inviteAddressesProblem(
+  emails: readonly string[],
+): { key: string; params: Record<string, string | number> } | null {
+  const bad = emails.filter((email) => email.length > INVITE_ADDRESS_MAX_LENGTH || !isEmail(email));
+  if (bad.length > 0) return { key: 'validation.invite_emails_invalid', params: { emails: bad.join(', ') } };
+  if (emails.length > INVITE_MAX_ADDRESSES) {
+    return { key: 'validation.invite_too_many', params: { max: INVITE_MAX_ADDRESSES } };
+  }
+  return null;
+}
+
 export const ZInviteRequest = z.strictObject({
   email: z
     .string({ error: missingError('validation.invite_email_required') })
     .max(20_000)
-    .refine((value) => splitEmails(value).length > 0, { error: 'validation.invite_email_required' }),
+    .superRefine((value, ctx) => {
+      const emails = inviteAddresses(value);
+      if (emails.length === 0) {
+        ctx.addIssue({ code: 'custom', message: 'validation.invite_email_required' });
+        return;
+      }
+      const problem = inviteAddressesProblem(emails);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem.key, params: problem.params });
+    }),
   permission: ZInvitableRole.default('user'),
 });
 export type TInviteRequest = z.input<typeof ZInviteRequest>;

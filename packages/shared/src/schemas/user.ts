@@ -104,9 +104,17 @@ export type TInvitedSignUp = z.infer<typeof ZInvitedSignUp>;
 
 /**
  * The invite form for a new address: what the service requires of one (a name and a strong
- * password). The console validates with it; the route accepts the wider ZInvitedSignUp.
+ * password). The console validates with it; the route accepts the wider ZInvitedSignUp and the
+ * service parses a new address's body with this one (a missing name reads as the empty one).
  */
-export const ZInvitedSignUpNew = ZInvitedSignUp.extend({ name: ZName, password: ZStrongPassword });
+export const ZInvitedSignUpNew = ZInvitedSignUp.extend({
+  name: z
+    .string({ error: missingError('validation.name_required') })
+    .trim()
+    .min(1, { error: 'validation.name_required' })
+    .max(100),
+  password: ZStrongPassword,
+});
 
 /** The invite form for an existing address, not signed in as it: its current password confirms. */
 export const ZInvitedSignUpExisting = ZInvitedSignUp.extend({

@@ -3,9 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { hasPermission } from '@air/shared/permissions';
 import { ZEnvelope, ZIdParams } from '@air/shared/schemas/common';
 import {
-  INVITE_MAX_ADDRESSES,
   INVITE_TTL_DAYS,
-  splitEmails,
+  inviteAddresses,
   ZAccountUsers,
   ZDeletedCount,
   ZDeleteInvites,
@@ -17,7 +16,6 @@ import {
   ZRoleChange,
   ZSignoutAnswer,
 } from '@air/shared/schemas/membership';
-import { isEmail } from '@air/shared/validation';
 import { AppError } from '../../lib/app-error';
 import { t } from '../../i18n';
 import type { TAuth } from '../../plugins/auth';
@@ -41,27 +39,6 @@ function sessionOf(request: FastifyRequest): TSessionAuth {
   const auth = request.auth;
   if (auth?.kind !== 'session') throw new AppError('unauthenticated');
   return auth;
-}
-
-/** The invite field's addresses, all valid or the whole list refused naming each bad one. */
-function parseAddresses(field: string): string[] {
-  const emails = [...new Set(splitEmails(field))];
-  const bad = emails.filter((email) => email.length > 254 || !isEmail(email));
-  if (bad.length > 0) {
-    throw new AppError('validation', {
-      messageKey: 'validation.invite_emails_invalid',
-      inputError: 'email',
-      params: { emails: bad.join(', ') },
-    });
-  }
-  if (emails.length > INVITE_MAX_ADDRESSES) {
-    throw new AppError('validation', {
-      messageKey: 'validation.invite_too_many',
-      inputError: 'email',
-      params: { max: INVITE_MAX_ADDRESSES },
-    });
-  }
-  return emails;
 }
 
 /**
@@ -112,7 +89,8 @@ const membershipRoutes: FastifyPluginAsync = async (fastify) => {
     },
     async (request) => {
       const auth = sessionOf(request);
-      const emails = parseAddresses(request.body.email);
+      // The schema (ZInviteRequest) has refused a bad address or too many of them.
+      const emails = inviteAddresses(request.body.email);
       const outcome = await inviteMembers(app.db, {
         accountId: auth.accountId,
         actorUserId: auth.userId,

@@ -1,13 +1,14 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  ZStrongPassword,
+  ZInvitedSignUpNew,
   type TInvitedSignUp,
   type TSignInData,
   type TUserUpdate,
 } from '@air/shared/schemas/user';
 import { sessions } from '../../db/schema/sessions';
 import { users } from '../../db/schema/users';
+import { validationErrorOf } from '../../core/error-handler';
 import { AppError } from '../../lib/app-error';
 import { hashPassword } from '../../lib/password';
 import { isUniqueViolation } from '../../db/errors';
@@ -154,16 +155,10 @@ export async function acceptInvite(
       await assertPasswordConfirmed(app, request, existing.id, body.password, 'password');
     }
   } else {
-    if (!body.name)
-      throw new AppError('validation', { messageKey: 'validation.name_required', inputError: 'name' });
-    const strong = ZStrongPassword.safeParse(body.password);
-    if (!strong.success) {
-      throw new AppError('validation', {
-        messageKey: strong.error.issues[0]?.message ?? 'validation.password_required',
-        inputError: 'password',
-      });
-    }
-    passwordHash = await hashPassword(strong.data);
+    // A new address needs what the console's form asks of it: the shared ZInvitedSignUpNew.
+    const parsed = ZInvitedSignUpNew.safeParse(body);
+    if (!parsed.success) throw validationErrorOf(parsed.error.issues[0]!);
+    passwordHash = await hashPassword(parsed.data.password);
   }
 
   let userId: string;

@@ -55,7 +55,7 @@ describe('/account/users', () => {
       'GET /api/account/users': { body: list },
       'POST /api/invite': {
         status: 400,
-        body: { message: 'These addresses are not valid: nope', inputError: 'email' },
+        body: { message: 'bob@example.com is already a member', inputError: 'email' },
       },
     });
     const { user } = renderPage(<UsersPage />, { path: '/account/users', title: 'users' });
@@ -68,12 +68,20 @@ describe('/account/users', () => {
     expect(within(table).getByText('Verified')).toHaveAttribute('data-variant', 'green');
 
     await user.click(screen.getByRole('button', { name: 'Invite users' }));
-    await user.type(await screen.findByLabelText(/Email addresses/), 'ok@x.io, nope');
+    const emails = await screen.findByLabelText(/Email addresses/);
+    // The shared ZInviteRequest refuses a bad address before any call, naming it as the server would.
+    await user.type(emails, 'ok@x.io, nope');
     await user.click(screen.getByRole('button', { name: 'Send invitations' }));
     expect(await screen.findByText('These addresses are not valid: nope')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    // What only the server knows lands on the same field.
+    await user.clear(emails);
+    await user.type(emails, 'ok@x.io, bob@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send invitations' }));
+    expect(await screen.findByText('bob@example.com is already a member')).toBeInTheDocument();
     await waitFor(() =>
       expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
-        email: 'ok@x.io, nope',
+        email: 'ok@x.io, bob@example.com',
         permission: 'user',
       }),
     );
