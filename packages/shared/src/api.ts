@@ -224,3 +224,5 @@ export type TAnswerOf<K extends TConsoleCall> = z.output<TConsoleApi[K]['respons
 export type TBodyOf<K extends TConsoleCall> = TConsoleApi[K] extends { body: z.ZodType }
   ? z.input<TConsoleApi[K]['body']>
   : undefined;
+/** The success envelope `{ data, message? }` around `T`, as `ZEnvelope` declares it. */
+export type TEnvelope<T> = z.output<ReturnType<typeof ZEnvelope<z.ZodType<T>>>>;

@@ -1,30 +1,26 @@
+import type { TAnswerOf, TBodyOf, TConsoleCall, TEnvelope } from '@air/shared/api';
+import type { TErrorBody } from '@air/shared/schemas/common';
 import { storedLocale } from '@/lib/i18n';
 
 export const TOKEN_STORAGE_KEY = 'air.token';
-
-export interface TApiErrorBody {
-  message?: string;
-  inputError?: string;
-  plan?: string;
-  [key: string]: unknown;
-}
 
 /** A failed call. `status` is 0 when no response arrived (network down, server gone). */
 export class ApiError extends Error {
   constructor(
     public readonly status: number,
-    public readonly body: TApiErrorBody | string | null,
+    public readonly body: TErrorBody | string | null,
   ) {
     super(typeof body === 'object' && body?.message ? body.message : `Request failed (${status})`);
     this.name = 'ApiError';
   }
 }
 
-export interface TApiResponse<T> {
-  data?: T;
-  message?: string;
-  [key: string]: unknown;
-}
+/**
+ * A success answer of a URL the caller builds itself (the generic form posts anywhere): the shared
+ * `{ data, message? }` envelope, loosely, since which call it is is not known here. The typed
+ * `call` below answers exactly the shape the server declares for the call.
+ */
+export type TApiResponse<T> = Partial<TEnvelope<T>> & { [key: string]: unknown };
 
 export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -68,10 +64,70 @@ export async function apiRequest<T = unknown>(
       parsed = text;
     }
   }
-  if (!res.ok) throw new ApiError(res.status, parsed as TApiErrorBody | string | null);
+  if (!res.ok) throw new ApiError(res.status, parsed as TErrorBody | string | null);
   return (parsed ?? {}) as TApiResponse<T>;
 }
 
+type TPathOf<K extends string> = K extends `${string} ${infer Path}` ? Path : never;
+type TParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | TParamNames<Rest>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** The `GET` calls of the table. */
+export type TGetCall = Extract<TConsoleCall, `GET ${string}`>;
+/** The `data` of a call's success envelope. */
+export type TDataOf<K extends TConsoleCall> = TAnswerOf<K> extends { data: infer D } ? D : never;
+
+/**
+ * What a call takes besides its name: a value for each `:param` of its path (a list is joined by
+ * commas, each part encoded), the request body the server declares (required when it declares
+ * one), a query string and an abort signal.
+ */
+export type TCallOptions<K extends TConsoleCall> = ([TParamNames<TPathOf<K>>] extends [never]
+  ? { params?: undefined }
+  : { params: Record<TParamNames<TPathOf<K>>, string | readonly string[]> }) &
+  ([TBodyOf<K>] extends [undefined] ? { body?: undefined } : { body: TBodyOf<K> }) & {
+    query?: string | URLSearchParams;
+    signal?: AbortSignal;
+  };
+type TCallArgs<K extends TConsoleCall> =
+  Record<never, never> extends TCallOptions<K> ? [options?: TCallOptions<K>] : [options: TCallOptions<K>];
+
+/** The URL of a call: its path with the params filled in, then the query (when not empty). */
+export function callUrl(
+  name: TConsoleCall,
+  params?: Record<string, string | readonly string[]>,
+  query?: string | URLSearchParams,
+) {
+  const path = name.slice(name.indexOf(' ') + 1).replace(/:(\w+)/g, (_, param: string) => {
+    const value = params?.[param] ?? '';
+    return typeof value === 'string' ? encodeURIComponent(value) : value.map(encodeURIComponent).join(',');
+  });
+  const search = query?.toString() ?? '';
+  return search ? `${path}?${search}` : path;
+}
+
+/**
+ * One call of the console API by its name in the shared table (`"GET /api/key/:id"`): the body is
+ * checked against the request the server declares and the answer has the shape the server
+ * declares for that route, so no caller picks the type of what comes back.
+ */
+export function call<K extends TConsoleCall>(name: K, ...[options]: TCallArgs<K>): Promise<TAnswerOf<K>> {
+  const { params, body, query, signal } = (options ?? {}) as {
+    params?: Record<string, string | readonly string[]>;
+    body?: unknown;
+    query?: string | URLSearchParams;
+    signal?: AbortSignal;
+  };
+  const method = name.slice(0, name.indexOf(' ')) as THttpMethod;
+  // As the `api` helpers below: a write without a body sends `{}`, except DELETE.
+  const payload = method === 'GET' ? undefined : method === 'DELETE' ? body : (body ?? {});
+  return apiRequest(method, callUrl(name, params, query), payload, { signal }) as Promise<TAnswerOf<K>>;
+}
+
+/** The untyped helpers, for the URLs a caller builds itself (the generic form engine). */
 export const api = {
   get: <T>(url: string, init?: { signal?: AbortSignal }) => apiRequest<T>('GET', url, undefined, init),
   post: <T>(url: string, body?: unknown) => apiRequest<T>('POST', url, body ?? {}),

@@ -1,4 +1,4 @@
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { setLocale, type TLocale } from '@/lib/i18n';
 import { getSession, updateUser } from '@/lib/session';
 
@@ -8,6 +8,6 @@ export function changeLocale(locale: TLocale) {
   const { token, user } = getSession();
   if (token && user) {
     updateUser({ locale });
-    api.patch('/api/user', { locale }).catch(() => undefined);
+    call('PATCH /api/user', { body: { locale } }).catch(() => undefined);
   }
 }

@@ -1,7 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import type { TAuthStatus } from '@air/shared/schemas/auth';
 import type { TSignInData, TUser } from '@air/shared/schemas/user';
-import { api, ApiError, TOKEN_STORAGE_KEY } from '@/lib/api';
+import { ApiError, call, TOKEN_STORAGE_KEY } from '@/lib/api';
 
 export const USER_STORAGE_KEY = 'air.user';
 
@@ -76,7 +75,7 @@ export function clearSession() {
 export async function signOut(navigate: (to: string) => void) {
   if (snapshot.token) {
     try {
-      await api.delete('/api/auth');
+      await call('DELETE /api/auth');
     } catch {
       // The session is being dropped anyway; an unreachable server must not keep the user in.
     }
@@ -93,7 +92,7 @@ export async function signOut(navigate: (to: string) => void) {
 export async function checkAuth(navigate: (to: string) => void): Promise<boolean> {
   if (!snapshot.token) return false;
   try {
-    const res = await api.get<TAuthStatus>('/api/auth');
+    const res = await call('GET /api/auth');
     const data = res.data;
     if (!data?.authenticated) {
       await signOut(navigate);

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { getSession, updateUser } from '@/lib/session';
 
 export const THEME_STORAGE_KEY = 'air.theme';
@@ -20,7 +20,7 @@ export function setTheme(theme: TTheme) {
   if (token && user) {
     updateUser({ dark_mode: theme === 'dark' });
     // The choice is already applied locally; a failed save only means another device won't see it.
-    api.patch('/api/user', { dark_mode: theme === 'dark' }).catch(() => undefined);
+    call('PATCH /api/user', { body: { dark_mode: theme === 'dark' } }).catch(() => undefined);
   }
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { TUtilityConfig } from '@air/shared/schemas/support';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { useSession } from '@/lib/session';
 
 export const DEFAULT_DOCS_URL = '/api/docs';
@@ -9,7 +9,7 @@ let cached: Promise<TUtilityConfig | null> | null = null;
 
 /** GET /api/utility/config once per page load (a failure is retried on the next use). */
 export function loadUtilityConfig(): Promise<TUtilityConfig | null> {
-  cached ??= api.get<TUtilityConfig>('/api/utility/config').then(
+  cached ??= call('GET /api/utility/config').then(
     (res) => res.data ?? null,
     () => {
       cached = null;

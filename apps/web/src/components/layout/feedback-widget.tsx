@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Frown, Heart, Meh, Smile, X } from 'lucide-react';
 import { Popover } from 'radix-ui';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useErrorHandler } from '@/lib/error-handler';
 import { Button } from '@/components/ui/button';
@@ -39,7 +39,7 @@ export function FeedbackWidget() {
     if (!rating) return;
     setSending(true);
     try {
-      await api.post('/api/feedback', { rating, comment });
+      await call('POST /api/feedback', { body: { rating, comment } });
       setSent(true);
       timer.current = setTimeout(() => {
         setOpen(false);

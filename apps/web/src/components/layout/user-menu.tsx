@@ -2,11 +2,11 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ChevronDown, CircleHelp, Languages, LogOut, Moon, Repeat, Sun, UserPen } from 'lucide-react';
 import { routeAfterSignIn } from '@air/shared/route-guard';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 import { LOCALES, type TLocale } from '@/lib/i18n';
 import { changeLocale } from '@/lib/locale';
-import { setSession, signOut, useSession, type TSessionUser } from '@/lib/session';
+import { setSession, signOut, useSession } from '@/lib/session';
 import { setTheme, useTheme } from '@/lib/theme';
 import { useErrorHandler } from '@/lib/error-handler';
 import { Button } from '@/components/ui/button';
@@ -35,7 +35,7 @@ export function UserMenu() {
 
   async function switchAccount(id: string) {
     try {
-      const res = await api.post<TSessionUser & { token?: string }>('/api/auth/switch', { account: id });
+      const res = await call('POST /api/auth/switch', { body: { account: id } });
       if (!res.data) return;
       // Nothing of the previous account may show: its requests in flight are cancelled and every
       // cached answer is dropped, so whatever renders next fetches under the new account. Then the

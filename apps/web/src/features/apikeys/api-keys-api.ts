@@ -1,5 +1,5 @@
-import type { TApiKey, TCreatedApiKey } from '@air/shared/schemas/api-key';
-import { api } from '@/lib/api';
+import type { TApiKey } from '@air/shared/schemas/api-key';
+import { call } from '@/lib/api';
 
 export type { TApiKey };
 
@@ -7,20 +7,20 @@ export const API_KEYS_QUERY = ['api-keys'] as const;
 
 /** The full key of one API key (GET /api/key/{id} reveals it). */
 export async function revealKey(id: string): Promise<string> {
-  const res = await api.get<TApiKey | TCreatedApiKey>(`/api/key/${encodeURIComponent(id)}`);
+  const res = await call('GET /api/key/:id', { params: { id } });
   const key = res.data && 'full_key' in res.data ? res.data.full_key : res.data?.key;
   if (typeof key !== 'string' || !key) throw new Error('The server returned no key');
   return key;
 }
 
 export async function fetchApiKeys(): Promise<TApiKey[]> {
-  const res = await api.get<TApiKey[]>('/api/key');
+  const res = await call('GET /api/key');
   return Array.isArray(res.data) ? res.data : [];
 }
 
 /** GET /api/key/scopes answers a list of scope names (or `{ value, label }` pairs). */
 export async function fetchScopes(): Promise<string[]> {
-  const res = await api.get<unknown[]>('/api/key/scopes');
+  const res = await call('GET /api/key/scopes');
   const list = Array.isArray(res.data) ? res.data : [];
   return list
     .map((item) =>
@@ -32,5 +32,5 @@ export async function fetchScopes(): Promise<string[]> {
 }
 
 export function deleteApiKeys(ids: string[]) {
-  return api.delete('/api/key', { ids });
+  return call('DELETE /api/key', { body: { ids } });
 }

@@ -1,6 +1,4 @@
-import { api } from '@/lib/api';
-import type { TAiEndpoint } from '@air/shared/schemas/aiendpoint';
-import type { TApiKey } from '@air/shared/schemas/api-key';
+import { call } from '@/lib/api';
 import type { TUsage, TUsageList } from '@air/shared/schemas/usage';
 import { revealKey } from '@/features/apikeys/api-keys-api';
 
@@ -11,7 +9,7 @@ import { revealKey } from '@/features/apikeys/api-keys-api';
  */
 export async function firstApiKey(): Promise<string | null> {
   try {
-    const res = await api.get<TApiKey[]>('/api/key');
+    const res = await call('GET /api/key');
     const keys = Array.isArray(res.data) ? res.data : [];
     const first = keys.find((k) => k.active) ?? keys[0];
     if (!first) return null;
@@ -25,7 +23,7 @@ export async function firstApiKey(): Promise<string | null> {
 /** A real route name of the user's (an active one first), or null. */
 export async function firstRouteName(): Promise<string | null> {
   try {
-    const res = await api.get<TAiEndpoint[]>('/api/aiendpoint');
+    const res = await call('GET /api/aiendpoint');
     const list = Array.isArray(res.data) ? res.data : [];
     return (list.find((e) => e.isActive) ?? list[0])?.route_name ?? null;
   } catch (error) {

@@ -1,22 +1,23 @@
-import { api } from '@/lib/api';
-import type { TScaffoldItem, TScaffoldKind } from './scaffold-kinds';
+import { call } from '@/lib/api';
+import type { TItem } from '@air/shared/schemas/item';
+import type { TScaffoldKind } from './scaffold-kinds';
 
 export const itemsQuery = (kind: TScaffoldKind) => ['items', kind.kind] as const;
 
-export async function fetchItems(kind: TScaffoldKind): Promise<TScaffoldItem[]> {
-  const res = await api.get<TScaffoldItem[]>(`/api/${kind.kind}`);
+export async function fetchItems(kind: TScaffoldKind): Promise<TItem[]> {
+  const res = await call(`GET /api/${kind.kind}`);
   return Array.isArray(res.data) ? res.data : [];
 }
 
 /** The detail call may answer a row or a list of rows: the page reads the first one (spec section 2). */
-export async function fetchItem(kind: TScaffoldKind, id: string): Promise<TScaffoldItem | null> {
-  const res = await api.get<TScaffoldItem | TScaffoldItem[]>(`/api/${kind.kind}/${encodeURIComponent(id)}`);
+export async function fetchItem(kind: TScaffoldKind, id: string): Promise<TItem | null> {
+  const res = await call(`GET /api/${kind.kind}/:id`, { params: { id } });
   const data = res.data;
   return (Array.isArray(data) ? data[0] : data) ?? null;
 }
 
 export function deleteItems(kind: TScaffoldKind, ids: string[]) {
   return kind.deleteInPath
-    ? api.delete(`/api/${kind.kind}/${ids.map(encodeURIComponent).join(',')}`)
-    : api.delete(`/api/${kind.kind}`, ids);
+    ? call(`DELETE /api/${kind.kind}/:ids`, { params: { ids } })
+    : call(`DELETE /api/${kind.kind}`, { body: ids });
 }

@@ -20,9 +20,3 @@ export const SCAFFOLD_KINDS: Record<TItemKind, TScaffoldKind> = {
   air: { kind: 'air', listPath: '/airs', deleteInPath: false },
   search: { kind: 'search', listPath: '/search', deleteInPath: false },
 };
-
-export interface TScaffoldItem {
-  id: string;
-  name: string;
-  date_created?: string;
-}

@@ -9,7 +9,8 @@ import { BlankSlate } from '@/components/ui/blank-slate';
 import { Button } from '@/components/ui/button';
 import { useErrorHandler } from '@/lib/error-handler';
 import { fetchItems, itemsQuery } from './scaffold-api';
-import { CREATE_PARAM, type TScaffoldItem, type TScaffoldKind } from './scaffold-kinds';
+import type { TItem } from '@air/shared/schemas/item';
+import { CREATE_PARAM, type TScaffoldKind } from './scaffold-kinds';
 import { useItemDialogs } from './use-item-dialogs';
 
 /** The generic name-only list: search, multi-select, view/edit/delete, bulk delete, global New. */
@@ -57,7 +58,7 @@ export function ScaffoldListPage({ kind }: { kind: TScaffoldKind }) {
       {items.data && items.data.length === 0 ? (
         <BlankSlate title={t('emptyTitle')} text={t('emptyText')} action={newButton} />
       ) : (
-        <DataTable<TScaffoldItem>
+        <DataTable<TItem>
           label={t(`kind.${kind.kind}`)}
           data={items.data}
           loading={items.isPending}

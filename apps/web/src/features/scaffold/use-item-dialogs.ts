@@ -6,7 +6,8 @@ import type { TFormFields } from '@/components/form/types';
 import { toast } from '@/components/ui/use-toast';
 import { useErrorHandler } from '@/lib/error-handler';
 import { deleteItems, itemsQuery } from './scaffold-api';
-import type { TScaffoldItem, TScaffoldKind } from './scaffold-kinds';
+import type { TItem } from '@air/shared/schemas/item';
+import type { TScaffoldKind } from './scaffold-kinds';
 
 /** The name-only form dialogs (create, edit) and the delete confirmation, shared by list and detail. */
 export function useItemDialogs(kind: TScaffoldKind, onChanged?: () => void) {
@@ -35,7 +36,7 @@ export function useItemDialogs(kind: TScaffoldKind, onChanged?: () => void) {
         schema: ZItemInput,
         callback: (result) => result && changed(),
       }),
-    edit: (item: TScaffoldItem) =>
+    edit: (item: TItem) =>
       dialog.open({
         title: t('editTitle', { kind: label }),
         buttonText: t('save'),
@@ -45,7 +46,7 @@ export function useItemDialogs(kind: TScaffoldKind, onChanged?: () => void) {
         schema: ZItemInput,
         callback: (result) => result && changed(),
       }),
-    remove: (items: TScaffoldItem[], after?: () => void) =>
+    remove: (items: TItem[], after?: () => void) =>
       dialog.open({
         title: t('deleteTitle', { kind: label }),
         description: t('deleteDescription', { count: items.length }),

@@ -1,12 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import type {
-  TUsageInsight,
-  TUsageLog,
-  TUsagePeriod,
-  TUsageStatusClass,
-} from '@air/shared/schemas/usage-insight';
-import type { TUsageList } from '@air/shared/schemas/usage';
-import { api } from '@/lib/api';
+import type { TUsagePeriod, TUsageLogQuery } from '@air/shared/schemas/usage-insight';
+import { call } from '@/lib/api';
 
 export interface TPeriodChoice {
   period: TUsagePeriod;
@@ -28,27 +22,24 @@ export function usageInsightQuery(choice: TPeriodChoice) {
   return queryOptions({
     queryKey: ['usage-insight', choice.period, choice.from ?? '', choice.to ?? ''],
     queryFn: async ({ signal }) =>
-      (await api.get<TUsageInsight>(`/api/account/usage/insight?${periodQuery(choice)}`, { signal })).data!,
+      (await call('GET /api/account/usage/insight', { query: periodQuery(choice), signal })).data,
   });
 }
 
-export interface TLogFilters {
-  endpoint_id?: string;
-  key_id?: string;
-  status?: TUsageStatusClass;
-}
+/** The request log's filters: the filter part of `ZUsageLogQuery`. */
+export type TLogFilters = Pick<TUsageLogQuery, 'endpoint_id' | 'key_id' | 'status'>;
 
 /** GET /api/account/usage/log: one page of the request log (cursor from the previous page). */
 export async function fetchRequestLog(filters: TLogFilters, cursor?: string, signal?: AbortSignal) {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
   if (cursor) params.set('cursor', cursor);
-  return (await api.get<TUsageLog>(`/api/account/usage/log?${params.toString()}`, { signal })).data!;
+  return (await call('GET /api/account/usage/log', { query: params, signal })).data;
 }
 
 /** GET /api/account/usage: this month's calls against the quota (the console's banner). */
 export const monthUsageQuery = queryOptions({
   queryKey: ['account-usage'],
-  queryFn: async ({ signal }) => (await api.get<TUsageList>('/api/account/usage', { signal })).data ?? [],
+  queryFn: async ({ signal }) => (await call('GET /api/account/usage', { signal })).data ?? [],
   staleTime: 60_000,
 });

@@ -1,11 +1,13 @@
 import type { TActivityPage } from '@air/shared/schemas/activity';
 import type { TAccountUsers } from '@air/shared/schemas/membership';
-import { api } from '@/lib/api';
+import type { TRole } from '@air/shared/permissions';
+import { ZInvitableRole } from '@air/shared/schemas/roles';
+import { call } from '@/lib/api';
 
 export const ACCOUNT_USERS_QUERY = ['account-users'] as const;
 
 export async function fetchAccountUsers(): Promise<TAccountUsers> {
-  return (await api.get<TAccountUsers>('/api/account/users')).data ?? { users: [], invites: [] };
+  return (await call('GET /api/account/users')).data ?? { users: [], invites: [] };
 }
 
 export function activityQuery(filters: { member: string; type: string; page: number }) {
@@ -16,13 +18,13 @@ export function activityQuery(filters: { member: string; type: string; page: num
       if (filters.member) params.set('member', filters.member);
       if (filters.type) params.set('type', filters.type);
       if (filters.page > 1) params.set('page', String(filters.page));
-      const query = params.toString();
-      return (await api.get<TActivityPage>(`/api/account/activity${query ? `?${query}` : ''}`)).data!;
+      return (await call('GET /api/account/activity', { query: params })).data;
     },
   };
 }
 
-export const resendInvite = (email: string, permission: string) =>
-  api.post('/api/invite', { email, permission });
-export const deleteInvites = (ids: string[]) => api.delete('/api/invite', { ids });
-export const removeMember = (id: string) => api.delete(`/api/user/${encodeURIComponent(id)}`);
+/** Sends a pending invite again; an invite only ever holds a role that can be invited. */
+export const resendInvite = (email: string, permission: TRole) =>
+  call('POST /api/invite', { body: { email, permission: ZInvitableRole.parse(permission) } });
+export const deleteInvites = (ids: string[]) => call('DELETE /api/invite', { body: { ids } });
+export const removeMember = (id: string) => call('DELETE /api/user/:id', { params: { id } });

@@ -1,3 +1,4 @@
+import type { TApiResponse } from '@/lib/api';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -93,7 +94,7 @@ export function UsersTable() {
         if (ok !== true) return;
         run()
           .then((res) => {
-            const message = (res as { message?: string } | undefined)?.message;
+            const message = (res as TApiResponse<unknown> | undefined)?.message;
             toast({ variant: 'success', title: message ?? t('done') });
             return refresh();
           })

@@ -1,3 +1,4 @@
+import type { TApiResponse } from '@/lib/api';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ZPasswordConfirm } from '@air/shared/schemas/user';
@@ -37,7 +38,7 @@ export function DangerZone({ owner }: { owner: boolean }) {
         clearSession();
         // The form already showed the server's message; say it ourselves only when it sent none.
         const answered =
-          typeof result === 'object' && typeof (result as { message?: unknown }).message === 'string';
+          typeof result === 'object' && typeof (result as TApiResponse<unknown>).message === 'string';
         if (!answered) {
           toast({
             variant: 'success',

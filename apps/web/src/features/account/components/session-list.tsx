@@ -3,11 +3,10 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
-import type { TSession } from '@air/shared/schemas/session';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { useApiQuery } from '@/features/account/lib/use-api-query';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { clearSession } from '@/lib/session';
 
@@ -22,7 +21,7 @@ export function SessionList() {
   const navigate = useNavigate();
   const handleError = useErrorHandler();
   const queryClient = useQueryClient();
-  const query = useApiQuery<TSession[]>(SESSIONS_URL);
+  const query = useApiQuery('GET /api/user/sessions');
   const [busy, setBusy] = useState<string | null>(null);
   const list = query.data ?? [];
   const others = list.filter((session) => !session.current);
@@ -32,7 +31,9 @@ export function SessionList() {
   async function signOut(target: string | 'others', current = false) {
     setBusy(target);
     try {
-      const res = await api.delete(target === 'others' ? SESSIONS_URL : `${SESSIONS_URL}/${target}`);
+      const res = await (target === 'others'
+        ? call('DELETE /api/user/sessions')
+        : call('DELETE /api/user/sessions/:id', { params: { id: target } }));
       if (current) {
         clearSession();
         void navigate('/signin');

@@ -3,7 +3,7 @@ import { REGEXP_ONLY_DIGITS } from 'input-otp';
 import { ZTwoFactorVerify } from '@air/shared/schemas/two-factor';
 import { Form } from '@/components/form/form';
 import { CopyButton } from '@/features/account/components/copy-button';
-import type { TTwoFactorSetup } from '@air/shared/schemas/two-factor';
+import type { TTwoFactorSetup, TTwoFactorVerified } from '@air/shared/schemas/two-factor';
 
 /** What the set-up step shows: the QR code image and the secret to type by hand. */
 export interface TTwoFactorView {
@@ -71,7 +71,7 @@ export function TwoFactorSetup({
         method="POST"
         buttonText={t('twoFactor.verify')}
         onSuccess={(response) => {
-          const data = (response.data ?? {}) as { backup_code?: unknown };
+          const data = (response.data ?? {}) as Partial<TTwoFactorVerified>;
           onVerified(typeof data.backup_code === 'string' ? data.backup_code : '');
         }}
       />

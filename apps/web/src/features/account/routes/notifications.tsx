@@ -30,7 +30,7 @@ export function readPreferences(data: unknown): Record<string, boolean> {
  */
 export default function NotificationsPage() {
   const { t } = useTranslation('account');
-  const query = useApiQuery<unknown>('/api/notification');
+  const query = useApiQuery('GET /api/notification');
   const preferences = readPreferences(query.data);
 
   const fields: TFormFields = Object.fromEntries(

@@ -26,7 +26,7 @@ export default function ProfilePage() {
   const { t } = useTranslation(['account', 'form']);
   const queryClient = useQueryClient();
   const { user } = useSession();
-  const query = useApiQuery<TProfile>(PROFILE_URL);
+  const query = useApiQuery('GET /api/user');
   const profile: TProfile = { ...user, ...(query.data ?? {}) };
   const permission = profile.permission ?? user?.permission;
   const owner = hasPermission(permission, 'owner');

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ZTwoFactorOff, type TTwoFactorSetup } from '@air/shared/schemas/two-factor';
+import { ZTwoFactorOff } from '@air/shared/schemas/two-factor';
 import { Form } from '@/components/form/form';
 import { PageHeading } from '@/components/layout/page-heading';
 import { Button } from '@/components/ui/button';
@@ -13,7 +13,7 @@ import {
   TwoFactorSetup,
   type TTwoFactorView,
 } from '@/features/account/components/two-factor-setup';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { updateUser, useSession } from '@/lib/session';
 
@@ -47,7 +47,7 @@ export default function TwoFactorPage() {
     }
     setBusy(true);
     try {
-      const res = await api.put<TTwoFactorSetup>('/api/user/2fa', { '2fa_enabled': enable });
+      const res = await call('PUT /api/user/2fa', { body: { '2fa_enabled': enable } });
       if (enable) {
         setStep({ kind: 'setup', setup: readSetup(res.data) });
       } else {

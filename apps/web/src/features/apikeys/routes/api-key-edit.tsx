@@ -10,7 +10,7 @@ import { PageHeading } from '@/components/layout/page-heading';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
-import { ApiError, api } from '@/lib/api';
+import { ApiError, call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { API_KEYS_QUERY, fetchScopes, type TApiKey } from '../api-keys-api';
 
@@ -141,7 +141,7 @@ function EditApiKey({ id }: { id: string | null }) {
     queryKey: ['api-key', id],
     enabled: Boolean(id),
     retry: false,
-    queryFn: async () => (await api.get<TApiKey>(`/api/key/${encodeURIComponent(id ?? '')}`)).data ?? null,
+    queryFn: async () => (await call('GET /api/key/:id', { params: { id: id ?? '' } })).data ?? null,
   });
 
   // Spec section 8: a missing (or unknown) API key id goes to /404.

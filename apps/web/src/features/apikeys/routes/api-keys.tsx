@@ -11,7 +11,7 @@ import { BlankSlate } from '@/components/ui/blank-slate';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { useDialog } from '@/app/dialog-provider';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { API_KEYS_QUERY, deleteApiKeys, fetchApiKeys, type TApiKey } from '../api-keys-api';
 import { RevealKey } from '../reveal-key';
@@ -109,7 +109,7 @@ export default function ApiKeysPage() {
                   t('revoke.title'),
                   t('revoke.description', { name: row.name }),
                   t('revoke.button'),
-                  () => api.patch(`/api/key/${encodeURIComponent(row.id)}`, { active: false }),
+                  () => call('PATCH /api/key/:id', { params: { id: row.id }, body: { active: false } }),
                 ),
             },
             {

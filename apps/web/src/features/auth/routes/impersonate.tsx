@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { finishSignIn } from '@/features/auth/components/sign-in-answer';
 import { runOnce } from '@/features/auth/components/run-once';
 import { StatusPanel } from '@/features/auth/components/status-panel';
@@ -23,7 +23,7 @@ export default function ImpersonatePage() {
       return;
     }
     let active = true;
-    runOnce(`impersonate:${token}`, () => api.post('/api/auth/impersonate', { token })).then(
+    runOnce(`impersonate:${token}`, () => call('POST /api/auth/impersonate', { body: { token } })).then(
       (response) => {
         if (active) finishSignIn(response.data, (to, options) => void navigate(to, options));
       },

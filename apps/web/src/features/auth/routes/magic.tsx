@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { finishSignIn } from '@/features/auth/components/sign-in-answer';
 import { runOnce } from '@/features/auth/components/run-once';
 import { StatusPanel } from '@/features/auth/components/status-panel';
@@ -20,7 +20,7 @@ export default function MagicPage() {
   useEffect(() => {
     if (!token) return;
     let active = true;
-    runOnce(`magic:${token}`, () => api.post('/api/auth/magic/verify', { token })).then(
+    runOnce(`magic:${token}`, () => call('POST /api/auth/magic/verify', { body: { token } })).then(
       (response) => {
         if (active) finishSignIn(response.data, (to, options) => void navigate(to, options));
       },

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError } from '@/lib/api';
+import { ApiError, call } from '@/lib/api';
 import { errorParamText } from '@/features/auth/components/error-param';
 import { finishSignIn } from '@/features/auth/components/sign-in-answer';
 import { runOnce } from '@/features/auth/components/run-once';
@@ -28,7 +28,7 @@ export default function SigninSocialPage() {
   useEffect(() => {
     if (failedUpfront || !token) return;
     let active = true;
-    runOnce(`social:${token}`, () => api.post('/api/auth', { token })).then(
+    runOnce(`social:${token}`, () => call('POST /api/auth', { body: { token } })).then(
       (response) => {
         if (active) finishSignIn(response.data, (to, options) => void navigate(to, options));
       },

@@ -3,7 +3,6 @@ import type { TUserSubscription } from '@air/shared/schemas/user';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
-import type { TPlansAnswer } from '@air/shared/schemas/account';
 import { PageHeading } from '@/components/layout/page-heading';
 import { withQueryProvider } from '@/app/query-provider';
 import { useApiQuery } from '@/features/account/lib/use-api-query';
@@ -23,7 +22,7 @@ function SignupPlanPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const payments = usePayments();
-  const query = useApiQuery<TPlansAnswer>(BILLING_URLS.plans);
+  const query = useApiQuery(`GET ${BILLING_URLS.plans}`);
   const plans = query.data?.plans ?? [];
 
   return (

@@ -5,9 +5,8 @@ import { Loader2, MailCheck, MailWarning } from 'lucide-react';
 import { routeAfterSignIn } from '@air/shared/route-guard';
 import { PageHeading } from '@/components/layout/page-heading';
 import { Button } from '@/components/ui/button';
-import { api, ApiError } from '@/lib/api';
+import { ApiError, call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
-import type { TVerifyAnswer } from '@air/shared/schemas/user';
 import { clearSession, getSession, updateUser, useSession } from '@/lib/session';
 
 type TState = 'info' | 'verifying' | 'expired' | 'resent';
@@ -33,8 +32,7 @@ export default function SignupVerifyPage() {
     if (!token || started.current === token) return;
     started.current = token;
     setState('verifying');
-    api
-      .post<TVerifyAnswer>('/api/user/verify', { token })
+    call('POST /api/user/verify', { body: { token } })
       .then((res) => {
         updateUser({ ...res.data, verified: true });
         const next = getSession().user;
@@ -56,7 +54,7 @@ export default function SignupVerifyPage() {
   async function resend() {
     setSending(true);
     try {
-      await api.post('/api/user/verify/request');
+      await call('POST /api/user/verify/request');
       setState('resent');
     } catch (error) {
       handleError(error);

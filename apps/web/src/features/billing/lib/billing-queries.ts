@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { TSessionUser } from '@/lib/session';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { updateUser } from '@/lib/session';
 
 /** The billing reads (spec section 7), as the query keys useApiQuery caches them under. */
@@ -22,8 +22,8 @@ export async function afterBillingChange(queryClient: QueryClient, answer: unkno
     Object.values(BILLING_URLS).map((url) => queryClient.invalidateQueries({ queryKey: [url] })),
   );
   try {
-    const res = await api.get<{ authenticated?: boolean } & TSessionUser>('/api/auth');
-    const { authenticated, ...user } = res.data ?? {};
+    const res = await call('GET /api/auth');
+    const { authenticated, ...user } = res.data ?? { authenticated: false };
     if (authenticated !== false && Object.keys(user).length > 0) updateUser(user);
   } catch {
     // The answer above already carried the new plan; the next auth check refreshes the rest.

@@ -4,12 +4,7 @@
  * when it creates the token; these checks only spare the user a round trip.
  */
 
-export interface TLocalCard {
-  number: string;
-  exp_month: number;
-  exp_year: number;
-  cvc: string;
-}
+import type { TLocalCardTokenRequest } from '@air/shared/schemas/billing';
 
 export type TCardProblem = 'number' | 'expiry' | 'expired' | 'cvc';
 
@@ -74,7 +69,7 @@ export function completeCard(
   expiry: string,
   cvc: string,
   now = new Date(),
-): TLocalCard | null {
+): TLocalCardTokenRequest | null {
   if (numberProblem(number) || expiryProblem(expiry, now) || cvcProblem(cvc)) return null;
   const { month, year } = parseExpiry(expiry)!;
   return { number: digitsOf(number), exp_month: month, exp_year: year, cvc };

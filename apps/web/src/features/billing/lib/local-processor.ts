@@ -1,7 +1,6 @@
-import { ApiError, api } from '@/lib/api';
+import { ApiError, call } from '@/lib/api';
 import { requestAuthentication } from './authentication';
-import type { TLocalCard } from './card-input';
-import type { TLocalCardToken, TLocalConfirmAnswer } from '@air/shared/schemas/billing';
+import type { TLocalCardTokenRequest } from '@air/shared/schemas/billing';
 import type { TCardProcessor, TProcessorError } from './processor';
 
 export const LOCAL_TOKEN_URL = '/api/billing/local/token';
@@ -25,7 +24,7 @@ export function createLocalProcessor(): TCardProcessor {
   return {
     async createToken(card) {
       try {
-        const res = await api.post<TLocalCardToken>(LOCAL_TOKEN_URL, card as TLocalCard);
+        const res = await call('POST /api/billing/local/token', { body: card as TLocalCardTokenRequest });
         return res.data?.id ? { token: { id: res.data.id } } : { error: { message: res.message ?? '' } };
       } catch (error) {
         return { error: refusal(error) };
@@ -34,9 +33,8 @@ export function createLocalProcessor(): TCardProcessor {
     async confirmCardPayment(clientSecret) {
       const outcome = await requestAuthentication();
       try {
-        const res = await api.post<TLocalConfirmAnswer>(LOCAL_CONFIRM_URL, {
-          client_secret: clientSecret,
-          outcome,
+        const res = await call('POST /api/billing/local/confirm', {
+          body: { client_secret: clientSecret, outcome },
         });
         const intent = res.data?.payment_intent;
         if (!intent || intent.status !== 'succeeded') {

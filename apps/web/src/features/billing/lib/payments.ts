@@ -1,22 +1,18 @@
 import { useEffect, useState } from 'react';
+import type { TBillingConfig } from '@air/shared/schemas/billing';
 import {
   CardTokenError,
   registerCardField,
   registerCardTokenizer,
   registerPaymentConfirmer,
 } from '@/components/form/payment-step';
-import { ApiError, api } from '@/lib/api';
+import { ApiError, call } from '@/lib/api';
 import i18n from '@/lib/i18n';
 import { LocalCardField } from '../components/local-card-field';
 import { createLocalProcessor } from './local-processor';
 import type { TCardProcessor } from './processor';
 
 export const BILLING_CONFIG_URL = '/api/billing/config';
-
-export interface TBillingClientConfig {
-  provider: 'local' | 'stripe';
-  publishable_key?: string | null;
-}
 
 /** Plugs a processor into the generic form's card step (see components/form/payment-step.ts). */
 function register(processor: TCardProcessor) {
@@ -40,7 +36,7 @@ function register(processor: TCardProcessor) {
 }
 
 /** Registers the configured processor; resolves false when none could be set up (Stripe.js down). */
-export async function setUpPayments(config: TBillingClientConfig): Promise<boolean> {
+export async function setUpPayments(config: TBillingConfig): Promise<boolean> {
   if (config.provider === 'stripe' && config.publishable_key) {
     const [{ loadStripeProcessor }, { createStripeCardField }] = await Promise.all([
       import('./stripe-processor'),
@@ -61,9 +57,8 @@ let setUp: Promise<boolean> | null = null;
 
 /** Reads the billing configuration once per page load and registers its processor. */
 export function ensurePayments(): Promise<boolean> {
-  setUp ??= api
-    .get<TBillingClientConfig>(BILLING_CONFIG_URL)
-    .then((res) => setUpPayments(res.data ?? { provider: 'local' }))
+  setUp ??= call('GET /api/billing/config')
+    .then((res) => setUpPayments(res.data ?? { provider: 'local', publishable_key: null }))
     .catch((error: unknown) => {
       setUp = null; // Try again on the next page that needs it.
       throw error;

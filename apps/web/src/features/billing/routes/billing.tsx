@@ -1,9 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
-import type { TPlansAnswer } from '@air/shared/schemas/account';
-import type { TCard, TInvoiceList, TSubscription } from '@air/shared/schemas/billing';
-import type { TUsageList } from '@air/shared/schemas/usage';
 import { PageHeading } from '@/components/layout/page-heading';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useApiQuery } from '@/features/account/lib/use-api-query';
@@ -27,11 +24,11 @@ export default function BillingPage() {
   const { t } = useTranslation('billing');
   const queryClient = useQueryClient();
   const payments = usePayments();
-  const plans = useApiQuery<TPlansAnswer>(BILLING_URLS.plans);
-  const subscription = useApiQuery<TSubscription | null>(BILLING_URLS.subscription);
-  const card = useApiQuery<TCard | null>(BILLING_URLS.card);
-  const invoices = useApiQuery<TInvoiceList>(BILLING_URLS.invoices);
-  const usage = useApiQuery<TUsageList>(BILLING_URLS.usage);
+  const plans = useApiQuery(`GET ${BILLING_URLS.plans}`);
+  const subscription = useApiQuery(`GET ${BILLING_URLS.subscription}`);
+  const card = useApiQuery(`GET ${BILLING_URLS.card}`);
+  const invoices = useApiQuery(`GET ${BILLING_URLS.invoices}`);
+  const usage = useApiQuery(`GET ${BILLING_URLS.usage}`);
 
   const loading =
     plans.isPending || subscription.isPending || card.isPending || invoices.isPending || usage.isPending;

@@ -1,3 +1,4 @@
+import type { TApiResponse } from '@/lib/api';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { KeyRound, Network, TriangleAlert, UserPlus, Waypoints } from 'lucide-react';
@@ -63,7 +64,7 @@ function InviteStep() {
         onClick={() =>
           dialog.open(
             inviteDialog(t, (result) => {
-              const message = (result as { message?: string } | undefined)?.message;
+              const message = (result as TApiResponse<unknown> | undefined)?.message;
               if (message) toast({ variant: 'success', title: message });
             }),
           )

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { BlankSlate } from '@/components/ui/blank-slate';
 import { Button } from '@/components/ui/button';
 import { useOnboardingSteps } from '@/features/onboarding/components/onboarding-steps';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { updateUser, useSession } from '@/lib/session';
 import { cn } from '@/lib/utils';
@@ -35,7 +35,7 @@ export default function WelcomePage() {
   async function finish() {
     setFinishing(true);
     try {
-      await api.patch('/api/user', { onboarded: true });
+      await call('PATCH /api/user', { body: { onboarded: true } });
       updateUser({ onboarded: true });
       void navigate('/dashboard');
     } catch (error) {

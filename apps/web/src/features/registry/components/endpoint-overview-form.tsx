@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, api } from '@/lib/api';
+import { ApiError, call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import type { TAiEndpoint } from '../endpoint-types';
 
@@ -46,9 +46,9 @@ export function EndpointOverviewForm({
     if (problem) return setNameError(problem);
     setSaving(true);
     try {
-      const res = await api.patch<TAiEndpoint>(`/api/aiendpoint/${encodeURIComponent(endpoint.id)}`, {
-        name: name.trim(),
-        description,
+      const res = await call('PATCH /api/aiendpoint/:id', {
+        params: { id: endpoint.id },
+        body: { name: name.trim(), description },
       });
       toast({ variant: 'success', title: res.message ?? t('detail.saved') });
       onSaved({ name: name.trim(), config: { ...endpoint.config, description } });

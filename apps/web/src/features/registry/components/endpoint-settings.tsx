@@ -1,3 +1,4 @@
+import type { TBodyOf } from '@air/shared/api';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Plus, Trash2 } from 'lucide-react';
@@ -15,7 +16,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, api } from '@/lib/api';
+import { ApiError, call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import type { TAiEndpoint } from '../endpoint-types';
 
@@ -51,11 +52,13 @@ export function headersPatch(
   return out;
 }
 
-type TConfigPatch = {
-  headers: Record<string, string | null>;
-  upstream_model: string | null;
-  timeout_ms: number | null;
-};
+/** The `config` a settings save sends (`PATCH /api/aiendpoint/:id`), every field present. */
+type TConfigPatch = Required<
+  Pick<
+    NonNullable<TBodyOf<'PATCH /api/aiendpoint/:id'>['config']>,
+    'headers' | 'upstream_model' | 'timeout_ms'
+  >
+>;
 
 const SETTINGS_FIELDS: TFormFields = {
   headers: { type: 'hidden' },
@@ -117,7 +120,7 @@ export function EndpointSettings({
     if (Object.keys(found).length) return;
     setSaving(true);
     try {
-      await api.patch(`/api/aiendpoint/${encodeURIComponent(endpoint.id)}`, { config });
+      await call('PATCH /api/aiendpoint/:id', { params: { id: endpoint.id }, body: { config } });
       const headers = Object.fromEntries(
         Object.entries(config.headers)
           .filter(([, v]) => v !== null)

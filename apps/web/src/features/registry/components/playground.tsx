@@ -10,17 +10,10 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { readAnswer, type TPlaygroundResult } from '../playground-stream';
-
-interface TKeyOption {
-  id: string;
-  name: string;
-  active: boolean;
-  scope: string[];
-}
 
 const selectClass =
   'h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none';
@@ -44,7 +37,7 @@ export function Playground({ routeName }: { routeName: string }) {
     queryKey: ['playground-keys'],
     enabled: isDeveloper,
     queryFn: async () =>
-      ((await api.get<TKeyOption[]>('/api/key')).data ?? []).filter(
+      ((await call('GET /api/key')).data ?? []).filter(
         (key) => key.active && key.scope.includes('gateway.invoke'),
       ),
   });
@@ -62,10 +55,8 @@ export function Playground({ routeName }: { routeName: string }) {
     enabled: Boolean(chosen),
     staleTime: Infinity,
     queryFn: async () => {
-      const res = await api.get<{ full_key?: string; key?: string }>(
-        `/api/key/${encodeURIComponent(chosen)}`,
-      );
-      return res.data?.full_key ?? res.data?.key ?? '';
+      const res = await call('GET /api/key/:id', { params: { id: chosen } });
+      return res.data?.key ?? '';
     },
   });
 

@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Info, Loader2 } from 'lucide-react';
 import { Breadcrumb } from '@/components/layout/breadcrumb';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { EndpointOverviewForm } from '../components/endpoint-overview-form';
@@ -27,8 +27,8 @@ export default function EndpointPage() {
   const endpoint = useQuery({
     queryKey,
     retry: false,
-    queryFn: async () =>
-      (await api.get<TAiEndpoint>(`/api/aiendpoint/${encodeURIComponent(id)}`)).data ?? null,
+    queryFn: async (): Promise<TAiEndpoint | null> =>
+      (await call('GET /api/aiendpoint/:id', { params: { id } })).data ?? null,
   });
   React.useEffect(() => {
     if (endpoint.error) handleError(endpoint.error);
