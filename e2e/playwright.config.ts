@@ -12,6 +12,8 @@ export default defineConfig({
   projects: [
     { name: 'ui', testMatch: ['ui/**/*.spec.ts'], testIgnore: ['ui/billing.spec.ts'] },
     { name: 'billing', testMatch: ['ui/billing.spec.ts'], dependencies: ['ui'] },
+    // Last: the server's log of everything above holds no error (issue 7).
+    { name: 'audit', testMatch: ['audit/**/*.spec.ts'], dependencies: ['billing'] },
   ],
   retries: 0,
   // Two browsers share two cores with the server: a test that walks many focus stops takes twice
