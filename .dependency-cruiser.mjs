@@ -98,6 +98,26 @@ export default {
     },
     ...tableRules,
     {
+      name: 'services-not-web-framework',
+      severity: 'error',
+      comment:
+        'A service takes plain values (core/services.ts: TServices, TCaller), never Fastify, so a job ' +
+        "or a worker can call it (decision 016). Only a module's web layer imports fastify.",
+      from: {
+        path: '^apps/server/src/modules/',
+        pathNot: [
+          '/routes\\.ts$',
+          '-route\\.ts$',
+          '^apps/server/src/modules/billing/webhook\\.ts$',
+          '^apps/server/src/modules/auth-social/flow-cookie\\.ts$',
+          '^apps/server/src/modules/activity/actor\\.ts$',
+          '^apps/server/src/modules/usage/quota-warnings\\.ts$',
+          ...TESTS,
+        ],
+      },
+      to: { path: '(^|/)node_modules/fastify/' },
+    },
+    {
       name: 'outside-modules-through-service',
       severity: 'error',
       comment:
@@ -112,7 +132,8 @@ export default {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['(^|/)node_modules/', '(^|/)dist/', '^apps/server/drizzle/'] },
+    // node_modules is not crawled (doNotFollow) but stays in the graph, so a rule can name a package.
+    exclude: { path: ['(^|/)dist/', '^apps/server/drizzle/'] },
     // Count `import type` as a dependency: the console's route-table cycle was type-only.
     tsPreCompilationDeps: true,
     // The console's `@/` alias; the server and the shared package use relative paths.

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, API_KEY_SCOPES } from '@air/shared/schemas/api-key';
 import { accounts, apiKeys } from '../src/db/schema';
 import type { TChange } from '../src/lib/change-bus';
+import type { TServices } from '../src/core/services';
 import { sha256 } from '../src/lib/crypto';
+import { createKey, deleteKeys, listKeys } from '../src/modules/keys/service';
 import { createTestApp, type TTestApp } from './helpers';
 import { bearer, createActor, createApiKey, type TActor } from './support/actors';
 
@@ -348,5 +350,38 @@ describe('the account.read scope', () => {
     expect((await call('PATCH', '/api/account/plan', key, { plan: 'free' })).statusCode).toBe(403);
     expect((await call('GET', '/api/account/invoice', key)).statusCode).toBe(403);
     expect((await call('GET', '/api/key', key)).statusCode).toBe(403);
+  });
+});
+
+describe('the keys service without the web framework', () => {
+  it('a job creates and revokes a key with plain values (TServices), and the API sees both', async () => {
+    const owner = await createActor(t.app, { role: 'developer' });
+    const { app } = t;
+    // What a job or a worker would hold: the app's parts, not the Fastify instance.
+    const services: TServices = {
+      config: app.config,
+      db: app.db,
+      plans: app.plans,
+      mailer: app.mailer,
+      changes: app.changes,
+      attempts: app.attempts,
+      billing: app.billing,
+      sessionCache: app.sessionCache,
+      sessionActivity: app.sessionActivity,
+      forgetApiKey: (hash) => app.forgetApiKey(hash),
+      log: app.log,
+    };
+    const created = await createKey(services, owner.accountId, {
+      name: 'From a job',
+      scope: ['gateway.invoke'],
+    });
+    const listed = (await listKeys(services, owner.accountId)).map((key) => key.name);
+    expect(listed).toContain('From a job');
+    const seen = await call('GET', `/api/key/${created.id}`, owner.token);
+    expect(seen.statusCode).toBe(200);
+    expect(seen.json().data.name).toBe('From a job');
+    expect((await call('GET', '/api/v1/models', created.full_key)).statusCode).toBe(200);
+    expect(await deleteKeys(services, owner.accountId, [created.id])).toBe(1);
+    expect((await call('GET', '/api/v1/models', created.full_key)).statusCode).toBe(401);
   });
 });

@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { closeBilling } from '../../billing/close';
 import { accountRouteNames } from '../aiendpoint/service';
 import { accountSessionIds, deleteUsersWhere } from '../identity/service';
 import { accountKeyHashes } from '../keys/service';
 import { deleteAccount, memberIdsOf, noMembershipOutside } from '../membership/service';
 import { deleteAccountUsage } from '../usage/service';
+import type { TServices } from '../../core/services';
 
 /**
  * Closes an account for good: its sessions, API keys, endpoints and every row hanging off it go
@@ -12,7 +12,7 @@ import { deleteAccountUsage } from '../usage/service';
  * their user; members left with no account at all are deleted. Caches everywhere are told at once.
  * Each table is changed through its owner's service, all in one transaction.
  */
-export async function closeAccount(app: FastifyInstance, accountId: string): Promise<void> {
+export async function closeAccount(app: TServices, accountId: string): Promise<void> {
   await closeBilling(app.billing, accountId);
   const memberIds = await memberIdsOf(app.db, accountId);
   const keyHashes = await accountKeyHashes(app.db, accountId);

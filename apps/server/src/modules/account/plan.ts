@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import type { TPlansAnswer } from '@air/shared/schemas/account';
 import type { TPlan } from '@air/shared/schemas/plan';
 import type { TDb } from '../../db/client';
 import { accountPlanId, accountSummary } from '../membership/service';
+import type { TServices } from '../../core/services';
 
 export function planOption(plan: TPlan) {
   return {
@@ -26,7 +26,7 @@ export async function accountHeader(
   return account ? { name: account.name, planId: account.planId } : null;
 }
 
-export async function plansAnswer(app: FastifyInstance, accountId: string): Promise<TPlansAnswer> {
+export async function plansAnswer(app: TServices, accountId: string): Promise<TPlansAnswer> {
   return {
     plans: app.plans.map(planOption),
     active: await accountPlanId(app.db, accountId),

@@ -1,4 +1,3 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSignUp } from '@air/shared/schemas/account';
 import type { TSignInData } from '@air/shared/schemas/user';
 import { AppError } from '../../lib/app-error';
@@ -11,14 +10,15 @@ import { accountWithRole, addMember, createAccount } from '../membership/service
 import { addDefaultPrefs } from '../notification/service';
 import { sendVerification } from '../user/service';
 import { isUniqueViolation } from '../../db/errors';
+import type { TServices, TCaller } from '../../core/services';
 
 /**
  * An existing user signing up or accepting an invite proves they own the address with its current
  * password (counted as a failed attempt when wrong, so this is no password oracle).
  */
 export async function assertExistingPassword(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   user: { email: string; passwordHash: string | null },
   password: string,
 ): Promise<void> {
@@ -36,11 +36,7 @@ export async function assertExistingPassword(
  * owns an account is refused (409). An existing non-owner (invited elsewhere) gets an account of
  * its own and `duplicate_user: true`, keeping their password. Answers with a session.
  */
-export async function signUp(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  body: TSignUp,
-): Promise<TSignInData> {
+export async function signUp(app: TServices, request: TCaller, body: TSignUp): Promise<TSignInData> {
   assertNotBot(body.confirm_password);
   const existing = await userForSignUp(app.db, body.email);
 

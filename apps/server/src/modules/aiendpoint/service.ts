@@ -1,5 +1,4 @@
 import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type {
   TAiEndpoint,
   TCreateAiEndpoint,
@@ -15,6 +14,7 @@ import { sanitizeRichText } from '../../lib/sanitize-html';
 import { assertUpstreamAllowed } from '../../lib/upstream-address';
 import { mergeHeaders, sealHeaders } from './headers';
 import { openHeaders, toOwnWire, toSharedWire, type TEndpointRow } from './wire';
+import type { TServices } from '../../core/services';
 
 type TEndpointChanges = Partial<typeof aiEndpoints.$inferInsert>;
 
@@ -30,7 +30,7 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
-async function assertRouteNameFree(app: FastifyInstance, routeName: string, exceptId?: string) {
+async function assertRouteNameFree(app: TServices, routeName: string, exceptId?: string) {
   const [taken] = await app.db
     .select({ id: aiEndpoints.id })
     .from(aiEndpoints)
@@ -43,7 +43,7 @@ async function assertRouteNameFree(app: FastifyInstance, routeName: string, exce
   if (taken) throw routeNameTaken();
 }
 
-async function accountName(app: FastifyInstance, accountId: string): Promise<string> {
+async function accountName(app: TServices, accountId: string): Promise<string> {
   return (await accountSummary(app.db, accountId))?.name ?? '';
 }
 
@@ -52,7 +52,7 @@ async function accountName(app: FastifyInstance, accountId: string): Promise<str
  * description sanitised, the headers merged into the stored ones and sealed.
  */
 async function changesFrom(
-  app: FastifyInstance,
+  app: TServices,
   input: TUpdateAiEndpoint,
   current?: TEndpointRow,
 ): Promise<TEndpointChanges> {
@@ -80,7 +80,7 @@ async function changesFrom(
   return changes;
 }
 
-export async function listEndpoints(app: FastifyInstance, accountId: string): Promise<TAiEndpoint[]> {
+export async function listEndpoints(app: TServices, accountId: string): Promise<TAiEndpoint[]> {
   const account = accountNames(app.db);
   const rows = await app.db
     .select({ endpoint: aiEndpoints, accountName: account.name })
@@ -96,7 +96,7 @@ export async function listEndpoints(app: FastifyInstance, accountId: string): Pr
  * upstream settings). Anything else is 404, so a private endpoint's existence never shows.
  */
 export async function getEndpoint(
-  app: FastifyInstance,
+  app: TServices,
   accountId: string,
   id: string,
 ): Promise<TAiEndpoint | (TSharedAiEndpoint & { editable: false })> {
@@ -116,7 +116,7 @@ export async function getEndpoint(
 }
 
 export async function createEndpoint(
-  app: FastifyInstance,
+  app: TServices,
   accountId: string,
   input: TCreateAiEndpoint,
   actorUserId: string | null = null,
@@ -161,7 +161,7 @@ export async function createEndpoint(
   return row!.id;
 }
 
-async function findOwn(app: FastifyInstance, accountId: string, id: string): Promise<TEndpointRow> {
+async function findOwn(app: TServices, accountId: string, id: string): Promise<TEndpointRow> {
   const [row] = await app.db
     .select()
     .from(aiEndpoints)
@@ -172,7 +172,7 @@ async function findOwn(app: FastifyInstance, accountId: string, id: string): Pro
 }
 
 export async function updateEndpoint(
-  app: FastifyInstance,
+  app: TServices,
   accountId: string,
   id: string,
   input: TUpdateAiEndpoint,
@@ -212,7 +212,7 @@ export async function updateEndpoint(
 
 /** Deletes all the given endpoints of the account, or none (404) when any is not the account's. */
 export async function deleteEndpoints(
-  app: FastifyInstance,
+  app: TServices,
   accountId: string,
   ids: string[],
   actorUserId: string | null = null,
@@ -252,7 +252,7 @@ export async function accountRouteNames(db: TDb, accountId: string): Promise<str
 }
 
 /** The marketplace: every active, shared, public endpoint of every open account. */
-export async function listSharedEndpoints(app: FastifyInstance): Promise<TSharedAiEndpoint[]> {
+export async function listSharedEndpoints(app: TServices): Promise<TSharedAiEndpoint[]> {
   const account = accountNames(app.db);
   const rows = await app.db
     .select({ endpoint: aiEndpoints, accountName: account.name })

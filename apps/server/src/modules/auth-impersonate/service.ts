@@ -1,5 +1,4 @@
 import { asc, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSignInData } from '@air/shared/schemas/user';
 import type { TDb } from '../../db/client';
 import { users } from '../../db/schema/users';
@@ -8,6 +7,7 @@ import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken, issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
 import { completeSignIn } from '../auth/service';
 import { accountWithRole, addMember, createAccount } from '../membership/service';
+import type { TServices, TCaller } from '../../core/services';
 
 /**
  * Impersonation (server contract section 3): an operator with shell access marks a master
@@ -108,8 +108,8 @@ export async function mintImpersonationLink(
  * A master demoted since minting cannot use the link.
  */
 export async function signInByImpersonation(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   token: string,
 ): Promise<TSignInData> {
   const ipKey = attemptKey('ip', request.ip);

@@ -1,27 +1,23 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken } from '../../lib/one-time-tokens';
 import { finishFirstFactor, mailOneTimeLink, type TSignInAnswer } from '../auth/service';
+import type { TServices, TCaller } from '../../core/services';
 
 /**
  * Magic-link sign-in (server contract section 3): a 15-minute, single-use link mailed to the
  * address. The request never reveals whether the address has an account.
  */
-export async function sendMagicLink(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  email: string,
-): Promise<void> {
+export async function sendMagicLink(app: TServices, request: TCaller, email: string): Promise<void> {
   await mailOneTimeLink(app, request, email, 'magic', (token) => `/magic?token=${token}`);
 }
 
 /** Uses the link up and signs in (or answers `2fa_required`). Bad links count against the IP. */
 export async function signInWithMagicLink(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   token: string,
 ): Promise<TSignInAnswer> {
   const ipKey = attemptKey('ip', request.ip);

@@ -1,5 +1,4 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSignInData } from '@air/shared/schemas/user';
 import { oneTimeTokens, type TOneTimeTokenKind } from '../../db/schema/one-time-tokens';
 import { users } from '../../db/schema/users';
@@ -9,13 +8,14 @@ import { sha256 } from '../../lib/crypto';
 import { consumeToken, type TOneTimeToken } from '../../lib/one-time-tokens';
 import { completeSignIn } from '../auth/service';
 import { useSignInCode } from '../two-factor/service';
+import type { TServices, TCaller } from '../../core/services';
 
 /**
  * A live token (unused, unexpired, of `kind`) without using it up: the OTP step must keep its
  * pending token through a wrong code, and only `consumeToken` after a right one.
  */
 export async function peekToken(
-  app: FastifyInstance,
+  app: TServices,
   kind: TOneTimeTokenKind,
   rawToken: string,
 ): Promise<TOneTimeToken | null> {
@@ -40,8 +40,8 @@ export async function peekToken(
  * the code up, then the token, then signs in.
  */
 export async function signInWithCode(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   input: { code: string; jwt: string },
 ): Promise<TSignInData> {
   const ipKey = attemptKey('ip', request.ip);

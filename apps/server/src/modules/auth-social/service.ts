@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { userIdentities } from '../../db/schema/user-identities';
 import { users } from '../../db/schema/users';
 import { issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
 import { type TOidcFlow, type TOidcIdentity, type OidcClients, OidcError } from '../../lib/oidc';
+import type { TServices } from '../../core/services';
 
 export type TSocialError =
   'no_account' | 'email_unverified' | 'email_missing' | 'provider' | 'expired' | 'unknown_provider';
@@ -18,7 +18,7 @@ export type TSocialOutcome = { token: string } | { error: TSocialError };
  * An email with no user is refused: social sign-in never creates accounts.
  */
 export async function finishSocialSignIn(
-  app: FastifyInstance,
+  app: TServices,
   clients: OidcClients,
   flow: TOidcFlow,
   callbackUrl: URL,

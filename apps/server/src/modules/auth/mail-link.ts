@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { users } from '../../db/schema/users';
 import { issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+import type { TServices, TCaller } from '../../core/services';
 
 /**
  * Mails a single-use link (magic sign-in, password reset) when the address has an account. The
@@ -9,8 +9,8 @@ import { issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
  * bombing) whether or not it exists, and a mail failure is logged, never answered.
  */
 export async function mailOneTimeLink(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   email: string,
   kind: 'magic' | 'reset',
   linkTo: (token: string, email: string) => string,

@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSignInData } from '@air/shared/schemas/user';
 import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
@@ -9,6 +8,7 @@ import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/passw
 import { mailOneTimeLink } from './mail-link';
 import { announceRevoked, revokeUserSessionRows } from './sessions';
 import { completeSignIn } from './sign-in';
+import type { TServices, TCaller } from '../../core/services';
 
 // What other modules use of sign-in and sessions goes through this file (decision 013).
 export { completeSignIn, userPayload } from './sign-in';
@@ -27,8 +27,8 @@ function invalidCredentials(): AppError {
  * only `POST /api/auth/otp` accepts (it carries the account to land in); otherwise a session.
  */
 export async function finishFirstFactor(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   userId: string,
   accountId?: string,
 ): Promise<TSignInAnswer> {
@@ -52,8 +52,8 @@ export async function finishFirstFactor(
 
 /** `POST /api/auth` with email and password, limited per email and per IP. */
 export async function signInWithPassword(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   email: string,
   password: string,
 ): Promise<TSignInAnswer> {
@@ -74,8 +74,8 @@ export async function signInWithPassword(
 
 /** `POST /api/auth` with a one-time `social` token minted by the social sign-in callback. */
 export async function signInWithToken(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   token: string,
 ): Promise<TSignInAnswer> {
   const ipKey = [attemptKey('ip', request.ip)];
@@ -88,7 +88,7 @@ export async function signInWithToken(
 }
 
 /** Mails a reset link when the user exists; the caller always answers the same. */
-export async function requestPasswordReset(app: FastifyInstance, request: FastifyRequest, email: string) {
+export async function requestPasswordReset(app: TServices, request: TCaller, email: string) {
   await mailOneTimeLink(
     app,
     request,
@@ -103,7 +103,7 @@ export async function requestPasswordReset(app: FastifyInstance, request: Fastif
  * password, proves the mailbox (verified) and signs every session out.
  */
 export async function resetPassword(
-  app: FastifyInstance,
+  app: TServices,
   input: { jwt: string; email: string; password: string },
 ): Promise<void> {
   const passwordHash = await hashPassword(input.password);

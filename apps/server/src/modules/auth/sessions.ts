@@ -1,13 +1,13 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { TDb } from '../../db/client';
 import { sessions } from '../../db/schema/sessions';
+import type { TServices } from '../../core/services';
 
 /**
  * Session revocation. Every revocation is published on the change bus so cached look-ups (this
  * instance and, with Redis, every other) refuse the session at once.
  */
-export async function revokeSession(app: FastifyInstance, sessionId: string): Promise<void> {
+export async function revokeSession(app: TServices, sessionId: string): Promise<void> {
   await app.db
     .update(sessions)
     .set({ revokedAt: sql`now()` })
@@ -39,14 +39,14 @@ export async function revokeUserSessionRows(
 }
 
 /** Tells every cache (this instance and, with Redis, the others) that these sessions are over. */
-export async function announceRevoked(app: FastifyInstance, userId: string, sessionIds: string[]) {
+export async function announceRevoked(app: TServices, userId: string, sessionIds: string[]) {
   for (const sessionId of sessionIds) await app.changes.publish({ kind: 'session', sessionId });
   await app.changes.publish({ kind: 'user', userId });
 }
 
 /** Revokes every session of a user, except `keepSessionId` when given. */
 export async function revokeUserSessions(
-  app: FastifyInstance,
+  app: TServices,
   userId: string,
   keepSessionId?: string,
 ): Promise<number> {

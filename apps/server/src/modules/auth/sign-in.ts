@@ -1,5 +1,4 @@
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { permissionsFor } from '@air/shared/permissions';
 import type { TLocale } from '@air/shared/schemas/common';
 import type { TSignInData, TUser, TUserSubscription } from '@air/shared/schemas/user';
@@ -12,6 +11,7 @@ import { recordActivity } from '../activity/service';
 import { loadSubscription, type TSubscriptionRow } from '../../billing/records';
 import { accountSummary, membershipsOf, type TMembership } from '../membership/service';
 import { isNotificationOn } from '../notification/service';
+import type { TServices, TCaller } from '../../core/services';
 
 export type { TUser, TSignInData };
 
@@ -33,7 +33,7 @@ function subscriptionOf(row: TSubscriptionRow | null): TUserSubscription | null 
  * Every User field of the spec (section 3) for `userId` signed into `accountId`. Throws 404 when
  * the user does not exist or is not a member of that account.
  */
-export async function userPayload(app: FastifyInstance, userId: string, accountId: string): Promise<TUser> {
+export async function userPayload(app: TServices, userId: string, accountId: string): Promise<TUser> {
   const [user] = await app.db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new AppError('not_found');
   const memberships = await membershipsOf(app.db, userId);
@@ -70,7 +70,7 @@ export async function userPayload(app: FastifyInstance, userId: string, accountI
   };
 }
 
-function freeSubscription(app: FastifyInstance, since: Date): TUserSubscription {
+function freeSubscription(app: TServices, since: Date): TUserSubscription {
   const free = app.plans.find((p) => p.id === 'free');
   const end = new Date(since);
   end.setMonth(end.getMonth() + 1);
@@ -88,7 +88,7 @@ function freeSubscription(app: FastifyInstance, since: Date): TUserSubscription 
 
 /** The account a sign-in lands in: the requested one, else the default, else the oldest membership. */
 export async function pickAccount(
-  app: FastifyInstance,
+  app: TServices,
   userId: string,
   requested?: string | null,
 ): Promise<TMembership> {
@@ -107,7 +107,7 @@ export async function pickAccount(
   return chosen;
 }
 
-export function clientOf(request: FastifyRequest): { ip: string; userAgent: string } {
+export function clientOf(request: TCaller): { ip: string; userAgent: string } {
   const ua = request.headers['user-agent'];
   return { ip: request.ip, userAgent: typeof ua === 'string' ? ua.slice(0, 500) : '' };
 }
@@ -118,8 +118,8 @@ export function clientOf(request: FastifyRequest): { ip: string; userAgent: stri
  * not for impersonation) and the user keeps that preference on. Returns the sign-in answer's data.
  */
 export async function completeSignIn(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   input: { userId: string; accountId?: string; impersonatorUserId?: string },
 ): Promise<TSignInData> {
   const membership = await pickAccount(app, input.userId, input.accountId);

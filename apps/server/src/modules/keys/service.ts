@@ -1,5 +1,4 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import {
   API_KEY_PREFIX,
   API_KEY_SCOPES,
@@ -19,6 +18,7 @@ import { AppError } from '../../lib/app-error';
 import { recordActivity } from '../activity/service';
 import { accountHeader } from '../account/service';
 import { decryptSecret, encryptSecret, randomBase62, sha256 } from '../../lib/crypto';
+import type { TServices } from '../../core/services';
 
 type TKeyRow = typeof apiKeys.$inferSelect;
 
@@ -40,12 +40,12 @@ function normaliseScopes(scopes: readonly TApiKeyScope[]): TApiKeyScope[] {
 }
 
 /** A key changed: forget it here at once, then tell every cache (gateway, other instances). */
-async function announce(app: FastifyInstance, keyHash: string) {
+async function announce(app: TServices, keyHash: string) {
   app.forgetApiKey(keyHash);
   await app.changes.publish({ kind: 'api_key', keyHash });
 }
 
-export async function listKeys(app: FastifyInstance, accountId: string): Promise<TApiKey[]> {
+export async function listKeys(app: TServices, accountId: string): Promise<TApiKey[]> {
   const rows = await app.db
     .select()
     .from(apiKeys)
@@ -54,7 +54,7 @@ export async function listKeys(app: FastifyInstance, accountId: string): Promise
   return rows.map((row) => toWire(row, maskApiKey(row.keyPrefix)));
 }
 
-async function findKey(app: FastifyInstance, accountId: string, id: string): Promise<TKeyRow> {
+async function findKey(app: TServices, accountId: string, id: string): Promise<TKeyRow> {
   const [row] = await app.db
     .select()
     .from(apiKeys)
@@ -74,11 +74,7 @@ export async function accountKeyHashes(db: TDb, accountId: string): Promise<stri
 }
 
 /** `GET /api/user` for an API key: the key and its account, no person (decision 012). */
-export async function keyIdentity(
-  app: FastifyInstance,
-  accountId: string,
-  keyId: string,
-): Promise<TKeyIdentity> {
+export async function keyIdentity(app: TServices, accountId: string, keyId: string): Promise<TKeyIdentity> {
   const [row, account] = await Promise.all([
     findKey(app, accountId, keyId),
     accountHeader(app.db, accountId),
@@ -96,13 +92,13 @@ export async function keyIdentity(
 }
 
 /** The key in full, decrypted from its sealed copy. */
-export async function revealKey(app: FastifyInstance, accountId: string, id: string): Promise<TApiKey> {
+export async function revealKey(app: TServices, accountId: string, id: string): Promise<TApiKey> {
   const row = await findKey(app, accountId, id);
   return toWire(row, decryptSecret(app.config.secret, row.keyEnc));
 }
 
 export async function createKey(
-  app: FastifyInstance,
+  app: TServices,
   accountId: string,
   input: TCreateApiKey,
   actorUserId: string | null = null,
@@ -130,7 +126,7 @@ export async function createKey(
 }
 
 export async function updateKey(
-  app: FastifyInstance,
+  app: TServices,
   accountId: string,
   id: string,
   input: TUpdateApiKey,
@@ -162,7 +158,7 @@ export async function updateKey(
 
 /** Deletes all the given keys of the account, or none (404) when any id is not the account's. */
 export async function deleteKeys(
-  app: FastifyInstance,
+  app: TServices,
   accountId: string,
   ids: string[],
   actorUserId: string | null = null,

@@ -1,14 +1,14 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { TSession } from '@air/shared/schemas/session';
 import { sessions } from '../../db/schema/sessions';
 import { AppError } from '../../lib/app-error';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../lib/session-activity';
 import { revokeSession, revokeUserSessions } from '../auth/service';
+import type { TServices } from '../../core/services';
 
 /** The user's live sessions (not revoked, not idle 7 days, not older than 30), most recent first. */
 export async function listSessions(
-  app: FastifyInstance,
+  app: TServices,
   auth: { userId: string; sessionId: string },
 ): Promise<TSession[]> {
   // What this instance has not written yet still counts as activity.
@@ -38,7 +38,7 @@ export async function listSessions(
 
 /** Signs out one of the user's own sessions; another user's session id is a 404. */
 export async function signOutSession(
-  app: FastifyInstance,
+  app: TServices,
   auth: { userId: string },
   sessionId: string,
 ): Promise<void> {
@@ -53,7 +53,7 @@ export async function signOutSession(
 
 /** Signs out every session of the user but the caller's. */
 export function signOutOtherSessions(
-  app: FastifyInstance,
+  app: TServices,
   auth: { userId: string; sessionId: string },
 ): Promise<number> {
   return revokeUserSessions(app, auth.userId, auth.sessionId);

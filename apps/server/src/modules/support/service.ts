@@ -1,11 +1,11 @@
 import { and, count, eq, gt, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { SUPPORT_MESSAGES_PER_HOUR, type TSupportMail } from '@air/shared/schemas/support';
 import { planById } from '../../billing/records';
 import { supportMessages } from '../../db/schema/support-messages';
 import { AppError } from '../../lib/app-error';
 import { lockUserContact } from '../identity/service';
 import { accountSummary } from '../membership/service';
+import type { TServices } from '../../core/services';
 
 const HOUR_MS = 3_600_000;
 
@@ -16,7 +16,7 @@ const HOUR_MS = 3_600_000;
  * hour's messages are counted and this one recorded, so concurrent requests cannot all pass.
  */
 export async function sendSupportMessage(
-  app: FastifyInstance,
+  app: TServices,
   sender: { userId: string; accountId: string },
   body: TSupportMail,
 ): Promise<void> {

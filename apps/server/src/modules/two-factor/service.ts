@@ -1,5 +1,4 @@
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TTwoFactorSetup } from '@air/shared/schemas/two-factor';
 import { users } from '../../db/schema/users';
 import './messages';
@@ -14,6 +13,7 @@ import {
   qrCodeDataUrl,
   totpUri,
 } from '../../lib/totp';
+import type { TServices, TCaller } from '../../core/services';
 
 /**
  * Two-factor authentication (server contract section 3). Turning it on stores a pending secret
@@ -22,13 +22,13 @@ import {
  * a step at or below it is refused, so a code works once even within its 90-second window.
  */
 
-async function userRow(app: FastifyInstance, userId: string) {
+async function userRow(app: TServices, userId: string) {
   const [user] = await app.db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new AppError('unauthenticated');
   return user;
 }
 
-export async function startTwoFactorSetup(app: FastifyInstance, userId: string): Promise<TTwoFactorSetup> {
+export async function startTwoFactorSetup(app: TServices, userId: string): Promise<TTwoFactorSetup> {
   const user = await userRow(app, userId);
   const secret = newTotpSecret();
   await app.db
@@ -49,8 +49,8 @@ export async function startTwoFactorSetup(app: FastifyInstance, userId: string):
  * counted against the sign-in limits); a set-up still pending is simply dropped.
  */
 export async function disableTwoFactor(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   userId: string,
   code: string | undefined,
 ): Promise<void> {
@@ -77,7 +77,7 @@ export async function disableTwoFactor(
 }
 
 /** Confirms the pending secret with its first code; answers the backup code (shown once). */
-export async function confirmTwoFactor(app: FastifyInstance, userId: string, code: string): Promise<string> {
+export async function confirmTwoFactor(app: TServices, userId: string, code: string): Promise<string> {
   const user = await userRow(app, userId);
   if (!user.totpPendingSecretEnc) {
     throw new AppError('bad_request', { messageKey: 'error.two_factor_not_pending', inputError: 'code' });
@@ -110,7 +110,7 @@ export async function confirmTwoFactor(app: FastifyInstance, userId: string, cod
  * Answers false for a wrong or already-used code. Each use is one conditional UPDATE, so two
  * concurrent requests with the same code cannot both pass.
  */
-export async function useSignInCode(app: FastifyInstance, userId: string, code: string): Promise<boolean> {
+export async function useSignInCode(app: TServices, userId: string, code: string): Promise<boolean> {
   const user = await userRow(app, userId);
   if (!user.totpEnabled || !user.totpSecretEnc) return false;
   const trimmed = code.trim();

@@ -11,6 +11,7 @@ import {
 import './messages';
 import { startQuotaWarnings } from './quota-warnings';
 import { requestLog } from './request-log';
+import { gatewayStateOf } from '../../gateway/state';
 import { accountUsage, flushUsage, usageInsight } from './service';
 
 /**
@@ -24,7 +25,7 @@ const usageRoutes: FastifyPluginAsync = async (fastify) => {
   app.get(
     '/account/usage',
     { preValidation: reader, schema: { tags, response: { 200: ZEnvelope(ZUsageList) } } },
-    async (request) => ({ data: await accountUsage(app, request.auth!.accountId) }),
+    async (request) => ({ data: await accountUsage(app, gatewayStateOf(app), request.auth!.accountId) }),
   );
   app.get(
     '/account/usage/insight',
@@ -32,7 +33,9 @@ const usageRoutes: FastifyPluginAsync = async (fastify) => {
       preValidation: reader,
       schema: { tags, querystring: ZUsageInsightQuery, response: { 200: ZEnvelope(ZUsageInsight) } },
     },
-    async (request) => ({ data: await usageInsight(app, request.auth!.accountId, request.query) }),
+    async (request) => ({
+      data: await usageInsight(app, gatewayStateOf(app), request.auth!.accountId, request.query),
+    }),
   );
   app.get(
     '/account/usage/log',
@@ -41,7 +44,7 @@ const usageRoutes: FastifyPluginAsync = async (fastify) => {
       schema: { tags, querystring: ZUsageLogQuery, response: { 200: ZEnvelope(ZUsageLog) } },
     },
     async (request) => {
-      await flushUsage(app);
+      await flushUsage(gatewayStateOf(app));
       return { data: await requestLog(app.db, request.auth!.accountId, request.query) };
     },
   );

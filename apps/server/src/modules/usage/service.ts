@@ -1,13 +1,13 @@
 import { and, count, eq, gte } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { TUsageList } from '@air/shared/schemas/usage';
 import type { TUsageInsight, TUsageInsightQuery } from '@air/shared/schemas/usage-insight';
 import type { TDb, TTx } from '../../db/client';
 import { usageEvents } from '../../db/schema/usage-events';
 import { periodOf, periodStart } from '../../gateway/limits';
-import { gatewayStateOf } from '../../gateway/state';
+import type { TGatewayState } from '../../gateway/state';
 import { callerUsage, providerUsage } from './insight';
 import { periodRange, projectedQuotaDay } from './period';
+import type { TServices } from '../../core/services';
 
 /** The first instant of the month after `period`. */
 function periodEnd(period: string): Date {
@@ -23,17 +23,22 @@ export async function deleteAccountUsage(db: TDb | TTx, accountId: string): Prom
   await db.delete(usageEvents).where(eq(usageEvents.callerAccountId, accountId));
 }
 
+/**
+ * The gateway's in-memory parts that usage reports on: its quota counter, the plan limits it
+ * enforces and its pending usage rows. The route passes the running gateway's.
+ */
+export type TGatewayView = Pick<TGatewayState, 'meter' | 'counters' | 'directory'>;
+
 /** Writes the gateway's pending usage rows, so a call made a moment ago shows. */
-export async function flushUsage(app: FastifyInstance): Promise<void> {
-  await gatewayStateOf(app).meter.flush();
+export async function flushUsage(gateway: TGatewayView): Promise<void> {
+  await gateway.meter.flush();
 }
 
 /** This month's calls (the gateway's own quota counter, so the console and the 402 agree) and quota. */
-async function monthCalls(app: FastifyInstance, accountId: string) {
-  const state = gatewayStateOf(app);
+async function monthCalls(app: TServices, gateway: TGatewayView, accountId: string) {
   const [calls, limits] = await Promise.all([
-    state.counters.calls(accountId),
-    state.directory.planLimits.get(accountId),
+    gateway.counters.calls(accountId),
+    gateway.directory.planLimits.get(accountId),
   ]);
   // No limits loaded yet (no subscription row): the free plan's, as the gateway's entitlements say.
   const free = app.billing.plans.find((plan) => plan.id === 'free');
@@ -45,11 +50,15 @@ async function monthCalls(app: FastifyInstance, accountId: string) {
  * quota with (so the console and the 402 agree); `served` is counted from usage_events after the
  * pending batch is written, so a call made a moment ago is included.
  */
-export async function accountUsage(app: FastifyInstance, accountId: string): Promise<TUsageList> {
+export async function accountUsage(
+  app: TServices,
+  gateway: TGatewayView,
+  accountId: string,
+): Promise<TUsageList> {
   const period = periodOf(Date.now());
   const start = periodStart(period);
-  const { calls, quota } = await monthCalls(app, accountId);
-  await flushUsage(app);
+  const { calls, quota } = await monthCalls(app, gateway, accountId);
+  await flushUsage(gateway);
   const [served] = await app.db
     .select({ total: count() })
     .from(usageEvents)
@@ -72,14 +81,15 @@ export async function accountUsage(app: FastifyInstance, accountId: string): Pro
 
 /** The usage page: caller and provider views of the period, and this month against the quota. */
 export async function usageInsight(
-  app: FastifyInstance,
+  app: TServices,
+  gateway: TGatewayView,
   accountId: string,
   query: TUsageInsightQuery,
   now = Date.now(),
 ): Promise<TUsageInsight> {
   const range = periodRange(query, now);
-  const { calls, quota } = await monthCalls(app, accountId);
-  await flushUsage(app);
+  const { calls, quota } = await monthCalls(app, gateway, accountId);
+  await flushUsage(gateway);
   const [caller, provider] = await Promise.all([
     callerUsage(app.db, accountId, range.from, range.to),
     providerUsage(app.db, accountId, range.from, range.to),

@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TPasswordChange } from '@air/shared/schemas/user';
 import { sessions } from '../../db/schema/sessions';
 import { users } from '../../db/schema/users';
@@ -7,6 +6,7 @@ import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { announceRevoked, revokeUserSessionRows } from '../auth/service';
+import type { TServices, TCaller } from '../../core/services';
 
 /**
  * A signed-in user confirms a sensitive step with their password (close account, delete user,
@@ -17,8 +17,8 @@ import { announceRevoked, revokeUserSessionRows } from '../auth/service';
  * password (and with it change the email), close the account or delete the user.
  */
 export async function assertPasswordConfirmed(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   userId: string,
   password: string | undefined,
   field: string,
@@ -46,7 +46,7 @@ export async function assertPasswordConfirmed(
 /** How recent a sign-in must be to stand in for a password the user does not have. */
 export const RECENT_SIGN_IN_MS = 15 * 60_000;
 
-async function assertRecentSignIn(app: FastifyInstance, request: FastifyRequest) {
+async function assertRecentSignIn(app: TServices, request: TCaller) {
   const auth = request.auth;
   if (auth?.kind !== 'session') throw new AppError('forbidden');
   const [session] = await app.db
@@ -64,8 +64,8 @@ async function assertRecentSignIn(app: FastifyInstance, request: FastifyRequest)
  * decides, whatever `has_password` says). Every other session of the user is signed out.
  */
 export async function changePassword(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   auth: { userId: string; sessionId: string },
   body: TPasswordChange,
 ): Promise<void> {

@@ -1,5 +1,4 @@
 import { and, eq, ne } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   ZInvitedSignUpNew,
   type TInvitedSignUp,
@@ -29,6 +28,7 @@ import { addDefaultPrefs, isNotificationOn } from '../notification/service';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { useSignInCode } from '../two-factor/service';
 import { requestEmailChange } from './verification';
+import type { TServices, TCaller } from '../../core/services';
 
 // What other modules use of passwords and verification goes through this file (decision 013).
 export { assertPasswordConfirmed } from './password';
@@ -41,8 +41,8 @@ const emailTaken = () => new AppError('conflict', { messageKey: 'error.email_tak
  * writes share one transaction. An email change needs a new verification.
  */
 export async function updateUser(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   auth: { userId: string; accountId: string },
   body: TUserUpdate,
 ): Promise<{ emailChangePending: string | null }> {
@@ -101,8 +101,8 @@ export async function updateUser(
 
 /** The current password, or a current TOTP code for a user without one (social sign-in). */
 async function assertEmailChangeConfirmed(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   user: typeof users.$inferSelect,
   body: TUserUpdate,
 ): Promise<void> {
@@ -130,8 +130,8 @@ async function assertEmailChangeConfirmed(
  * `invite_accepted` preference is on. Answers with a session in the inviting account.
  */
 export async function acceptInvite(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   body: TInvitedSignUp,
 ): Promise<TSignInData> {
   assertNotBot(body.confirm_password);
@@ -202,8 +202,8 @@ export async function acceptInvite(
 }
 
 async function notifyInviter(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   invite: TPendingInvite,
   member: { name: string; email: string },
 ): Promise<void> {
@@ -235,7 +235,7 @@ async function notifyInviter(
  * `DELETE /api/user`: a user deletes themself, leaving every account they belong to; refused while
  * they own an account.
  */
-export async function deleteSelf(app: FastifyInstance, userId: string): Promise<void> {
+export async function deleteSelf(app: TServices, userId: string): Promise<void> {
   const memberships = await membershipsOf(app.db, userId);
   if (memberships.some((m) => m.role === 'owner')) {
     throw new AppError('bad_request', { messageKey: 'error.owner_cannot_leave' });

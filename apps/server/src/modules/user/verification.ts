@@ -1,17 +1,17 @@
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { isUniqueViolation } from '../../db/errors';
 import { consumeToken, issueToken, revokeTokens, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+import type { TServices, TCaller } from '../../core/services';
 
 /**
  * Sends the verification mail (link APP_URL/signup/verify?token=…). Older verification links of the
  * user stop working. A delivery failure is logged, not raised: the user can ask for a new mail.
  */
 export async function sendVerification(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   user: { id: string; name: string; email: string; locale: string },
 ): Promise<void> {
   await revokeTokens(app.db, 'verify', user.id);
@@ -33,8 +33,8 @@ export async function sendVerification(
  * its verification and every session stay as they are until then.
  */
 export async function requestEmailChange(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  app: TServices,
+  request: TCaller,
   user: { id: string; name: string; email: string; locale: string },
   newEmail: string,
 ): Promise<void> {
@@ -71,7 +71,7 @@ export async function requestEmailChange(
  * Uses a verification token up and marks its user verified; a token of an email change moves the
  * user to the new address (409 when another user took it meanwhile). Returns the user id.
  */
-export async function verifyEmail(app: FastifyInstance, token: string): Promise<string> {
+export async function verifyEmail(app: TServices, token: string): Promise<string> {
   // The token is spent only when the change it carries is made: an address taken meanwhile
   // answers 409 and leaves the link as it was.
   const userId = await app.db.transaction(async (tx) => {
