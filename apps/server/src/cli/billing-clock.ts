@@ -1,3 +1,5 @@
+import { ZEnvelope } from '@air/shared/schemas/common';
+import { ZClockAnswer, type TClockAnswer } from '@air/shared/schemas/billing';
 import { parseDuration } from '../billing/clock';
 import { advanceAndRenew } from '../billing/clock-command';
 import { withDatabase } from '../db/with-database';
@@ -22,7 +24,7 @@ const billingClock: TCliCommand = {
       console.error('Usage: npm run cli -- billing-clock advance <N>d|<N>h|<N>m   (or: billing-clock show)');
       return 1;
     }
-    let answer: { now: string; renewed: number } | null = null;
+    let answer: TClockAnswer | null = null;
     try {
       const res = await fetch(`${config.appUrl}/api/dev/billing-clock`, {
         method: 'POST',
@@ -30,7 +32,7 @@ const billingClock: TCliCommand = {
         body: JSON.stringify({ advance_ms: ms }),
         signal: AbortSignal.timeout(120_000),
       });
-      if (res.ok) answer = ((await res.json()) as { data: { now: string; renewed: number } }).data;
+      if (res.ok) answer = ZEnvelope(ZClockAnswer).parse(await res.json()).data;
     } catch {
       // No server running: use the database directly.
     }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { ZHealth, ZHealthUnavailable } from '@air/shared/schemas/operations';
 import { findGatewayState } from '../gateway/state';
 
 /**
@@ -17,8 +17,8 @@ export function registerHealth(app: FastifyInstance) {
         summary: 'Readiness: 200 after a real database query, 503 when the database does not answer',
         security: [],
         response: {
-          200: z.object({ status: z.literal('ok'), redis: z.enum(['up', 'down']).optional() }),
-          503: z.object({ status: z.literal('unavailable') }),
+          200: ZHealth,
+          503: ZHealthUnavailable,
         },
       },
     },

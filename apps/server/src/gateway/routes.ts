@@ -1,7 +1,7 @@
 import { and, asc, eq, or } from 'drizzle-orm';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import type { TModelList } from '@air/shared/schemas/gateway';
+import { ZModelList, type TModelList } from '@air/shared/schemas/gateway';
 import { accounts } from '../db/schema/accounts';
 import { aiEndpoints } from '../db/schema/ai-endpoints';
 import { isAppError } from '../lib/app-error';
@@ -99,7 +99,9 @@ export default async function gatewayRoutes(app: FastifyInstance) {
         owned_by: row.ownedBy,
       })),
     };
-    const body = JSON.stringify(list);
+    // Written on the raw socket (no Fastify serializer): the shared schema keeps the answer to
+    // exactly what /api/docs declares.
+    const body = JSON.stringify(ZModelList.parse(list));
     res.writeHead(200, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),

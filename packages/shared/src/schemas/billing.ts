@@ -272,3 +272,20 @@ export type TCardErrorCode = (typeof CARD_ERROR_CODES)[number];
  */
 export const ZPlanSaved = z.object({ data: ZUser.optional(), message: z.string() });
 export type TPlanSaved = z.infer<typeof ZPlanSaved>;
+
+/** `POST /api/billing/webhook` (the processor, signed): received, or already seen (`duplicate`). */
+export const ZWebhookAnswer = z.object({ received: z.literal(true), duplicate: z.boolean() });
+
+/**
+ * `POST /api/dev/billing-clock` `{ advance_ms }` (development only, from this machine: the
+ * `billing-clock` command): moves the billing clock on and runs the renewals then due.
+ */
+export const ZClockAdvance = z.strictObject({
+  advance_ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(3650 * 86_400_000),
+});
+export const ZClockAnswer = z.object({ now: z.string(), renewed: z.number().int() });
+export type TClockAnswer = z.infer<typeof ZClockAnswer>;

@@ -12,6 +12,8 @@ import { z } from 'zod';
 export const ZUuid = z.uuid();
 export const ZIdParams = z.strictObject({ id: z.uuid() });
 export type TIdParams = z.infer<typeof ZIdParams>;
+/** `/{ids}`: ids separated by commas (each checked by the route; a bad one is simply not found). */
+export const ZIdsParams = z.strictObject({ ids: z.string().min(1).max(20_000) });
 
 /** `{ message, inputError?, ... }`: every 4xx/5xx of the console API. */
 export const ZErrorBody = z.looseObject({

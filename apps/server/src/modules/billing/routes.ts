@@ -6,6 +6,8 @@ import {
   ZBillingConfig,
   ZCard,
   ZCardUpdate,
+  ZClockAdvance,
+  ZClockAnswer,
   ZInvoiceList,
   ZInvoicePdfParams,
   ZInvoicePdfQuery,
@@ -46,14 +48,6 @@ import { registerWebhook } from './webhook';
 function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
-
-const ZClockAdvance = z.strictObject({
-  advance_ms: z
-    .number()
-    .int()
-    .min(0)
-    .max(3650 * 86_400_000),
-});
 
 const billingRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -276,7 +270,7 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
         schema: {
           tags: ['dev'],
           body: ZClockAdvance,
-          response: { 200: ZEnvelope(z.object({ now: z.string(), renewed: z.number().int() })) },
+          response: { 200: ZEnvelope(ZClockAnswer) },
         },
       },
       async (request) => {

@@ -1,13 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
-import { z } from 'zod';
 import { applyInvoicePayment, applyPlan } from '../../billing/engine';
 import { StripeProvider } from '../../billing/stripe/provider';
+import { ZWebhookAnswer } from '@air/shared/schemas/billing';
 import { billingEvents } from '../../db/schema/billing';
 import { AppError } from '../../lib/app-error';
-
-const ZWebhookAnswer = z.object({ received: z.literal(true), duplicate: z.boolean() });
 
 /**
  * `POST /api/billing/webhook` (BILLING_PROVIDER=stripe): Stripe's events, signature verified with

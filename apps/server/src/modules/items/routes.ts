@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZDeleted, ZEnvelope, ZIdParams } from '@air/shared/schemas/common';
+import { ZDeleted, ZEnvelope, ZIdParams, ZIdsParams } from '@air/shared/schemas/common';
 import { ITEM_KINDS, ZDeleteItems, ZItem, ZItemInput, type TItemKind } from '@air/shared/schemas/item';
 import { t } from '../../i18n';
 import { AppError } from '../../lib/app-error';
@@ -9,7 +9,6 @@ import './messages';
 import { createItem, deleteItems, getItem, listItems, renameItem } from './service';
 
 const ZUuid = z.uuid();
-const ZIdsParams = z.strictObject({ ids: z.string().min(1).max(20_000) });
 
 function parseIds(text: string): string[] {
   const ids = text.split(',').map((id) => id.trim());
