@@ -21,11 +21,6 @@ export interface TErrorReply {
   body?: TErrorBody;
 }
 export type TReply<K extends TConsoleCall> = TOkReply<K> | TErrorReply;
-/** An answer of a call that is not in the table yet. */
-export interface TLooseReply {
-  status?: number;
-  body?: unknown;
-}
 
 /** A call as the mocked server saw it. */
 export interface TSeenCall {

@@ -6,7 +6,7 @@ import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import type { TConsoleCall } from '@air/shared/api';
 import { AppProviders } from '@/app/providers';
 import { TooltipProvider } from '@/components/ui/tooltip';
-import { serveApi, type TLooseReply, type TReply, type TSeenCall } from '@/test/api-mock';
+import { serveApi, type TReply, type TSeenCall } from '@/test/api-mock';
 
 export interface TMockCall {
   method: string;
@@ -19,9 +19,6 @@ export interface TMockCall {
 export type TMockRoutes = {
   [K in TConsoleCall]?:
     TReply<K> | ((call: TMockCall & { params: URLSearchParams }) => TReply<K> | Promise<TReply<K>>);
-} & {
-  /** A call not yet in the table (a module that has not added it): any answer. */
-  [call: string]: TLooseReply | ((...args: never[]) => TLooseReply | Promise<TLooseReply>) | undefined;
 };
 
 const asMockCall = (call: TSeenCall): TMockCall => ({

@@ -122,7 +122,7 @@ describe('/account/profile', () => {
           ],
         },
       },
-      [`DELETE /api/user/sessions/${S2}`]: {
+      'DELETE /api/user/sessions/:id': {
         body: { data: { signed_out: 1, signout: false }, message: 'The session has been signed out' },
       },
     });

@@ -9,7 +9,7 @@ import { LoadingProvider } from '@/app/loading-provider';
 import { Toaster } from '@/components/ui/toaster';
 import { setSession, type TSessionUser } from '@/lib/session';
 import { userFixture } from '@/test/fixtures';
-import { serveApi, type TLooseReply, type TReply, type TSeenCall } from '@/test/api-mock';
+import { serveApi, type TReply, type TSeenCall } from '@/test/api-mock';
 
 /** Test support for page tests: a mocked server, a signed-in user and the page in a real router. */
 
@@ -24,9 +24,6 @@ export interface TRecordedCall {
 /** Answers by call name (`@air/shared/api`), typed from the server's schemas. */
 export type TMockHandlers = {
   [K in TConsoleCall]?: TReply<K> | ((body: TBodyOf<K>) => TReply<K> | Promise<TReply<K>>);
-} & {
-  /** A call not yet in the table (a module that has not added it): any answer. */
-  [call: string]: TLooseReply | ((...args: never[]) => TLooseReply | Promise<TLooseReply>) | undefined;
 };
 
 /**
@@ -123,6 +120,3 @@ export function renderPage(
 export function at(router: ReturnType<typeof createMemoryRouter>): string {
   return router.state.location.pathname + router.state.location.search;
 }
-
-/** @deprecated name kept for older tests: one handler of the table. */
-export type TMockHandler = TLooseReply | ((body: never) => TLooseReply);

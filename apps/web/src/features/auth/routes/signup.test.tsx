@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { TReply } from '@/test/api-mock';
 import { signInFixture } from '@/test/fixtures';
 import { act, screen, waitFor } from '@testing-library/react';
 import { at, mockApi, renderPage } from '@/features/account/test/page-harness';
@@ -73,7 +74,7 @@ describe('/signup', () => {
 });
 
 describe('/signup/user', () => {
-  const info = (existing: boolean) => ({
+  const info = (existing: boolean): TReply<'GET /api/invite/:token'> => ({
     body: {
       data: {
         email: 'grace@example.com',
@@ -87,7 +88,7 @@ describe('/signup/user', () => {
 
   it('a new address signs up with the link token through POST /api/user and routes on like a sign-in', async () => {
     const calls = mockApi({
-      'GET /api/invite/tok_0123456789abcdef': info(false),
+      'GET /api/invite/:token': info(false),
       'POST /api/user': {
         body: { data: { ...signedUp, verified: true, plan: 'free', onboarded: false, token: 'joined' } },
       },
@@ -104,6 +105,7 @@ describe('/signup/user', () => {
     await user.type(screen.getByLabelText(/Password/), 'correct-horse!');
     await user.click(screen.getByRole('button', { name: 'Join the team' }));
     await waitFor(() => expect(at(router)).toBe('/welcome'));
+    expect(calls[0]).toMatchObject({ method: 'GET', path: '/api/invite/tok_0123456789abcdef' });
     expect(calls[1]?.body).toEqual({
       name: 'Grace',
       email: 'grace@example.com',
@@ -116,7 +118,7 @@ describe('/signup/user', () => {
 
   it('an address that already has a user joins with its current password', async () => {
     const calls = mockApi({
-      'GET /api/invite/tok_0123456789abcdef': info(true),
+      'GET /api/invite/:token': info(true),
       'POST /api/user': { body: { data: { ...signedUp, verified: true, plan: 'free', onboarded: true } } },
     });
     const { user, router } = renderPage(<SignupUserPage />, {
@@ -137,7 +139,7 @@ describe('/signup/user', () => {
 
   it('shows the server message for an expired or used invitation', async () => {
     mockApi({
-      'GET /api/invite/tok_0123456789abcdef': {
+      'GET /api/invite/:token': {
         status: 400,
         body: { message: 'This invitation has expired. Please ask for a new one.' },
       },

@@ -8,7 +8,7 @@ import { resetToasts } from '@/components/ui/use-toast';
 import { clearSession } from '@/lib/session';
 import { resetRunOnce } from '@/features/auth/components/run-once';
 import { signInFixture } from '@/test/fixtures';
-import { serveApi, type TLooseReply, type TReply, type TSeenCall } from '@/test/api-mock';
+import { serveApi, type TReply, type TSeenCall } from '@/test/api-mock';
 
 // The sign-in family loads its request schemas (and zod) only after the route renders. Loading
 // them here first keeps a cold transform of zod out of the tests' one-second waitFor timeouts.
@@ -29,9 +29,6 @@ export type { TReply };
 /** Answers by call name (`@air/shared/api`), typed from the server's schemas. */
 export type TRoutes = {
   [K in TConsoleCall]?: TReply<K> | ((body: TBodyOf<K>) => TReply<K> | Promise<TReply<K>>);
-} & {
-  /** A call not yet in the table (a module that has not added it): any answer. */
-  [call: string]: TLooseReply | ((...args: never[]) => TLooseReply | Promise<TLooseReply>) | undefined;
 };
 
 /**

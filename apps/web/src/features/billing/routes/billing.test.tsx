@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { subscriptionFixture } from '@/test/fixtures';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
-import { mockApi, renderPage, signInAs, type TMockHandler } from '@/features/account/test/page-harness';
+import { mockApi, renderPage, signInAs, type TMockHandlers } from '@/features/account/test/page-harness';
 import { clearSession, getSession } from '@/lib/session';
 import { resetPayments } from '../lib/payments';
 import { invoice, localConfig, plansAnswer, subscription, usage, visa } from '../test/fixtures';
@@ -14,7 +14,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function billingApi(overrides: Record<string, TMockHandler> = {}) {
+function billingApi(overrides: TMockHandlers = {}) {
   return mockApi({
     'GET /api/billing/config': { body: localConfig },
     'GET /api/account/plans': { body: plansAnswer('team') },
@@ -122,9 +122,15 @@ describe('/account/billing', () => {
       'POST /api/billing/local/confirm': {
         body: { data: { payment_intent: { id: 'pi_renewal', status: 'succeeded' as const } } },
       },
-      'GET /api/auth': {
-        body: { data: { authenticated: true, subscription: subscriptionFixture({ status: 'active' }) } },
-      },
+      'GET /api/auth': () => ({
+        body: {
+          data: {
+            authenticated: true as const,
+            ...getSession().user!,
+            subscription: subscriptionFixture({ status: 'active' }),
+          },
+        },
+      }),
     });
     const { user } = open();
     const banner = await screen.findByRole('alert');
@@ -152,7 +158,11 @@ describe('/account/billing', () => {
     const calls = billingApi({
       'PATCH /api/account/plan': {
         body: {
-          data: { plan: 'team', subscription: { ...subscription({ cancel_at_period_end: true }) } },
+          data: {
+            ...getSession().user!,
+            plan: 'team',
+            subscription: { ...subscription({ cancel_at_period_end: true }) },
+          },
           message: 'Your subscription will be cancelled on December 1, 2026.',
         },
       },
@@ -221,9 +231,15 @@ describe('/account/billing', () => {
         status = 'active';
         return { body: { data: visa, message: 'Card updated' } };
       },
-      'GET /api/auth': {
-        body: { data: { authenticated: true, subscription: subscriptionFixture({ status: 'active' }) } },
-      },
+      'GET /api/auth': () => ({
+        body: {
+          data: {
+            authenticated: true as const,
+            ...getSession().user!,
+            subscription: subscriptionFixture({ status: 'active' }),
+          },
+        },
+      }),
     });
     const { user } = open();
     expect(await screen.findByRole('alert')).toHaveTextContent('Payment failed');
