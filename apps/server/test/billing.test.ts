@@ -56,6 +56,15 @@ describe('local card processor: card tokens', () => {
     expect(expired.json()).toMatchObject({ inputError: 'exp', code: 'invalid_expiry' });
     const cvc = await bad({ number: CARDS.ok, exp_month: 12, exp_year: year + 1, cvc: '12' });
     expect(cvc.json()).toMatchObject({ inputError: 'cvc', code: 'invalid_cvc' });
+    // American Express takes 4 digits, the others 3 (the console's widget applies the same rule).
+    const amex = { number: '378282246310005', exp_month: 12, exp_year: year + 1 };
+    expect((await bad({ ...amex, cvc: '123' })).json()).toMatchObject({ code: 'invalid_cvc' });
+    expect((await bad({ ...amex, cvc: '1234' })).statusCode).toBe(200);
+    expect(
+      (await bad({ number: CARDS.ok, exp_month: 12, exp_year: year + 1, cvc: '1234' })).json(),
+    ).toMatchObject({
+      code: 'invalid_cvc',
+    });
 
     const id = await cardToken(t.app, owner.headers, CARDS.ok);
     expect(id).toMatch(/^tok_/);

@@ -15,7 +15,8 @@ import {
   type TPayment,
   type TPaymentStatus,
 } from '../provider';
-import { behaviourOf, cardBrand } from './cards';
+import { cardBrand } from '@air/shared/cards';
+import { behaviourOf } from './cards';
 
 function objectId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;

@@ -19,6 +19,7 @@ import {
   ZSubscription,
   ZSubscriptionAuthorize,
 } from '@air/shared/schemas/billing';
+import { checkCardFields } from '@air/shared/cards';
 import { ZEnvelope } from '@air/shared/schemas/common';
 import { authorizeInvoice, updateCard } from '../../billing/engine';
 import { cardAppError } from '../../billing/errors';
@@ -29,7 +30,6 @@ import {
   pdfTokenValid,
   renderInvoicePdf,
 } from '../../billing/invoices';
-import { checkCardFields } from '../../billing/local/cards';
 import { LocalProcessor } from '../../billing/local/processor';
 import { CardError } from '../../billing/provider';
 import { loadCard } from '../../billing/records';

@@ -49,7 +49,7 @@ export function LocalCardField({
   const problems: Record<TPart, TCardProblem | null> = {
     number: left.number && parts.number ? numberProblem(parts.number) : null,
     expiry: left.expiry && parts.expiry ? expiryProblem(parts.expiry) : null,
-    cvc: left.cvc && parts.cvc ? cvcProblem(parts.cvc) : null,
+    cvc: left.cvc && parts.cvc ? cvcProblem(parts.cvc, parts.number) : null,
   };
   const problem = problems.number ?? problems.expiry ?? problems.cvc;
   const problemId = `${id}-problem`;

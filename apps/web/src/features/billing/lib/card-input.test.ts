@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  completeCard,
-  expiryProblem,
-  formatCardNumber,
-  formatExpiry,
-  luhnValid,
-  numberProblem,
-} from './card-input';
+import { completeCard, expiryProblem, formatCardNumber, formatExpiry, numberProblem } from './card-input';
+import { luhnValid } from '@air/shared/cards';
 
 describe('the local card widget input rules', () => {
   const now = new Date('2026-11-23T00:00:00Z');
@@ -28,6 +22,10 @@ describe('the local card widget input rules', () => {
     expect(expiryProblem('11 / 26', now)).toBeNull();
     expect(expiryProblem('13 / 30', now)).toBe('expiry');
     expect(completeCard('4242 4242 4242 4242', '12 / 30', '12', now)).toBeNull();
+    // The CVC's length follows the brand, as the server checks it: 4 for American Express.
+    expect(completeCard('4242 4242 4242 4242', '12 / 30', '1234', now)).toBeNull();
+    expect(completeCard('3782 822463 10005', '12 / 30', '123', now)).toBeNull();
+    expect(completeCard('3782 822463 10005', '12 / 30', '1234', now)).toMatchObject({ cvc: '1234' });
     expect(completeCard('4242 4242 4242 4242', '12 / 30', '123', now)).toEqual({
       number: '4242424242424242',
       exp_month: 12,

@@ -1,16 +1,14 @@
 /**
- * The local card widget's input rules: what a typed card number, expiry and CVC look like, and
- * when the three together make a complete card. The server checks them again (Luhn, expiry, CVC)
- * when it creates the token; these checks only spare the user a round trip.
+ * The local card widget's input: formatting as the user types, and the field rules of
+ * `@air/shared/cards` (the same the server applies when it creates the token) on what was typed.
  */
 
+import { cardDigits, expiryProblem as expiryRule, isCardNumber, isCvcFor } from '@air/shared/cards';
 import type { TLocalCardTokenRequest } from '@air/shared/schemas/billing';
 
 export type TCardProblem = 'number' | 'expiry' | 'expired' | 'cvc';
 
-export function digitsOf(text: string): string {
-  return text.replace(/\D/g, '');
-}
+export const digitsOf = cardDigits;
 
 /** "4242424242424242" shown as "4242 4242 4242 4242" (at most 19 digits). */
 export function formatCardNumber(text: string): string {
@@ -26,22 +24,9 @@ export function formatExpiry(text: string): string {
   return `${digits.slice(0, 2)} / ${digits.slice(2)}`;
 }
 
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return digits.length > 0 && sum % 10 === 0;
-}
-
 export function numberProblem(text: string): TCardProblem | null {
   const digits = digitsOf(text);
-  return digits.length >= 12 && digits.length <= 19 && luhnValid(digits) ? null : 'number';
+  return isCardNumber(digits) ? null : 'number';
 }
 
 export function parseExpiry(text: string): { month: number; year: number } | null {
@@ -55,12 +40,13 @@ export function parseExpiry(text: string): { month: number; year: number } | nul
 export function expiryProblem(text: string, now = new Date()): TCardProblem | null {
   const expiry = parseExpiry(text);
   if (!expiry) return 'expiry';
-  const current = now.getFullYear() * 12 + now.getMonth();
-  return expiry.year * 12 + (expiry.month - 1) < current ? 'expired' : null;
+  const problem = expiryRule(expiry.month, expiry.year, now);
+  return problem === 'expired' ? 'expired' : problem ? 'expiry' : null;
 }
 
-export function cvcProblem(text: string): TCardProblem | null {
-  return /^\d{3,4}$/.test(text) ? null : 'cvc';
+/** The CVC's problem for the number typed so far (4 digits for American Express, else 3). */
+export function cvcProblem(text: string, number = ''): TCardProblem | null {
+  return isCvcFor(digitsOf(number), text) ? null : 'cvc';
 }
 
 /** The complete card, or null while any part is missing or wrong. */
@@ -70,7 +56,7 @@ export function completeCard(
   cvc: string,
   now = new Date(),
 ): TLocalCardTokenRequest | null {
-  if (numberProblem(number) || expiryProblem(expiry, now) || cvcProblem(cvc)) return null;
+  if (numberProblem(number) || expiryProblem(expiry, now) || cvcProblem(cvc, number)) return null;
   const { month, year } = parseExpiry(expiry)!;
   return { number: digitsOf(number), exp_month: month, exp_year: year, cvc };
 }
