@@ -11,7 +11,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, api } from '@/lib/api';
+import { ApiError, call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { loadUtilityConfig } from '@/lib/utility-config';
@@ -46,7 +46,7 @@ export function SupportForm() {
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
-    const values = { name, email, template: 'help', message };
+    const values = { name, email, template: 'help' as const, message };
     // The server's own schema decides (ZSupportMail), with the same message keys.
     const invalid = fieldErrors(ZSupportMail, SUPPORT_FIELDS, values);
     const labels: Record<string, string> = {
@@ -61,7 +61,7 @@ export function SupportForm() {
     if (Object.keys(found).length > 0) return;
     setSending(true);
     try {
-      const res = await api.post('/api/utility/mail', values);
+      const res = await call('POST /api/utility/mail', { body: values });
       toast({ variant: 'success', title: res.message ?? t('support.sent') });
       setMessage('');
     } catch (error) {

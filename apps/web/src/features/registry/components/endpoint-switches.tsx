@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import type { TAiEndpoint } from '../endpoint-types';
 
@@ -38,7 +38,7 @@ export function EndpointSwitches({
     setValues((v) => ({ ...v, [flag]: next }));
     setSaving(flag);
     try {
-      await api.patch(`/api/aiendpoint/${encodeURIComponent(endpoint.id)}`, { [flag]: next });
+      await call('PATCH /api/aiendpoint/:id', { params: { id: endpoint.id }, body: { [flag]: next } });
       toast({ variant: 'success', title: t('detail.saved') });
       onSaved({ [flag]: next });
     } catch (error) {
