@@ -40,6 +40,12 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           globalSetup: ['./test/global-setup.ts'],
+          // A worker runs its test files in one module context: the server's modules are imported
+          // once per worker instead of once per file (2 s each), and the embedded databases of
+          // test/support/embedded-pool.ts are reused by the next file. Every test builds its own
+          // app and database state, so nothing else carries over. Embedded pass 330 s -> 86 s,
+          // PostgreSQL pass 185 s -> 115 s.
+          isolate: false,
         },
       },
       './apps/web/vitest.config.ts',

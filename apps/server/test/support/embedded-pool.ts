@@ -3,7 +3,8 @@ import { afterAll } from 'vitest';
 import { embeddedOf, openDatabase, type TDatabase } from '../../src/db/client';
 
 /*
- * Embedded databases reused within one test file. Opening one (a thread, PGlite's WASM, the
+ * Embedded databases reused by the test apps of one vitest worker (the server project runs its
+ * files in one module context, `isolate: false`, so this pool outlives a file). Opening one (a thread, PGlite's WASM, the
  * migrated tarball) takes 1.5-2 s on this machine, several times what most tests take; emptying
  * one takes a few milliseconds. A database a test app gives back is emptied (every table truncated,
  * session state discarded) and handed to the next test app, unless the test changed the schema
@@ -21,7 +22,8 @@ interface TPooled {
 const idle: TPooled[] = [];
 const known = new WeakMap<TDatabase, TPooled>();
 
-// An open embedded database keeps its thread, and the test file's process, alive.
+// An open embedded database keeps its thread, and the process, alive: the idle ones are closed
+// after the first file that imports this module (later files' ones end with the worker).
 afterAll(async () => {
   await Promise.all(idle.splice(0).map(({ database }) => database.close()));
 });
