@@ -1,3 +1,5 @@
+import type { TGatewayError } from '@air/shared/schemas/gateway';
+
 /** What the playground shows of one call, updated as the answer arrives. */
 export interface TPlaygroundResult {
   status: number;
@@ -10,15 +12,15 @@ export interface TPlaygroundResult {
   completionTokens: number | null;
 }
 
-interface TUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-}
-
+/**
+ * The parts of an answer the playground reads: an OpenAI-compatible upstream's completion or
+ * stream chunk (the gateway passes it through unchanged, so AIR declares no shape for it), or the
+ * gateway's own error (an upstream's error may lack fields, hence Partial).
+ */
 interface TChunk {
   choices?: { delta?: { content?: string }; message?: { content?: string } }[];
-  usage?: TUsage | null;
-  error?: { message?: string; code?: string };
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  error?: Partial<TGatewayError['error']>;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function readAnswer(options: {
   });
   result.status = res.status;
   options.onUpdate(result);
-  const takeUsage = (usage: TUsage | null | undefined) => {
+  const takeUsage = (usage: TChunk['usage']) => {
     if (!usage) return;
     result.promptTokens = usage.prompt_tokens ?? result.promptTokens;
     result.completionTokens = usage.completion_tokens ?? result.completionTokens;
