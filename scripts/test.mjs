@@ -29,13 +29,9 @@ function run(label, command, args, { env = {}, cwd = root } = {}) {
  * Like run, in the background: its output is held and printed in one piece when it ends, so two
  * single-threaded steps can share this machine's two cores without mixing their lines.
  */
-function runInBackground(label, command, args, { env = {} } = {}) {
+function runInBackground(label, command, args) {
   const started = Date.now();
-  const child = spawn(command, args, {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
+  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
   const output = [];
   child.stdout.on('data', (chunk) => output.push(chunk));
   child.stderr.on('data', (chunk) => output.push(chunk));
@@ -98,18 +94,18 @@ const vitestOk = run('unit + API tests (embedded PostgreSQL)', bin('vitest'), [
 ]);
 countVitest('vitest', vitestJson, vitestOk);
 
-// The API tests on PostgreSQL wait on the database server more than they compute: they run
-// alongside the console build and the browser tests, which leave part of the two cores idle too.
-const pgJson = join(out, 'vitest-postgres.json');
-const pgRun = process.env.TEST_DATABASE_URL
-  ? runInBackground(
-      'API tests (PostgreSQL server)',
-      bin('vitest'),
-      ['run', '--project', 'server', '--reporter=default', '--reporter=json', `--outputFile.json=${pgJson}`],
-      { env: { AIR_TEST_DB: 'postgres' } },
-    )
-  : null;
-if (!pgRun) console.log('\nTEST_DATABASE_URL is not set: the API tests ran on the embedded database only.');
+if (process.env.TEST_DATABASE_URL) {
+  const pgJson = join(out, 'vitest-postgres.json');
+  const pgOk = run(
+    'API tests (PostgreSQL server)',
+    bin('vitest'),
+    ['run', '--project', 'server', '--reporter=default', '--reporter=json', `--outputFile.json=${pgJson}`],
+    { env: { AIR_TEST_DB: 'postgres' } },
+  );
+  countVitest('vitest (postgres)', pgJson, pgOk);
+} else {
+  console.log('\nTEST_DATABASE_URL is not set: the API tests ran on the embedded database only.');
+}
 
 check('console build', run('console build', node, ['scripts/console-build.mjs']));
 check('sign-in bundle budget', run('sign-in bundle budget', node, ['scripts/bundle-size.mjs']));
@@ -126,8 +122,6 @@ if (existsSync(pwJson)) {
   if (stats.unexpected > 0 || !pwOk) failures.push('playwright');
   if (stats.unexpected === 0 && !pwOk) failed += 1;
 } else check('playwright', false);
-
-if (pgRun) countVitest('vitest (postgres)', pgJson, await pgRun);
 
 if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed`);
