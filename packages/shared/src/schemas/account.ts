@@ -1,21 +1,11 @@
 import { z } from 'zod';
-import { missingError } from '../validation';
-import { ZEmailAddress } from './fields';
 import { ZPlanChange, type TPlanChange } from './billing';
-import { ZStrongPassword } from './user';
+import { ZEmail, ZName, ZStrongPassword } from './user';
 
 /** Sign-up: `POST /api/account`. `confirm_password` is sent hidden and empty: a bot trap. */
 export const ZSignUp = z.strictObject({
-  name: z
-    .string({ error: missingError('validation.name_required') })
-    .trim()
-    .min(1, { error: 'validation.name_required' })
-    .max(100),
-  email: z
-    .string({ error: missingError('validation.email_required') })
-    .trim()
-    .min(1, { error: 'validation.email_required' })
-    .pipe(ZEmailAddress),
+  name: ZName,
+  email: ZEmail,
   password: ZStrongPassword,
   confirm_password: z.string().max(200).optional(),
 });

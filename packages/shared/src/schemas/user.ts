@@ -80,8 +80,14 @@ export type TUserOrKey = z.infer<typeof ZUserOrKey>;
 export const ZSignInData = ZUser.extend({ token: z.string() });
 export type TSignInData = z.infer<typeof ZSignInData>;
 
-const ZName = z.string().trim().min(1, { error: 'validation.name_required' }).max(100);
-const ZEmail = z
+/** A person's name, required (sign-up, invited sign-up; optional where the profile changes it). */
+export const ZName = z
+  .string({ error: missingError('validation.name_required') })
+  .trim()
+  .min(1, { error: 'validation.name_required' })
+  .max(100);
+/** An email address, required, with the spec's messages. */
+export const ZEmail = z
   .string({ error: missingError('validation.email_required') })
   .trim()
   .min(1, { error: 'validation.email_required' })
@@ -107,14 +113,7 @@ export type TInvitedSignUp = z.infer<typeof ZInvitedSignUp>;
  * password). The console validates with it; the route accepts the wider ZInvitedSignUp and the
  * service parses a new address's body with this one (a missing name reads as the empty one).
  */
-export const ZInvitedSignUpNew = ZInvitedSignUp.extend({
-  name: z
-    .string({ error: missingError('validation.name_required') })
-    .trim()
-    .min(1, { error: 'validation.name_required' })
-    .max(100),
-  password: ZStrongPassword,
-});
+export const ZInvitedSignUpNew = ZInvitedSignUp.extend({ name: ZName, password: ZStrongPassword });
 
 /** The invite form for an existing address, not signed in as it: its current password confirms. */
 export const ZInvitedSignUpExisting = ZInvitedSignUp.extend({
