@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { TUser } from '@air/shared/schemas/user';
 import { subscriptionFixture } from '@/test/fixtures';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
@@ -14,6 +15,11 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** `GET /api/auth` as the server answers it: the signed-in user (read at call time), changed by `changes`. */
+function authAnswer(changes: Partial<TUser> = {}) {
+  return { body: { data: { authenticated: true as const, ...getSession().user!, ...changes } } };
+}
+
 function billingApi(overrides: TMockHandlers = {}) {
   return mockApi({
     'GET /api/billing/config': { body: localConfig },
@@ -22,7 +28,7 @@ function billingApi(overrides: TMockHandlers = {}) {
     'GET /api/account/card': { body: { data: visa } },
     'GET /api/account/invoice': { body: { data: [invoice] } },
     'GET /api/account/usage': { body: { data: usage } },
-    'GET /api/auth': () => ({ body: { data: { authenticated: true as const, ...getSession().user! } } }),
+    'GET /api/auth': () => authAnswer(),
     ...overrides,
   });
 }
@@ -122,15 +128,7 @@ describe('/account/billing', () => {
       'POST /api/billing/local/confirm': {
         body: { data: { payment_intent: { id: 'pi_renewal', status: 'succeeded' as const } } },
       },
-      'GET /api/auth': () => ({
-        body: {
-          data: {
-            authenticated: true as const,
-            ...getSession().user!,
-            subscription: subscriptionFixture({ status: 'active' }),
-          },
-        },
-      }),
+      'GET /api/auth': () => authAnswer({ subscription: subscriptionFixture({ status: 'active' }) }),
     });
     const { user } = open();
     const banner = await screen.findByRole('alert');
@@ -231,15 +229,7 @@ describe('/account/billing', () => {
         status = 'active';
         return { body: { data: visa, message: 'Card updated' } };
       },
-      'GET /api/auth': () => ({
-        body: {
-          data: {
-            authenticated: true as const,
-            ...getSession().user!,
-            subscription: subscriptionFixture({ status: 'active' }),
-          },
-        },
-      }),
+      'GET /api/auth': () => authAnswer({ subscription: subscriptionFixture({ status: 'active' }) }),
     });
     const { user } = open();
     expect(await screen.findByRole('alert')).toHaveTextContent('Payment failed');
