@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERRORS, type TErrorCode } from '@air/shared/errors';
-import { describeIssue, type TIssueLike } from '@air/shared/validation';
+import { describeIssue, type TIssueLike, type TIssueMessage } from '@air/shared/validation';
 import { AppError, isAppError } from '../lib/app-error';
 import { hasMessage, t, type TLocale } from '../i18n';
 
@@ -24,6 +24,16 @@ export function humanise(field: string): string {
 }
 
 /**
+ * A described issue as the catalogs read it: a key they do not hold (a schema typo) still answers
+ * a readable message, and the field's label is its humanised name.
+ */
+function localisable({ field, key, params }: TIssueMessage) {
+  const known = hasMessage(key) ? key : 'validation.invalid';
+  const label = known === 'validation.unknown_field' ? field : humanise(field);
+  return { key: known, inputError: field || undefined, params: { field: label, ...params } };
+}
+
+/**
  * The wire's `inputError` and a localised message for the first failing field of a validation.
  * The key comes from the shared `describeIssue`, the same function the console's forms use, so
  * a refused field reads the same in the console before sending and in the server's answer.
@@ -32,16 +42,15 @@ function describeValidation(
   issue: TValidationIssue,
   locale: TLocale,
 ): { inputError?: string; message: string } {
-  const { field, key, params } = describeIssue({
-    ...issue.params,
-    code: issue.keyword,
-    path: issue.instancePath.replace(/^\//, '').split('/').filter(Boolean),
-    message: issue.message,
-  });
-  // A key the catalogs do not hold (a schema typo) still answers a readable message.
-  const known = hasMessage(key) ? key : 'validation.invalid';
-  const label = known === 'validation.unknown_field' ? field : humanise(field);
-  return { ...(field ? { inputError: field } : {}), message: t(locale, known, { field: label, ...params }) };
+  const { key, inputError, params } = localisable(
+    describeIssue({
+      ...issue.params,
+      code: issue.keyword,
+      path: issue.instancePath.replace(/^\//, '').split('/').filter(Boolean),
+      message: issue.message,
+    }),
+  );
+  return { ...(inputError ? { inputError } : {}), message: t(locale, key, params) };
 }
 
 /**
@@ -50,12 +59,8 @@ function describeValidation(
  * by its route schema.
  */
 export function validationErrorOf(issue: TIssueLike): AppError {
-  const { field, key, params } = describeIssue(issue);
-  return new AppError('validation', {
-    messageKey: hasMessage(key) ? key : 'validation.invalid',
-    ...(field ? { inputError: field } : {}),
-    params: { field: humanise(field), ...params },
-  });
+  const { key, inputError, params } = localisable(describeIssue(issue));
+  return new AppError('validation', { messageKey: key, ...(inputError ? { inputError } : {}), params });
 }
 
 /** Fastify's own 4xx errors (body parsing, routing) mapped onto the error vocabulary. */
