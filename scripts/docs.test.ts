@@ -72,6 +72,14 @@ describe('README and docs', () => {
     expect(missing).toEqual([]);
   });
 
+  it('run the CLI where `npm start` runs, so both use the same DATA_DIR (default ./data)', () => {
+    // A workspace script (`npm run cli -w apps/server`) ran in apps/server and seeded apps/server/data,
+    // a database the server never opens.
+    const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
+    expect(scripts.start).toBe('exec node scripts/start.mjs');
+    expect(scripts.cli).toBe('tsx apps/server/src/cli.ts');
+  });
+
   it('document only environment variables the code reads', () => {
     const code = [...sources('apps/server/src'), ...sources('scripts'), ...sources('e2e/support')]
       .map((file) => read(file))
