@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CreditCard } from 'lucide-react';
+import { cvcLength } from '@air/shared/cards';
 import type { TCardFieldProps } from '@/components/form/payment-step';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -116,7 +117,7 @@ export function LocalCardField({
             className="font-mono"
             inputMode="numeric"
             autoComplete="cc-csc"
-            placeholder="123"
+            placeholder={cvcLength(digitsOf(parts.number)) === 4 ? '1234' : '123'}
             value={parts.cvc}
             disabled={disabled}
             aria-invalid={partInvalid('cvc')}

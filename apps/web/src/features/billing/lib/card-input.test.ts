@@ -8,6 +8,11 @@ describe('the local card widget input rules', () => {
   it('groups card numbers by four and formats the expiry as MM / YY', () => {
     expect(formatCardNumber('4242424242424242')).toBe('4242 4242 4242 4242');
     expect(formatCardNumber('4000 0025 0000 3155 9999 1')).toBe('4000 0025 0000 3155 999');
+    // American Express: 4-6-5, as printed on the card, and no digit past the 15th.
+    expect(formatCardNumber('378282246310005')).toBe('3782 822463 10005');
+    expect(formatCardNumber('3782 8224 6310 0059')).toBe('3782 822463 10005');
+    expect(formatCardNumber('37828')).toBe('3782 8');
+    expect(formatCardNumber('3782822463')).toBe('3782 822463');
     expect(formatExpiry('1230')).toBe('12 / 30');
     expect(formatExpiry('4')).toBe('04 / ');
     expect(formatExpiry('1')).toBe('1');

@@ -3,17 +3,30 @@
  * `@air/shared/cards` (the same the server applies when it creates the token) on what was typed.
  */
 
-import { cardDigits, expiryProblem as expiryRule, isCardNumber, isCvcFor } from '@air/shared/cards';
+import {
+  cardBrand,
+  cardDigits,
+  expiryProblem as expiryRule,
+  isCardNumber,
+  isCvcFor,
+} from '@air/shared/cards';
 import type { TLocalCardTokenRequest } from '@air/shared/schemas/billing';
 
 export type TCardProblem = 'number' | 'expiry' | 'expired' | 'cvc';
 
 export const digitsOf = cardDigits;
 
-/** "4242424242424242" shown as "4242 4242 4242 4242" (at most 19 digits). */
+/**
+ * "4242424242424242" shown as "4242 4242 4242 4242" (at most 19 digits); an American Express
+ * number the way its card prints it, "3782 822463 10005" (15 digits).
+ */
 export function formatCardNumber(text: string): string {
-  const digits = digitsOf(text).slice(0, 19);
-  return digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+  const digits = digitsOf(text);
+  if (cardBrand(digits) === 'amex') {
+    const amex = digits.slice(0, 15);
+    return [amex.slice(0, 4), amex.slice(4, 10), amex.slice(10)].filter(Boolean).join(' ');
+  }
+  return digits.slice(0, 19).replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
 /** "1234" shown as "12 / 34"; a lone first digit above 1 is a month, padded ("4" → "04 / "). */

@@ -102,6 +102,17 @@ describe('/account/upgrade', () => {
     expect(getSession().user?.plan).toBe('free');
   });
 
+  it('shows an American Express number as its card prints it and asks for its 4-digit CVC', async () => {
+    signInAs({ plan: 'free' });
+    upgradeApi({ body: { data: { payment_intent: { id: 'pi_3ds', status: 'succeeded' } } } });
+    const { user } = open();
+    const number = await screen.findByLabelText('Card number');
+    expect(screen.getByLabelText('CVC')).toHaveAttribute('placeholder', '123');
+    await user.type(number, '3782822463100059');
+    expect(number).toHaveValue('3782 822463 10005');
+    expect(screen.getByLabelText('CVC')).toHaveAttribute('placeholder', '1234');
+  });
+
   it('with a card on file no card is asked and the plan is charged to it', async () => {
     signInAs({ plan: 'pro' });
     const calls = mockApi({
