@@ -1,11 +1,16 @@
-import { asc, eq } from 'drizzle-orm';
 import type { TSignInData } from '@air/shared/schemas/user';
 import type { TDb } from '../../db/client';
-import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken, issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
 import { completeSignIn } from '../auth/service';
+import {
+  isMasterUser,
+  markMaster,
+  oldestMasters,
+  supportEnabledOf,
+  userForImpersonation,
+} from '../identity/service';
 import { accountWithRole, addMember, createAccount } from '../membership/service';
 import type { TServices, TCaller } from '../../core/services';
 
@@ -19,18 +24,9 @@ export class CliError extends Error {}
 
 export const MASTER_ACCOUNT_NAME = 'Master';
 
-async function userByEmail(db: TDb, email: string) {
-  const [user] = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      isMaster: users.isMaster,
-      supportEnabled: users.supportEnabled,
-    })
-    .from(users)
-    .where(eq(users.email, email.trim().toLowerCase()))
-    .limit(1);
-  return user;
+/** The user with an address as typed at the shell. */
+function userByEmail(db: TDb, email: string) {
+  return userForImpersonation(db, email.trim().toLowerCase());
 }
 
 /**
@@ -45,7 +41,7 @@ export async function makeMaster(
   const user = await userByEmail(db, email);
   if (!user) throw new CliError(`No user has the email address ${email}. Sign up first.`);
   return db.transaction(async (tx) => {
-    await tx.update(users).set({ isMaster: true }).where(eq(users.id, user.id));
+    await markMaster(tx, user.id);
     const existing = await accountWithRole(tx, user.id, 'master');
     if (existing) return { userId: user.id, accountId: existing, created: false };
     const accountId = await createAccount(tx, { name: MASTER_ACCOUNT_NAME, planId: 'free' });
@@ -72,12 +68,7 @@ export async function mintImpersonationLink(
     if (!master?.isMaster)
       throw new CliError(`${asEmail} is not a master. Run: npm run cli -- create-master ${asEmail}`);
   } else {
-    const masters = await db
-      .select({ id: users.id, email: users.email, isMaster: users.isMaster })
-      .from(users)
-      .where(eq(users.isMaster, true))
-      .orderBy(asc(users.createdAt))
-      .limit(2);
+    const masters = await oldestMasters(db, 2);
     if (masters.length === 0)
       throw new CliError('There is no master yet. Run: npm run cli -- create-master EMAIL');
     if (masters.length > 1) throw new CliError('There are several masters: say which with --as MASTER_EMAIL');
@@ -117,27 +108,9 @@ export async function signInByImpersonation(
   const row = await consumeToken(app.db, 'impersonate', token);
   const impersonatorUserId = row?.data?.impersonatorUserId;
   // The user may have withdrawn support access since the link was minted.
-  const [target] = row?.userId
-    ? await app.db
-        .select({ supportEnabled: users.supportEnabled })
-        .from(users)
-        .where(eq(users.id, row.userId))
-        .limit(1)
-    : [];
-  const [master] =
-    typeof impersonatorUserId === 'string'
-      ? await app.db
-          .select({ isMaster: users.isMaster })
-          .from(users)
-          .where(eq(users.id, impersonatorUserId))
-          .limit(1)
-      : [];
-  if (
-    !row?.userId ||
-    typeof impersonatorUserId !== 'string' ||
-    !master?.isMaster ||
-    !target?.supportEnabled
-  ) {
+  const supportEnabled = row?.userId ? await supportEnabledOf(app.db, row.userId) : false;
+  const isMaster = typeof impersonatorUserId === 'string' && (await isMasterUser(app.db, impersonatorUserId));
+  if (!row?.userId || typeof impersonatorUserId !== 'string' || !isMaster || !supportEnabled) {
     throw new AppError('unauthenticated', { messageKey: 'error.impersonation_invalid' });
   }
   await app.attempts.release([ipKey]);

@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm';
-import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken } from '../../lib/one-time-tokens';
 import { finishFirstFactor, mailOneTimeLink, type TSignInAnswer } from '../auth/service';
+import { markVerifiedByLink } from '../identity/service';
 import type { TServices, TCaller } from '../../core/services';
 
 /**
@@ -28,12 +27,7 @@ export async function signInWithMagicLink(
   }
   await app.attempts.release([ipKey]);
   // Following a link mailed to the address proves the address is the user's.
-  const [user] = await app.db
-    .update(users)
-    .set({ verified: true })
-    .where(eq(users.id, row.userId))
-    .returning({ email: users.email });
-  if (!user)
+  if (!(await markVerifiedByLink(app.db, row.userId)))
     throw new AppError('unauthenticated', { messageKey: 'error.magic_link_invalid', inputError: 'token' });
   return finishFirstFactor(app, request, row.userId);
 }

@@ -1,12 +1,12 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { TSignInData } from '@air/shared/schemas/user';
 import { oneTimeTokens, type TOneTimeTokenKind } from '../../db/schema/one-time-tokens';
-import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { sha256 } from '../../lib/crypto';
 import { consumeToken, type TOneTimeToken } from '../../lib/one-time-tokens';
 import { completeSignIn } from '../auth/service';
+import { userEmailById } from '../identity/service';
 import { useSignInCode } from '../two-factor/service';
 import type { TServices, TCaller } from '../../core/services';
 
@@ -46,14 +46,12 @@ export async function signInWithCode(
 ): Promise<TSignInData> {
   const ipKey = attemptKey('ip', request.ip);
   const pending = await peekToken(app, 'otp', input.jwt);
-  const [user] = pending?.userId
-    ? await app.db.select({ email: users.email }).from(users).where(eq(users.id, pending.userId)).limit(1)
-    : [];
-  if (!pending?.userId || !user) {
+  const email = pending?.userId ? await userEmailById(app.db, pending.userId) : undefined;
+  if (!pending?.userId || email === undefined) {
     await app.attempts.reserve([ipKey]);
     throw new AppError('unauthenticated', { messageKey: 'error.signin_token_invalid' });
   }
-  const keys = [attemptKey('email', user.email), ipKey];
+  const keys = [attemptKey('email', email), ipKey];
   await app.attempts.reserve(keys);
   if (!(await useSignInCode(app, pending.userId, input.code))) {
     throw new AppError('unauthenticated', { messageKey: 'error.otp_invalid', inputError: 'code' });
@@ -61,7 +59,7 @@ export async function signInWithCode(
   if (!(await consumeToken(app.db, 'otp', input.jwt))) {
     throw new AppError('unauthenticated', { messageKey: 'error.signin_token_invalid' });
   }
-  await app.attempts.reset([attemptKey('email', user.email)]);
+  await app.attempts.reset([attemptKey('email', email)]);
   await app.attempts.release([ipKey]);
   const accountId = typeof pending.data?.accountId === 'string' ? pending.data.accountId : undefined;
   const impersonatorUserId =

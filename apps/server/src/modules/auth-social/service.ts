@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { userIdentities } from '../../db/schema/user-identities';
-import { users } from '../../db/schema/users';
 import { issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
 import { type TOidcFlow, type TOidcIdentity, type OidcClients, OidcError } from '../../lib/oidc';
+import { userIdByEmail } from '../identity/service';
 import type { TServices } from '../../core/services';
 
 export type TSocialError =
@@ -38,16 +38,16 @@ export async function finishSocialSignIn(
     .from(userIdentities)
     .where(and(eq(userIdentities.provider, provider), eq(userIdentities.subject, subject)))
     .limit(1);
-  let user = linked;
-  if (!user) {
+  let userId = linked?.id;
+  if (!userId) {
     if (!identity.emailVerified) return { error: 'email_unverified' };
-    [user] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-    if (!user) return { error: 'no_account' };
-    await app.db.insert(userIdentities).values({ userId: user.id, provider, subject }).onConflictDoNothing();
+    userId = await userIdByEmail(app.db, email);
+    if (!userId) return { error: 'no_account' };
+    await app.db.insert(userIdentities).values({ userId, provider, subject }).onConflictDoNothing();
   }
   const token = await issueToken(app.db, {
     kind: 'social',
-    userId: user.id,
+    userId,
     email,
     data: { provider: flow.provider },
     ttlMs: TOKEN_TTL_MS.social,

@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
-import { users } from '../../db/schema/users';
 import { issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+import { userContactByEmail } from '../identity/service';
 import type { TServices, TCaller } from '../../core/services';
 
 /**
@@ -17,11 +16,7 @@ export async function mailOneTimeLink(
 ): Promise<void> {
   const keys = [`${kind}:${email}`];
   await app.attempts.reserve(keys);
-  const [user] = await app.db
-    .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
-    .from(users)
-    .where(eq(users.email, email))
-    .limit(1);
+  const user = await userContactByEmail(app.db, email);
   if (!user) return;
   const token = await issueToken(app.db, {
     kind,

@@ -1,10 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { TSignInData } from '@air/shared/schemas/user';
-import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken, issueToken, revokeTokens, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/password';
+import { resetUserPassword, totpEnabledOf, userEmailById, userPasswordByEmail } from '../identity/service';
 import { mailOneTimeLink } from './mail-link';
 import { announceRevoked, revokeUserSessionRows } from './sessions';
 import { completeSignIn } from './sign-in';
@@ -32,13 +31,9 @@ export async function finishFirstFactor(
   userId: string,
   accountId?: string,
 ): Promise<TSignInAnswer> {
-  const [user] = await app.db
-    .select({ totpEnabled: users.totpEnabled })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  if (!user) throw invalidCredentials();
-  if (user.totpEnabled) {
+  const totpEnabled = await totpEnabledOf(app.db, userId);
+  if (totpEnabled === undefined) throw invalidCredentials();
+  if (totpEnabled) {
     const token = await issueToken(app.db, {
       kind: 'otp',
       userId,
@@ -59,11 +54,7 @@ export async function signInWithPassword(
 ): Promise<TSignInAnswer> {
   const keys = [attemptKey('email', email), attemptKey('ip', request.ip)];
   await app.attempts.reserve(keys);
-  const [user] = await app.db
-    .select({ id: users.id, passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.email, email.trim().toLowerCase()))
-    .limit(1);
+  const user = await userPasswordByEmail(app.db, email.trim().toLowerCase());
   // An unknown email still costs one hash verification, so timing does not tell it apart.
   const ok = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), password);
   if (!user || !user.passwordHash || !ok) throw invalidCredentials();
@@ -112,18 +103,14 @@ export async function resetPassword(
   const { userId, email, revoked } = await app.db.transaction(async (tx) => {
     const row = await consumeToken(tx, 'reset', input.jwt);
     if (!row?.userId) throw new AppError('bad_request', { messageKey: 'error.link_invalid' });
-    const [user] = await tx
-      .select({ email: users.email })
-      .from(users)
-      .where(eq(users.id, row.userId))
-      .limit(1);
-    if (!user) throw new AppError('bad_request', { messageKey: 'error.link_invalid' });
-    if (user.email !== input.email) {
+    const email = await userEmailById(tx, row.userId);
+    if (email === undefined) throw new AppError('bad_request', { messageKey: 'error.link_invalid' });
+    if (email !== input.email) {
       throw new AppError('bad_request', { messageKey: 'error.reset_email_mismatch', inputError: 'email' });
     }
-    await tx.update(users).set({ passwordHash, verified: true }).where(eq(users.id, row.userId));
+    await resetUserPassword(tx, row.userId, passwordHash);
     await revokeTokens(tx, 'reset', row.userId);
-    return { userId: row.userId, email: user.email, revoked: await revokeUserSessionRows(tx, row.userId) };
+    return { userId: row.userId, email, revoked: await revokeUserSessionRows(tx, row.userId) };
   });
   await announceRevoked(app, userId, revoked);
   await app.attempts.reset([attemptKey('email', email)]);

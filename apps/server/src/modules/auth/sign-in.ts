@@ -2,12 +2,11 @@ import { eq, sql } from 'drizzle-orm';
 import { permissionsFor } from '@air/shared/permissions';
 import type { TLocale } from '@air/shared/schemas/common';
 import type { TSignInData, TUser, TUserSubscription } from '@air/shared/schemas/user';
-import { sessions } from '../../db/schema/sessions';
 import { signinLog } from '../../db/schema/signin-log';
-import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { signSessionToken } from '../../lib/jwt';
 import { recordActivity } from '../activity/service';
+import { createSession, defaultAccountOf, recordLastLogin, userRecord } from '../identity/service';
 import { loadSubscription, type TSubscriptionRow } from '../../billing/records';
 import { accountSummary, membershipsOf, type TMembership } from '../membership/service';
 import { isNotificationOn } from '../notification/service';
@@ -34,7 +33,7 @@ function subscriptionOf(row: TSubscriptionRow | null): TUserSubscription | null 
  * the user does not exist or is not a member of that account.
  */
 export async function userPayload(app: TServices, userId: string, accountId: string): Promise<TUser> {
-  const [user] = await app.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const user = await userRecord(app.db, userId);
   if (!user) throw new AppError('not_found');
   const memberships = await membershipsOf(app.db, userId);
   const current = memberships.find((m) => m.accountId === accountId);
@@ -97,12 +96,8 @@ export async function pickAccount(
     const match = memberships.find((m) => m.accountId === requested);
     if (match) return match;
   }
-  const [user] = await app.db
-    .select({ defaultAccountId: users.defaultAccountId })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  const chosen = memberships.find((m) => m.accountId === user?.defaultAccountId) ?? memberships[0];
+  const defaultAccountId = await defaultAccountOf(app.db, userId);
+  const chosen = memberships.find((m) => m.accountId === defaultAccountId) ?? memberships[0];
   if (!chosen) throw new AppError('unauthenticated', { messageKey: 'error.no_account' });
   return chosen;
 }
@@ -128,17 +123,14 @@ export async function completeSignIn(
 
   // The session, the sign-in log, last_login and the activity entry: all or nothing.
   const { sessionId, user, newDevice } = await app.db.transaction(async (tx) => {
-    const [session] = await tx
-      .insert(sessions)
-      .values({
-        userId: input.userId,
-        accountId: membership.accountId,
-        impersonatorUserId: input.impersonatorUserId ?? null,
-        ip,
-        userAgent,
-      })
-      .returning({ id: sessions.id });
-    if (input.impersonatorUserId) return { sessionId: session!.id, user: undefined, newDevice: false };
+    const sessionId = await createSession(tx, {
+      userId: input.userId,
+      accountId: membership.accountId,
+      impersonatorUserId: input.impersonatorUserId ?? null,
+      ip,
+      userAgent,
+    });
+    if (input.impersonatorUserId) return { sessionId, user: undefined, newDevice: false };
     const [seen] = await tx
       .select({
         any: sql<number>`count(*)::int`,
@@ -147,11 +139,7 @@ export async function completeSignIn(
       .from(signinLog)
       .where(eq(signinLog.userId, input.userId));
     await tx.insert(signinLog).values({ userId: input.userId, ip, userAgent });
-    const [updated] = await tx
-      .update(users)
-      .set({ lastLogin: sql`now()` })
-      .where(eq(users.id, input.userId))
-      .returning({ name: users.name, email: users.email, locale: users.locale });
+    const updated = await recordLastLogin(tx, input.userId);
     const fromNewDevice = Boolean(seen && seen.any > 0 && seen.same === 0);
     if (fromNewDevice) {
       await recordActivity(tx, {
@@ -161,7 +149,7 @@ export async function completeSignIn(
         data: { ip, device: userAgent.slice(0, 200) },
       });
     }
-    return { sessionId: session!.id, user: updated, newDevice: fromNewDevice };
+    return { sessionId, user: updated, newDevice: fromNewDevice };
   });
   const token = await signSessionToken(app.config.secret, {
     userId: input.userId,

@@ -5,12 +5,11 @@ import { users } from '../../db/schema/users';
 
 /*
  * The identity service: who a user is and where they are signed in (the users and sessions
- * tables), for every module that is not identity itself. A module that needs a user's name or
- * address, creates or deletes a user, or ends their sessions asks here instead of querying
- * `users` or `sessions` (decision 016). Functions take the database or a transaction, never
+ * tables). Only this module queries them: every other module, the sign-in flows and the profile
+ * pages included, asks here (decision 016). Functions take the database or a transaction, never
  * Fastify, so a job or a worker can call them and a caller can run several of them, with other
- * modules' services, in one transaction. The sign-in, profile and two-factor modules still query
- * `users` and `sessions` themselves (decision 016 lists them).
+ * modules' services, in one transaction. The queries of the sign-in flows, the profile pages and
+ * the session check live in the files re-exported at the end.
  */
 
 export interface TUserContact {
@@ -62,6 +61,7 @@ export function userProfiles(db: TDb, alias = 'user_profiles') {
       id: users.id,
       name: users.name,
       email: users.email,
+      locale: users.locale,
       verified: users.verified,
       lastLogin: users.lastLogin,
     })
@@ -152,3 +152,7 @@ export async function revokeSessionsIn(tx: TDb, userId: string, accountId: strin
     .returning({ id: sessions.id });
   return revoked.map((row) => row.id);
 }
+
+export * from './sign-in';
+export * from './profile';
+export * from './session-check';

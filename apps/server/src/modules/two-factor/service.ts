@@ -1,6 +1,4 @@
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { TTwoFactorSetup } from '@air/shared/schemas/two-factor';
-import { users } from '../../db/schema/users';
 import './messages';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
@@ -13,6 +11,14 @@ import {
   qrCodeDataUrl,
   totpUri,
 } from '../../lib/totp';
+import {
+  acceptTotpStep,
+  activatePendingTotp,
+  clearTwoFactor,
+  setPendingTotpSecret,
+  useBackupCode,
+  userRecord,
+} from '../identity/service';
 import type { TServices, TCaller } from '../../core/services';
 
 /**
@@ -23,7 +29,7 @@ import type { TServices, TCaller } from '../../core/services';
  */
 
 async function userRow(app: TServices, userId: string) {
-  const [user] = await app.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const user = await userRecord(app.db, userId);
   if (!user) throw new AppError('unauthenticated');
   return user;
 }
@@ -31,10 +37,7 @@ async function userRow(app: TServices, userId: string) {
 export async function startTwoFactorSetup(app: TServices, userId: string): Promise<TTwoFactorSetup> {
   const user = await userRow(app, userId);
   const secret = newTotpSecret();
-  await app.db
-    .update(users)
-    .set({ totpPendingSecretEnc: encryptSecret(app.config.secret, secret) })
-    .where(eq(users.id, userId));
+  await setPendingTotpSecret(app.db, userId, encryptSecret(app.config.secret, secret));
   return {
     // Stays false until a first code confirms the app holds the secret (or true if already on:
     // the current secret keeps working until the new one is confirmed).
@@ -64,16 +67,7 @@ export async function disableTwoFactor(
       throw new AppError('validation', { messageKey: 'error.otp_invalid', inputError: 'code' });
     await app.attempts.release(keys);
   }
-  await app.db
-    .update(users)
-    .set({
-      totpEnabled: false,
-      totpSecretEnc: null,
-      totpPendingSecretEnc: null,
-      totpLastStep: null,
-      backupCodeHash: null,
-    })
-    .where(eq(users.id, userId));
+  await clearTwoFactor(app.db, userId);
 }
 
 /** Confirms the pending secret with its first code; answers the backup code (shown once). */
@@ -88,18 +82,12 @@ export async function confirmTwoFactor(app: TServices, userId: string, code: str
     throw new AppError('bad_request', { messageKey: 'error.otp_invalid', inputError: 'code' });
   const backupCode = newBackupCode();
   // Conditional on the same pending secret: a concurrent re-setup makes this code stale.
-  const [updated] = await app.db
-    .update(users)
-    .set({
-      totpEnabled: true,
-      totpSecretEnc: user.totpPendingSecretEnc,
-      totpPendingSecretEnc: null,
-      totpLastStep: step,
-      backupCodeHash: hashBackupCode(backupCode),
-    })
-    .where(and(eq(users.id, userId), eq(users.totpPendingSecretEnc, user.totpPendingSecretEnc)))
-    .returning({ id: users.id });
-  if (!updated)
+  const activated = await activatePendingTotp(app.db, userId, {
+    pendingSecretEnc: user.totpPendingSecretEnc,
+    step,
+    backupCodeHash: hashBackupCode(backupCode),
+  });
+  if (!activated)
     throw new AppError('bad_request', { messageKey: 'error.two_factor_not_pending', inputError: 'code' });
   return backupCode;
 }
@@ -117,18 +105,8 @@ export async function useSignInCode(app: TServices, userId: string, code: string
   if (/^\d{6}$/.test(trimmed)) {
     const step = matchTotpStep(decryptSecret(app.config.secret, user.totpSecretEnc), trimmed);
     if (step === null) return false;
-    const [accepted] = await app.db
-      .update(users)
-      .set({ totpLastStep: step })
-      .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
-      .returning({ id: users.id });
-    return Boolean(accepted);
+    return acceptTotpStep(app.db, userId, step);
   }
   if (!user.backupCodeHash) return false;
-  const [used] = await app.db
-    .update(users)
-    .set({ backupCodeHash: null })
-    .where(and(eq(users.id, userId), eq(users.backupCodeHash, hashBackupCode(trimmed))))
-    .returning({ id: users.id });
-  return Boolean(used);
+  return useBackupCode(app.db, userId, hashBackupCode(trimmed));
 }

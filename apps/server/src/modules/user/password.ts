@@ -1,11 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { TPasswordChange } from '@air/shared/schemas/user';
-import { sessions } from '../../db/schema/sessions';
-import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { announceRevoked, revokeUserSessionRows } from '../auth/service';
+import { sessionCreatedAt, setUserPassword, userPasswordById } from '../identity/service';
 import type { TServices, TCaller } from '../../core/services';
 
 /**
@@ -23,11 +21,7 @@ export async function assertPasswordConfirmed(
   password: string | undefined,
   field: string,
 ): Promise<void> {
-  const [user] = await app.db
-    .select({ email: users.email, passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
+  const user = await userPasswordById(app.db, userId);
   if (!user) throw new AppError('unauthenticated');
   if (!user.passwordHash) {
     await assertRecentSignIn(app, request);
@@ -49,12 +43,8 @@ export const RECENT_SIGN_IN_MS = 15 * 60_000;
 async function assertRecentSignIn(app: TServices, request: TCaller) {
   const auth = request.auth;
   if (auth?.kind !== 'session') throw new AppError('forbidden');
-  const [session] = await app.db
-    .select({ createdAt: sessions.createdAt })
-    .from(sessions)
-    .where(eq(sessions.id, auth.sessionId))
-    .limit(1);
-  if (!session || Date.now() - session.createdAt.getTime() > RECENT_SIGN_IN_MS)
+  const createdAt = await sessionCreatedAt(app.db, auth.sessionId);
+  if (!createdAt || Date.now() - createdAt.getTime() > RECENT_SIGN_IN_MS)
     // No field: the forms of a user without a password show none to put it on.
     throw new AppError('validation', { messageKey: 'error.recent_sign_in_required' });
 }
@@ -73,7 +63,7 @@ export async function changePassword(
   const passwordHash = await hashPassword(body.newpassword);
   // The new password and the end of every other session: all or nothing.
   const revoked = await app.db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash }).where(eq(users.id, auth.userId));
+    await setUserPassword(tx, auth.userId, passwordHash);
     return revokeUserSessionRows(tx, auth.userId, auth.sessionId);
   });
   await announceRevoked(app, auth.userId, revoked);

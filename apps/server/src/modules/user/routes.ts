@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { permissionsFor } from '@air/shared/permissions';
@@ -15,12 +14,12 @@ import {
   ZVerifyAnswer,
   ZVerifyEmail,
 } from '@air/shared/schemas/user';
-import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { t } from '../../i18n';
 import '../../i18n/identity';
 import type { TAuth } from '../../plugins/auth';
 import { userPayload } from '../auth/service';
+import { userRecord } from '../identity/service';
 import { keyIdentity } from '../keys/service';
 import { assertPasswordConfirmed, changePassword } from './password';
 import { acceptInvite, deleteSelf, updateUser } from './service';
@@ -117,7 +116,7 @@ const userRoutes: FastifyPluginAsync = async (fastify) => {
     { preHandler: signedIn, schema: { tags, response: { 200: ZMessageOnly } } },
     async (request) => {
       const auth = sessionOf(request);
-      const [user] = await app.db.select().from(users).where(eq(users.id, auth.userId)).limit(1);
+      const user = await userRecord(app.db, auth.userId);
       if (!user) throw new AppError('unauthenticated');
       if (user.verified) throw new AppError('bad_request', { messageKey: 'error.already_verified' });
       // Caps re-sends per user (mail bombing); 429 with Retry-After past it.

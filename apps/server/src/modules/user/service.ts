@@ -1,17 +1,27 @@
-import { and, eq, ne } from 'drizzle-orm';
 import {
   ZInvitedSignUpNew,
   type TInvitedSignUp,
   type TSignInData,
   type TUserUpdate,
 } from '@air/shared/schemas/user';
-import { sessions } from '../../db/schema/sessions';
-import { users } from '../../db/schema/users';
 import { validationErrorOf } from '../../core/error-handler';
 import { AppError } from '../../lib/app-error';
 import { hashPassword } from '../../lib/password';
 import { isUniqueViolation } from '../../db/errors';
 import { recordActivity } from '../activity/service';
+import {
+  createInvitedUser,
+  deleteUser,
+  emailTakenByOther,
+  markUserVerified,
+  updateProfile,
+  userContact,
+  userNameAndEmail,
+  userRecord,
+  userRecordByEmail,
+  userSessionIds,
+  type TProfileChanges,
+} from '../identity/service';
 import { assertNotBot } from '../../lib/bot-trap';
 import {
   consumeInvite,
@@ -46,7 +56,7 @@ export async function updateUser(
   auth: { userId: string; accountId: string },
   body: TUserUpdate,
 ): Promise<{ emailChangePending: string | null }> {
-  const [user] = await app.db.select().from(users).where(eq(users.id, auth.userId)).limit(1);
+  const user = await userRecord(app.db, auth.userId);
   if (!user) throw new AppError('unauthenticated');
   const role = await roleIn(app.db, auth.userId, auth.accountId);
 
@@ -60,15 +70,10 @@ export async function updateUser(
   if (emailChanged) {
     // A stolen session alone cannot move the account to another mailbox (nor probe which are taken).
     await assertEmailChangeConfirmed(app, request, user, body);
-    const [taken] = await app.db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.email, body.email!), ne(users.id, user.id)))
-      .limit(1);
-    if (taken) throw emailTaken();
+    if (await emailTakenByOther(app.db, body.email!, user.id)) throw emailTaken();
   }
 
-  const set: Partial<typeof users.$inferInsert> = {};
+  const set: TProfileChanges = {};
   if (body.name !== undefined) set.name = body.name;
   if (body.default_account !== undefined) set.defaultAccountId = body.default_account;
   if (body.support_enabled !== undefined) set.supportEnabled = body.support_enabled;
@@ -81,7 +86,7 @@ export async function updateUser(
       if (body.account_name !== undefined) {
         await renameAccount(tx, auth.accountId, body.account_name);
       }
-      if (Object.keys(set).length > 0) await tx.update(users).set(set).where(eq(users.id, user.id));
+      await updateProfile(tx, user.id, set);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken();
@@ -103,7 +108,7 @@ export async function updateUser(
 async function assertEmailChangeConfirmed(
   app: TServices,
   request: TCaller,
-  user: typeof users.$inferSelect,
+  user: { id: string; email: string; passwordHash: string | null; totpEnabled: boolean },
   body: TUserUpdate,
 ): Promise<void> {
   if (user.passwordHash) {
@@ -144,7 +149,7 @@ export async function acceptInvite(
   if (invite.email.toLowerCase() !== body.email) {
     throw new AppError('validation', { messageKey: 'error.invite_email_mismatch', inputError: 'email' });
   }
-  const [existing] = await app.db.select().from(users).where(eq(users.email, body.email)).limit(1);
+  const existing = await userRecordByEmail(app.db, body.email);
   let passwordHash: string | null = null;
   if (existing) {
     const auth = request.auth;
@@ -166,22 +171,16 @@ export async function acceptInvite(
     userId = await app.db.transaction(async (tx) => {
       let id = existing?.id;
       if (!id) {
-        const [created] = await tx
-          .insert(users)
-          .values({
-            name: body.name!,
-            email: body.email,
-            passwordHash,
-            verified: true,
-            onboarded: false,
-            locale: request.locale,
-            defaultAccountId: invite.accountId,
-          })
-          .returning({ id: users.id });
-        id = created!.id;
+        id = await createInvitedUser(tx, {
+          name: body.name!,
+          email: body.email,
+          passwordHash,
+          locale: request.locale,
+          defaultAccountId: invite.accountId,
+        });
         await addDefaultPrefs(tx, id);
       } else if (!existing!.verified) {
-        await tx.update(users).set({ verified: true }).where(eq(users.id, id));
+        await markUserVerified(tx, id);
       }
       await consumeInvite(tx, {
         inviteId: invite.id,
@@ -209,11 +208,7 @@ async function notifyInviter(
 ): Promise<void> {
   if (!invite.invitedBy) return;
   // Told only while still a member of the account they invited to.
-  const [inviter] = await app.db
-    .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
-    .from(users)
-    .where(eq(users.id, invite.invitedBy))
-    .limit(1);
+  const inviter = await userContact(app.db, invite.invitedBy);
   if (!inviter || !(await roleIn(app.db, inviter.id, invite.accountId))) return;
   if (!(await isNotificationOn(app.db, inviter.id, 'invite_accepted'))) return;
   await app.mailer
@@ -241,12 +236,9 @@ export async function deleteSelf(app: TServices, userId: string): Promise<void> 
     throw new AppError('bad_request', { messageKey: 'error.owner_cannot_leave' });
   }
   const sessionIds = await app.db.transaction(async (tx) => {
-    const [user] = await tx
-      .select({ email: users.email, name: users.name })
-      .from(users)
-      .where(eq(users.id, userId));
-    const ids = await tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId));
-    await tx.delete(users).where(eq(users.id, userId));
+    const user = await userNameAndEmail(tx, userId);
+    const ids = await userSessionIds(tx, userId);
+    await deleteUser(tx, userId);
     for (const m of memberships) {
       await recordActivity(tx, {
         accountId: m.accountId,
@@ -258,6 +250,6 @@ export async function deleteSelf(app: TServices, userId: string): Promise<void> 
     }
     return ids;
   });
-  for (const { id } of sessionIds) await app.changes.publish({ kind: 'session', sessionId: id });
+  for (const id of sessionIds) await app.changes.publish({ kind: 'session', sessionId: id });
   await app.changes.publish({ kind: 'user', userId });
 }

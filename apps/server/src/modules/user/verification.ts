@@ -1,8 +1,7 @@
-import { and, eq } from 'drizzle-orm';
-import { users } from '../../db/schema/users';
 import { AppError } from '../../lib/app-error';
 import { isUniqueViolation } from '../../db/errors';
 import { consumeToken, issueToken, revokeTokens, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+import { changeUserEmail, markVerifiedIfEmail } from '../identity/service';
 import type { TServices, TCaller } from '../../core/services';
 
 /**
@@ -79,30 +78,22 @@ export async function verifyEmail(app: TServices, token: string): Promise<string
     if (!row?.userId || !row.email)
       throw new AppError('bad_request', { messageKey: 'error.link_invalid', inputError: 'token' });
     if (row.data?.change === true) {
-      let changed: { id: string }[];
+      let changed: boolean;
       try {
-        changed = await tx
-          .update(users)
-          .set({ email: row.email, verified: true })
-          .where(eq(users.id, row.userId))
-          .returning({ id: users.id });
+        changed = await changeUserEmail(tx, row.userId, row.email);
       } catch (error) {
         if (isUniqueViolation(error))
           throw new AppError('conflict', { messageKey: 'error.email_taken', inputError: 'email' });
         throw error;
       }
-      if (!changed[0])
+      if (!changed)
         throw new AppError('bad_request', { messageKey: 'error.link_invalid', inputError: 'token' });
       return row.userId;
     }
     // A link sent to an address the user has since changed proves nothing about the new one.
-    const [user] = await tx
-      .update(users)
-      .set({ verified: true })
-      .where(and(eq(users.id, row.userId), eq(users.email, row.email)))
-      .returning({ id: users.id });
-    if (!user) throw new AppError('bad_request', { messageKey: 'error.link_invalid', inputError: 'token' });
-    return user.id;
+    if (!(await markVerifiedIfEmail(tx, row.userId, row.email)))
+      throw new AppError('bad_request', { messageKey: 'error.link_invalid', inputError: 'token' });
+    return row.userId;
   });
   await app.changes.publish({ kind: 'user', userId });
   return userId;
