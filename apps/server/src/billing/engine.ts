@@ -2,7 +2,6 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { TPaymentResult } from '@air/shared/schemas/billing';
 import type { TPlan } from '@air/shared/schemas/plan';
 import type { TDb } from '../db/client';
-import { accounts } from '../db/schema/accounts';
 import { invoices, type TInvoiceLine } from '../db/schema/invoices';
 import { subscriptions } from '../db/schema/subscriptions';
 import { t, type TLocale } from '../i18n';
@@ -14,6 +13,7 @@ import { cardAppError, processorCall } from './errors';
 import { withBillingLock } from './lock';
 import { mailOwners } from './mails';
 import { recordActivity } from '../modules/activity/service';
+import { memberCount, setAccountPlan } from '../modules/membership/service';
 import { CardError, type TCardDetails, type TChargeInput, type TPayment } from './provider';
 import {
   cardFromMetadata,
@@ -22,7 +22,6 @@ import {
   insertInvoice,
   loadCard,
   loadSubscription,
-  memberCount,
   openInvoice,
   planById,
   saveCard,
@@ -152,7 +151,7 @@ async function startFree(
     nextAttemptAt: null,
   };
   await db.transaction(async (tx) => {
-    await tx.update(accounts).set({ planId: plan.id }).where(eq(accounts.id, accountId));
+    await setAccountPlan(tx, accountId, plan.id);
     await tx
       .insert(subscriptions)
       .values({ accountId, ...values })
@@ -430,7 +429,7 @@ export async function applyPlan(
         })
         .where(eq(subscriptions.accountId, accountId));
     }
-    await db.update(accounts).set({ planId: plan.id }).where(eq(accounts.id, accountId));
+    await setAccountPlan(db, accountId, plan.id);
     const actorUserId = meta.actor ?? null;
     if (onCard) await storeCard(db, accountId, actorUserId, onCard);
     await logPlanChange(db, accountId, actorUserId, plan);

@@ -1,9 +1,9 @@
 import { eq, min, sql } from 'drizzle-orm';
 import type { TPlan } from '@air/shared/schemas/plan';
 import type { TDb } from '../db/client';
-import { accounts } from '../db/schema/accounts';
 import { plans as plansTable } from '../db/schema/plans';
 import { subscriptions, type TSubscriptionStatus } from '../db/schema/subscriptions';
+import { accountPlans } from '../modules/membership/service';
 import { planOfRow } from './records';
 
 export interface TEntitlements {
@@ -45,17 +45,18 @@ export async function entitlementsOf(
 ): Promise<Map<string, TEntitlements>> {
   const answer = new Map<string, TEntitlements>();
   if (accountIds.length === 0) return answer;
+  const account = accountPlans(db);
   const rows = await db
     .select({
-      accountId: accounts.id,
-      accountPlan: accounts.planId,
+      accountId: account.id,
+      accountPlan: account.planId,
       subPlan: subscriptions.planId,
       status: subscriptions.status,
     })
-    .from(accounts)
-    .leftJoin(subscriptions, eq(subscriptions.accountId, accounts.id))
+    .from(account)
+    .leftJoin(subscriptions, eq(subscriptions.accountId, account.id))
     // One array parameter (a bare array would expand into one parameter per id).
-    .where(sql`${accounts.id} = any(${sql.param([...new Set(accountIds)])}::uuid[])`);
+    .where(sql`${account.id} = any(${sql.param([...new Set(accountIds)])}::uuid[])`);
   const byAccount = new Map(rows.map((row) => [row.accountId, row]));
   const planIds = new Map(accountIds.map((id) => [id, entitledPlanId(byAccount.get(id))]));
 

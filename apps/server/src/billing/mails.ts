@@ -1,7 +1,5 @@
-import { and, eq } from 'drizzle-orm';
 import type { TNotificationName } from '@air/shared/schemas/notification';
-import { accountUsers } from '../db/schema/account-users';
-import { users } from '../db/schema/users';
+import { ownerContacts } from '../modules/membership/service';
 import { isNotificationOn } from '../modules/notification/service';
 import type { TBilling } from './context';
 
@@ -29,11 +27,7 @@ const PREFERENCE: Partial<Record<TBillingMail['template'], TNotificationName>> =
  */
 export async function mailOwners(b: TBilling, accountId: string, mail: TBillingMail): Promise<void> {
   try {
-    const owners = await b.db
-      .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
-      .from(accountUsers)
-      .innerJoin(users, eq(users.id, accountUsers.userId))
-      .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.permission, 'owner')));
+    const owners = await ownerContacts(b.db, accountId);
     const preference = PREFERENCE[mail.template];
     for (const owner of owners) {
       if (preference && !(await isNotificationOn(b.db, owner.id, preference))) continue;

@@ -1,13 +1,12 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { TPlan } from '@air/shared/schemas/plan';
 import type { TDb } from '../db/client';
-import { accountUsers } from '../db/schema/account-users';
-import { accounts } from '../db/schema/accounts';
 import { billingCustomers } from '../db/schema/billing';
 import { cards } from '../db/schema/cards';
 import { invoices, type TInvoiceLine } from '../db/schema/invoices';
 import { plans as plansTable } from '../db/schema/plans';
 import { subscriptions } from '../db/schema/subscriptions';
+import { accountName } from '../modules/membership/service';
 import type { TBilling } from './context';
 import type { TCardDetails } from './provider';
 
@@ -50,26 +49,9 @@ export function planOfRow(row: typeof plansTable.$inferSelect): TPlan {
   };
 }
 
-export async function memberCount(db: TDb, accountId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(accountUsers)
-    .where(eq(accountUsers.accountId, accountId));
-  return Number(row?.n ?? 0);
-}
-
 /** Seats billed: one per member on a per-seat (tiered) plan, one otherwise. */
 export function seatsFor(plan: TPlan, members: number): number {
   return plan.type === 'tiered' ? Math.max(1, members) : 1;
-}
-
-export async function accountName(db: TDb, accountId: string): Promise<string> {
-  const [row] = await db
-    .select({ name: accounts.name })
-    .from(accounts)
-    .where(eq(accounts.id, accountId))
-    .limit(1);
-  return row?.name ?? '';
 }
 
 /** The account's customer at the provider, created on first use. */
@@ -80,7 +62,10 @@ export async function customerFor(b: TBilling, accountId: string): Promise<strin
     .where(and(eq(billingCustomers.accountId, accountId), eq(billingCustomers.provider, b.provider.name)))
     .limit(1);
   if (row) return row.customerRef;
-  const ref = await b.provider.createCustomer({ accountId, name: await accountName(b.db, accountId) });
+  const ref = await b.provider.createCustomer({
+    accountId,
+    name: (await accountName(b.db, accountId)) ?? '',
+  });
   await b.db
     .insert(billingCustomers)
     .values({ accountId, provider: b.provider.name, customerRef: ref })
@@ -151,7 +136,7 @@ export async function insertInvoice(
     .insert(invoices)
     .values({
       accountId: input.accountId,
-      accountName: await accountName(db, input.accountId),
+      accountName: (await accountName(db, input.accountId)) ?? '',
       number,
       date: input.date,
       status: input.status,

@@ -1,9 +1,9 @@
 import { and, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { TDb } from '../db/client';
-import { accounts } from '../db/schema/accounts';
 import { invoices, type TInvoiceLine } from '../db/schema/invoices';
 import { subscriptions } from '../db/schema/subscriptions';
 import { AppError } from '../lib/app-error';
+import { memberCount, setAccountPlan } from '../modules/membership/service';
 import { addInterval, billingNow } from './clock';
 import type { TBilling } from './context';
 import { applyInvoicePayment, money } from './engine';
@@ -14,7 +14,6 @@ import {
   customerFor,
   insertInvoice,
   loadCard,
-  memberCount,
   planById,
   seatsFor,
   type TInvoiceRow,
@@ -222,7 +221,7 @@ async function moveTo(
         updatedAt: new Date(),
       })
       .where(eq(subscriptions.accountId, accountId));
-    await tx.update(accounts).set({ planId }).where(eq(accounts.id, accountId));
+    await setAccountPlan(tx, accountId, planId);
   });
 }
 

@@ -3,15 +3,19 @@ import type { TDb } from '../db/client';
 import { plans as plansTable } from '../db/schema/plans';
 import { subscriptions } from '../db/schema/subscriptions';
 import { billingNow } from './clock';
-import { memberCount } from './records';
 
 /**
  * Called whenever an account's members change (the user/teams service): on a per-seat (tiered)
  * plan the subscription's quantity follows the member count, and the change for the rest of the
  * period is prorated onto the next invoice (`proration_balance`). Takes the database only, so the
- * membership service can call it inside its own transaction.
+ * membership service can call it inside its own transaction. Membership passes its `memberCount`
+ * (asked only on a per-seat plan): this file cannot import membership's service, which imports it.
  */
-export async function membersChanged(db: TDb, accountId: string): Promise<void> {
+export async function membersChanged(
+  db: TDb,
+  accountId: string,
+  memberCount: (db: TDb, accountId: string) => Promise<number>,
+): Promise<void> {
   const [row] = await db
     .select({ sub: subscriptions, type: plansTable.type, price: plansTable.price })
     .from(subscriptions)

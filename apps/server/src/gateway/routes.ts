@@ -2,9 +2,9 @@ import { and, asc, eq, or } from 'drizzle-orm';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { ZModelList, type TModelList } from '@air/shared/schemas/gateway';
-import { accounts } from '../db/schema/accounts';
 import { aiEndpoints } from '../db/schema/ai-endpoints';
 import { isAppError } from '../lib/app-error';
+import { accountNames } from '../modules/membership/service';
 import { writeGatewayError, type TGatewayErrorCode } from './errors';
 import { createInvokeHandler, resolveKey, type TKeyEntry } from './invoke';
 import { invokeOpenApi, modelsOpenApi } from './openapi';
@@ -76,10 +76,11 @@ export default async function gatewayRoutes(app: FastifyInstance) {
   async function listModels(requestId: string, res: ServerResponse, key: TKeyEntry | null) {
     if (!key) return void writeGatewayError(res, 'invalid_api_key', requestId);
     if (!key.canInvoke) return void writeGatewayError(res, 'insufficient_scope', requestId);
+    const account = accountNames(app.db);
     const rows = await app.db
-      .select({ id: aiEndpoints.routeName, created: aiEndpoints.createdAt, ownedBy: accounts.name })
+      .select({ id: aiEndpoints.routeName, created: aiEndpoints.createdAt, ownedBy: account.name })
       .from(aiEndpoints)
-      .innerJoin(accounts, eq(accounts.id, aiEndpoints.accountId))
+      .innerJoin(account, eq(account.id, aiEndpoints.accountId))
       .where(
         and(
           eq(aiEndpoints.isActive, true),

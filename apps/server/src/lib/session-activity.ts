@@ -1,7 +1,3 @@
-import { and, inArray, isNull, sql } from 'drizzle-orm';
-import type { TDb } from '../db/client';
-import { sessions } from '../db/schema/sessions';
-
 /** A session unused this long is over: the token in local storage is what a thief would hold. */
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60_000;
 /** And none outlives this, however active. */
@@ -18,8 +14,14 @@ export function sessionLive(createdAt: number, lastSeenAt: number, now: number =
 /**
  * `last_seen_at` without a write per request: requests mark their session in memory and one
  * UPDATE a minute (per 500 sessions) stores them all. Closing the app writes what is pending.
+ * `store` is that UPDATE (identity's `markSessionsSeen`, handed in by the auth plugin): identity
+ * owns the sessions table, and importing it here would be an import cycle: identity's session
+ * pages (identity/profile.ts) import the limits above.
  */
-export function createSessionActivity(db: TDb, onError: (error: unknown) => void) {
+export function createSessionActivity(
+  store: (sessionIds: string[]) => Promise<void>,
+  onError: (error: unknown) => void,
+) {
   let pending = new Set<string>();
 
   async function flush(): Promise<void> {
@@ -27,10 +29,7 @@ export function createSessionActivity(db: TDb, onError: (error: unknown) => void
     const ids = [...pending];
     pending = new Set();
     for (let i = 0; i < ids.length; i += FLUSH_CHUNK) {
-      await db
-        .update(sessions)
-        .set({ lastSeenAt: sql`now()` })
-        .where(and(inArray(sessions.id, ids.slice(i, i + FLUSH_CHUNK)), isNull(sessions.revokedAt)));
+      await store(ids.slice(i, i + FLUSH_CHUNK));
     }
   }
 

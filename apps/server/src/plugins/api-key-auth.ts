@@ -1,11 +1,11 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { API_KEY_PATTERN, type TApiKeyScope } from '@air/shared/schemas/api-key';
-import { accounts } from '../db/schema/accounts';
 import { apiKeys } from '../db/schema/api-keys';
 import { AppError } from '../lib/app-error';
 import { sha256 } from '../lib/crypto';
 import { MissBudget, UNKNOWN_LOOKUPS_PER_MINUTE } from '../lib/miss-budget';
+import { accountNames } from '../modules/membership/service';
 import { registerMessages } from '../i18n';
 
 registerMessages({
@@ -95,11 +95,13 @@ export default fp(
           throw new AppError('rate_limited', { messageKey: 'error.too_many_unknown', retryAfter: wait });
       }
       const started = generation;
+      // Membership's accounts as a sub-select: still one query, which PostgreSQL folds into a join.
+      const account = accountNames(app.db);
       const [row] = await app.db
         .select({ keyId: apiKeys.id, accountId: apiKeys.accountId, scopes: apiKeys.scope })
         .from(apiKeys)
-        .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-        .where(and(eq(apiKeys.keyHash, hash), eq(apiKeys.active, true), isNull(accounts.closedAt)))
+        .innerJoin(account, eq(account.id, apiKeys.accountId))
+        .where(and(eq(apiKeys.keyHash, hash), eq(apiKeys.active, true), isNull(account.closedAt)))
         .limit(1);
       const value = row
         ? { accountId: row.accountId, keyId: row.keyId, scopes: row.scopes as TApiKeyScope[] }

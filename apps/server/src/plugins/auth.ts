@@ -1,15 +1,14 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasPermission, permissionsFor, type TPermissionMap, type TRole } from '@air/shared/permissions';
 import type { TApiKeyScope } from '@air/shared/schemas/api-key';
-import { accountUsers } from '../db/schema/account-users';
-import { sessions } from '../db/schema/sessions';
-import { users } from '../db/schema/users';
 import { AppError } from '../lib/app-error';
 import { verifySessionToken } from '../lib/jwt';
 import { createSessionActivity, sessionLive, type TSessionActivity } from '../lib/session-activity';
 import { createSessionCache, type TSessionInfo } from '../lib/session-cache';
+import { markSessionsSeen, unrevokedSessions } from '../modules/identity/service';
+import { memberRoles } from '../modules/membership/service';
 import '../i18n/identity';
 
 export type TAuth =
@@ -79,33 +78,35 @@ export default fp(
   async (app) => {
     const cache = createSessionCache();
     app.decorate('sessionCache', cache);
-    const activity = createSessionActivity(app.db, (error) =>
-      app.log.error({ err: error }, 'storing session activity failed'),
+    const activity = createSessionActivity(
+      (sessionIds) => markSessionsSeen(app.db, sessionIds),
+      (error) => app.log.error({ err: error }, 'storing session activity failed'),
     );
     app.decorate('sessionActivity', activity);
     app.addHook('onClose', async () => activity.close());
 
-    /** The live session behind a session id (not revoked, membership still there), or null. */
+    /**
+     * The live session behind a session id (not revoked, membership still there), or null. One
+     * query: identity's sessions joined with membership's roles, both sub-selects PostgreSQL folds in.
+     */
     async function lookupSession(sessionId: string): Promise<TSessionInfo | null> {
       const cached = cache.get(sessionId);
       if (cached !== undefined) return cached;
       const startedAt = cache.generation();
+      const session = unrevokedSessions(app.db);
+      const member = memberRoles(app.db);
       const [row] = await app.db
         .select({
-          userId: sessions.userId,
-          accountId: sessions.accountId,
-          role: accountUsers.permission,
-          verified: users.verified,
-          createdAt: sessions.createdAt,
-          lastSeenAt: sessions.lastSeenAt,
+          userId: session.userId,
+          accountId: session.accountId,
+          role: member.role,
+          verified: session.verified,
+          createdAt: session.createdAt,
+          lastSeenAt: session.lastSeenAt,
         })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .innerJoin(
-          accountUsers,
-          and(eq(accountUsers.userId, sessions.userId), eq(accountUsers.accountId, sessions.accountId)),
-        )
-        .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
+        .from(session)
+        .innerJoin(member, and(eq(member.userId, session.userId), eq(member.accountId, session.accountId)))
+        .where(eq(session.id, sessionId))
         .limit(1);
       const value = row
         ? { sessionId, ...row, createdAt: row.createdAt.getTime(), lastSeenAt: row.lastSeenAt.getTime() }

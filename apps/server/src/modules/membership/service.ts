@@ -1,6 +1,7 @@
 import {
   and,
   asc,
+  count,
   desc,
   eq,
   inArray,
@@ -27,7 +28,13 @@ import { invites } from '../../db/schema/invites';
 import { AppError } from '../../lib/app-error';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { countActivity, recordActivity } from '../activity/service';
-import { deleteUser, moveDefaultAccount, revokeSessionsIn, userProfiles } from '../identity/service';
+import {
+  deleteUser,
+  moveDefaultAccount,
+  revokeSessionsIn,
+  userProfiles,
+  type TUserContact,
+} from '../identity/service';
 import './messages';
 
 /*
@@ -71,6 +78,33 @@ export function accountNames(db: TDb, alias = 'account_names') {
     .select({ id: accounts.id, name: accounts.name, closedAt: accounts.closedAt })
     .from(accounts)
     .as(alias);
+}
+
+/** The account's name; undefined when there is no such account. */
+export async function accountName(db: TDb, accountId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ name: accounts.name })
+    .from(accounts)
+    .where(eq(accounts.id, accountId))
+    .limit(1);
+  return row?.name;
+}
+
+/**
+ * Accounts with their plan id, for joining into one query (billing's entitlements join their
+ * subscription on the account id). A plain sub-select of `accounts`, which PostgreSQL folds into
+ * the outer query.
+ */
+export function accountPlans(db: TDb, alias = 'account_plans') {
+  return db.select({ id: accounts.id, planId: accounts.planId }).from(accounts).as(alias);
+}
+
+/**
+ * Sets the account's plan, inside the caller's transaction: billing keeps it equal to the
+ * subscription's plan (sign-in, the gateway and the header read it here).
+ */
+export async function setAccountPlan(tx: TDb, accountId: string, planId: string): Promise<void> {
+  await tx.update(accounts).set({ planId }).where(eq(accounts.id, accountId));
 }
 
 /** Creates an account, inside the caller's transaction; answers its id. */
@@ -137,6 +171,37 @@ export function noMembershipOutside(db: TDb, userId: SQLWrapper, accountId: stri
   );
 }
 
+/**
+ * Roles by user and account, for joining into one query: the session check on every console
+ * request joins it on the session's user and account (no row: no longer a member). A plain
+ * sub-select of `account_users`, which PostgreSQL folds into the outer query.
+ */
+export function memberRoles(db: TDb, alias = 'member_roles') {
+  return db
+    .select({ userId: accountUsers.userId, accountId: accountUsers.accountId, role: accountUsers.permission })
+    .from(accountUsers)
+    .as(alias);
+}
+
+/** The number of the account's members (a per-seat plan bills one seat each). */
+export async function memberCount(db: TDb, accountId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(accountUsers)
+    .where(eq(accountUsers.accountId, accountId));
+  return Number(row?.n ?? 0);
+}
+
+/** The account's owners with their name, address and language: whom billing mails. One query. */
+export async function ownerContacts(db: TDb, accountId: string): Promise<TUserContact[]> {
+  const user = userProfiles(db);
+  return db
+    .select({ id: user.id, name: user.name, email: user.email, locale: user.locale })
+    .from(accountUsers)
+    .innerJoin(user, eq(user.id, accountUsers.userId))
+    .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.permission, 'owner')));
+}
+
 export interface TMembership {
   accountId: string;
   name: string;
@@ -145,10 +210,11 @@ export interface TMembership {
 
 /**
  * Called, inside the transaction, whenever an account gains or loses a member: billing makes the
- * subscription's seat quantity follow the member count here.
+ * subscription's seat quantity follow the member count here. Seats are handed `memberCount`:
+ * billing/seats.ts importing it from this file, which imports seats, would be an import cycle.
  */
 export async function onMemberCountChanged(tx: TDb, accountId: string): Promise<void> {
-  await membersChanged(tx, accountId);
+  await membersChanged(tx, accountId, memberCount);
 }
 
 /** The user's memberships, oldest first (the first is the fallback account). */
