@@ -7,21 +7,12 @@
 const TESTS = ['^apps/server/test/', '\\.test\\.tsx?$'];
 
 // Which modules own which tables (decision 016). A module reads and writes only its own tables;
-// it asks the owner's service for anything else. The modules that make up identity share its
-// tables until they are folded into modules/identity.
-const IDENTITY = [
-  'identity',
-  'auth',
-  'auth-otp',
-  'auth-magic',
-  'auth-social',
-  'auth-impersonate',
-  'two-factor',
-  'user',
-  'sessions',
-];
+// it asks the owner's service for anything else.
 const TABLE_OWNERS = [
-  { tables: ['users', 'sessions', 'user-identities', 'one-time-tokens', 'signin-log'], owners: IDENTITY },
+  { tables: ['users', 'sessions'], owners: ['identity'] },
+  { tables: ['user-identities'], owners: ['auth-social'] },
+  { tables: ['one-time-tokens'], owners: ['auth-otp'] },
+  { tables: ['signin-log'], owners: ['auth'] },
   { tables: ['accounts', 'account-users', 'invites'], owners: ['membership'] },
   { tables: ['activity'], owners: ['activity'] },
   { tables: ['ai-endpoints'], owners: ['aiendpoint', 'aiendpoint-shared'] },
@@ -97,6 +88,16 @@ export default {
       to: { path: '^apps/server/src/db/schema/index\\.ts$' },
     },
     ...tableRules,
+    {
+      name: 'outside-modules-no-owned-tables',
+      severity: 'error',
+      comment:
+        'Outside the modules (billing, gateway, plugins, lib, jobs, the CLI) users and sessions are ' +
+        "read through identity's service.ts, accounts, members and invites through membership's " +
+        '(decision 016). Raw SQL in usage and gateway/metering.ts is not seen here (documented there).',
+      from: { path: '^apps/server/src/', pathNot: ['^apps/server/src/(?:modules|db)/', ...TESTS] },
+      to: { path: '^apps/server/src/db/schema/(?:users|sessions|accounts|account-users|invites)\\.ts$' },
+    },
     {
       name: 'services-not-web-framework',
       severity: 'error',
