@@ -93,10 +93,13 @@ export default {
       severity: 'error',
       comment:
         'Outside the modules (billing, gateway, plugins, lib, jobs, the CLI) users and sessions are ' +
-        "read through identity's service.ts, accounts, members and invites through membership's " +
-        '(decision 016). Raw SQL in usage and gateway/metering.ts is not seen here (documented there).',
+        "read through identity's service.ts, accounts, members and invites through membership's, " +
+        "API keys through keys' and endpoints through aiendpoint's (decision 016). Raw SQL in usage " +
+        'and gateway/metering.ts is not seen here (documented there).',
       from: { path: '^apps/server/src/', pathNot: ['^apps/server/src/(?:modules|db)/', ...TESTS] },
-      to: { path: '^apps/server/src/db/schema/(?:users|sessions|accounts|account-users|invites)\\.ts$' },
+      to: {
+        path: '^apps/server/src/db/schema/(?:users|sessions|accounts|account-users|invites|api-keys|ai-endpoints)\\.ts$',
+      },
     },
     {
       name: 'services-not-web-framework',

@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { isIP } from 'node:net';
 import { decryptSecret } from '../lib/crypto';
 import { entitlementsFor } from '../billing/entitlements';
-import { aiEndpoints } from '../db/schema/ai-endpoints';
+import { endpointByRouteName } from '../modules/aiendpoint/service';
 import { LoadingCache } from './loading-cache';
 import { isPrivateAddress } from '../lib/upstream-address';
 
@@ -60,7 +59,7 @@ export function createDirectory(app: FastifyInstance) {
   const { db, config } = app;
 
   const routes = new LoadingCache<TRouteEntry>(async (routeName) => {
-    const [row] = await db.select().from(aiEndpoints).where(eq(aiEndpoints.routeName, routeName)).limit(1);
+    const row = await endpointByRouteName(db, routeName);
     if (!row) return null;
     let url: URL;
     try {

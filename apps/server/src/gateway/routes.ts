@@ -1,10 +1,8 @@
-import { and, asc, eq, or } from 'drizzle-orm';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { ZModelList, type TModelList } from '@air/shared/schemas/gateway';
-import { aiEndpoints } from '../db/schema/ai-endpoints';
 import { isAppError } from '../lib/app-error';
-import { accountNames } from '../modules/membership/service';
+import { callableModels } from '../modules/aiendpoint/service';
 import { writeGatewayError, type TGatewayErrorCode } from './errors';
 import { createInvokeHandler, resolveKey, type TKeyEntry } from './invoke';
 import { invokeOpenApi, modelsOpenApi } from './openapi';
@@ -76,21 +74,7 @@ export default async function gatewayRoutes(app: FastifyInstance) {
   async function listModels(requestId: string, res: ServerResponse, key: TKeyEntry | null) {
     if (!key) return void writeGatewayError(res, 'invalid_api_key', requestId);
     if (!key.canInvoke) return void writeGatewayError(res, 'insufficient_scope', requestId);
-    const account = accountNames(app.db);
-    const rows = await app.db
-      .select({ id: aiEndpoints.routeName, created: aiEndpoints.createdAt, ownedBy: account.name })
-      .from(aiEndpoints)
-      .innerJoin(account, eq(account.id, aiEndpoints.accountId))
-      .where(
-        and(
-          eq(aiEndpoints.isActive, true),
-          or(
-            eq(aiEndpoints.accountId, key.accountId),
-            and(eq(aiEndpoints.isShared, true), eq(aiEndpoints.isPrivate, false)),
-          ),
-        ),
-      )
-      .orderBy(asc(aiEndpoints.routeName));
+    const rows = await callableModels(app.db, key.accountId);
     const list: TModelList = {
       object: 'list',
       data: rows.map((row) => ({

@@ -1,11 +1,9 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import fp from 'fastify-plugin';
-import { API_KEY_PATTERN, type TApiKeyScope } from '@air/shared/schemas/api-key';
-import { apiKeys } from '../db/schema/api-keys';
+import { API_KEY_PATTERN } from '@air/shared/schemas/api-key';
 import { AppError } from '../lib/app-error';
 import { sha256 } from '../lib/crypto';
 import { MissBudget, UNKNOWN_LOOKUPS_PER_MINUTE } from '../lib/miss-budget';
-import { accountNames } from '../modules/membership/service';
+import { activeKeyByHash, type TActiveKey } from '../modules/keys/service';
 import { registerMessages } from '../i18n';
 
 registerMessages({
@@ -19,11 +17,8 @@ registerMessages({
   },
 });
 
-export interface TResolvedApiKey {
-  accountId: string;
-  keyId: string;
-  scopes: TApiKeyScope[];
-}
+/** The key an `air_…` string stands for, as the keys module answers it. */
+export type TResolvedApiKey = TActiveKey;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -95,17 +90,7 @@ export default fp(
           throw new AppError('rate_limited', { messageKey: 'error.too_many_unknown', retryAfter: wait });
       }
       const started = generation;
-      // Membership's accounts as a sub-select: still one query, which PostgreSQL folds into a join.
-      const account = accountNames(app.db);
-      const [row] = await app.db
-        .select({ keyId: apiKeys.id, accountId: apiKeys.accountId, scopes: apiKeys.scope })
-        .from(apiKeys)
-        .innerJoin(account, eq(account.id, apiKeys.accountId))
-        .where(and(eq(apiKeys.keyHash, hash), eq(apiKeys.active, true), isNull(account.closedAt)))
-        .limit(1);
-      const value = row
-        ? { accountId: row.accountId, keyId: row.keyId, scopes: row.scopes as TApiKeyScope[] }
-        : null;
+      const value = await activeKeyByHash(app.db, hash);
       if (started === generation) remember(hash, value);
       if (value && clientIp !== undefined) unknownLookups.refund(clientIp);
       return value;

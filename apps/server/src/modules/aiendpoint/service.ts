@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, or } from 'drizzle-orm';
 import type {
   TAiEndpoint,
   TCreateAiEndpoint,
@@ -249,6 +249,37 @@ export async function accountRouteNames(db: TDb, accountId: string): Promise<str
     .from(aiEndpoints)
     .where(eq(aiEndpoints.accountId, accountId));
   return rows.map((row) => row.routeName);
+}
+
+/** The endpoint with this route name: the gateway's look-up on a route-cache miss (`gateway/directory.ts`). */
+export async function endpointByRouteName(db: TDb, routeName: string): Promise<TEndpointRow | undefined> {
+  const [row] = await db.select().from(aiEndpoints).where(eq(aiEndpoints.routeName, routeName)).limit(1);
+  return row;
+}
+
+/**
+ * The routes a key of this account may call (its own active endpoints and every active, shared,
+ * public one), by route name, with the owning account's name: the gateway's `GET /v1/models`.
+ */
+export async function callableModels(
+  db: TDb,
+  accountId: string,
+): Promise<{ id: string; created: Date; ownedBy: string }[]> {
+  const account = accountNames(db);
+  return db
+    .select({ id: aiEndpoints.routeName, created: aiEndpoints.createdAt, ownedBy: account.name })
+    .from(aiEndpoints)
+    .innerJoin(account, eq(account.id, aiEndpoints.accountId))
+    .where(
+      and(
+        eq(aiEndpoints.isActive, true),
+        or(
+          eq(aiEndpoints.accountId, accountId),
+          and(eq(aiEndpoints.isShared, true), eq(aiEndpoints.isPrivate, false)),
+        ),
+      ),
+    )
+    .orderBy(asc(aiEndpoints.routeName));
 }
 
 /** The marketplace: every active, shared, public endpoint of every open account. */

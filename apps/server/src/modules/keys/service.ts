@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import {
   API_KEY_PREFIX,
   API_KEY_SCOPES,
@@ -17,6 +17,7 @@ import { apiKeys } from '../../db/schema/api-keys';
 import { AppError } from '../../lib/app-error';
 import { recordActivity } from '../activity/service';
 import { accountHeader } from '../account/service';
+import { accountNames } from '../membership/service';
 import { decryptSecret, encryptSecret, randomBase62, sha256 } from '../../lib/crypto';
 import type { TServices } from '../../core/services';
 
@@ -71,6 +72,29 @@ export async function accountKeyHashes(db: TDb, accountId: string): Promise<stri
     .from(apiKeys)
     .where(eq(apiKeys.accountId, accountId));
   return rows.map((row) => row.keyHash);
+}
+
+/** An active key, found by its hash, of an open account. */
+export interface TActiveKey {
+  accountId: string;
+  keyId: string;
+  scopes: TApiKeyScope[];
+}
+
+/**
+ * The active key with this hash, if its account is open, or null: the gateway's look-up on a
+ * key-cache miss (`plugins/api-key-auth.ts`).
+ */
+export async function activeKeyByHash(db: TDb, keyHash: string): Promise<TActiveKey | null> {
+  // Membership's accounts as a sub-select: still one query, which PostgreSQL folds into a join.
+  const account = accountNames(db);
+  const [row] = await db
+    .select({ keyId: apiKeys.id, accountId: apiKeys.accountId, scopes: apiKeys.scope })
+    .from(apiKeys)
+    .innerJoin(account, eq(account.id, apiKeys.accountId))
+    .where(and(eq(apiKeys.keyHash, keyHash), eq(apiKeys.active, true), isNull(account.closedAt)))
+    .limit(1);
+  return row ? { accountId: row.accountId, keyId: row.keyId, scopes: row.scopes as TApiKeyScope[] } : null;
 }
 
 /** `GET /api/user` for an API key: the key and its account, no person (decision 012). */
