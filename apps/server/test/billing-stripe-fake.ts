@@ -112,6 +112,33 @@ export async function startStripeFake() {
       }
       return { status: 200, body: intent };
     }
+    const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path);
+    if (method === 'POST' && cancel) {
+      const intent = intents.get(cancel[1]!);
+      if (!intent)
+        return {
+          status: 404,
+          body: { error: { type: 'invalid_request_error', message: 'No such payment_intent' } },
+        };
+      // Stripe cancels a payment only while it waits for the customer or a payment method.
+      if (
+        !['requires_action', 'requires_payment_method', 'requires_confirmation'].includes(
+          String(intent.status),
+        )
+      )
+        return {
+          status: 400,
+          body: {
+            error: {
+              type: 'invalid_request_error',
+              code: 'payment_intent_unexpected_state',
+              message: `You cannot cancel this PaymentIntent because it has a status of ${String(intent.status)}.`,
+            },
+          },
+        };
+      intent.status = 'canceled';
+      return { status: 200, body: intent };
+    }
     const retrieve = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (method === 'GET' && retrieve) {
       const intent = intents.get(retrieve[1]!);

@@ -254,4 +254,24 @@ describe('Stripe provider against a loopback fake', () => {
     const open = (await invoicesOf(owner.accountId)).filter((i) => i.status !== 'paid');
     expect(open).toEqual([]);
   });
+
+  it('renewal never authorized: each held payment is cancelled at Stripe, the last when the subscription ends', async () => {
+    const owner = await newOwner(t.app);
+    await send(t.app, owner.headers, 'POST', '/api/account/plan', { plan: 'pro', token: 'tok_visa' });
+    await send(t.app, owner.headers, 'PATCH', '/api/account/card', { token: 'tok_authenticationRequired' });
+    await advance(t.app, 31);
+    await advance(t.app, 1);
+    await advance(t.app, 2);
+    const [sub] = await t.db.select().from(subscriptions).where(eq(subscriptions.accountId, owner.accountId));
+    expect(sub?.status).toBe('canceled');
+    const held = [...fake.intents.values()].filter(
+      (i) => (i.metadata as Record<string, string>).account_id === owner.accountId && i.payment_method,
+    );
+    const renewals = held.filter((i) => (i.metadata as Record<string, string>).action === 'invoice');
+    expect(renewals.map((i) => i.status)).toEqual(['canceled', 'canceled', 'canceled']);
+    const cancels = fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel'));
+    expect(renewals.map((i) => cancels.filter((r) => r.path.includes(`/${String(i.id)}/`)).length)).toEqual([
+      1, 1, 1,
+    ]);
+  });
 });

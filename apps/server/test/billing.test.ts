@@ -569,6 +569,30 @@ describe('renewals, dunning and entitlements', () => {
     expect((await subscriptionOf(owner.accountId))?.status).toBe('canceled');
     const list = await invoicesOf(owner.accountId);
     expect(list.filter((i) => i.status === 'uncollectible')).toHaveLength(1);
+    // Each attempt's payment held for authentication was cancelled at the processor when the next
+    // attempt replaced it or the subscription ended: none can be completed (and charged) later.
+    const held = (await paymentsOf(t.app, owner.accountId)).filter((p) => p.metadata.action === 'invoice');
+    expect(held.map((p) => p.status)).toEqual(['canceled', 'canceled', 'canceled']);
+    // Cancelling again answers how it ended, and a completed payment is not cancelled.
+    expect((await t.app.billing.provider.cancelPayment(held[0]!.id))?.status).toBe('canceled');
+  });
+
+  it('closing an account cancels the renewal payment it held for authentication', async () => {
+    const { owner } = await signUpOn('pro', CARDS.ok);
+    const threeDs = await cardToken(t.app, owner.headers, CARDS.threeDs);
+    await send(t.app, owner.headers, 'PATCH', '/api/account/card', { token: threeDs });
+    await advance(t.app, 31);
+    expect((await subscriptionOf(owner.accountId))?.status).toBe('requires_action');
+    const before = (await paymentsOf(t.app, owner.accountId)).filter((p) => p.metadata.action === 'invoice');
+    expect(before.map((p) => p.status)).toEqual(['requires_payment_method']);
+    const closed = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/account',
+      headers: owner.headers,
+      payload: { password: PASSWORD },
+    });
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect((await t.app.billing.provider.retrievePayment(before[0]!.id))?.status).toBe('canceled');
   });
 });
 

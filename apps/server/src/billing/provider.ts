@@ -82,4 +82,10 @@ export interface TBillingProvider {
   charge(input: TChargeInput): Promise<TPayment>;
   /** The payment as the processor knows it now (null when it does not exist). */
   retrievePayment(id: string): Promise<TPayment | null>;
+  /**
+   * Cancels a payment still waiting for the card holder's authentication (or a new card), so that
+   * it can no longer be completed. Answers the payment as it is afterwards: canceled, or succeeded
+   * when the card holder completed it first; null when the processor does not know it.
+   */
+  cancelPayment(id: string): Promise<TPayment | null>;
 }

@@ -9,7 +9,8 @@ import type { TBilling } from './context';
 import { applyInvoicePayment, money } from './engine';
 import { withBillingLock } from './lock';
 import { mailOwners } from './mails';
-import { CardError } from './provider';
+import { releaseHeldPayment } from './held-payments';
+import { CardError, type TPayment } from './provider';
 import {
   customerFor,
   insertInvoice,
@@ -233,17 +234,22 @@ async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvo
     await applyInvoicePayment(b, { account_id: sub.accountId, invoice_id: invoice.id }, null);
     return;
   }
+  const renewed = async (payment: TPayment) => {
+    await applyInvoicePayment(b, payment.metadata, payment);
+    await mailOwners(b, sub.accountId, {
+      template: 'billing_status',
+      params: { kind: 'renewed', plan: plan.name, amount },
+    });
+  };
   if (invoice.providerRef) {
-    // A payment held for authentication may have been completed in the browser since.
+    // A payment held for authentication may have been completed in the browser since; if not, it
+    // is cancelled before a new charge replaces it, so the card holder cannot complete both.
     const pending = await b.provider.retrievePayment(invoice.providerRef).catch(() => null);
-    if (pending?.status === 'succeeded') {
-      await applyInvoicePayment(b, pending.metadata, pending);
-      await mailOwners(b, sub.accountId, {
-        template: 'billing_status',
-        params: { kind: 'renewed', plan: plan.name, amount },
-      });
-      return;
-    }
+    const paid =
+      pending?.status === 'succeeded'
+        ? pending
+        : await releaseHeldPayment(b, sub.accountId, invoice.providerRef);
+    if (paid) return renewed(paid);
   }
   const card = await loadCard(b.db, sub.accountId);
   let failure: unknown = null;
@@ -262,14 +268,7 @@ async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvo
         offSession: true,
         metadata: { account_id: sub.accountId, action: 'invoice', invoice_id: invoice.id },
       });
-      if (payment.status === 'succeeded') {
-        await applyInvoicePayment(b, payment.metadata, payment);
-        await mailOwners(b, sub.accountId, {
-          template: 'billing_status',
-          params: { kind: 'renewed', plan: plan.name, amount },
-        });
-        return;
-      }
+      if (payment.status === 'succeeded') return renewed(payment);
       if (payment.status === 'requires_action') needsAction = payment.id;
       failure = new Error(`payment ${payment.status}`);
     } catch (error) {
@@ -300,6 +299,9 @@ async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvo
   );
   const failures = sub.failedAttempts + 1;
   if (failures >= MAX_FAILURES) {
+    // The subscription ends: the payment held for authentication must not be completable later.
+    const paid = needsAction ? await releaseHeldPayment(b, sub.accountId, needsAction) : null;
+    if (paid) return renewed(paid);
     await b.db.transaction(async (tx) => {
       await tx
         .update(subscriptions)

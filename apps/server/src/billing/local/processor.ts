@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import {
   localCardTokens,
@@ -197,6 +197,20 @@ export class LocalProcessor implements TBillingProvider {
       .where(eq(localPaymentIntents.id, id))
       .limit(1);
     return row ? toPayment(row) : null;
+  }
+
+  async cancelPayment(id: string): Promise<TPayment | null> {
+    const [canceled] = await this.db
+      .update(localPaymentIntents)
+      .set({ status: 'canceled', errorCode: null })
+      .where(
+        and(
+          eq(localPaymentIntents.id, id),
+          inArray(localPaymentIntents.status, ['requires_action', 'requires_payment_method']),
+        ),
+      )
+      .returning();
+    return canceled ? toPayment(canceled) : this.retrievePayment(id);
   }
 
   /**

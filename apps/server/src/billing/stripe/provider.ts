@@ -172,6 +172,19 @@ export class StripeProvider implements TBillingProvider {
     }
   }
 
+  async cancelPayment(id: string): Promise<TPayment | null> {
+    try {
+      return toPayment(await this.stripe.paymentIntents.cancel(id));
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+        if (error.statusCode === 404) return null;
+        // Succeeded (or already canceled) before this call: say how it ended.
+        if (error.code === 'payment_intent_unexpected_state') return this.retrievePayment(id);
+      }
+      translate(error);
+    }
+  }
+
   /** Verifies a webhook's signature (throws when it is wrong or stale) and answers the event. */
   verifyEvent(rawBody: Buffer | string, signature: string): Stripe.Event {
     return this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret);
