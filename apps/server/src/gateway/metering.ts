@@ -2,6 +2,7 @@ import { inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TDb } from '../db/client';
 import { meterBatches } from '../db/schema/meter-batches';
+import { accountNames } from '../modules/membership/service';
 import { UsageJournal, type TJournalRow, type TJournalStart } from './journal';
 
 export type TUsageRow = TJournalRow;
@@ -78,7 +79,7 @@ export class Meter {
       if (replayed.length > 0) {
         await this.db.transaction(async (tx) => {
           for (let start = 0; start < rows.length; start += this.rowsPerStatement) {
-            await tx.execute(insertStatement(rows.slice(start, start + this.rowsPerStatement)));
+            await tx.execute(insertStatement(tx, rows.slice(start, start + this.rowsPerStatement)));
           }
           await tx.insert(meterBatches).values(replayed.map((segment) => ({ segment: segment.name })));
         });
@@ -167,11 +168,11 @@ export class Meter {
     const step = this.rowsPerStatement;
     if (rows.length <= step) {
       // One statement: no transaction round trips unless the segment name goes with it.
-      if (!segment) return void (await this.db.execute(insertStatement(rows)));
+      if (!segment) return void (await this.db.execute(insertStatement(this.db, rows)));
     }
     await this.db.transaction(async (tx) => {
       for (let start = 0; start < rows.length; start += step) {
-        await tx.execute(insertStatement(rows.slice(start, start + step)));
+        await tx.execute(insertStatement(tx, rows.slice(start, start + step)));
         // The embedded database runs on this thread: let waiting calls through between statements.
         if (start + step < rows.length) await new Promise((resolve) => setImmediate(resolve));
       }
@@ -184,7 +185,7 @@ export class Meter {
 export async function insertUsageRows(db: TDb, rows: TUsageRow[], step: number): Promise<void> {
   await db.transaction(async (tx) => {
     for (let start = 0; start < rows.length; start += step) {
-      await tx.execute(insertStatement(rows.slice(start, start + step)));
+      await tx.execute(insertStatement(tx, rows.slice(start, start + step)));
     }
   });
 }
@@ -196,7 +197,7 @@ export async function insertUsageRows(db: TDb, rows: TUsageRow[], step: number):
  * account closed since the call are left out: usage_events has no foreign key (it would fail the
  * whole batch, and every retry of it, for one closed account).
  */
-function insertStatement(rows: TUsageRow[]) {
+function insertStatement(db: TDb, rows: TUsageRow[]) {
   // sql.param: one array parameter (a bare array in the template would expand into a list).
   const column = <K extends keyof TUsageRow>(name: K) => sql.param(rows.map((row) => row[name]));
   return sql`insert into usage_events
@@ -208,7 +209,7 @@ function insertStatement(rows: TUsageRow[]) {
       ${column('streamed')}::bool[], ${column('errorCode')}::text[],
       ${sql.param(rows.map((row) => row.createdAt.toISOString()))}::timestamptz[]
     ) as u(caller_account_id)
-    where exists (select 1 from accounts a where a.id = u.caller_account_id)`;
+    where exists (select 1 from ${accountNames(db, 'a')} where a.id = u.caller_account_id)`;
 }
 
 /**

@@ -282,6 +282,15 @@ export async function callableModels(
     .orderBy(asc(aiEndpoints.routeName));
 }
 
+/**
+ * Endpoints' route names by id, for joining into one query (usage reports name the endpoints of
+ * their rows): a plain sub-select of `ai_endpoints` with its column names (`id`, `route_name`),
+ * which PostgreSQL folds into the outer query. Usable in SQL text: `left join ${endpointRoutes(db, 'a')} on …`.
+ */
+export function endpointRoutes(db: TDb, alias = 'endpoint_routes') {
+  return db.select({ id: aiEndpoints.id, routeName: aiEndpoints.routeName }).from(aiEndpoints).as(alias);
+}
+
 /** The marketplace: every active, shared, public endpoint of every open account. */
 export async function listSharedEndpoints(app: TServices): Promise<TSharedAiEndpoint[]> {
   const account = accountNames(app.db);

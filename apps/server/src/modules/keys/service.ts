@@ -82,6 +82,18 @@ export interface TActiveKey {
 }
 
 /**
+ * Keys' names by id with their account, for joining into one query (usage reports name the keys
+ * of their rows): a plain sub-select of `api_keys` with its column names (`id`, `account_id`,
+ * `name`), which PostgreSQL folds into the outer query. Usable in SQL text.
+ */
+export function keyNames(db: TDb, alias = 'key_names') {
+  return db
+    .select({ id: apiKeys.id, accountId: apiKeys.accountId, name: apiKeys.name })
+    .from(apiKeys)
+    .as(alias);
+}
+
+/**
  * The active key with this hash, if its account is open, or null: the gateway's look-up on a
  * key-cache miss (`plugins/api-key-auth.ts`).
  */

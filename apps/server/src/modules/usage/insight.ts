@@ -9,6 +9,9 @@ import type {
   TUsageRow,
 } from '@air/shared/schemas/usage-insight';
 import type { TDb } from '../../db/client';
+import { endpointRoutes } from '../aiendpoint/service';
+import { keyNames } from '../keys/service';
+import { accountNames } from '../membership/service';
 import { daysBetween, percentileFromBuckets } from './period';
 
 /** Rows of a raw statement (node-postgres and PGlite both answer `{ rows }`). */
@@ -101,8 +104,8 @@ export async function callerUsage(
         g.status_class::int as status_class, g.latency_bucket::int as latency_bucket, g.calls, g.prompt_tokens,
         g.completion_tokens, g.estimated_calls, a.route_name, k.name as key_name
       from g
-      left join ai_endpoints a on g.grouping_set = 1 and a.id = g.endpoint_id
-      left join api_keys k on g.grouping_set = 2 and k.id = g.key_id and k.account_id = ${accountId}`,
+      left join ${endpointRoutes(db, 'a')} on g.grouping_set = 1 and a.id = g.endpoint_id
+      left join ${keyNames(db, 'k')} on g.grouping_set = 2 and k.id = g.key_id and k.account_id = ${accountId}`,
   );
   const days = new Map<string, TUsageDay>(daysBetween(from, to).map((day) => [day, { day, ...emptyRow() }]));
   const endpoints = new Map<string, TUsageByEndpoint>();
@@ -172,8 +175,8 @@ export async function providerUsage(
       select g.grouping_set, g.day::text as day, g.endpoint_id::text as endpoint_id, g.calls,
         a.route_name, c.name as account_name
       from g
-      left join ai_endpoints a on g.grouping_set = 1 and a.id = g.endpoint_id
-      left join accounts c on g.grouping_set = 2 and c.id = g.caller_account_id`,
+      left join ${endpointRoutes(db, 'a')} on g.grouping_set = 1 and a.id = g.endpoint_id
+      left join ${accountNames(db, 'c')} on g.grouping_set = 2 and c.id = g.caller_account_id`,
   );
   const days = new Map(daysBetween(from, to).map((day) => [day, { day, calls: 0 }]));
   const endpoints = new Map<

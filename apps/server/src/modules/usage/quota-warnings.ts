@@ -5,6 +5,7 @@ import { entitlementsOf, lowestQuotaCallsMonth } from '../../billing/entitlement
 import type { TDb } from '../../db/client';
 import { periodOf } from '../../gateway/limits';
 import type { TMailer } from '../../mail/mailer';
+import { accountNames, ownerContacts } from '../membership/service';
 import { isNotificationOn } from '../notification/service';
 import { rowsOf } from './insight';
 import { dayOf } from './period';
@@ -46,7 +47,7 @@ export async function checkQuotaWarnings(
     db,
     sql`select d.caller_account_id::text as account_id, a.name as account_name, sum(d.calls)::float8 as calls
       from usage_daily d
-      join accounts a on a.id = d.caller_account_id and a.closed_at is null
+      join ${accountNames(db, 'a')} on a.id = d.caller_account_id and a.closed_at is null
       where d.day >= ${monthStart}::date
       group by d.caller_account_id, a.name
       having sum(d.calls) * 100 >= ${floor}::bigint * ${lowest}`,
@@ -70,12 +71,7 @@ export async function checkQuotaWarnings(
     );
     if (claimed.length === 0) continue;
     const level = Math.max(...claimed.map((row) => row.level));
-    const owners = await rowsOf<{ id: string; name: string; email: string; locale: string }>(
-      db,
-      sql`select u.id::text as id, u.name, u.email, u.locale from account_users au
-        join users u on u.id = au.user_id
-        where au.account_id = ${account.account_id} and au.permission = 'owner'`,
-    );
+    const owners = await ownerContacts(db, account.account_id);
     for (const owner of owners) {
       if (!(await isNotificationOn(db, owner.id, 'quota_warning'))) continue;
       try {

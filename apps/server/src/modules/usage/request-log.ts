@@ -2,6 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { USAGE_LOG_DAYS, type TUsageLog, type TUsageLogQuery } from '@air/shared/schemas/usage-insight';
 import type { TDb } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import { endpointRoutes } from '../aiendpoint/service';
+import { keyNames } from '../keys/service';
 import { rowsOf } from './insight';
 
 interface TLogRow {
@@ -62,8 +64,8 @@ export async function requestLog(db: TDb, accountId: string, query: TUsageLogQue
         e.completion_tokens, e.tokens_estimated, e.streamed, e.error_code,
         to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at_text
       from usage_events e
-      left join ai_endpoints a on a.id = e.endpoint_id
-      left join api_keys k on k.id = e.key_id and k.account_id = e.caller_account_id
+      left join ${endpointRoutes(db, 'a')} on a.id = e.endpoint_id
+      left join ${keyNames(db, 'k')} on k.id = e.key_id and k.account_id = e.caller_account_id
       where ${sql.join(conditions, sql` and `)}
       order by e.created_at desc, e.id desc
       limit ${query.limit + 1}`,
