@@ -6,7 +6,7 @@ import { cards } from '../db/schema/cards';
 import { invoices, type TInvoiceLine } from '../db/schema/invoices';
 import { plans as plansTable } from '../db/schema/plans';
 import { subscriptions } from '../db/schema/subscriptions';
-import { accountName } from '../modules/membership/service';
+import { accountSummary } from '../modules/membership/service';
 import type { TBilling } from './context';
 import type { TCardDetails } from './provider';
 
@@ -64,7 +64,7 @@ export async function customerFor(b: TBilling, accountId: string): Promise<strin
   if (row) return row.customerRef;
   const ref = await b.provider.createCustomer({
     accountId,
-    name: (await accountName(b.db, accountId)) ?? '',
+    name: (await accountSummary(b.db, accountId))?.name ?? '',
   });
   await b.db
     .insert(billingCustomers)
@@ -136,7 +136,7 @@ export async function insertInvoice(
     .insert(invoices)
     .values({
       accountId: input.accountId,
-      accountName: (await accountName(db, input.accountId)) ?? '',
+      accountName: (await accountSummary(db, input.accountId))?.name ?? '',
       number,
       date: input.date,
       status: input.status,

@@ -4,13 +4,7 @@ import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken, issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
 import { completeSignIn } from '../auth/service';
-import {
-  isMasterUser,
-  markMaster,
-  oldestMasters,
-  supportEnabledOf,
-  userForImpersonation,
-} from '../identity/service';
+import { impersonationFlags, markMaster, oldestMasters, userForImpersonation } from '../identity/service';
 import { accountWithRole, addMember, createAccount } from '../membership/service';
 import type { TServices, TCaller } from '../../core/services';
 
@@ -108,8 +102,12 @@ export async function signInByImpersonation(
   const row = await consumeToken(app.db, 'impersonate', token);
   const impersonatorUserId = row?.data?.impersonatorUserId;
   // The user may have withdrawn support access since the link was minted.
-  const supportEnabled = row?.userId ? await supportEnabledOf(app.db, row.userId) : false;
-  const isMaster = typeof impersonatorUserId === 'string' && (await isMasterUser(app.db, impersonatorUserId));
+  const supportEnabled = row?.userId
+    ? ((await impersonationFlags(app.db, row.userId))?.supportEnabled ?? false)
+    : false;
+  const isMaster =
+    typeof impersonatorUserId === 'string' &&
+    ((await impersonationFlags(app.db, impersonatorUserId))?.isMaster ?? false);
   if (!row?.userId || typeof impersonatorUserId !== 'string' || !isMaster || !supportEnabled) {
     throw new AppError('unauthenticated', { messageKey: 'error.impersonation_invalid' });
   }

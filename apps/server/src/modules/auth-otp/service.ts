@@ -6,7 +6,7 @@ import { attemptKey } from '../../lib/attempt-limiter';
 import { sha256 } from '../../lib/crypto';
 import { consumeToken, type TOneTimeToken } from '../../lib/one-time-tokens';
 import { completeSignIn } from '../auth/service';
-import { userEmailById } from '../identity/service';
+import { userContact } from '../identity/service';
 import { useSignInCode } from '../two-factor/service';
 import type { TServices, TCaller } from '../../core/services';
 
@@ -46,7 +46,7 @@ export async function signInWithCode(
 ): Promise<TSignInData> {
   const ipKey = attemptKey('ip', request.ip);
   const pending = await peekToken(app, 'otp', input.jwt);
-  const email = pending?.userId ? await userEmailById(app.db, pending.userId) : undefined;
+  const email = pending?.userId ? (await userContact(app.db, pending.userId))?.email : undefined;
   if (!pending?.userId || email === undefined) {
     await app.attempts.reserve([ipKey]);
     throw new AppError('unauthenticated', { messageKey: 'error.signin_token_invalid' });

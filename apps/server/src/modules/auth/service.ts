@@ -3,7 +3,7 @@ import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken, issueToken, revokeTokens, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/password';
-import { resetUserPassword, totpEnabledOf, userEmailById, userPasswordByEmail } from '../identity/service';
+import { resetUserPassword, totpEnabledOf, userContact, userPasswordByEmail } from '../identity/service';
 import { mailOneTimeLink } from './mail-link';
 import { announceRevoked, revokeUserSessionRows } from './sessions';
 import { completeSignIn } from './sign-in';
@@ -103,7 +103,7 @@ export async function resetPassword(
   const { userId, email, revoked } = await app.db.transaction(async (tx) => {
     const row = await consumeToken(tx, 'reset', input.jwt);
     if (!row?.userId) throw new AppError('bad_request', { messageKey: 'error.link_invalid' });
-    const email = await userEmailById(tx, row.userId);
+    const email = (await userContact(tx, row.userId))?.email;
     if (email === undefined) throw new AppError('bad_request', { messageKey: 'error.link_invalid' });
     if (email !== input.email) {
       throw new AppError('bad_request', { messageKey: 'error.reset_email_mismatch', inputError: 'email' });

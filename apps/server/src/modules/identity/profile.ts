@@ -15,12 +15,6 @@ export async function userRecord(db: TDb, userId: string) {
   return user;
 }
 
-/** The same, by address (stored lower-case): an invite's address may already have a user. */
-export async function userRecordByEmail(db: TDb, email: string) {
-  const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
-  return user;
-}
-
 /** Whether a user other than `userId` has this address (an email change must not take it). */
 export async function emailTakenByOther(db: TDb, email: string, userId: string): Promise<boolean> {
   const [taken] = await db
@@ -43,27 +37,6 @@ export type TProfileChanges = Partial<
 export async function updateProfile(tx: TDb, userId: string, changes: TProfileChanges): Promise<void> {
   if (Object.keys(changes).length === 0) return;
   await tx.update(users).set(changes).where(eq(users.id, userId));
-}
-
-/**
- * Creates the user who accepted an invite, inside the caller's transaction; answers the new id.
- * Verified already: the invite's link proved the address.
- */
-export async function createInvitedUser(
-  tx: TDb,
-  values: {
-    name: string;
-    email: string;
-    passwordHash: string | null;
-    locale: string;
-    defaultAccountId: string;
-  },
-): Promise<string> {
-  const [created] = await tx
-    .insert(users)
-    .values({ ...values, verified: true, onboarded: false })
-    .returning({ id: users.id });
-  return created!.id;
 }
 
 /** Marks the user's address verified. */
@@ -110,18 +83,6 @@ export async function userPasswordById(
 /** Sets a new password hash, inside the caller's transaction. */
 export async function setUserPassword(tx: TDb, userId: string, passwordHash: string): Promise<void> {
   await tx.update(users).set({ passwordHash }).where(eq(users.id, userId));
-}
-
-/** The name and address of the user, as recorded in the activity of the accounts they leave. */
-export async function userNameAndEmail(
-  tx: TDb,
-  userId: string,
-): Promise<{ email: string; name: string } | undefined> {
-  const [user] = await tx
-    .select({ email: users.email, name: users.name })
-    .from(users)
-    .where(eq(users.id, userId));
-  return user;
 }
 
 /** Stores a two-factor secret awaiting its first code (encrypted); the active one stays as it is. */

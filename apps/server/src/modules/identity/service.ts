@@ -85,7 +85,11 @@ export async function userForSignUp(db: TDb, email: string): Promise<TSignUpUser
   return user;
 }
 
-/** Creates a user (sign-up), inside the caller's transaction; answers the new id. */
+/**
+ * Creates a user, inside the caller's transaction; answers the new id. A sign-up is unverified
+ * until its mail's link; an invited user is `verified` already (the invite's link proved the
+ * address) and not `onboarded`.
+ */
 export async function createUser(
   tx: TDb,
   values: {
@@ -94,6 +98,8 @@ export async function createUser(
     passwordHash: string | null;
     locale: string;
     defaultAccountId: string;
+    verified?: boolean;
+    onboarded?: boolean;
   },
 ): Promise<string> {
   const [user] = await tx.insert(users).values(values).returning({ id: users.id });

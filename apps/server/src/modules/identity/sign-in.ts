@@ -86,12 +86,6 @@ export async function userContactByEmail(
   return user;
 }
 
-/** The user's address; undefined when the user no longer exists. */
-export async function userEmailById(db: TDb, userId: string): Promise<string | undefined> {
-  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
-  return user?.email;
-}
-
 /** Sets the password from a reset link, which also proves the user owns the address. */
 export async function resetUserPassword(tx: TDb, userId: string, passwordHash: string): Promise<void> {
   await tx.update(users).set({ passwordHash, verified: true }).where(eq(users.id, userId));
@@ -150,24 +144,20 @@ export async function markMaster(tx: TDb, userId: string): Promise<void> {
   await tx.update(users).set({ isMaster: true }).where(eq(users.id, userId));
 }
 
-/** Whether the user is a master now (false when the user no longer exists). */
-export async function isMasterUser(db: TDb, userId: string): Promise<boolean> {
+/**
+ * Whether the user is a master and allows support access, now: an impersonation link is checked
+ * again when it is used. Undefined when the user no longer exists.
+ */
+export async function impersonationFlags(
+  db: TDb,
+  userId: string,
+): Promise<{ isMaster: boolean; supportEnabled: boolean } | undefined> {
   const [user] = await db
-    .select({ isMaster: users.isMaster })
+    .select({ isMaster: users.isMaster, supportEnabled: users.supportEnabled })
     .from(users)
     .where(eq(users.id, userId))
     .limit(1);
-  return user?.isMaster ?? false;
-}
-
-/** Whether the user allows support access now (false when the user no longer exists). */
-export async function supportEnabledOf(db: TDb, userId: string): Promise<boolean> {
-  const [user] = await db
-    .select({ supportEnabled: users.supportEnabled })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  return user?.supportEnabled ?? false;
+  return user;
 }
 
 /** Marks one session revoked, unless it already is. */

@@ -80,16 +80,6 @@ export function accountNames(db: TDb, alias = 'account_names') {
     .as(alias);
 }
 
-/** The account's name; undefined when there is no such account. */
-export async function accountName(db: TDb, accountId: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ name: accounts.name })
-    .from(accounts)
-    .where(eq(accounts.id, accountId))
-    .limit(1);
-  return row?.name;
-}
-
 /**
  * Accounts with their plan id, for joining into one query (billing's entitlements join their
  * subscription on the account id). A plain sub-select of `accounts`, which PostgreSQL folds into

@@ -10,15 +10,14 @@ import { hashPassword } from '../../lib/password';
 import { isUniqueViolation } from '../../db/errors';
 import { recordActivity } from '../activity/service';
 import {
-  createInvitedUser,
+  createUser,
   deleteUser,
   emailTakenByOther,
   markUserVerified,
   updateProfile,
   userContact,
-  userNameAndEmail,
   userRecord,
-  userRecordByEmail,
+  userForSignUp,
   userSessionIds,
   type TProfileChanges,
 } from '../identity/service';
@@ -149,7 +148,7 @@ export async function acceptInvite(
   if (invite.email.toLowerCase() !== body.email) {
     throw new AppError('validation', { messageKey: 'error.invite_email_mismatch', inputError: 'email' });
   }
-  const existing = await userRecordByEmail(app.db, body.email);
+  const existing = await userForSignUp(app.db, body.email);
   let passwordHash: string | null = null;
   if (existing) {
     const auth = request.auth;
@@ -171,12 +170,14 @@ export async function acceptInvite(
     userId = await app.db.transaction(async (tx) => {
       let id = existing?.id;
       if (!id) {
-        id = await createInvitedUser(tx, {
+        id = await createUser(tx, {
           name: body.name!,
           email: body.email,
           passwordHash,
           locale: request.locale,
           defaultAccountId: invite.accountId,
+          verified: true,
+          onboarded: false,
         });
         await addDefaultPrefs(tx, id);
       } else if (!existing!.verified) {
@@ -236,7 +237,7 @@ export async function deleteSelf(app: TServices, userId: string): Promise<void> 
     throw new AppError('bad_request', { messageKey: 'error.owner_cannot_leave' });
   }
   const sessionIds = await app.db.transaction(async (tx) => {
-    const user = await userNameAndEmail(tx, userId);
+    const user = await userContact(tx, userId);
     const ids = await userSessionIds(tx, userId);
     await deleteUser(tx, userId);
     for (const m of memberships) {
