@@ -85,6 +85,9 @@ export default fp(
     app.decorate('sessionActivity', activity);
     app.addHook('onClose', async () => activity.close());
 
+    // The two sub-selects are built once; each look-up only binds its session id.
+    const session = unrevokedSessions(app.db);
+    const member = memberRoles(app.db);
     /**
      * The live session behind a session id (not revoked, membership still there), or null. One
      * query: identity's sessions joined with membership's roles, both sub-selects PostgreSQL folds in.
@@ -93,8 +96,6 @@ export default fp(
       const cached = cache.get(sessionId);
       if (cached !== undefined) return cached;
       const startedAt = cache.generation();
-      const session = unrevokedSessions(app.db);
-      const member = memberRoles(app.db);
       const [row] = await app.db
         .select({
           userId: session.userId,
