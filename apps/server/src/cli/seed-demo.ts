@@ -6,7 +6,7 @@ import { ZEnvelope } from '@air/shared/schemas/common';
 import { ZItem } from '@air/shared/schemas/item';
 import { ZSignInData } from '@air/shared/schemas/user';
 import { buildApp, type TApp } from '../app';
-import { insertUsageRows, ROWS_PER_STATEMENT, type TUsageRow } from '../gateway/metering';
+import { insertUsageRows, type TUsageRow } from '../gateway/metering';
 import { issueToken, TOKEN_TTL_MS } from '../lib/one-time-tokens';
 import { userIdByEmail } from '../modules/identity/service';
 import type { TCliCommand } from './command';
@@ -120,7 +120,7 @@ export async function seedDemo(app: TApp, email = DEMO_EMAIL, now = new Date()):
   for (const name of DEMO_ITEMS) await call(ZEnvelope(ZItem), 'POST', '/api/newitem', { name }, user.token);
 
   const rows = demoUsage(user.account_id, key.id, endpointIds, now);
-  await insertUsageRows(app.db, rows, ROWS_PER_STATEMENT[app.database.driver]);
+  await insertUsageRows(app.db, rows);
 
   return {
     email,

@@ -10,8 +10,6 @@ export type TUsageRow = TJournalRow;
 export interface TMeterOptions {
   flushIntervalMs?: number;
   batchSize?: number;
-  /** Rows per INSERT statement (see ROWS_PER_STATEMENT). */
-  rowsPerStatement?: number;
   /** Where the usage journal lives (one folder per instance); none: rows live in memory only. */
   journalDir?: string;
 }
@@ -27,18 +25,17 @@ const RETRY_MAX_MS = 15_000;
 
 /**
  * Usage rows are appended to an array on the request path and written to usage_events in batches
- * (every second, or at once when a batch is full, and on close). Each call is journalled first
- * (journal.ts) when it is forwarded and when it ends, so rows a `kill -9` caught in memory are
- * replayed at the next start (`open`). A batch is committed in one transaction with its journal
- * segment's name; a failed batch is retried (with backoff, in order) until the database takes it,
- * and the journal keeps it across a restart meanwhile.
+ * of one INSERT (every second, or at once when BATCH_ROWS are waiting, and on close). Each call
+ * is journalled first (journal.ts) when it is forwarded and when it ends, so rows a `kill -9`
+ * caught in memory are replayed at the next start (`open`). A batch is committed in one
+ * transaction with its journal segment's name; a failed batch is retried (with backoff, in order)
+ * until the database takes it, and the journal keeps it across a restart meanwhile.
  */
 export class Meter {
   private buffer: TUsageRow[] = [];
   private readonly timer: NodeJS.Timeout;
   private writing: Promise<void> = Promise.resolve();
   private readonly batchSize: number;
-  private readonly rowsPerStatement: number;
   private queuedRows = 0;
   private readonly journal: UsageJournal | null;
   private closing = false;
@@ -48,8 +45,7 @@ export class Meter {
     private readonly log: FastifyBaseLogger,
     private readonly options: TMeterOptions = {},
   ) {
-    this.batchSize = options.batchSize ?? 500;
-    this.rowsPerStatement = options.rowsPerStatement ?? ROWS_PER_STATEMENT.postgres;
+    this.batchSize = options.batchSize ?? BATCH_ROWS;
     this.journal = options.journalDir ? new UsageJournal(options.journalDir) : null;
     this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 1000);
     this.timer.unref();
@@ -78,8 +74,8 @@ export class Meter {
       const rows = replayed.flatMap((segment) => segment.rows);
       if (replayed.length > 0) {
         await this.db.transaction(async (tx) => {
-          for (let start = 0; start < rows.length; start += this.rowsPerStatement) {
-            await tx.execute(insertStatement(tx, rows.slice(start, start + this.rowsPerStatement)));
+          for (let start = 0; start < rows.length; start += BATCH_ROWS) {
+            await tx.execute(insertStatement(tx, rows.slice(start, start + BATCH_ROWS)));
           }
           await tx.insert(meterBatches).values(replayed.map((segment) => ({ segment: segment.name })));
         });
@@ -165,27 +161,20 @@ export class Meter {
   }
 
   private async write({ rows, segment }: TBatch): Promise<void> {
-    const step = this.rowsPerStatement;
-    if (rows.length <= step) {
-      // One statement: no transaction round trips unless the segment name goes with it.
-      if (!segment) return void (await this.db.execute(insertStatement(this.db, rows)));
-    }
+    // Without a journal segment to record, one statement needs no transaction round trips.
+    if (!segment) return void (await this.db.execute(insertStatement(this.db, rows)));
     await this.db.transaction(async (tx) => {
-      for (let start = 0; start < rows.length; start += step) {
-        await tx.execute(insertStatement(tx, rows.slice(start, start + step)));
-        // The embedded database runs on this thread: let waiting calls through between statements.
-        if (start + step < rows.length) await new Promise((resolve) => setImmediate(resolve));
-      }
-      if (segment) await tx.insert(meterBatches).values({ segment });
+      await tx.execute(insertStatement(tx, rows));
+      await tx.insert(meterBatches).values({ segment });
     });
   }
 }
 
-/** Writes usage rows outside the gateway (the `seed-demo` command), in statements of `step` rows. */
-export async function insertUsageRows(db: TDb, rows: TUsageRow[], step: number): Promise<void> {
+/** Writes usage rows outside the gateway (the `seed-demo` command), in one transaction. */
+export async function insertUsageRows(db: TDb, rows: TUsageRow[]): Promise<void> {
   await db.transaction(async (tx) => {
-    for (let start = 0; start < rows.length; start += step) {
-      await tx.execute(insertStatement(tx, rows.slice(start, start + step)));
+    for (let start = 0; start < rows.length; start += BATCH_ROWS) {
+      await tx.execute(insertStatement(tx, rows.slice(start, start + BATCH_ROWS)));
     }
   });
 }
@@ -213,13 +202,13 @@ function insertStatement(db: TDb, rows: TUsageRow[]) {
 }
 
 /**
- * Rows per INSERT, by driver. The embedded database executes on the event loop (30-45 µs a row
- * here): a 500-row statement would stall every call in flight for 15-25 ms, so it gets 100-row
- * statements (~4 ms) with calls let through in between. Smaller ones cost more in total (each is
- * planned anew): 20-row statements fell to 41 % of the floor's throughput at c=64 (npm run bench).
- * PostgreSQL works in its own process, so big statements cost the gateway nothing.
+ * Rows a batch holds at most, and so a statement: at 1,000-5,000 calls a second, one flush and one
+ * INSERT a second. Each statement costs the event loop its parameters (built here, copied to the
+ * embedded database's thread) and the database a burst of work beside the gateway; five 100-row
+ * statements at every 500 rows made the flushes the main cause of the gateway's p99 at
+ * concurrency 1 on the embedded database (decision 020).
  */
-export const ROWS_PER_STATEMENT = { pglite: 100, postgres: 500 } as const;
+const BATCH_ROWS = 5000;
 /** Rows waiting for the database beyond which new batches are dropped (and logged). */
 const MAX_QUEUED_ROWS = 200_000;
 

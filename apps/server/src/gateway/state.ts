@@ -5,7 +5,7 @@ import { gatewayMetrics, type TGatewayMetrics } from '../modules/metrics/service
 import { createDirectory, type TDirectory } from './directory';
 import { Gauge } from 'prom-client';
 import { createCallCounters, type TCallCounters } from './counters';
-import { Meter, ROWS_PER_STATEMENT } from './metering';
+import { Meter } from './metering';
 import { createUpstreamAgent } from './upstream';
 
 /** Everything the gateway keeps in memory for one server. */
@@ -22,7 +22,6 @@ const byServer = new WeakMap<object, TGatewayState>();
 /** Built once by the gateway plugin; closed (usage flushed, sockets closed) with the app. */
 export function createGatewayState(app: FastifyInstance): TGatewayState {
   const meter = new Meter(app.db, app.log, {
-    rowsPerStatement: ROWS_PER_STATEMENT[app.database.driver],
     // One journal per instance, beside its other local state.
     journalDir: path.join(app.config.dataDir, 'usage-journal'),
   });
