@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +22,30 @@ const ended = (status: number) => ({
 });
 
 describe('usage journal', () => {
+  it("writes a call's start line before its answer goes out, and nothing more once it is written", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'air-journal-'));
+    const journal = new UsageJournal(dir);
+    journal.open();
+    const file = path.join(dir, readdirSync(dir)[0]!);
+    const one = journal.start(call(1), 1_000);
+    expect(readFileSync(file, 'utf8')).toBe(''); // collected for the turn's single write
+    journal.ensureStarted(one);
+    expect(readFileSync(file, 'utf8')).toMatch(/^S\t1\tcaller-1\t/);
+    // Its line is out: another call's collected lines wait for the turn's write.
+    const two = journal.start(call(2), 2_000);
+    journal.end(one, ended(200));
+    journal.ensureStarted(one);
+    expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(2);
+    journal.ensureStarted(two);
+    expect(readFileSync(file, 'utf8').split('\n').map((line) => line.slice(0, 3))).toEqual([
+      'S\t1',
+      'S\t2',
+      'E\t1',
+      '',
+    ]);
+    journal.close(false);
+  });
+
   it('gives back every call of a run that died: ended ones as they ended, in-flight ones as 499, each once', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'air-journal-'));
     const journal = new UsageJournal(dir);

@@ -88,7 +88,7 @@ export async function resolveKey(app: FastifyInstance, request: FastifyRequest):
 export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) {
   const { directory, counters, meter, agent, metrics } = state;
   const allowPrivate = app.config.upstreamAllowPrivate;
-  const beforeAnswer = () => meter.beforeAnswer();
+  const beforeAnswer = (callId: number) => meter.beforeAnswer(callId);
   const callsByStatus = new Map<number, { inc(): void }>();
   const countCall = (status: number) => {
     let child = callsByStatus.get(status);
@@ -234,6 +234,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
         timeoutMs: route.timeoutMs,
         requestId,
         stream: streamed ? { stripUsage } : null,
+        callId,
         beforeAnswer,
       },
       onDone,

@@ -52,9 +52,10 @@ const UNFINISHED_STATUS = 499;
  * An append-only file of the calls this instance forwards, so a `kill -9` loses none of them:
  * a start line (`S`) when a call is forwarded, an end line (`E`) when it completes. Lines are
  * collected during one turn of the event loop and written with one `write` (and an `fdatasync`
- * behind it, off the loop); `sync()` writes at once, and the gateway calls it before the first
- * byte of an answer goes to the caller, so a call a caller saw succeed is always in the file
- * (the kernel keeps what was written when the process is killed).
+ * behind it, off the loop); before the first byte of an answer goes to the caller the gateway
+ * calls `ensureStarted`, which writes at once if that call's start line is still collected, so a
+ * call a caller saw succeed is always in the file (the kernel keeps what was written when the
+ * process is killed).
  *
  * The file is cut into segments: `rotate()` starts a new one (carrying the start lines of calls
  * still in flight) and hands back the old one's name, which the meter deletes once its rows are
@@ -69,6 +70,8 @@ export class UsageJournal {
   private scheduled = false;
   private syncTimer: NodeJS.Timeout | null = null;
   private nextId = 1;
+  /** Calls up to this id have their start line written. */
+  private writtenThrough = 0;
   private segmentSeq = 0;
   /** The start lines of calls in flight, carried into each new segment. */
   private readonly inFlight = new Map<number, string>();
@@ -181,12 +184,23 @@ export class UsageJournal {
     );
   }
 
-  /** Writes what is collected now (before an answer's first byte goes out). */
+  /**
+   * Call `id`'s answer is about to go out: its start line is written now if it is still collected.
+   * It seldom is: the upstream answers in a later turn of the event loop than the one that forwarded
+   * the call, after that turn's lines were written. A write per answer cost 4-5 % of the event
+   * loop's time at concurrency 64 (decision 020).
+   */
+  ensureStarted(id: number): void {
+    if (id > this.writtenThrough) this.sync();
+  }
+
+  /** Writes what is collected now. */
   sync(): void {
     if (this.pending === '' || this.fd < 0) return;
     const text = this.pending;
     this.pending = '';
     writeSync(this.fd, text);
+    this.writtenThrough = this.nextId - 1;
     if (!this.syncTimer) {
       // One fdatasync per interval at most: syncing after every write made the next writes wait
       // on the flush (measured: +0.2 ms p50 at concurrency 1).

@@ -98,9 +98,9 @@ export class Meter {
     return this.journal ? this.journal.start(call, Date.now()) : 0;
   }
 
-  /** The caller is about to see the first byte of an answer: the call's start line is written. */
-  beforeAnswer(): void {
-    this.journal?.sync();
+  /** The caller is about to see the first byte of call `callId`'s answer: its start line is written. */
+  beforeAnswer(callId: number): void {
+    this.journal?.ensureStarted(callId);
   }
 
   record(row: TUsageRow, callId = 0): void {

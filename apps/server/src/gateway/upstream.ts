@@ -95,8 +95,10 @@ export interface TForward {
   requestId: string;
   /** A streamed chat request: read usage from the stream, and take its usage chunk out when asked. */
   stream: { stripUsage: boolean } | null;
-  /** Called before the answer's first byte goes to the caller (the call's journal line is written). */
-  beforeAnswer: () => void;
+  /** The call's id in the usage journal. */
+  callId: number;
+  /** Called with `callId` before the answer's first byte goes to the caller (its journal line is written). */
+  beforeAnswer: (callId: number) => void;
 }
 
 /**
@@ -186,7 +188,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
     if (json && !eventStream && statusCode < 300) this.chunks = [];
     if (eventStream && this.forward.stream && statusCode < 300)
       this.tap = new StreamUsageTap(this.forward.stream.stripUsage);
-    this.forward.beforeAnswer();
+    this.forward.beforeAnswer(this.forward.callId);
     if (!this.clientGone) this.res.writeHead(statusCode, headers);
     return true;
   }
