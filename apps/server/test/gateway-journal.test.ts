@@ -37,12 +37,11 @@ describe('usage journal', () => {
     journal.ensureStarted(one);
     expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(2);
     journal.ensureStarted(two);
-    expect(readFileSync(file, 'utf8').split('\n').map((line) => line.slice(0, 3))).toEqual([
-      'S\t1',
-      'S\t2',
-      'E\t1',
-      '',
-    ]);
+    expect(
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line) => line.slice(0, 3)),
+    ).toEqual(['S\t1', 'S\t2', 'E\t1', '']);
     journal.close(false);
   });
 
