@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, type TDatabase } from '../src/db/client';
 import { migrateDatabase } from '../src/db/migrate';
 import { accounts, users } from '../src/db/schema';
+import { threadsOf } from './support/threads';
 
 // The embedded database itself (not a copy of the test dump): an on-disk PGlite in its worker thread,
 // created on an empty folder (by a child process, see embedded-client.ts).
@@ -33,14 +34,10 @@ it('runs PostgreSQL off the event loop: timers keep firing while a slow statemen
 it.runIf(process.platform === 'linux')(
   "runs PostgreSQL's thread ten nice steps below the event loop, so the gateway's thread runs first",
   () => {
-    // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (fields counted after the
-    // command name, which may hold spaces).
-    const niceOf = (tid: string) =>
-      Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
     const own = os.getPriority();
-    const lowered = readdirSync('/proc/self/task').filter((tid) => niceOf(tid) === Math.min(19, own + 10));
+    const lowered = threadsOf(process.pid).filter((thread) => thread.nice === Math.min(19, own + 10));
     expect(lowered.length).toBeGreaterThan(0);
-    expect(niceOf(String(process.pid))).toBe(own);
+    expect(threadsOf(process.pid).find((thread) => thread.tid === process.pid)?.nice).toBe(own);
   },
 );
 

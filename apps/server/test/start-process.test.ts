@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { groupAlive, killGroup, startAir, type TAirProcess } from './support/air-process';
 import { ensureBuilt, runStartToEnd } from './support/build';
+import { groupProcesses, threadsOf } from './support/threads';
 
 let air: TAirProcess | undefined;
 afterAll(() => air && killGroup(air.child));
@@ -18,6 +19,15 @@ it('`npm start` serves, logs no line per request, and stops whole within 5 s of 
   expect((await fetch(`${air.url}/api/nothing-here`)).status).toBe(404);
   // At the default level (info) a request leaves no log line.
   expect(air.output()).not.toMatch(/incoming request|request completed|not found/);
+
+  // The server's embedded database thread runs ten nice steps below everything else; libuv's thread
+  // pool (started by whichever thread needs it first) keeps the event loop's priority.
+  const own = os.getPriority();
+  const threads = groupProcesses(air.child.pid!).flatMap((pid) => threadsOf(pid));
+  expect(threads.filter((thread) => thread.nice !== own)).toEqual([
+    expect.objectContaining({ nice: Math.min(19, own + 10) }),
+  ]);
+  expect(threads.filter((thread) => thread.name === 'libuv-worker').length).toBeGreaterThan(0);
 
   // The signal goes to npm itself, as `kill <pid of npm start>` does.
   process.kill(air.child.pid!, 'SIGTERM');

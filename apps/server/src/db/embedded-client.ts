@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -102,6 +103,11 @@ export class EmbeddedClient {
   static async start(options: TEmbeddedOptions): Promise<EmbeddedClient> {
     if (options.dataDir && !existsSync(path.join(options.dataDir, 'PG_VERSION')))
       await createDatabase(options.dataDir, options.postgresqlconf);
+    // libuv's thread pool (file system calls, dns.lookup, crypto) serves the whole process, and its
+    // threads inherit the priority of the thread that starts them, on the first call that needs
+    // one. Started here by the event loop's thread, before the database thread lowers its own
+    // priority (embedded-worker.mjs), the pool keeps the event loop's priority.
+    await stat(WORKER_FILE);
     const transfer = options.loadDataDir ? [options.loadDataDir] : [];
     const worker = new Worker(WORKER_FILE, {
       workerData: options,
