@@ -7,11 +7,11 @@ import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
-// Ten steps below the event loop's priority (nice): when the cores are all busy, the gateway's thread runs
-// first and PostgreSQL's work (the meter's inserts above all) waits its turn. Without it, an insert
-// holding a core made the kernel queue the event loop behind it for a time slice (3-8 ms), the
-// gateway's p99 at concurrency 1 on a 2-core machine (decision 020). Linux keeps a nice value per
-// thread; elsewhere, or where not permitted, the thread keeps its priority.
+// Ten nice steps below the event loop's priority: when the cores are all busy, the gateway's thread
+// runs first and PostgreSQL's work (the meter's inserts above all) waits its turn. Without it, an
+// insert holding a core made the kernel queue the event loop behind it for a time slice (3-8 ms),
+// the gateway's p99 at concurrency 1 on a 2-core machine (decision 020). Linux keeps a nice value
+// per thread; elsewhere, or where not permitted, the thread keeps its priority.
 const NICE_STEPS = 10;
 try {
   // `/proc/thread-self` links to `<pid>/task/<thread id>`.

@@ -74,9 +74,7 @@ export class Meter {
       const rows = replayed.flatMap((segment) => segment.rows);
       if (replayed.length > 0) {
         await this.db.transaction(async (tx) => {
-          for (let start = 0; start < rows.length; start += BATCH_ROWS) {
-            await tx.execute(insertStatement(tx, rows.slice(start, start + BATCH_ROWS)));
-          }
+          await insertInStatements(tx, rows);
           await tx.insert(meterBatches).values(replayed.map((segment) => ({ segment: segment.name })));
         });
         this.log.info(
@@ -172,11 +170,14 @@ export class Meter {
 
 /** Writes usage rows outside the gateway (the `seed-demo` command), in one transaction. */
 export async function insertUsageRows(db: TDb, rows: TUsageRow[]): Promise<void> {
-  await db.transaction(async (tx) => {
-    for (let start = 0; start < rows.length; start += BATCH_ROWS) {
-      await tx.execute(insertStatement(tx, rows.slice(start, start + BATCH_ROWS)));
-    }
-  });
+  await db.transaction((tx) => insertInStatements(tx, rows));
+}
+
+/** Any number of rows (a replayed journal, the demo's month) in statements of BATCH_ROWS. */
+async function insertInStatements(db: TDb, rows: TUsageRow[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += BATCH_ROWS) {
+    await db.execute(insertStatement(db, rows.slice(start, start + BATCH_ROWS)));
+  }
 }
 
 /**
