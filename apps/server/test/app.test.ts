@@ -39,6 +39,12 @@ beforeAll(async () => {
         request.log.info({ body: { password: 'hunter2!' } }, 'about to fail');
         throw new Error('database password is swordfish');
       });
+      // A quiet route, as the gateway's are: its own level, above the server's.
+      app.get('/test/quiet', { logLevel: 'warn' }, async (request) => {
+        request.log.info('quiet route: info');
+        request.log.warn({ body: { password: 'swordfish' } }, 'quiet route: warn');
+        return { ok: true };
+      });
       app.get('/test/limited', async () => {
         throw new AppError('rate_limited', { retryAfter: 30 });
       });
@@ -197,6 +203,16 @@ describe('request id', () => {
     }
     expect(logLines.filter((line) => String(line.reqId).startsWith('quiet-'))).toEqual([]);
     expect(logLines.find((line) => line.reqId === 'abc-123')?.level).toBe(20);
+  });
+
+  it("keeps a route's own log level, with the request id and redaction in its lines", async () => {
+    await t.app.inject({ url: '/api/test/quiet', headers: { 'x-request-id': 'quiet-route' } });
+    const lines = logLines.filter((line) => line.reqId === 'quiet-route');
+    expect(lines.map((line) => line.msg)).toEqual(['quiet route: warn']);
+    expect(lines[0]).toMatchObject({ level: 40, body: { password: '[redacted]' } });
+    // The server's own level is untouched by the route's.
+    await t.app.inject({ url: '/healthz', headers: { 'x-request-id': 'after-quiet' } });
+    expect(logLines.filter((line) => line.reqId === 'after-quiet')).toHaveLength(2);
   });
 
   it('replaces an unsafe or missing id with a fresh one', async () => {
