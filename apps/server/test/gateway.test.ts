@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, usageEvents } from '../src/db/schema';
+import { accounts, apiKeys, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
 import { createTestApp, type TTestApp } from './helpers';
 import {
@@ -322,5 +322,14 @@ describe('gateway access', () => {
       owned_by: shared.account.name,
     });
     expect((await fetch(`${base}/api/v1/models`)).status).toBe(401);
+
+    // A closed account's shared endpoint leaves the list, as it leaves the marketplace.
+    await t.db.update(accounts).set({ closedAt: new Date() }).where(eq(accounts.id, shared.account.id));
+    const after = await fetch(`${base}/api/v1/models`, {
+      headers: { authorization: `Bearer ${mine.key.raw}` },
+    });
+    const afterIds = ((await after.json()) as { data: { id: string }[] }).data.map((model) => model.id);
+    expect(afterIds).toContain(mine.routeName);
+    expect(afterIds).not.toContain(shared.routeName);
   });
 });

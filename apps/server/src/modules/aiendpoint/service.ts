@@ -275,7 +275,8 @@ export async function callableModels(
         eq(aiEndpoints.isActive, true),
         or(
           eq(aiEndpoints.accountId, accountId),
-          and(eq(aiEndpoints.isShared, true), eq(aiEndpoints.isPrivate, false)),
+          // Another account's endpoint as the marketplace lists it: shared, public, account open.
+          and(eq(aiEndpoints.isShared, true), eq(aiEndpoints.isPrivate, false), isNull(account.closedAt)),
         ),
       ),
     )
