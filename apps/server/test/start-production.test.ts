@@ -1,4 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -151,4 +160,77 @@ it('serves the built console and API, loading only the server workspace’s run-
 
   process.kill(air.child.pid!, 'SIGTERM');
   expect(await air.exited).toBe(0);
+}, 240_000);
+
+/**
+ * The files of the Dockerfile's last stage, laid out from this checkout: what its COPY lines take
+ * (from the build stage: the built output; from the run-time stage: the package files it copies,
+ * with this checkout's node_modules linked in; the test above checks which packages load).
+ */
+function dockerImageLayout(target: string): void {
+  const stages = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8')
+    .split(/^FROM /m)
+    .slice(1);
+  const copies = (stage: string) =>
+    [...stage.matchAll(/^COPY (.+)$/gm)].map((match) => match[1]!.trim().split(/\s+/));
+  const named = (name: string) => stages.find((stage) => stage.split('\n')[0]!.includes(` AS ${name}`));
+  const place = (from: string, to: string) => {
+    const destination = path.join(target, to);
+    mkdirSync(path.dirname(destination), { recursive: true });
+    cpSync(path.join(REPO_ROOT, from), destination, { recursive: true });
+  };
+  for (const args of copies(stages.at(-1)!)) {
+    const [first, ...rest] = args;
+    if (first === '--from=runtime-deps' && rest.join(' ') === '/app ./') {
+      for (const files of copies(named('runtime-deps')!)) {
+        const dest = files.at(-1)!;
+        for (const file of files.slice(0, -1)) place(file, dest.endsWith('/') ? path.join(dest, file) : dest);
+      }
+      for (const dir of ['node_modules', 'apps/server/node_modules']) {
+        if (existsSync(path.join(REPO_ROOT, dir)))
+          symlinkSync(path.join(REPO_ROOT, dir), path.join(target, dir));
+      }
+    } else if (first === '--from=build' && rest.length === 2 && rest[0]!.startsWith('/app/')) {
+      place(rest[0]!.slice('/app/'.length), rest[1]!);
+    } else if (!first!.startsWith('--') && rest.length === 1) {
+      place(first!, rest[0]!.endsWith('/') ? path.join(rest[0]!, path.basename(first!)) : rest[0]!);
+    } else {
+      throw new Error(`a COPY line this test does not know: COPY ${args.join(' ')}`);
+    }
+  }
+}
+
+it('starts from the files the Dockerfile copies into its image, and nothing else of the checkout', async () => {
+  if (info.kind !== 'postgres') throw new Error('needs AIR_TEST_DB=postgres (see vitest.config.ts)');
+  await ensureBuilt();
+  const image = path.join(scratch, 'image');
+  dockerImageLayout(image);
+  expect(existsSync(path.join(image, 'apps/server/src'))).toBe(false);
+
+  const database = await createScratchDatabase(info.url, 'air_image');
+  const inImage = await startAir(
+    'node',
+    {
+      NODE_ENV: 'production',
+      DATABASE_URL: database.url,
+      SECRET: 'production-test-secret-at-least-32-chars',
+      DATA_DIR: path.join(scratch, 'image-data'),
+    },
+    120_000,
+    image,
+  );
+  try {
+    // The migrations and the built-in plans (read at start) and the built console come from the image.
+    expect(inImage.output()).toMatch(/Applied \d+ database migrations?/);
+    expect((await fetch(`${inImage.url}/healthz`)).status).toBe(200);
+    const page = await (await fetch(`${inImage.url}/signup`)).text();
+    const script = /src="(\/assets\/[\w-]+\.js)"/.exec(page)?.[1];
+    expect(script).toBeDefined();
+    expect((await fetch(`${inImage.url}${script}`)).status).toBe(200);
+    process.kill(inImage.child.pid!, 'SIGTERM');
+    expect(await inImage.exited).toBe(0);
+  } finally {
+    killGroup(inImage.child);
+    await database.drop();
+  }
 }, 240_000);

@@ -19,17 +19,18 @@ export interface TAirProcess {
 /**
  * Starts AIR as a user does (`npm start`, or `node scripts/start.mjs`), in its own process group
  * (so a test can check nothing of it is left), and resolves once it prints its running line.
- * PORT=0 unless given: the line names the port it bound.
+ * PORT=0 unless given: the line names the port it bound. `cwd`: another copy of the app (its root).
  */
 export function startAir(
   command: 'npm start' | 'node',
   env: Record<string, string>,
   timeoutMs = 120_000,
+  cwd = REPO_ROOT,
 ): Promise<TAirProcess> {
   const [file, args] =
     command === 'npm start' ? ['npm', ['start']] : [process.execPath, ['scripts/start.mjs']];
   const child = spawn(file as string, args as string[], {
-    cwd: REPO_ROOT,
+    cwd,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
