@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { sessions } from '../../db/schema/sessions';
 import { users } from '../../db/schema/users';
+import { oneUser } from './one-user';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../lib/session-activity';
 
 /*
@@ -72,12 +73,7 @@ export async function userPasswordById(
   db: TDb,
   userId: string,
 ): Promise<{ email: string; passwordHash: string | null } | undefined> {
-  const [user] = await db
-    .select({ email: users.email, passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  return user;
+  return oneUser(db, { email: users.email, passwordHash: users.passwordHash }, { id: userId });
 }
 
 /** Sets a new password hash, inside the caller's transaction. */

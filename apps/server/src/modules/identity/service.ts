@@ -2,6 +2,9 @@ import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { sessions } from '../../db/schema/sessions';
 import { users } from '../../db/schema/users';
+import { contactColumns, oneUser, type TUserContact } from './one-user';
+
+export type { TUserContact } from './one-user';
 
 /*
  * The identity service: who a user is and where they are signed in (the users and sessions
@@ -12,19 +15,9 @@ import { users } from '../../db/schema/users';
  * the session check live in the files re-exported at the end.
  */
 
-export interface TUserContact {
-  id: string;
-  name: string;
-  email: string;
-  locale: string;
-}
-
-const contactColumns = { id: users.id, name: users.name, email: users.email, locale: users.locale };
-
 /** A user's name, address and language; undefined when the user no longer exists. */
 export async function userContact(db: TDb, userId: string): Promise<TUserContact | undefined> {
-  const [user] = await db.select(contactColumns).from(users).where(eq(users.id, userId)).limit(1);
-  return user;
+  return oneUser(db, contactColumns, { id: userId });
 }
 
 /**
@@ -38,8 +31,7 @@ export async function lockUserContact(tx: TDb, userId: string): Promise<TUserCon
 
 /** The id of the user registered with this address, if any (addresses are stored lower-case). */
 export async function userIdByEmail(db: TDb, email: string): Promise<string | undefined> {
-  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-  return user?.id;
+  return (await oneUser(db, { id: users.id }, { email }))?.id;
 }
 
 /** Name and address of each of these users that still exists, by id. */
@@ -77,12 +69,11 @@ export interface TSignUpUser extends TUserContact {
 
 /** The user registered with this address (stored lower-case), with their password hash. */
 export async function userForSignUp(db: TDb, email: string): Promise<TSignUpUser | undefined> {
-  const [user] = await db
-    .select({ ...contactColumns, passwordHash: users.passwordHash, verified: users.verified })
-    .from(users)
-    .where(eq(users.email, email))
-    .limit(1);
-  return user;
+  return oneUser(
+    db,
+    { ...contactColumns, passwordHash: users.passwordHash, verified: users.verified },
+    { email },
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { sessions } from '../../db/schema/sessions';
 import { users } from '../../db/schema/users';
+import { contactColumns, oneUser, type TUserContact } from './one-user';
 
 /*
  * What the sign-in flows (auth, auth-otp, auth-magic, auth-social, auth-impersonate) read and write
@@ -14,31 +15,17 @@ export async function userPasswordByEmail(
   db: TDb,
   email: string,
 ): Promise<{ id: string; passwordHash: string | null } | undefined> {
-  const [user] = await db
-    .select({ id: users.id, passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.email, email))
-    .limit(1);
-  return user;
+  return oneUser(db, { id: users.id, passwordHash: users.passwordHash }, { email });
 }
 
 /** Whether the user has two-factor on; undefined when the user no longer exists. */
 export async function totpEnabledOf(db: TDb, userId: string): Promise<boolean | undefined> {
-  const [user] = await db
-    .select({ totpEnabled: users.totpEnabled })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  return user?.totpEnabled;
+  return (await oneUser(db, { totpEnabled: users.totpEnabled }, { id: userId }))?.totpEnabled;
 }
 
 /** The account a sign-in lands in when none is asked for; undefined when unset or no such user. */
 export async function defaultAccountOf(db: TDb, userId: string): Promise<string | undefined> {
-  const [user] = await db
-    .select({ defaultAccountId: users.defaultAccountId })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
+  const user = await oneUser(db, { defaultAccountId: users.defaultAccountId }, { id: userId });
   return user?.defaultAccountId ?? undefined;
 }
 
@@ -64,7 +51,7 @@ export async function createSession(
 export async function recordLastLogin(
   tx: TDb,
   userId: string,
-): Promise<{ name: string; email: string; locale: string } | undefined> {
+): Promise<Omit<TUserContact, 'id'> | undefined> {
   const [user] = await tx
     .update(users)
     .set({ lastLogin: sql`now()` })
@@ -74,16 +61,8 @@ export async function recordLastLogin(
 }
 
 /** Who a one-time link (magic sign-in, password reset) is mailed to, by address. */
-export async function userContactByEmail(
-  db: TDb,
-  email: string,
-): Promise<{ id: string; name: string; email: string; locale: string } | undefined> {
-  const [user] = await db
-    .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
-    .from(users)
-    .where(eq(users.email, email))
-    .limit(1);
-  return user;
+export async function userContactByEmail(db: TDb, email: string): Promise<TUserContact | undefined> {
+  return oneUser(db, contactColumns, { email });
 }
 
 /** Sets the password from a reset link, which also proves the user owns the address. */
@@ -113,17 +92,13 @@ export interface TImpersonationUser {
 
 /** What minting an impersonation link needs to know of the user with this address. */
 export async function userForImpersonation(db: TDb, email: string): Promise<TImpersonationUser | undefined> {
-  const [user] = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      isMaster: users.isMaster,
-      supportEnabled: users.supportEnabled,
-    })
-    .from(users)
-    .where(eq(users.email, email))
-    .limit(1);
-  return user;
+  const columns = {
+    id: users.id,
+    email: users.email,
+    isMaster: users.isMaster,
+    supportEnabled: users.supportEnabled,
+  };
+  return oneUser(db, columns, { email });
 }
 
 /** The first `limit` masters, oldest first (a link minted without `--as` needs exactly one). */
@@ -152,12 +127,7 @@ export async function impersonationFlags(
   db: TDb,
   userId: string,
 ): Promise<{ isMaster: boolean; supportEnabled: boolean } | undefined> {
-  const [user] = await db
-    .select({ isMaster: users.isMaster, supportEnabled: users.supportEnabled })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  return user;
+  return oneUser(db, { isMaster: users.isMaster, supportEnabled: users.supportEnabled }, { id: userId });
 }
 
 /** Marks one session revoked, unless it already is. */
