@@ -29,6 +29,10 @@ export async function startStripeFake() {
   let seq = 0;
   const id = (prefix: string) => `${prefix}_fake${++seq}`;
 
+  const notFound = (message: string) => ({
+    status: 404,
+    body: { error: { type: 'invalid_request_error', message } },
+  });
   const cardError = (code: string, message: string, intent?: unknown) => ({
     status: 402,
     body: { error: { type: 'card_error', code, message, ...(intent ? { payment_intent: intent } : {}) } },
@@ -64,11 +68,7 @@ export async function startStripeFake() {
     const attach = /^\/v1\/payment_methods\/([^/]+)\/(attach|detach)$/.exec(path);
     if (method === 'POST' && attach) {
       const pm = methods.get(attach[1]!);
-      if (!pm)
-        return {
-          status: 404,
-          body: { error: { type: 'invalid_request_error', message: 'No such PaymentMethod' } },
-        };
+      if (!pm) return notFound('No such PaymentMethod');
       if (attach[2] === 'detach') {
         pm.customer = null;
         return { status: 200, body: pmFor(pm) };
@@ -115,11 +115,7 @@ export async function startStripeFake() {
     const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path);
     if (method === 'POST' && cancel) {
       const intent = intents.get(cancel[1]!);
-      if (!intent)
-        return {
-          status: 404,
-          body: { error: { type: 'invalid_request_error', message: 'No such payment_intent' } },
-        };
+      if (!intent) return notFound('No such payment_intent');
       // Stripe cancels a payment only while it waits for the customer or a payment method.
       if (
         !['requires_action', 'requires_payment_method', 'requires_confirmation'].includes(
@@ -142,19 +138,10 @@ export async function startStripeFake() {
     const retrieve = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (method === 'GET' && retrieve) {
       const intent = intents.get(retrieve[1]!);
-      if (!intent)
-        return {
-          status: 404,
-          body: { error: { type: 'invalid_request_error', message: 'No such payment_intent' } },
-        };
+      if (!intent) return notFound('No such payment_intent');
       return { status: 200, body: intent };
     }
-    return {
-      status: 404,
-      body: {
-        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path})` },
-      },
-    };
+    return notFound(`Unrecognized request URL (${method}: ${path})`);
   }
 
   const server: Server = createServer((req, res) => {
