@@ -3,7 +3,7 @@ import pino from 'pino';
 import { QUOTA_EXCEEDED, RedisCallCounters } from '../src/gateway/counters';
 import type { TDb } from '../src/db/client';
 import { createMemoryRateLimiter, periodOf } from '../src/gateway/limits';
-import { LoadingCache } from '../src/gateway/loading-cache';
+import { LookupCache } from '../src/lib/lookup-cache';
 import { isPrivateAddress } from '../src/lib/upstream-address';
 import { guardedLookup } from '../src/gateway/upstream';
 
@@ -64,54 +64,129 @@ describe('rate limiter', () => {
   });
 });
 
-describe('loading cache', () => {
-  it('loads once, keeps misses bounded, and never keeps a load that raced an invalidation', async () => {
+describe('lookup cache (keys, sessions, routes, plan limits)', () => {
+  const value = (text: string) => ({ text });
+
+  it('loads once, answers hits synchronously, keeps misses, and never keeps a load that raced an invalidation', async () => {
     let loads = 0;
     let release: () => void = () => {};
-    const cache = new LoadingCache<string>(
+    const cache = new LookupCache<{ text: string }>(
       async (key) => {
         loads++;
         if (key === 'slow') await new Promise<void>((resolve) => (release = resolve));
-        return key.startsWith('none') ? null : `value:${key}`;
+        return key.startsWith('none') ? null : value(`value:${key}`);
       },
-      { maxEntries: 10, maxMisses: 2 },
+      { max: 10 },
     );
-    expect(await cache.get('a')).toBe('value:a');
-    expect(cache.get('a')).toBe('value:a');
+    expect(await cache.get('a')).toEqual(value('value:a'));
+    expect(cache.get('a')).toEqual(value('value:a'));
     expect(loads).toBe(1);
-    await cache.get('none1');
-    await cache.get('none2');
-    await cache.get('none3');
-    expect(cache.peek('none1')).toBeUndefined();
-    expect(cache.peek('none3')).toBeNull();
+    expect(await cache.get('none1')).toBeNull();
+    expect(cache.peek('none1')).toBeNull();
+    expect(cache.peek('unknown')).toBeUndefined();
+    expect(loads).toBe(2);
 
     const pending = cache.load('slow');
     cache.invalidate('slow');
     release();
-    expect(await pending).toBe('value:slow');
+    expect(await pending).toEqual(value('value:slow'));
     expect(cache.peek('slow')).toBeUndefined();
+  });
+
+  it("joins concurrent look-ups of one key into one load, with the first caller's context", async () => {
+    const contexts: (string | undefined)[] = [];
+    let release: () => void = () => {};
+    const cache = new LookupCache<{ text: string }, string>(
+      async (key, context) => {
+        contexts.push(context);
+        await new Promise<void>((resolve) => (release = resolve));
+        return value(key);
+      },
+      { max: 10 },
+    );
+    const all = Promise.all([
+      cache.load('k', '10.0.0.1'),
+      cache.load('k', '10.0.0.2'),
+      cache.get('k', '10.0.0.3'),
+    ]);
+    release();
+    expect(await all).toEqual([value('k'), value('k'), value('k')]);
+    expect(contexts).toEqual(['10.0.0.1']);
+  });
+
+  it('a failed load reaches every caller and is not kept', async () => {
+    let fail = true;
+    const cache = new LookupCache<{ text: string }>(
+      async (key) => {
+        if (fail) throw new Error('database down');
+        return value(key);
+      },
+      { max: 10 },
+    );
+    const both = await Promise.allSettled([cache.load('k'), cache.load('k')]);
+    expect(both.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(cache.peek('k')).toBeUndefined();
+    fail = false;
+    expect(await cache.load('k')).toEqual(value('k'));
+  });
+
+  it('a bulk invalidation drops matching entries and every load under way', async () => {
+    let release: () => void = () => {};
+    const cache = new LookupCache<{ text: string; account: string }>(
+      async (key) => {
+        if (key === 'slow') await new Promise<void>((resolve) => (release = resolve));
+        return { text: key, account: key === 'b' ? 'other' : 'closed' };
+      },
+      { max: 10 },
+    );
+    await cache.load('a');
+    await cache.load('b');
+    const pending = cache.load('slow');
+    cache.invalidateWhere((entry) => entry.account === 'closed');
+    release();
+    expect((await pending)?.text).toBe('slow');
+    expect(cache.peek('a')).toBeUndefined();
+    expect(cache.peek('slow')).toBeUndefined();
+    expect(cache.peek('b')?.text).toBe('b');
+    cache.clear();
+    expect(cache.size).toBe(0);
+  });
+
+  it('is bounded, least recently used out first', async () => {
+    const cache = new LookupCache<{ text: string }>(
+      async (key) => (key.startsWith('none') ? null : value(key)),
+      {
+        max: 2,
+      },
+    );
+    await cache.load('a');
+    await cache.load('none1');
+    cache.peek('a');
+    await cache.load('none2');
+    expect(cache.peek('a')).toEqual(value('a'));
+    expect(cache.peek('none1')).toBeUndefined();
+    expect(cache.size).toBe(2);
   });
 
   it('expires every entry, hit or miss, after its time to live', async () => {
     let now = 1_000;
     let loads = 0;
-    const cache = new LoadingCache<string>(
+    const cache = new LookupCache<{ text: string }>(
       async (key) => {
         loads++;
-        return key === 'none' ? null : `value:${key}:${loads}`;
+        return key === 'none' ? null : value(`value:${key}:${loads}`);
       },
-      { maxEntries: 10, maxMisses: 10, ttlMs: 60_000 },
-      () => now,
+      { max: 10, ttlMs: 60_000, now: () => now },
     );
-    expect(await cache.get('a')).toBe('value:a:1');
+    expect(await cache.get('a')).toEqual(value('value:a:1'));
     expect(await cache.get('none')).toBeNull();
     now += 59_999;
-    expect(cache.peek('a')).toBe('value:a:1');
+    expect(cache.peek('a')).toEqual(value('value:a:1'));
     expect(cache.peek('none')).toBeNull();
-    now += 1;
+    now += 2;
     expect(cache.peek('a')).toBeUndefined();
     expect(cache.peek('none')).toBeUndefined();
-    expect(await cache.get('a')).toBe('value:a:3');
+    expect(await cache.get('a')).toEqual(value('value:a:3'));
   });
 });
 

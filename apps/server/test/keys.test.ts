@@ -299,10 +299,41 @@ describe('API keys as credentials', () => {
     expect((await call('GET', '/api/aiendpoint', key)).statusCode).toBe(403);
   });
 
+  it('one key object from one cache for every request, from either header, dropped when the bus resets', async () => {
+    const owner = await createActor(t.app);
+    const { id, key } = await createApiKey(t.app, owner, ['aiendpoint.read']);
+    const first = await t.app.resolveApiKey(key);
+    // A hit answers synchronously, with the very object the loader built (no copy per request).
+    expect(t.app.resolveApiKey(key)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    const viaHeader = await t.app.inject({ url: '/api/aiendpoint', headers: { 'x-api-key': key } });
+    expect(viaHeader.statusCode).toBe(200);
+    // A reset (Redis came back: a change may have been missed) drops every cached key.
+    await t.db.update(apiKeys).set({ active: false }).where(eq(apiKeys.id, id));
+    expect((await call('GET', '/api/aiendpoint', key)).statusCode).toBe(200);
+    await t.app.changes.publish({ kind: 'reset' });
+    expect((await call('GET', '/api/aiendpoint', key)).statusCode).toBe(401);
+  });
+
+  it('a burst for one uncached key joins one look-up: it costs its address one unknown look-up', async () => {
+    const address = '198.51.100.77';
+    const unknown = `air_${'x'.repeat(40)}`;
+    const get = (apiKey: string) =>
+      t.app.inject({ url: '/api/aiendpoint', remoteAddress: address, headers: bearer(apiKey) });
+    const burst = await Promise.all(Array.from({ length: 50 }, () => get(unknown)));
+    expect(burst.every((res) => res.statusCode === 401)).toBe(true);
+    // 29 of the address's 30 unknown look-ups a minute are left.
+    const others = [];
+    for (let i = 0; i < 30; i++) others.push((await get(`air_${String(i).padStart(40, 'y')}`)).statusCode);
+    expect(others.filter((status) => status === 401)).toHaveLength(29);
+    expect(others[29]).toBe(429);
+  });
+
   it('resolveApiKey answers only for well-formed, active keys', async () => {
     const owner = await createActor(t.app);
     const { id, key } = await createApiKey(t.app, owner, ['gateway.invoke']);
     expect(await t.app.resolveApiKey(key)).toEqual({
+      kind: 'key',
       accountId: owner.accountId,
       keyId: id,
       scopes: ['gateway.invoke'],

@@ -9,6 +9,9 @@ import { isSourceFile, SOURCE_EXT } from '../lib/source-ext';
  * - `src/plugins/<name>.ts`: cross-cutting plugins (auth, rate limit). Default export, wrapped in
  *   `fastify-plugin` when its decorators/hooks must reach every route. Registered at the root in
  *   file-name order, before any module.
+ * - `src/modules/<name>/plugin.ts`: what a module hands the rest of the app (identity's session
+ *   check, keys' look-up, billing's provider and renewal job), same convention, registered at the
+ *   root after the cross-cutting plugins (which they may use) and before any route.
  * - `src/modules/<name>/routes.ts`: console API modules. Default export, a Fastify plugin
  *   registered in its own scope with prefix `/api` (or the module's `export const prefix`).
  * - `src/gateway/routes.ts`: the gateway, same convention as a module.
@@ -37,23 +40,30 @@ export function pluginFiles(srcDir = SRC_DIR): string[] {
     .map((name) => path.join(dir, name));
 }
 
-export function moduleRouteFiles(srcDir = SRC_DIR): string[] {
+export function modulePluginFiles(srcDir = SRC_DIR): string[] {
+  return moduleFiles(srcDir, 'plugin');
+}
+
+function moduleFiles(srcDir: string, name: string): string[] {
   const dir = path.join(srcDir, 'modules');
-  const files = existsSync(dir)
-    ? readdirSync(dir, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory())
-        .map((entry) => entry.name)
-        .sort()
-        .map((name) => path.join(dir, name, `routes${SOURCE_EXT}`))
-        .filter((file) => existsSync(file))
-    : [];
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((module) => path.join(dir, module, `${name}${SOURCE_EXT}`))
+    .filter((file) => existsSync(file));
+}
+
+export function moduleRouteFiles(srcDir = SRC_DIR): string[] {
+  const files = moduleFiles(srcDir, 'routes');
   const gateway = path.join(srcDir, 'gateway', `routes${SOURCE_EXT}`);
   if (existsSync(gateway)) files.push(gateway);
   return files;
 }
 
 export async function registerPlugins(app: FastifyInstance, srcDir = SRC_DIR) {
-  for (const file of pluginFiles(srcDir)) {
+  for (const file of [...pluginFiles(srcDir), ...modulePluginFiles(srcDir)]) {
     const mod = await importPlugin(file);
     await app.register(mod.default);
   }

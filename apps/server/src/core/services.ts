@@ -7,9 +7,9 @@ import type { TDb } from '../db/client';
 import type { TAttemptLimiter } from '../lib/attempt-limiter';
 import type { TChangeBus } from '../lib/change-bus';
 import type { TSessionActivity } from '../lib/session-activity';
-import type { createSessionCache } from '../lib/session-cache';
+import type { LookupCache } from '../lib/lookup-cache';
 import type { TMailer } from '../mail/mailer';
-import type { TAuth } from '../plugins/auth';
+import type { TAuth, TSessionInfo } from './credentials';
 
 /** The log calls a service makes (pino's signature; Fastify's logger is one). */
 export interface TLog {
@@ -33,7 +33,7 @@ export interface TServices {
   /** Failed-credential counters (per email, per IP). */
   attempts: TAttemptLimiter;
   billing: TBilling;
-  sessionCache: ReturnType<typeof createSessionCache>;
+  sessionCache: LookupCache<TSessionInfo>;
   sessionActivity: TSessionActivity;
   /** Drops one API key from this instance's cache at once (before the change is published). */
   forgetApiKey(keyHash: string): void;

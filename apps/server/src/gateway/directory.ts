@@ -3,7 +3,8 @@ import { isIP } from 'node:net';
 import { decryptSecret } from '../lib/crypto';
 import { entitlementsFor } from '../billing/entitlements';
 import { endpointByRouteName } from '../modules/aiendpoint/service';
-import { LoadingCache } from './loading-cache';
+import { AppError } from '../lib/app-error';
+import { LookupCache } from '../lib/lookup-cache';
 import { isPrivateAddress } from '../lib/upstream-address';
 
 /** What the gateway needs of an endpoint, by route name, ready to forward. */
@@ -30,7 +31,8 @@ export interface TPlanLimits {
   rateLimitPerMinute: number;
 }
 
-const LIMITS = { maxEntries: 100_000, maxMisses: 10_000 };
+/** Routes and accounts kept, found or missing (a miss is a route name someone tried). */
+const MAX_ENTRIES = 100_000;
 
 /** Headers an endpoint's configuration may not set: they belong to the gateway or the transport. */
 const RESERVED_UPSTREAM_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
@@ -49,16 +51,32 @@ export function upstreamHeaders(secret: string, sealed: string | null): Record<s
 }
 
 /**
- * The gateway's in-memory view of routes and account plan limits (keys come from the shared
- * hash-keyed cache behind `app.resolveApiKey`, already consulted by the auth hook). Each is read from the
- * database once, on first use, and dropped the moment app.changes says it changed (from this
- * instance or, with REDIS_URL, any other), after 60 s at the latest, and all at once when the
- * Redis connection comes back (a message may have been lost while it was down).
+ * The gateway's in-memory view of routes and account plan limits (the key is already on
+ * `request.auth`, from the keys module's cache). Each is read from the database once, on first
+ * use, and dropped the moment app.changes says it changed (from this instance or, with
+ * REDIS_URL, any other), after 60 s at the latest, and all at once when the Redis connection
+ * comes back (a message may have been lost while it was down). A route name not cached costs a
+ * look-up from the client address's budget of unknown look-ups (shared with unknown keys), given
+ * back when the route exists; a burst for one cold name joins one look-up.
  */
 export function createDirectory(app: FastifyInstance) {
   const { db, config } = app;
 
-  const routes = new LoadingCache<TRouteEntry>(async (routeName) => {
+  const routes = new LookupCache<TRouteEntry, string>(
+    async (routeName, clientIp) => {
+      if (clientIp !== undefined) {
+        const wait = app.unknownLookups.take(clientIp);
+        if (wait > 0)
+          throw new AppError('rate_limited', { messageKey: 'error.too_many_unknown', retryAfter: wait });
+      }
+      const entry = await routeEntry(routeName);
+      if (entry && clientIp !== undefined) app.unknownLookups.refund(clientIp);
+      return entry;
+    },
+    { max: MAX_ENTRIES },
+  );
+
+  async function routeEntry(routeName: string): Promise<TRouteEntry | null> {
     const row = await endpointByRouteName(db, routeName);
     if (!row) return null;
     let url: URL;
@@ -90,13 +108,12 @@ export function createDirectory(app: FastifyInstance) {
       timeoutMs: row.upstreamTimeoutMs ?? config.gatewayTimeoutMs,
       literalPrivate: isIP(host) !== 0 && isPrivateAddress(host),
     };
-  }, LIMITS);
+  }
 
   // The limits come from the billing module's entitlements (the active subscription's plan, the
   // free plan's when unpaid or cancelled), read once per account and dropped on a billing change.
-  const planLimits = new LoadingCache<TPlanLimits>((accountId) => entitlementsFor(db, app.plans, accountId), {
-    maxEntries: 100_000,
-    maxMisses: 1,
+  const planLimits = new LookupCache<TPlanLimits>((accountId) => entitlementsFor(db, app.plans, accountId), {
+    max: MAX_ENTRIES,
   });
 
   const unsubscribe = app.changes.subscribe((change) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { TKeyAuth } from '../core/credentials';
 import type { TRouteEntry } from './directory';
 import { QUOTA_EXCEEDED } from './counters';
 import { GATEWAY_ERRORS, writeGatewayError, type TGatewayErrorCode } from './errors';
@@ -10,28 +11,21 @@ import { estimateTokens, promptChars } from './stream-usage';
 import type { TGatewayState } from './state';
 import { ProxyCall, type TCallResult } from './upstream';
 
-const BEARER = /^Bearer\s+(\S+)$/i;
 const STREAM_MARKER = Buffer.from('"stream"');
 const MAX_ROUTE_NAME = 200;
 
-/** The caller's AIR key: `Authorization: Bearer air_…`, else `x-api-key`. */
-export function apiKeyOf(headers: IncomingHttpHeaders): string | null {
-  const authorization = headers.authorization;
-  if (authorization) {
-    const match = BEARER.exec(authorization);
-    if (match && match[1]!.startsWith('air_')) return match[1]!;
-  }
-  const header = headers['x-api-key'];
-  if (typeof header === 'string' && header.startsWith('air_')) return header;
-  return null;
+/**
+ * The calling key, as the auth hook read it (request.auth, from the key cache); a session token
+ * is no gateway credential.
+ */
+export function callerKey(request: FastifyRequest): TKeyAuth | null {
+  const auth = request.auth;
+  return auth !== null && auth.kind === 'key' ? auth : null;
 }
 
-/** What the gateway needs of the calling key. */
-export interface TKeyEntry {
-  keyId: string;
-  accountId: string;
-  /** Holds gateway.invoke (the key is active: inactive keys do not resolve). */
-  canInvoke: boolean;
+/** The key may call the gateway (inactive keys do not resolve at all). */
+export function canInvoke(key: TKeyAuth): boolean {
+  return key.scopes.includes('gateway.invoke');
 }
 
 /** First non-blank byte is `{`: a cheap test that the body is meant as a JSON object. */
@@ -56,27 +50,6 @@ function parseObject(body: Buffer): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-/**
- * The calling key. A bearer `air_` key was already resolved by the auth hook (request.auth, from
- * the shared in-memory key cache that app.changes invalidates); `x-api-key` goes through the same
- * cache. Either way the database is asked only on a cache miss.
- */
-export async function resolveKey(app: FastifyInstance, request: FastifyRequest): Promise<TKeyEntry | null> {
-  const auth = request.auth;
-  let resolved: { keyId: string; accountId: string; scopes: readonly string[] } | null = null;
-  if (auth && auth.kind === 'key') resolved = auth;
-  else {
-    const rawKey = apiKeyOf(request.headers);
-    if (rawKey) resolved = await app.resolveApiKey(rawKey, request.ip);
-  }
-  if (!resolved) return null;
-  return {
-    keyId: resolved.keyId,
-    accountId: resolved.accountId,
-    canInvoke: resolved.scopes.includes('gateway.invoke'),
-  };
 }
 
 /**
@@ -123,7 +96,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
 
   function meterCall(
     started: number,
-    key: TKeyEntry,
+    key: TKeyAuth,
     route: TRouteEntry,
     result: TCallResult,
     callId: number,
@@ -174,7 +147,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     );
   }
 
-  function begin(key: TKeyEntry, route: TRouteEntry): number {
+  function begin(key: TKeyAuth, route: TRouteEntry): number {
     return meter.begin({
       callerAccountId: key.accountId,
       keyId: key.keyId,
@@ -184,7 +157,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
   }
 
   /** Admitted (counted against the quota) but the caller left before it was forwarded. */
-  function meterUnsent(started: number, key: TKeyEntry, route: TRouteEntry) {
+  function meterUnsent(started: number, key: TKeyAuth, route: TRouteEntry) {
     const result = {
       status: 499,
       errorCode: null,
@@ -201,7 +174,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     res: ServerResponse,
     requestId: string,
     started: number,
-    key: TKeyEntry,
+    key: TKeyAuth,
     route: TRouteEntry,
     body: Buffer,
     streamed: Record<string, unknown> | null,
@@ -248,9 +221,9 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     const requestId = request.id;
     try {
       const headers = request.headers;
-      const key = await resolveKey(app, request);
+      const key = callerKey(request);
       if (!key) return refuse(res, requestId, started, 'invalid_api_key');
-      if (!key.canInvoke) return refuse(res, requestId, started, 'insufficient_scope');
+      if (!canInvoke(key)) return refuse(res, requestId, started, 'insufficient_scope');
 
       const body = request.body;
       if (!Buffer.isBuffer(body) || !startsLikeObject(body))
@@ -269,25 +242,17 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       }
       if (routeName.length > MAX_ROUTE_NAME) return refuse(res, requestId, started, 'route_not_found');
       routeName = routeName.toLowerCase();
+      // An uncached name costs a database look-up, budgeted per client IP (directory.ts); a
+      // name past the budget is refused below (`rate_limited`).
       let route = directory.routes.peek(routeName);
-      if (route === undefined) {
-        // An uncached name costs a database look-up: unknown ones are budgeted per client IP. A
-        // burst for one cold name joins the look-up already under way and costs nothing more.
-        const joining = directory.routes.isLoading(routeName);
-        if (!joining) {
-          const wait = app.unknownLookups.take(request.ip);
-          if (wait > 0) return refuse(res, requestId, started, 'too_many_unknown', wait);
-        }
-        route = await directory.routes.load(routeName);
-        if (route && !joining) app.unknownLookups.refund(request.ip);
-      }
+      if (route === undefined) route = await directory.routes.load(routeName, request.ip);
       // Another account's private route answers exactly like a missing one.
       if (!route || !route.isActive || (route.accountId !== key.accountId && !route.isPublic)) {
         return refuse(res, requestId, started, 'route_not_found');
       }
 
       let limits = directory.planLimits.peek(key.accountId);
-      if (!limits) limits = await directory.planLimits.load(key.accountId);
+      if (limits === undefined) limits = await directory.planLimits.load(key.accountId);
       if (!limits) return refuse(res, requestId, started, 'internal_error');
       let rewrite = false;
       if (route.upstreamModel) {

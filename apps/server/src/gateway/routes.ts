@@ -4,7 +4,8 @@ import { ZModelList, type TModelList } from '@air/shared/schemas/gateway';
 import { isAppError } from '../lib/app-error';
 import { callableModels } from '../modules/aiendpoint/service';
 import { writeGatewayError, type TGatewayErrorCode } from './errors';
-import { createInvokeHandler, resolveKey, type TKeyEntry } from './invoke';
+import type { TKeyAuth } from '../core/credentials';
+import { callerKey, canInvoke, createInvokeHandler } from './invoke';
 import { invokeOpenApi, modelsOpenApi } from './openapi';
 import { createGatewayState } from './state';
 
@@ -60,20 +61,17 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     async (request, reply) => {
       reply.hijack();
       try {
-        await listModels(request.id, reply.raw, await resolveKey(app, request));
+        await listModels(request.id, reply.raw, callerKey(request));
       } catch (error) {
-        if (isAppError(error) && error.code === 'rate_limited') {
-          return void writeGatewayError(reply.raw, 'too_many_unknown', request.id, error.retryAfter);
-        }
         request.log.error({ err: error }, 'gateway: model list failed');
         writeGatewayError(reply.raw, 'internal_error', request.id);
       }
     },
   );
 
-  async function listModels(requestId: string, res: ServerResponse, key: TKeyEntry | null) {
+  async function listModels(requestId: string, res: ServerResponse, key: TKeyAuth | null) {
     if (!key) return void writeGatewayError(res, 'invalid_api_key', requestId);
-    if (!key.canInvoke) return void writeGatewayError(res, 'insufficient_scope', requestId);
+    if (!canInvoke(key)) return void writeGatewayError(res, 'insufficient_scope', requestId);
     const rows = await callableModels(app.db, key.accountId);
     const list: TModelList = {
       object: 'list',

@@ -1,27 +1,24 @@
-import { and, eq } from 'drizzle-orm';
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import fp from 'fastify-plugin';
-import { hasPermission, permissionsFor, type TPermissionMap, type TRole } from '@air/shared/permissions';
+import { hasPermission, type TRole } from '@air/shared/permissions';
 import type { TApiKeyScope } from '@air/shared/schemas/api-key';
+import type { TAuth } from '../core/credentials';
+import { registerMessages } from '../i18n';
 import { AppError } from '../lib/app-error';
-import { verifySessionToken } from '../lib/jwt';
-import { createSessionActivity, sessionLive, type TSessionActivity } from '../lib/session-activity';
-import { createSessionCache, type TSessionInfo } from '../lib/session-cache';
-import { markSessionsSeen, unrevokedSessions } from '../modules/identity/service';
-import { memberRoles } from '../modules/membership/service';
+import { MissBudget, UNKNOWN_LOOKUPS_PER_MINUTE } from '../lib/miss-budget';
 import '../i18n/identity';
 
-export type TAuth =
-  | {
-      kind: 'session';
-      userId: string;
-      accountId: string;
-      sessionId: string;
-      role: TRole;
-      permission: TPermissionMap;
-      verified: boolean;
-    }
-  | { kind: 'key'; accountId: string; keyId: string; scopes: string[] };
+registerMessages({
+  en: {
+    'error.too_many_unknown':
+      'Too many requests with unknown API keys from this address. Please wait a minute and try again.',
+  },
+  es: {
+    'error.too_many_unknown':
+      'Demasiadas solicitudes con claves de API desconocidas desde esta dirección. Espera un minuto y vuelve a intentarlo.',
+  },
+});
 
 export interface TAuthorizeOptions {
   /** The permission the route needs (spec section 6 matrix), or any signed-in user. */
@@ -56,99 +53,56 @@ declare module 'fastify' {
     authorize(options?: TAuthorizeOptions): preHandlerAsyncHookHandler;
     /** Every route that calls `authorize`, with what it requires (the role matrix test reads it). */
     routeRequirements: TRouteRequirement[];
-    /** Drops cached session look-ups (tests and services that changed sessions without the bus). */
-    sessionCache: ReturnType<typeof createSessionCache>;
-    /** Batched `last_seen_at` of sessions (lib/session-activity.ts). */
-    sessionActivity: TSessionActivity;
-  }
-  interface FastifyRequest {
-    /** Who is calling: a console session, an API key, or null. */
-    auth: TAuth | null;
+    /** Look-ups of unknown keys and routes per client IP (lib/miss-budget.ts). */
+    unknownLookups: MissBudget;
   }
 }
 
-function bearerOf(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string') return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1];
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The caller's AIR key: `Authorization: Bearer air_…`, else `x-api-key: air_…`. */
+function apiKeyOf(headers: IncomingHttpHeaders): string | null {
+  const authorization = headers.authorization;
+  if (authorization) {
+    const match = BEARER.exec(authorization);
+    if (match && match[1]!.startsWith('air_')) return match[1]!;
+  }
+  const header = headers['x-api-key'];
+  return typeof header === 'string' && header.startsWith('air_') ? header : null;
 }
 
+function bearerOf(headers: IncomingHttpHeaders): string | null {
+  const header = headers.authorization;
+  return header ? (BEARER.exec(header)?.[1] ?? null) : null;
+}
+
+/**
+ * Reads the caller's credentials once, for every route (console API and gateway alike), into
+ * `request.auth`: an API key from `Authorization: Bearer air_…` or `x-api-key`, else a session
+ * token from `Authorization: Bearer`. Keys and sessions are resolved by their owners (keys and
+ * identity hand out `resolveApiKey` and `resolveSession`); a cached key costs no promise.
+ */
 export default fp(
   async (app) => {
-    const cache = createSessionCache();
-    app.decorate('sessionCache', cache);
-    const activity = createSessionActivity(
-      (sessionIds) => markSessionsSeen(app.db, sessionIds),
-      (error) => app.log.error({ err: error }, 'storing session activity failed'),
-    );
-    app.decorate('sessionActivity', activity);
-    app.addHook('onClose', async () => activity.close());
-
-    // The two sub-selects are built once; each look-up only binds its session id.
-    const session = unrevokedSessions(app.db);
-    const member = memberRoles(app.db);
-    /**
-     * The live session behind a session id (not revoked, membership still there), or null. One
-     * query: identity's sessions joined with membership's roles, both sub-selects PostgreSQL folds in.
-     */
-    async function lookupSession(sessionId: string): Promise<TSessionInfo | null> {
-      const cached = cache.get(sessionId);
-      if (cached !== undefined) return cached;
-      const startedAt = cache.generation();
-      const [row] = await app.db
-        .select({
-          userId: session.userId,
-          accountId: session.accountId,
-          role: member.role,
-          verified: session.verified,
-          createdAt: session.createdAt,
-          lastSeenAt: session.lastSeenAt,
-        })
-        .from(session)
-        .innerJoin(member, and(eq(member.userId, session.userId), eq(member.accountId, session.accountId)))
-        .where(eq(session.id, sessionId))
-        .limit(1);
-      const value = row
-        ? { sessionId, ...row, createdAt: row.createdAt.getTime(), lastSeenAt: row.lastSeenAt.getTime() }
-        : null;
-      cache.set(sessionId, value, startedAt);
-      return value;
-    }
-
-    async function resolve(request: FastifyRequest): Promise<TAuth | null> {
-      const token = bearerOf(request);
-      if (!token) return null;
-      if (token.startsWith('air_')) {
-        if (!app.hasDecorator('resolveApiKey')) return null;
-        const key = await app.resolveApiKey(token, request.ip);
-        return key
-          ? { kind: 'key', accountId: key.accountId, keyId: key.keyId, scopes: [...key.scopes] }
-          : null;
-      }
-      const claims = await verifySessionToken(app.config.secret, token);
-      if (!claims) return null;
-      const session = await lookupSession(claims.sessionId);
-      if (!session || session.userId !== claims.userId || session.accountId !== claims.accountId) return null;
-      // 7 days idle or 30 days old: over. Activity is stored in batches (lib/session-activity.ts).
-      const now = Date.now();
-      if (!sessionLive(session.createdAt, session.lastSeenAt, now)) return null;
-      session.lastSeenAt = now;
-      activity.touch(session.sessionId);
-      return {
-        kind: 'session',
-        userId: session.userId,
-        accountId: session.accountId,
-        sessionId: session.sessionId,
-        role: session.role,
-        permission: permissionsFor(session.role),
-        verified: session.verified,
-      };
-    }
-
+    app.decorate('unknownLookups', new MissBudget(UNKNOWN_LOOKUPS_PER_MINUTE));
     app.decorateRequest('auth', null);
-    app.addHook('onRequest', async (request) => {
-      request.auth = await resolve(request);
+    app.addHook('onRequest', (request, _reply, done) => {
+      const rawKey = apiKeyOf(request.headers);
+      let answer: TAuth | null | Promise<TAuth | null>;
+      if (rawKey !== null) answer = app.resolveApiKey(rawKey, request.ip);
+      else {
+        const token = bearerOf(request.headers);
+        if (token === null) return done();
+        answer = app.resolveSession(token);
+      }
+      if (!(answer instanceof Promise)) {
+        request.auth = answer;
+        return done();
+      }
+      answer.then((auth) => {
+        request.auth = auth;
+        done();
+      }, done);
     });
 
     app.decorate('authorize', (options: TAuthorizeOptions = {}): preHandlerAsyncHookHandler => {
@@ -204,18 +158,6 @@ export default fp(
         });
       }
     });
-
-    // The change bus loads after this file (file-name order): subscribe once every plugin is in.
-    let unsubscribe = () => {};
-    app.addHook('onReady', async () => {
-      unsubscribe = app.changes.subscribe((change) => {
-        if (change.kind === 'session') cache.dropSession(change.sessionId);
-        else if (change.kind === 'user') cache.dropWhere((s) => s.userId === change.userId);
-        else if (change.kind === 'account') cache.dropWhere((s) => s.accountId === change.accountId);
-        else if (change.kind === 'reset') cache.clear();
-      });
-    });
-    app.addHook('onClose', async () => unsubscribe());
   },
   { name: 'auth' },
 );

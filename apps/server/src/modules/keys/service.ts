@@ -19,6 +19,7 @@ import { recordActivity } from '../activity/service';
 import { accountHeader } from '../account/service';
 import { accountNames } from '../membership/service';
 import { decryptSecret, encryptSecret, randomBase62, sha256 } from '../../lib/crypto';
+import type { TKeyAuth } from '../../core/credentials';
 import type { TServices } from '../../core/services';
 
 type TKeyRow = typeof apiKeys.$inferSelect;
@@ -74,13 +75,6 @@ export async function accountKeyHashes(db: TDb, accountId: string): Promise<stri
   return rows.map((row) => row.keyHash);
 }
 
-/** An active key, found by its hash, of an open account. */
-export interface TActiveKey {
-  accountId: string;
-  keyId: string;
-  scopes: TApiKeyScope[];
-}
-
 /**
  * Keys' names by id with their account, for joining into one query (usage reports name the keys
  * of their rows): a plain sub-select of `api_keys` with its column names (`id`, `account_id`,
@@ -94,10 +88,11 @@ export function keyNames(db: TDb, alias = 'key_names') {
 }
 
 /**
- * The active key with this hash, if its account is open, or null: the gateway's look-up on a
- * key-cache miss (`plugins/api-key-auth.ts`).
+ * The active key with this hash, if its account is open, or null: the key cache's loader
+ * (`plugin.ts`), read on a miss. It builds the one key shape (`TKeyAuth`), frozen because every
+ * request of the key shares it.
  */
-export async function activeKeyByHash(db: TDb, keyHash: string): Promise<TActiveKey | null> {
+export async function activeKeyByHash(db: TDb, keyHash: string): Promise<TKeyAuth | null> {
   // Membership's accounts as a sub-select: still one query, which PostgreSQL folds into a join.
   const account = accountNames(db);
   const [row] = await db
@@ -106,7 +101,9 @@ export async function activeKeyByHash(db: TDb, keyHash: string): Promise<TActive
     .innerJoin(account, eq(account.id, apiKeys.accountId))
     .where(and(eq(apiKeys.keyHash, keyHash), eq(apiKeys.active, true), isNull(account.closedAt)))
     .limit(1);
-  return row ? { accountId: row.accountId, keyId: row.keyId, scopes: row.scopes as TApiKeyScope[] } : null;
+  if (!row) return null;
+  const scopes = Object.freeze(row.scopes as TApiKeyScope[]);
+  return Object.freeze({ kind: 'key', keyId: row.keyId, accountId: row.accountId, scopes });
 }
 
 /** `GET /api/user` for an API key: the key and its account, no person (decision 012). */

@@ -18,7 +18,7 @@ import {
 } from '@air/shared/schemas/membership';
 import { AppError } from '../../lib/app-error';
 import { t } from '../../i18n';
-import type { TAuth } from '../../plugins/auth';
+import type { TAuth } from '../../core/credentials';
 import '../../i18n/identity';
 import './messages';
 import { userContact, userIdByEmail } from '../identity/service';

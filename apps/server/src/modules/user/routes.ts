@@ -17,7 +17,7 @@ import {
 import { AppError } from '../../lib/app-error';
 import { t } from '../../i18n';
 import '../../i18n/identity';
-import type { TAuth } from '../../plugins/auth';
+import type { TAuth } from '../../core/credentials';
 import { userPayload } from '../auth/service';
 import { userRecord } from '../identity/service';
 import { keyIdentity } from '../keys/service';

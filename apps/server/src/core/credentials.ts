@@ -1,0 +1,63 @@
+import type { TPermissionMap, TRole } from '@air/shared/permissions';
+import type { TApiKeyScope } from '@air/shared/schemas/api-key';
+
+/** A console session: who, in which account, with which role now. */
+export interface TSessionAuth {
+  kind: 'session';
+  userId: string;
+  accountId: string;
+  sessionId: string;
+  role: TRole;
+  permission: TPermissionMap;
+  verified: boolean;
+}
+
+/**
+ * An API key, the one shape every step uses: the keys module's loader builds it, the key cache
+ * keeps it, the auth hook puts it on `request.auth` as it is (no copy per request), and the
+ * console's scope check and the gateway read it. It is shared by every request of the key, so it
+ * is frozen. Something new about a key (an expiry, the routes it may call, a monthly cap) is a
+ * field here and a column its loader reads (`modules/keys/service.ts`, `activeKeyByHash`); the
+ * cache, the hook and the gateway carry it unchanged.
+ */
+export interface TKeyAuth {
+  readonly kind: 'key';
+  readonly keyId: string;
+  readonly accountId: string;
+  readonly scopes: readonly TApiKeyScope[];
+}
+
+/** Who is calling: a console session or an API key. */
+export type TAuth = TSessionAuth | TKeyAuth;
+
+/** What a session id resolves to: who, in which account, with which role now. */
+export interface TSessionInfo {
+  sessionId: string;
+  userId: string;
+  accountId: string;
+  role: TRole;
+  verified: boolean;
+  /** Milliseconds since the epoch: sign-in, and the last activity known (kept current in memory). */
+  createdAt: number;
+  lastSeenAt: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The live session a console token stands for, or null (identity's session check,
+     * `modules/identity/plugin.ts`).
+     */
+    resolveSession(token: string): Promise<TSessionAuth | null>;
+    /**
+     * The active key (of an open account) an `air_…` string stands for, or null: synchronous on a
+     * cache hit (keys' look-up, `modules/keys/plugin.ts`). With a client address, a look-up of an
+     * uncached key takes from that address's budget of unknown look-ups (429 past it).
+     */
+    resolveApiKey(rawKey: string, clientIp?: string): TKeyAuth | null | Promise<TKeyAuth | null>;
+  }
+  interface FastifyRequest {
+    /** Who is calling (read once from the headers by plugins/auth.ts), or null. */
+    auth: TAuth | null;
+  }
+}
