@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { TDb } from '../db/client';
 import type { TPlanLimits } from './directory';
-import { createMemoryRateLimiter, MonthlyCalls, storedCalls, type TRateLimiter } from './limits';
+import { storedCalls } from '../modules/usage/service';
+import { createMemoryRateLimiter, MonthlyCalls, type TRateLimiter } from './limits';
 
 /** `admit` answers 0 (admitted and counted), QUOTA_EXCEEDED, or the seconds until the rate window ends. */
 export const QUOTA_EXCEEDED = -1;

@@ -6,8 +6,7 @@ import { QUOTA_EXCEEDED } from './counters';
 import { GATEWAY_ERRORS, writeGatewayError, type TGatewayErrorCode } from './errors';
 import { isAppError } from '../lib/app-error';
 import { jsonDepthExceeds } from '../lib/json-guard';
-import { tokensFrom } from './metering';
-import { estimateTokens, promptChars } from './stream-usage';
+import { estimateTokens, promptChars, tokensFrom } from './stream-usage';
 import type { TGatewayState } from './state';
 import { ProxyCall, type TCallResult } from './upstream';
 

@@ -5,7 +5,8 @@ import { gatewayMetrics, type TGatewayMetrics } from '../modules/metrics/service
 import { createDirectory, type TDirectory } from './directory';
 import { Gauge } from 'prom-client';
 import { createCallCounters, type TCallCounters } from './counters';
-import { Meter } from './metering';
+import { Meter, reportGatewayTo } from '../modules/usage/service';
+import { addHealthPart } from '../core/health';
 import { createUpstreamAgent } from './upstream';
 
 /** Everything the gateway keeps in memory for one server. */
@@ -51,6 +52,13 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
     metrics,
   };
   byServer.set(app.server, state);
+  reportGatewayTo(app.server, state);
+  // With REDIS_URL, /healthz says whether quotas and rate limits are counted in Redis (`up`) or,
+  // Redis being unreachable, in this instance only (`down`): the instance keeps serving, degraded.
+  addHealthPart(app, () => {
+    const up = counters.redisUp();
+    return up === null ? {} : { redis: up ? 'up' : 'down' };
+  });
   app.addHook('onClose', async () => {
     state.directory.close();
     await state.meter.close();
@@ -58,11 +66,6 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
     await state.agent.close();
   });
   return state;
-}
-
-/** The gateway's state when it is loaded (health reports on its counters). */
-export function findGatewayState(app: FastifyInstance): TGatewayState | undefined {
-  return byServer.get(app.server);
 }
 
 /** The gateway's state for console routes that report on it (usage). */
