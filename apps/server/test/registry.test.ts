@@ -83,7 +83,7 @@ describe('registry: create, read, list', () => {
       isPrivate: false,
       isShared: true,
       account_orgDisplayName: 'Acme Labs',
-      config: { description: '', upstream_model: null, timeout_ms: null, headers: {} },
+      config: { description: '', upstream_model: null, timeout_ms: null, headers: {}, price: null },
       editable: true,
       date_created: expect.any(String),
       date_updated: expect.any(String),
@@ -247,6 +247,7 @@ describe('registry: edit', () => {
       upstream_model: 'gpt-4o',
       timeout_ms: 30000,
       headers: { authorization: MASKED_HEADER_VALUE, 'x-org': MASKED_HEADER_VALUE },
+      price: null,
     });
     expect(first.body).not.toContain('sk-upstream-secret');
     const stored = await row(id);

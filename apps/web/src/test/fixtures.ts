@@ -99,7 +99,7 @@ export function endpointFixture(patch: Partial<TAiEndpoint> = {}): TAiEndpoint {
   return {
     ...sharedEndpointFixture(),
     route_endpoint: 'https://upstream.example/v1/chat/completions',
-    config: { description: '', upstream_model: null, timeout_ms: null, headers: {} },
+    config: { description: '', upstream_model: null, timeout_ms: null, headers: {}, price: null },
     editable: true,
     date_created: CREATED,
     date_updated: CREATED,

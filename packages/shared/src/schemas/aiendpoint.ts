@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { upstreamUrlProblem } from '../validation';
+import { ZPrice } from './price';
 
 /**
  * The AI endpoint registry (server contract section 5).
@@ -103,6 +104,8 @@ export const ZAiEndpointConfigInput = z.strictObject({
     .nullable()
     .optional(),
   headers: ZUpstreamHeaders.optional(),
+  /** The marketplace price (contract 5a), or null for free; all parts 0 is free too. */
+  price: ZPrice.nullable().optional(),
 });
 export type TAiEndpointConfigInput = z.infer<typeof ZAiEndpointConfigInput>;
 
@@ -151,6 +154,8 @@ export const ZAiEndpoint = ZSharedAiEndpoint.extend({
     timeout_ms: z.number().nullable(),
     /** Names only; every value is MASKED_HEADER_VALUE. */
     headers: z.record(z.string(), z.string()),
+    /** Null when free. */
+    price: ZPrice.nullable(),
   }),
   /** True for the caller's own endpoint; false for another account's shared one (read-only). */
   editable: z.boolean(),

@@ -1,4 +1,15 @@
-import { bigserial, boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 
 /**
  * One row per gateway call, written in batches off the request path. No column has a foreign key,
@@ -27,10 +38,26 @@ export const usageEvents = pgTable(
     streamed: boolean('streamed').notNull().default(false),
     /** The gateway's own error code when it answered instead of the upstream (or `client_closed`). */
     errorCode: text('error_code'),
+    /**
+     * What the call costs the caller, in millionths of a minor unit (exact: per_call x 1e6 plus
+     * tokens x per-million prices), worked out when it is metered; null when it is free (an
+     * unpriced route, the provider's own call, a cache hit, an answer that was not 2xx).
+     */
+    costMicros: bigint('cost_micros', { mode: 'number' }),
+    /** The price the cost used (minor units), as the route had it when the call was metered. */
+    pricePerCall: integer('price_per_call'),
+    pricePer1mInput: integer('price_per_1m_input'),
+    pricePer1mOutput: integer('price_per_1m_output'),
+    /** The marketplace charge (invoice line) that billed this call; null until its renewal. */
+    chargeId: uuid('charge_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('usage_events_caller_created_idx').on(t.callerAccountId, t.createdAt),
     index('usage_events_provider_created_idx').on(t.providerAccountId, t.createdAt),
+    // The priced calls not billed yet, per caller: what a renewal bills and the spend so far.
+    index('usage_events_unbilled_idx')
+      .on(t.callerAccountId, t.createdAt)
+      .where(sql`${t.costMicros} is not null and ${t.chargeId} is null`),
   ],
 );

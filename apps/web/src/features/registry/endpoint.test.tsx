@@ -28,6 +28,7 @@ const own = endpointFixture({
     upstream_model: null,
     timeout_ms: null,
     headers: { 'x-upstream-key': '********' },
+    price: null,
   },
 });
 
