@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client';
 import { migrateDatabase } from '../src/db/migrate';
 import { catalogEndpoint, catalogPage } from '../src/modules/aiendpoint-shared/catalog';
-import { loadPlans } from '../src/billing/plans';
+import { loadPlans } from '../src/modules/billing/plans';
 import { BUILT_IN_PLANS_FILE } from '../src/config';
 import { callerUsage, providerUsage, rowsOf } from '../src/modules/usage/insight';
 import { dayOf } from '../src/modules/usage/period';

@@ -249,7 +249,7 @@ describe('public marketplace catalog', () => {
     });
     const id = created.json().data.id as string;
     const price = { per_call: 5, per_1m_input_tokens: 150, per_1m_output_tokens: 600 };
-    const patch = (body: unknown) =>
+    const patch = (body: Record<string, unknown>) =>
       t.app.inject({
         method: 'PATCH',
         url: `/api/aiendpoint/${id}`,

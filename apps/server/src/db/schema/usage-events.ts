@@ -5,6 +5,7 @@ import {
   index,
   integer,
   pgTable,
+  smallint,
   text,
   timestamp,
   uuid,
@@ -50,6 +51,10 @@ export const usageEvents = pgTable(
     pricePer1mOutput: integer('price_per_1m_output'),
     /** The marketplace charge (invoice line) that billed this call; null until its renewal. */
     chargeId: uuid('charge_id'),
+    /** Upstream calls made for this caller request (retries and fallbacks included); 0 on a cache hit. */
+    attempts: smallint('attempts').notNull().default(1),
+    /** Answered from the gateway's cache: counts against the caller's quota, earns the provider nothing. */
+    cacheHit: boolean('cache_hit').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
