@@ -3,7 +3,6 @@ import type { TDialogFormRenderer, TDialogOptions, TDialogState, TReturnFocus } 
 
 export type {
   TDialogFormRenderer,
-  TDialogMethod,
   TDialogOptions,
   TDialogState,
   TReturnFocus,
@@ -26,8 +25,8 @@ const DialogContext = React.createContext<TDialogContext | null>(null);
 const defaultRenderForm: TDialogFormRenderer = ({
   fields,
   schema,
-  url,
-  method,
+  call,
+  params,
   buttonText,
   onSuccess,
   cancel,
@@ -36,8 +35,8 @@ const defaultRenderForm: TDialogFormRenderer = ({
     <LazyForm
       fields={fields}
       schema={schema}
-      url={url ?? ''}
-      method={method ?? 'POST'}
+      call={call}
+      params={params}
       buttonText={typeof buttonText === 'string' ? buttonText : undefined}
       onSuccess={(response) => onSuccess(response)}
       cancel={cancel}

@@ -67,12 +67,10 @@ export function TwoFactorSetup({
           },
         }}
         schema={ZTwoFactorVerify}
-        url="/api/user/2fa/verify"
-        method="POST"
+        call="POST /api/user/2fa/verify"
         buttonText={t('twoFactor.verify')}
         onSuccess={(response) => {
-          const data = (response.data ?? {}) as Partial<TTwoFactorVerified>;
-          onVerified(typeof data.backup_code === 'string' ? data.backup_code : '');
+          onVerified(response.data.backup_code);
         }}
       />
     </div>
