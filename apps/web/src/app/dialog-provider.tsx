@@ -1,12 +1,7 @@
 import * as React from 'react';
 import type { TDialogFormRenderer, TDialogOptions, TDialogState, TReturnFocus } from '@/app/dialog-types';
 
-export type {
-  TDialogFormRenderer,
-  TDialogOptions,
-  TDialogState,
-  TReturnFocus,
-} from '@/app/dialog-types';
+export type { TDialogFormRenderer, TDialogOptions, TDialogState, TReturnFocus } from '@/app/dialog-types';
 
 // The form engine loads only when a form dialog first opens: pages that never use one don't pay for it.
 const LazyForm = React.lazy(() => import('@/components/form/form').then((m) => ({ default: m.Form })));

@@ -143,6 +143,7 @@ export function submitCall<K extends TConsoleCall>(
 
 /** The `message` of a success answer, when it has one (the forms show it as a notification). */
 export function answerMessage(answer: unknown): string | undefined {
-  const message = answer && typeof answer === 'object' ? (answer as { message?: unknown }).message : undefined;
+  const message =
+    answer && typeof answer === 'object' ? (answer as { message?: unknown }).message : undefined;
   return typeof message === 'string' && message ? message : undefined;
 }

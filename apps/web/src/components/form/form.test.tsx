@@ -243,7 +243,9 @@ describe('Form submit', () => {
     });
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     await user.click(screen.getByRole('switch', { name: 'Active' }));
-    await waitFor(() => expect(request).toHaveBeenCalledWith('PATCH /api/key/:id', { on: true }, { id: 'k1' }));
+    await waitFor(() =>
+      expect(request).toHaveBeenCalledWith('PATCH /api/key/:id', { on: true }, { id: 'k1' }),
+    );
   });
 
   it('confirms a payment and repeats the request with the result', async () => {
@@ -305,7 +307,9 @@ describe('Form field types', () => {
     await user.click(within(listbox).getByRole('option', { name: 'AI Model' }));
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(request).toHaveBeenCalledWith('POST /api/key', { route_type: 'model' }, undefined));
+    await waitFor(() =>
+      expect(request).toHaveBeenCalledWith('POST /api/key', { route_type: 'model' }, undefined),
+    );
   });
 
   it('otp shows 3+3 slots, takes exactly six characters and honours its pattern', async () => {
@@ -339,7 +343,9 @@ describe('Form field types', () => {
     await user.click(within(grid).getByRole('button', { name: /March 20th, 2026/ }));
     expect(screen.getByLabelText('When').textContent).toContain('March 20, 2026');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(request).toHaveBeenCalledWith('POST /api/key', { when: '2026-03-20' }, undefined));
+    await waitFor(() =>
+      expect(request).toHaveBeenCalledWith('POST /api/key', { when: '2026-03-20' }, undefined),
+    );
   });
 
   it('card field says it is unavailable when billing registered no widget', () => {

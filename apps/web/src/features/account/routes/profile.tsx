@@ -14,7 +14,6 @@ import { updateUser, useSession } from '@/lib/session';
 
 type TProfile = Partial<TUser>;
 
-
 /**
  * /account/profile (GET/PATCH /api/user): name, email, account name (owners only), default
  * account (only with more than one account), support access, and the Danger Zone. Changing the

@@ -50,7 +50,12 @@ function JoinNew({ token, info }: { token: string; info: TInviteInfo }) {
   return (
     <>
       <p className="mb-6 text-sm text-muted-foreground">{t('form.inviteIntro')}</p>
-      <SignupForm fields={locked} schema={ZInvitedSignUpNew} call="POST /api/user" buttonText={t('form.join')} />
+      <SignupForm
+        fields={locked}
+        schema={ZInvitedSignUpNew}
+        call="POST /api/user"
+        buttonText={t('form.join')}
+      />
     </>
   );
 }

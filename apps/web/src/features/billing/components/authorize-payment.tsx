@@ -20,7 +20,9 @@ export function AuthorizePayment() {
       call="POST /api/account/subscription/authorize"
       buttonText={t('banner.requiresAction.authorize')}
       className="mt-2 space-y-0"
-      onSuccess={(response) => void afterBillingChange(queryClient, 'data' in response ? response.data : null)}
+      onSuccess={(response) =>
+        void afterBillingChange(queryClient, 'data' in response ? response.data : null)
+      }
     />
   );
 }

@@ -18,9 +18,7 @@ export const BILLING_READS = [
  */
 export async function afterBillingChange(queryClient: QueryClient, answer: unknown) {
   if (answer && typeof answer === 'object' && 'plan' in answer) updateUser(answer as TSessionUser);
-  await Promise.all(
-    BILLING_READS.map((name) => queryClient.invalidateQueries({ queryKey: [name] })),
-  );
+  await Promise.all(BILLING_READS.map((name) => queryClient.invalidateQueries({ queryKey: [name] })));
   try {
     const res = await call('GET /api/auth');
     const { authenticated, ...user } = res.data ?? { authenticated: false };
