@@ -2,7 +2,7 @@ import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TPlan } from '@air/shared/schemas/plan';
 import type { TConfig } from './config';
-import { loadPlans, seedPlans } from './billing/plans';
+import { loadPlans, seedPlans } from './modules/billing/service';
 import { DEFAULT_WEB_DIST, registerConsole } from './core/console';
 import { registerErrorHandler } from './core/error-handler';
 import { registerHealth } from './core/health';

@@ -180,7 +180,7 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
   return value.trim();
 }
 
-export const BUILT_IN_PLANS_FILE = path.join(import.meta.dirname, 'billing', 'plans.json');
+export const BUILT_IN_PLANS_FILE = path.join(import.meta.dirname, 'modules', 'billing', 'plans.json');
 
 const OIDC_PATTERN = /^OIDC_([A-Z0-9]+)_(ISSUER|CLIENT_ID|CLIENT_SECRET)$/;
 
