@@ -77,6 +77,9 @@ describe('API keys', () => {
       active: true,
       date_created: expect.any(String),
       last_used: null,
+      expires_at: null,
+      routes: null,
+      monthly_calls: null,
     });
 
     const revealed = await call('GET', `/api/key/${data.id}`, dev.token);
@@ -337,6 +340,9 @@ describe('API keys as credentials', () => {
       accountId: owner.accountId,
       keyId: id,
       scopes: ['gateway.invoke'],
+      expiresAt: null,
+      routes: null,
+      monthlyCalls: null,
     });
     expect(await t.app.resolveApiKey(`${key}x`)).toBeNull();
     expect(await t.app.resolveApiKey(key.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')))).toBeNull();

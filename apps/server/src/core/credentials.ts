@@ -25,6 +25,12 @@ export interface TKeyAuth {
   readonly keyId: string;
   readonly accountId: string;
   readonly scopes: readonly TApiKeyScope[];
+  /** Milliseconds since the epoch after which the key is refused (contract 6b), or null. */
+  readonly expiresAt: number | null;
+  /** The only route names the key may call, or null for all it may reach. */
+  readonly routes: ReadonlySet<string> | null;
+  /** The key's own cap of calls per plan period, or null. */
+  readonly monthlyCalls: number | null;
 }
 
 /** Who is calling: a console session or an API key. */

@@ -110,8 +110,10 @@ async function systemLookup(hostname: string): Promise<string[]> {
   }
 }
 
-function refuse(messageKey: string): never {
-  throw new AppError('validation', { inputError: 'route_endpoint', messageKey });
+function refuser(field: string) {
+  return (messageKey: string): never => {
+    throw new AppError('validation', { inputError: field, messageKey });
+  };
 }
 
 /**
@@ -123,7 +125,10 @@ export async function assertUpstreamAllowed(
   rawUrl: string,
   allowPrivate: boolean,
   lookup: TLookup = systemLookup,
+  /** The field a refusal names (`config.upstreams.1.url` for a routed endpoint's other upstreams). */
+  field = 'route_endpoint',
 ): Promise<string> {
+  const refuse: (messageKey: string) => never = refuser(field);
   // The form rule (absolute http(s), no credentials) is the shared one the request schema and the
   // console apply; repeated here because callers other than the route may save an upstream.
   const problem = upstreamUrlProblem(rawUrl);

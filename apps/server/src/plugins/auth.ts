@@ -1,9 +1,9 @@
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import fp from 'fastify-plugin';
 import { hasPermission, type TRole } from '@air/shared/permissions';
 import type { TApiKeyScope } from '@air/shared/schemas/api-key';
-import type { TAuth } from '../core/credentials';
+import type { TAuth, TKeyAuth } from '../core/credentials';
 import { registerMessages } from '../i18n';
 import { AppError } from '../lib/app-error';
 import { MissBudget, UNKNOWN_LOOKUPS_PER_MINUTE } from '../lib/miss-budget';
@@ -13,10 +13,12 @@ registerMessages({
   en: {
     'error.too_many_unknown':
       'Too many requests with unknown API keys from this address. Please wait a minute and try again.',
+    'error.key_expired': 'This API key has expired. Create a new key or extend its expiry.',
   },
   es: {
     'error.too_many_unknown':
       'Demasiadas solicitudes con claves de API desconocidas desde esta dirección. Espera un minuto y vuelve a intentarlo.',
+    'error.key_expired': 'Esta clave de API ha caducado. Crea una clave nueva o amplía su caducidad.',
   },
 });
 
@@ -48,6 +50,10 @@ function scopesOf(options: TAuthorizeOptions): readonly TApiKeyScope[] {
 type TTaggedHandler = preHandlerAsyncHookHandler & { [REQUIREMENT]?: TAuthorizeOptions };
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request named a key that exists but expired (contract 6b): refused as invalid, saying why. */
+    keyExpired: boolean;
+  }
   interface FastifyInstance {
     /** A preHandler: 401 without valid credentials, 403 when the role or key scope does not allow the route. */
     authorize(options?: TAuthorizeOptions): preHandlerAsyncHookHandler;
@@ -86,11 +92,21 @@ export default fp(
   async (app) => {
     app.decorate('unknownLookups', new MissBudget(UNKNOWN_LOOKUPS_PER_MINUTE));
     app.decorateRequest('auth', null);
+    app.decorateRequest('keyExpired', false);
+    /** A key past its expiry is no credential; every instance decides it from the clock alone. */
+    const unexpired = (key: TKeyAuth | null, request: FastifyRequest): TKeyAuth | null => {
+      if (key === null || key.expiresAt === null || Date.now() < key.expiresAt) return key;
+      request.keyExpired = true;
+      return null;
+    };
     app.addHook('onRequest', (request, _reply, done) => {
       const rawKey = apiKeyOf(request.headers);
       let answer: TAuth | null | Promise<TAuth | null>;
-      if (rawKey !== null) answer = app.resolveApiKey(rawKey, request.ip);
-      else {
+      if (rawKey !== null) {
+        const key = app.resolveApiKey(rawKey, request.ip);
+        answer =
+          key instanceof Promise ? key.then((found) => unexpired(found, request)) : unexpired(key, request);
+      } else {
         const token = bearerOf(request.headers);
         if (token === null) return done();
         answer = app.resolveSession(token);
@@ -108,7 +124,11 @@ export default fp(
     app.decorate('authorize', (options: TAuthorizeOptions = {}): preHandlerAsyncHookHandler => {
       const handler: TTaggedHandler = async (request) => {
         const auth = request.auth;
-        if (!auth) throw new AppError('unauthenticated');
+        if (!auth)
+          throw new AppError(
+            'unauthenticated',
+            request.keyExpired ? { messageKey: 'error.key_expired' } : undefined,
+          );
         if (auth.kind === 'key') {
           if (options.sessionOnly || !scopesOf(options).some((scope) => auth.scopes.includes(scope))) {
             throw new AppError('forbidden', { messageKey: 'error.key_scope' });

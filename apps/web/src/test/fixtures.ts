@@ -76,6 +76,9 @@ export function apiKeyFixture(patch: Partial<TApiKey> = {}): TApiKey {
     active: true,
     date_created: CREATED,
     last_used: null,
+    expires_at: null,
+    routes: null,
+    monthly_calls: null,
     ...patch,
   };
 }
@@ -95,11 +98,30 @@ export function sharedEndpointFixture(patch: Partial<TSharedAiEndpoint> = {}): T
   };
 }
 
+/** An endpoint's owner config with the routing defaults (one upstream, no retry, no cache). */
+export function routingConfigFixture(
+  url: string,
+  patch: Partial<TAiEndpoint['config']> = {},
+): TAiEndpoint['config'] {
+  return {
+    description: '',
+    upstream_model: null,
+    timeout_ms: null,
+    headers: {},
+    upstreams: [{ url, weight: 1 }],
+    retry: { attempts: 0, backoff_ms: 250 },
+    fallbacks: [],
+    circuit: { failures: 5, cooldown_s: 30 },
+    cache_ttl_s: 0,
+    ...patch,
+  };
+}
+
 export function endpointFixture(patch: Partial<TAiEndpoint> = {}): TAiEndpoint {
   return {
     ...sharedEndpointFixture(),
     route_endpoint: 'https://upstream.example/v1/chat/completions',
-    config: { description: '', upstream_model: null, timeout_ms: null, headers: {} },
+    config: routingConfigFixture('https://upstream.example/v1/chat/completions'),
     editable: true,
     date_created: CREATED,
     date_updated: CREATED,

@@ -92,6 +92,86 @@ export const ZUpstreamHeaders = z
     error: AIENDPOINT_MESSAGES.headerName,
   });
 
+/*
+ * Routing and resilience (server contract section 6a): every field optional; an endpoint without
+ * them is forwarded as before (one upstream, no retry, no circuit, no cache).
+ */
+export const ROUTING_LIMITS = {
+  upstreams: { min: 1, max: 8 },
+  weight: { min: 1, max: 100, default: 1 },
+  attempts: { min: 0, max: 5, default: 0 },
+  backoffMs: { min: 0, max: 10_000, default: 250 },
+  fallbacks: { max: 3 },
+  failures: { min: 1, max: 100, default: 5 },
+  cooldownS: { min: 1, max: 3600, default: 30 },
+  cacheTtlS: { min: 0, max: 86_400, default: 0 },
+} as const;
+
+export const ROUTING_MESSAGES = {
+  upstreamDuplicate: 'validation.upstream_duplicate',
+  fallbackSelf: 'validation.fallback_self',
+  fallbackDuplicate: 'validation.fallback_duplicate',
+  fallbackUnknown: 'validation.fallback_unknown',
+} as const;
+
+const int = (range: { min: number; max: number }) => z.number().int().min(range.min).max(range.max);
+
+export const ZUpstream = z.strictObject({
+  url: ZRouteEndpoint,
+  weight: int(ROUTING_LIMITS.weight).default(ROUTING_LIMITS.weight.default),
+});
+export type TUpstream = z.infer<typeof ZUpstream>;
+
+export const ZUpstreams = z
+  .array(ZUpstream)
+  .min(ROUTING_LIMITS.upstreams.min)
+  .max(ROUTING_LIMITS.upstreams.max)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((upstream, index) => {
+      const url = upstream.url.trim();
+      if (seen.has(url))
+        ctx.addIssue({ code: 'custom', path: [index, 'url'], message: ROUTING_MESSAGES.upstreamDuplicate });
+      seen.add(url);
+    });
+  });
+
+export const ZRetry = z.strictObject({
+  attempts: int(ROUTING_LIMITS.attempts),
+  backoff_ms: int(ROUTING_LIMITS.backoffMs).default(ROUTING_LIMITS.backoffMs.default),
+});
+export type TRetry = z.infer<typeof ZRetry>;
+
+export const ZCircuit = z.strictObject({
+  failures: int(ROUTING_LIMITS.failures),
+  cooldown_s: int(ROUTING_LIMITS.cooldownS),
+});
+export type TCircuit = z.infer<typeof ZCircuit>;
+
+export const ZFallbacks = z
+  .array(ZRouteName)
+  .max(ROUTING_LIMITS.fallbacks.max)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((name, index) => {
+      if (seen.has(name))
+        ctx.addIssue({ code: 'custom', path: [index], message: ROUTING_MESSAGES.fallbackDuplicate });
+      seen.add(name);
+    });
+  });
+
+export const ZCacheTtl = int(ROUTING_LIMITS.cacheTtlS);
+
+/** What is stored in `ai_endpoints.routing` (each part absent when not set). */
+export const ZRoutingConfig = z.object({
+  upstreams: z.array(z.object({ url: z.string(), weight: z.number().int() })).optional(),
+  retry: z.object({ attempts: z.number().int(), backoff_ms: z.number().int() }).optional(),
+  fallbacks: z.array(z.string()).optional(),
+  circuit: z.object({ failures: z.number().int(), cooldown_s: z.number().int() }).optional(),
+  cache_ttl_s: z.number().int().optional(),
+});
+export type TRoutingConfig = z.infer<typeof ZRoutingConfig>;
+
 export const ZAiEndpointConfigInput = z.strictObject({
   description: ZDescription.optional(),
   upstream_model: z.string().trim().max(200).nullable().optional(),
@@ -103,6 +183,14 @@ export const ZAiEndpointConfigInput = z.strictObject({
     .nullable()
     .optional(),
   headers: ZUpstreamHeaders.optional(),
+  /** The whole set of upstreams; `route_endpoint` follows `upstreams[0].url`. */
+  upstreams: ZUpstreams.optional(),
+  /** null: back to the default (no retries). */
+  retry: ZRetry.nullable().optional(),
+  fallbacks: ZFallbacks.nullable().optional(),
+  /** null: back to the default (5 failures, 30 s). */
+  circuit: ZCircuit.nullable().optional(),
+  cache_ttl_s: ZCacheTtl.nullable().optional(),
 });
 export type TAiEndpointConfigInput = z.infer<typeof ZAiEndpointConfigInput>;
 
@@ -151,6 +239,13 @@ export const ZAiEndpoint = ZSharedAiEndpoint.extend({
     timeout_ms: z.number().nullable(),
     /** Names only; every value is MASKED_HEADER_VALUE. */
     headers: z.record(z.string(), z.string()),
+    /** Always at least `[{ url: route_endpoint, weight: 1 }]`. */
+    upstreams: z.array(z.object({ url: z.string(), weight: z.number().int() })),
+    /** The effective settings (defaults filled in). */
+    retry: z.object({ attempts: z.number().int(), backoff_ms: z.number().int() }),
+    fallbacks: z.array(z.string()),
+    circuit: z.object({ failures: z.number().int(), cooldown_s: z.number().int() }),
+    cache_ttl_s: z.number().int(),
   }),
   /** True for the caller's own endpoint; false for another account's shared one (read-only). */
   editable: z.boolean(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { missingError } from '../validation';
+import { ZRouteName } from './aiendpoint';
 
 /**
  * API keys (server contract section 4). A key is `air_` + 40 base62 characters; the server keeps
@@ -45,7 +46,33 @@ const ZKeyScopes = z
   .min(1, { error: API_KEY_MESSAGES.scopeRequired })
   .max(API_KEY_SCOPES.length * 2);
 
-export const ZCreateApiKey = z.strictObject({ name: ZKeyName, scope: ZKeyScopes });
+/*
+ * Key controls (server contract section 6b): an expiry, an allow-list of routes and a monthly cap
+ * of calls; null (or absent) for none.
+ */
+export const KEY_ROUTES_MAX = 100;
+export const KEY_MONTHLY_CALLS_MAX = 1_000_000_000;
+export const KEY_CONTROL_MESSAGES = {
+  expiresInPast: 'validation.key_expires_past',
+  routeUnknown: 'validation.key_route_unknown',
+} as const;
+
+const ZKeyExpiresAt = z.iso.datetime({ offset: true }).nullable();
+const ZKeyRoutes = z
+  .array(ZRouteName)
+  .min(1)
+  .max(KEY_ROUTES_MAX)
+  .transform((names) => [...new Set(names)])
+  .nullable();
+const ZKeyMonthlyCalls = z.number().int().min(1).max(KEY_MONTHLY_CALLS_MAX).nullable();
+
+export const ZCreateApiKey = z.strictObject({
+  name: ZKeyName,
+  scope: ZKeyScopes,
+  expires_at: ZKeyExpiresAt.optional(),
+  routes: ZKeyRoutes.optional(),
+  monthly_calls: ZKeyMonthlyCalls.optional(),
+});
 export type TCreateApiKey = z.infer<typeof ZCreateApiKey>;
 
 /** `{ name, scope }` to edit, or `{ active: false }` to revoke (a revoked key stays revoked). */
@@ -53,6 +80,9 @@ export const ZUpdateApiKey = z.strictObject({
   name: ZKeyName.optional(),
   scope: ZKeyScopes.optional(),
   active: z.boolean().optional(),
+  expires_at: ZKeyExpiresAt.optional(),
+  routes: ZKeyRoutes.optional(),
+  monthly_calls: ZKeyMonthlyCalls.optional(),
 });
 export type TUpdateApiKey = z.infer<typeof ZUpdateApiKey>;
 
@@ -70,6 +100,12 @@ export const ZApiKey = z.object({
   active: z.boolean(),
   date_created: z.string(),
   last_used: z.string().nullable(),
+  /** ISO date-time after which the key is refused, or null. */
+  expires_at: z.string().nullable(),
+  /** The only routes the key may call, or null for all it may reach. */
+  routes: z.array(z.string()).nullable(),
+  /** The key's cap of calls per plan period, or null. */
+  monthly_calls: z.number().int().nullable(),
 });
 export type TApiKey = z.infer<typeof ZApiKey>;
 

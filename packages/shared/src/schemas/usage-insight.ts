@@ -11,14 +11,26 @@ export type TUsagePeriod = z.infer<typeof ZUsagePeriod>;
 /** The longest custom period, in days (the roll-up answers any length; the chart stays readable). */
 export const MAX_USAGE_DAYS = 366;
 
+/** The days a custom period may name: real calendar days from 2000 to 2100. */
+export const USAGE_FIRST_DAY = '2000-01-01';
+export const USAGE_LAST_DAY = '2100-12-31';
+
 const ZDay = z.iso.date();
+
+/**
+ * A day from a request: a real calendar day (no 13th month, no 30 February) in the supported
+ * range, so nothing the server does with it (a loop over days, a date in SQL) meets an extreme.
+ */
+const ZQueryDay = z.iso
+  .date({ error: 'validation.usage_day' })
+  .refine((day) => day >= USAGE_FIRST_DAY && day <= USAGE_LAST_DAY, { error: 'validation.usage_day' });
 
 export const ZUsageInsightQuery = z
   .strictObject({
     period: ZUsagePeriod.default('this_month'),
     /** Custom period only: first and last day, inclusive. */
-    from: ZDay.optional(),
-    to: ZDay.optional(),
+    from: ZQueryDay.optional(),
+    to: ZQueryDay.optional(),
   })
   .superRefine((query, ctx) => {
     if (query.period !== 'custom') return;

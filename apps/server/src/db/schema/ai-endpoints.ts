@@ -2,6 +2,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   text,
@@ -9,6 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { TRoutingConfig } from '@air/shared/schemas/aiendpoint';
 import { accounts } from './accounts';
 
 export const routeTypeEnum = pgEnum('route_type', ['agent', 'model', 'datasource']);
@@ -35,6 +37,8 @@ export const aiEndpoints = pgTable(
     upstreamModel: text('upstream_model'),
     upstreamTimeoutMs: integer('upstream_timeout_ms'),
     upstreamHeadersEnc: text('upstream_headers_enc'),
+    /** Routing and resilience (contract 6a): upstreams, retry, fallbacks, circuit, cache; null when none is set. */
+    routing: jsonb('routing').$type<TRoutingConfig>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 
 /**
@@ -20,6 +20,12 @@ export const apiKeys = pgTable(
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** Key controls (contract 6b): refused after this instant; null never. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** The only route names the key may call; null for all it may reach. */
+    routes: text('routes').array(),
+    /** Calls this key may make per plan period; null for no cap of its own. */
+    monthlyCalls: integer('monthly_calls'),
   },
   (t) => [
     uniqueIndex('api_keys_key_hash_unique').on(t.keyHash),

@@ -1,4 +1,14 @@
-import { bigserial, boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * One row per gateway call, written in batches off the request path. No column has a foreign key,
@@ -27,6 +37,10 @@ export const usageEvents = pgTable(
     streamed: boolean('streamed').notNull().default(false),
     /** The gateway's own error code when it answered instead of the upstream (or `client_closed`). */
     errorCode: text('error_code'),
+    /** Upstream calls made for this caller request (retries and fallbacks included); 0 on a cache hit. */
+    attempts: smallint('attempts').notNull().default(1),
+    /** Answered from the gateway's cache: counts against the caller's quota, earns the provider nothing. */
+    cacheHit: boolean('cache_hit').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

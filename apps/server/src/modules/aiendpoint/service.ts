@@ -1,9 +1,11 @@
 import { and, asc, desc, eq, inArray, isNull, ne, or } from 'drizzle-orm';
-import type {
-  TAiEndpoint,
-  TCreateAiEndpoint,
-  TSharedAiEndpoint,
-  TUpdateAiEndpoint,
+import {
+  ROUTING_MESSAGES,
+  type TAiEndpoint,
+  type TCreateAiEndpoint,
+  type TRoutingConfig,
+  type TSharedAiEndpoint,
+  type TUpdateAiEndpoint,
 } from '@air/shared/schemas/aiendpoint';
 import type { TDb } from '../../db/client';
 import { aiEndpoints } from '../../db/schema/ai-endpoints';
@@ -55,8 +57,10 @@ async function changesFrom(
   app: TServices,
   input: TUpdateAiEndpoint,
   current?: TEndpointRow,
+  accountId?: string,
 ): Promise<TEndpointChanges> {
   const changes: TEndpointChanges = {};
+  if (accountId !== undefined) changes.accountId = accountId;
   if (input.name !== undefined) changes.name = input.name;
   if (input.route_name !== undefined) changes.routeName = input.route_name;
   if (input.route_type !== undefined) changes.routeType = input.route_type;
@@ -77,7 +81,98 @@ async function changesFrom(
     const stored = openHeaders(app.config.secret, current?.upstreamHeadersEnc ?? null);
     changes.upstreamHeadersEnc = sealHeaders(app.config.secret, mergeHeaders(stored, config.headers));
   }
+  await routingChanges(app, input, changes, current);
   return changes;
+}
+
+/**
+ * The routing part of an input (contract 6a) merged into what is stored: `upstreams` is the whole
+ * set and sets `route_endpoint` to its first URL (a new `route_endpoint` alone moves the first
+ * upstream); null puts a part back to its default. Every upstream URL passes the address checks;
+ * fallbacks must name other routes this account may call.
+ */
+async function routingChanges(
+  app: TServices,
+  input: TUpdateAiEndpoint,
+  changes: TEndpointChanges,
+  current?: TEndpointRow,
+): Promise<void> {
+  const config = input.config;
+  const touched =
+    config !== undefined &&
+    (config.upstreams !== undefined ||
+      config.retry !== undefined ||
+      config.fallbacks !== undefined ||
+      config.circuit !== undefined ||
+      config.cache_ttl_s !== undefined);
+  const stored = current?.routing ?? null;
+  if (!touched) {
+    // Only the URL moved: the first upstream moves with it.
+    if (changes.routeEndpoint !== undefined && stored?.upstreams?.length) {
+      changes.routing = {
+        ...stored,
+        upstreams: [{ ...stored.upstreams[0]!, url: changes.routeEndpoint }, ...stored.upstreams.slice(1)],
+      };
+    }
+    return;
+  }
+  const routing: TRoutingConfig = { ...(stored ?? {}) };
+  if (config.upstreams !== undefined) {
+    const upstreams: { url: string; weight: number }[] = [];
+    for (const [index, upstream] of config.upstreams.entries()) {
+      const url = await assertUpstreamAllowed(
+        upstream.url,
+        app.config.upstreamAllowPrivate,
+        undefined,
+        `config.upstreams.${index}.url`,
+      );
+      upstreams.push({ url, weight: upstream.weight });
+    }
+    routing.upstreams = upstreams;
+    changes.routeEndpoint = upstreams[0]!.url;
+  } else if (changes.routeEndpoint !== undefined && routing.upstreams?.length) {
+    routing.upstreams = [
+      { ...routing.upstreams[0]!, url: changes.routeEndpoint },
+      ...routing.upstreams.slice(1),
+    ];
+  }
+  if (config.retry !== undefined) {
+    if (config.retry === null) delete routing.retry;
+    else routing.retry = config.retry;
+  }
+  if (config.circuit !== undefined) {
+    if (config.circuit === null) delete routing.circuit;
+    else routing.circuit = config.circuit;
+  }
+  if (config.cache_ttl_s !== undefined) {
+    if (!config.cache_ttl_s) delete routing.cache_ttl_s;
+    else routing.cache_ttl_s = config.cache_ttl_s;
+  }
+  if (config.fallbacks !== undefined) {
+    if (config.fallbacks === null || config.fallbacks.length === 0) delete routing.fallbacks;
+    else {
+      const accountId = current?.accountId ?? changes.accountId;
+      const self = changes.routeName ?? current?.routeName;
+      const callable = accountId
+        ? new Set((await callableModels(app.db, accountId)).map((row) => row.id))
+        : null;
+      config.fallbacks.forEach((name, index) => {
+        if (name === self)
+          throw new AppError('validation', {
+            inputError: `config.fallbacks.${index}`,
+            messageKey: ROUTING_MESSAGES.fallbackSelf,
+          });
+        if (!callable?.has(name))
+          throw new AppError('validation', {
+            inputError: `config.fallbacks.${index}`,
+            messageKey: ROUTING_MESSAGES.fallbackUnknown,
+            params: { name },
+          });
+      });
+      routing.fallbacks = config.fallbacks;
+    }
+  }
+  changes.routing = Object.keys(routing).length > 0 ? routing : null;
 }
 
 export async function listEndpoints(app: TServices, accountId: string): Promise<TAiEndpoint[]> {
@@ -121,7 +216,7 @@ export async function createEndpoint(
   input: TCreateAiEndpoint,
   actorUserId: string | null = null,
 ): Promise<string> {
-  const changes = await changesFrom(app, input);
+  const changes = await changesFrom(app, { ...input }, undefined, accountId);
   await assertRouteNameFree(app, input.route_name);
   let row: TEndpointRow | undefined;
   try {

@@ -1,5 +1,6 @@
 import {
   MASKED_HEADER_VALUE,
+  ROUTING_LIMITS,
   type TAiEndpoint,
   type TSharedAiEndpoint,
 } from '@air/shared/schemas/aiendpoint';
@@ -42,6 +43,19 @@ export function toOwnWire(row: TEndpointRow, accountName: string, secret: string
       upstream_model: row.upstreamModel,
       timeout_ms: row.upstreamTimeoutMs,
       headers,
+      upstreams: row.routing?.upstreams ?? [
+        { url: row.routeEndpoint, weight: ROUTING_LIMITS.weight.default },
+      ],
+      retry: row.routing?.retry ?? {
+        attempts: ROUTING_LIMITS.attempts.default,
+        backoff_ms: ROUTING_LIMITS.backoffMs.default,
+      },
+      fallbacks: row.routing?.fallbacks ?? [],
+      circuit: row.routing?.circuit ?? {
+        failures: ROUTING_LIMITS.failures.default,
+        cooldown_s: ROUTING_LIMITS.cooldownS.default,
+      },
+      cache_ttl_s: row.routing?.cache_ttl_s ?? ROUTING_LIMITS.cacheTtlS.default,
     },
     editable: true,
     date_created: row.createdAt.toISOString(),

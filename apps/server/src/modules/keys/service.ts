@@ -4,6 +4,7 @@ import {
   API_KEY_SCOPES,
   API_KEY_RANDOM_LENGTH,
   API_KEY_VISIBLE_PREFIX_LENGTH,
+  KEY_CONTROL_MESSAGES,
   maskApiKey,
   type TApiKey,
   type TApiKeyScope,
@@ -18,6 +19,7 @@ import { AppError } from '../../lib/app-error';
 import { recordActivity } from '../activity/service';
 import { accountHeader } from '../account/service';
 import { accountNames } from '../membership/service';
+import { callableModels } from '../aiendpoint/service';
 import { decryptSecret, encryptSecret, randomBase62, sha256 } from '../../lib/crypto';
 import type { TKeyAuth } from '../../core/credentials';
 import type { TServices } from '../../core/services';
@@ -33,7 +35,49 @@ function toWire(row: TKeyRow, key: string): TApiKey {
     active: row.active,
     date_created: row.createdAt.toISOString(),
     last_used: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
+    expires_at: row.expiresAt ? row.expiresAt.toISOString() : null,
+    routes: row.routes ?? null,
+    monthly_calls: row.monthlyCalls ?? null,
   };
+}
+
+type TKeyControls = Pick<TCreateApiKey, 'expires_at' | 'routes' | 'monthly_calls'>;
+
+/**
+ * The key controls of an input (contract 6b) as column changes: an expiry in the future, routes
+ * this account may call now (own endpoints or shared public ones), a positive cap.
+ */
+async function controlChanges(
+  app: TServices,
+  accountId: string,
+  input: TKeyControls,
+): Promise<Partial<typeof apiKeys.$inferInsert>> {
+  const changes: Partial<typeof apiKeys.$inferInsert> = {};
+  if (input.expires_at !== undefined) {
+    const at = input.expires_at === null ? null : new Date(input.expires_at);
+    if (at && at.getTime() <= Date.now())
+      throw new AppError('validation', {
+        inputError: 'expires_at',
+        messageKey: KEY_CONTROL_MESSAGES.expiresInPast,
+      });
+    changes.expiresAt = at;
+  }
+  if (input.routes !== undefined) {
+    if (input.routes !== null) {
+      const callable = new Set((await callableModels(app.db, accountId)).map((row) => row.id));
+      input.routes.forEach((name, index) => {
+        if (!callable.has(name))
+          throw new AppError('validation', {
+            inputError: `routes.${index}`,
+            messageKey: KEY_CONTROL_MESSAGES.routeUnknown,
+            params: { name },
+          });
+      });
+    }
+    changes.routes = input.routes;
+  }
+  if (input.monthly_calls !== undefined) changes.monthlyCalls = input.monthly_calls;
+  return changes;
 }
 
 /** Scopes in the canonical order, each once. */
@@ -96,14 +140,29 @@ export async function activeKeyByHash(db: TDb, keyHash: string): Promise<TKeyAut
   // Membership's accounts as a sub-select: still one query, which PostgreSQL folds into a join.
   const account = accountNames(db);
   const [row] = await db
-    .select({ keyId: apiKeys.id, accountId: apiKeys.accountId, scopes: apiKeys.scope })
+    .select({
+      keyId: apiKeys.id,
+      accountId: apiKeys.accountId,
+      scopes: apiKeys.scope,
+      expiresAt: apiKeys.expiresAt,
+      routes: apiKeys.routes,
+      monthlyCalls: apiKeys.monthlyCalls,
+    })
     .from(apiKeys)
     .innerJoin(account, eq(account.id, apiKeys.accountId))
     .where(and(eq(apiKeys.keyHash, keyHash), eq(apiKeys.active, true), isNull(account.closedAt)))
     .limit(1);
   if (!row) return null;
   const scopes = Object.freeze(row.scopes as TApiKeyScope[]);
-  return Object.freeze({ kind: 'key', keyId: row.keyId, accountId: row.accountId, scopes });
+  return Object.freeze({
+    kind: 'key',
+    keyId: row.keyId,
+    accountId: row.accountId,
+    scopes,
+    expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,
+    routes: row.routes ? (new Set(row.routes) as ReadonlySet<string>) : null,
+    monthlyCalls: row.monthlyCalls ?? null,
+  });
 }
 
 /** `GET /api/user` for an API key: the key and its account, no person (decision 012). */
@@ -138,6 +197,7 @@ export async function createKey(
 ): Promise<TCreatedApiKey> {
   const fullKey = API_KEY_PREFIX + randomBase62(API_KEY_RANDOM_LENGTH);
   const keyHash = sha256(fullKey);
+  const controls = await controlChanges(app, accountId, input);
   const row = await app.db.transaction(async (tx) => {
     const [created] = await tx
       .insert(apiKeys)
@@ -148,6 +208,7 @@ export async function createKey(
         keyHash,
         keyEnc: encryptSecret(app.config.secret, fullKey),
         keyPrefix: fullKey.slice(0, API_KEY_VISIBLE_PREFIX_LENGTH),
+        ...controls,
       })
       .returning();
     await recordActivity(tx, { accountId, actorUserId, type: 'key.created', data: { name: input.name } });
@@ -168,7 +229,7 @@ export async function updateKey(
   const row = await findKey(app, accountId, id);
   if (input.active === true && !row.active)
     throw new AppError('validation', { inputError: 'active', messageKey: 'validation.key_revoked' });
-  const changes: Partial<typeof apiKeys.$inferInsert> = {};
+  const changes: Partial<typeof apiKeys.$inferInsert> = await controlChanges(app, accountId, input);
   if (input.name !== undefined) changes.name = input.name;
   if (input.scope !== undefined) changes.scope = normaliseScopes(input.scope);
   if (input.active === false) changes.active = false;

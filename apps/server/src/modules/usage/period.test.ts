@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { percentileFromBuckets, projectedQuotaDay } from './period';
+import { MAX_USAGE_DAYS } from '@air/shared/schemas/usage-insight';
+import { daysBetween, percentileFromBuckets, projectedQuotaDay } from './period';
 
 describe('percentileFromBuckets', () => {
   it('is null without calls', () => {
@@ -34,5 +35,18 @@ describe('projectedQuotaDay', () => {
     expect(projectedQuotaDay(1000, 1000, tenDaysIn)).toBe('2026-11-11');
     expect(projectedQuotaDay(0, 1000, tenDaysIn)).toBeNull();
     expect(projectedQuotaDay(100, 1000, tenDaysIn)).toBeNull();
+  });
+});
+
+describe('daysBetween', () => {
+  it('lists the days inclusive, and nothing for a reversed or unreadable range', () => {
+    expect(daysBetween('2024-02-28', '2024-03-01')).toEqual(['2024-02-28', '2024-02-29', '2024-03-01']);
+    expect(daysBetween('2024-03-01', '2024-02-28')).toEqual([]);
+    expect(daysBetween('nonsense', '2024-02-28')).toEqual([]);
+  });
+
+  it('ends at the cap whatever it is handed (the day after 9999-12-31 sorts before it as text)', () => {
+    expect(daysBetween('9999-12-31', '9999-12-31')).toEqual(['9999-12-31']);
+    expect(daysBetween('0001-01-01', '9999-12-31')).toHaveLength(MAX_USAGE_DAYS);
   });
 });

@@ -1,4 +1,8 @@
-import type { TUsageInsightQuery, TUsagePeriod } from '@air/shared/schemas/usage-insight';
+import {
+  MAX_USAGE_DAYS,
+  type TUsageInsightQuery,
+  type TUsagePeriod,
+} from '@air/shared/schemas/usage-insight';
 
 const DAY_MS = 86_400_000;
 
@@ -42,10 +46,18 @@ export function periodRange(
   }
 }
 
-/** Every day from `from` to `to`, inclusive. */
+/**
+ * Every day from `from` to `to`, inclusive, at most MAX_USAGE_DAYS of them: the query schema
+ * already refuses a longer or impossible range, and the loop counts days as numbers with a cap so
+ * no request can make it run on (the day after 9999-12-31 sorts before it as text).
+ */
 export function daysBetween(from: string, to: string): string[] {
+  const first = Date.parse(from);
+  const span = Math.floor((Date.parse(to) - first) / DAY_MS);
+  if (!(span >= 0)) return [];
+  const count = Math.min(span + 1, MAX_USAGE_DAYS);
   const days: string[] = [];
-  for (let day = from; day <= to; day = addDays(day, 1)) days.push(day);
+  for (let i = 0; i < count; i++) days.push(dayOf(first + i * DAY_MS));
   return days;
 }
 

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { endpointFixture, PERMISSION_MAPS, sharedEndpointFixture, signInFixture } from '@/test/fixtures';
+import {
+  endpointFixture,
+  PERMISSION_MAPS,
+  routingConfigFixture,
+  sharedEndpointFixture,
+  signInFixture,
+} from '@/test/fixtures';
 import { act, screen, waitFor } from '@testing-library/react';
 import { clearSession, setSession } from '@/lib/session';
 import { mockFetch, renderPage } from '@/test/render-page';
@@ -23,12 +29,10 @@ const own = endpointFixture({
   isShared: false,
   account_orgDisplayName: 'Acme',
   editable: true,
-  config: {
+  config: routingConfigFixture('http://127.0.0.1:9/v1', {
     description: '<p>Hello</p>',
-    upstream_model: null,
-    timeout_ms: null,
     headers: { 'x-upstream-key': '********' },
-  },
+  }),
 });
 
 function signIn() {

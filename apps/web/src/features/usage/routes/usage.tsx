@@ -5,7 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { hasPermission } from '@air/shared/permissions';
-import { USAGE_PERIODS, type TUsageInsight, type TUsagePeriod } from '@air/shared/schemas/usage-insight';
+import {
+  USAGE_FIRST_DAY,
+  USAGE_LAST_DAY,
+  USAGE_PERIODS,
+  type TUsageInsight,
+  type TUsagePeriod,
+} from '@air/shared/schemas/usage-insight';
 import { PageHeading } from '@/components/layout/page-heading';
 import { BlankSlate } from '@/components/ui/blank-slate';
 import { Button } from '@/components/ui/button';
@@ -89,6 +95,8 @@ export default function UsagePage() {
                 <Input
                   type="date"
                   required
+                  min={USAGE_FIRST_DAY}
+                  max={custom.to || USAGE_LAST_DAY}
                   value={custom.from}
                   onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))}
                 />
@@ -98,7 +106,8 @@ export default function UsagePage() {
                 <Input
                   type="date"
                   required
-                  min={custom.from || undefined}
+                  min={custom.from || USAGE_FIRST_DAY}
+                  max={USAGE_LAST_DAY}
                   value={custom.to}
                   onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))}
                 />
