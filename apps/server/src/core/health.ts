@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZHealth, ZHealthUnavailable, type THealth } from '@air/shared/schemas/operations';
+import { isDraining } from './shutdown';
 
 /** What a part of the server adds to a healthy answer (the gateway: whether Redis counts). */
 export type THealthPart = () => Omit<THealth, 'status'>;
@@ -17,14 +18,19 @@ export function addHealthPart(app: FastifyInstance, part: THealthPart): void {
   partsByServer.set(app.server, parts);
 }
 
-/** `GET /healthz`: 200 after a real `select 1` (with each part's fields), 503 when the database does not answer. */
+/**
+ * `GET /healthz`: 200 after a real `select 1` (with each part's fields), 503 when the database does
+ * not answer, 503 `draining` once a graceful shutdown began (core/shutdown.ts: a balancer stops
+ * sending here).
+ */
 export function registerHealth(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/healthz',
     {
       schema: {
         tags: ['operations'],
-        summary: 'Readiness: 200 after a real database query, 503 when the database does not answer',
+        summary:
+          'Readiness: 200 after a real database query, 503 when the database does not answer or the instance is shutting down',
         security: [],
         response: {
           200: ZHealth,
@@ -33,6 +39,7 @@ export function registerHealth(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
+      if (isDraining(app)) return reply.status(503).send({ status: 'draining' as const });
       try {
         await app.database.ping();
         let answer: THealth = { status: 'ok' };

@@ -16,6 +16,9 @@ export { Meter, insertUsageRows, type TMeterOptions, type TUsageRow } from './me
 export type { TJournalStart } from './journal';
 export { periodOf, periodStart };
 
+/** Day arithmetic and latency percentiles over the roll-ups' buckets, for the marketplace's statistics. */
+export { dayOf, percentileFromBuckets } from './period';
+
 /** The first instant of the month after `period`. */
 function periodEnd(period: string): Date {
   const start = periodStart(period);
