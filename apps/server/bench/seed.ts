@@ -3,7 +3,7 @@
 // database the environment names (DATA_DIR's embedded one, or DATABASE_URL). Prints
 // `{"key":"air_…","route":"bench/mock-…"}`. Run with `node --import tsx`.
 import { parseArgs } from 'node:util';
-import { loadPlans, seedPlans } from '../src/billing/plans';
+import { loadPlans, seedPlans } from '../src/modules/billing/plans';
 import { loadConfig } from '../src/config';
 import { withDatabase } from '../src/db/with-database';
 import { accounts, aiEndpoints, apiKeys } from '../src/db/schema';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { TApp } from '../src/app';
-import { advanceClock } from '../src/billing/clock';
-import { runDueRenewals } from '../src/billing/renewals';
+import { advanceClock } from '../src/modules/billing/clock';
+import { runDueRenewals } from '../src/modules/billing/renewals';
 import { billingCustomers, localPaymentIntents } from '../src/db/schema';
 import { bearer, seedUser, signIn } from './identity-helpers';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StripeProvider } from '../src/billing/stripe/provider';
+import { StripeProvider } from '../src/modules/billing/stripe/provider';
 import { billingEvents, invoices, subscriptions } from '../src/db/schema';
 import { createTestApp, type TTestApp } from './helpers';
 import { PASSWORD } from './identity-helpers';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entitlementsFor } from '../src/billing/entitlements';
-import { ProcessorError } from '../src/billing/provider';
+import { entitlementsFor } from '../src/modules/billing/entitlements';
+import { ProcessorError } from '../src/modules/billing/provider';
 import { cards, invoices, localCardTokens, notificationPrefs, subscriptions } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
 import { createTestApp, type TTestApp } from './helpers';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entitlementsFor } from '../src/billing/entitlements';
+import { entitlementsFor } from '../src/modules/billing/entitlements';
 import { accounts, subscriptions, usageEvents } from '../src/db/schema';
 import { checkQuotaWarnings } from '../src/modules/usage/quota-warnings';
 import { createTestApp, type TTestApp } from './helpers';

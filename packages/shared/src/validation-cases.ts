@@ -102,6 +102,12 @@ export const VALIDATION_CASES: TValidationCase[] = [
     { field: 'name', key: 'validation.too_long', params: { maximum: 100 } },
   ),
   signUp('NUL in name', { name: `Ada${NUL}` }, { field: 'name', key: 'validation.nul_character' }),
+  signUp(
+    'lone surrogate in name',
+    { name: 'Ada\ud800' },
+    { field: 'name', key: 'validation.lone_surrogate' },
+  ),
+  signUp('emoji (a surrogate pair) in name', { name: 'Ada \ud83d\ude00' }, null),
   signUp('empty email', { email: '' }, { field: 'email', key: 'validation.email_required' }),
   signUp('malformed email', { email: 'ada@' }, { field: 'email', key: 'validation.invalid_email' }),
   signUp(
@@ -172,6 +178,11 @@ export const VALIDATION_CASES: TValidationCase[] = [
     'NUL in route name',
     { route_name: `acme/mo${NUL}del` },
     { field: 'route_name', key: 'validation.nul_character' },
+  ),
+  endpoint(
+    'lone surrogate in a description',
+    { config: { description: 'about \udc00' } },
+    { field: 'config.description', key: 'validation.lone_surrogate' },
   ),
   endpoint(
     'upstream header name with a space',

@@ -5,7 +5,8 @@ import { ZPasswordChange, ZStrongPassword } from './schemas/user';
 import {
   PASSWORD_MIN_LENGTH,
   describeIssue,
-  findNulPath,
+  badTextKey,
+  findBadText,
   isComplexPassword,
   isEmail,
   upstreamUrlProblem,
@@ -51,11 +52,21 @@ describe('patterns', () => {
     expect(upstreamUrlProblem('https://u:p@example.com')).toBe('validation.route_endpoint_credentials');
   });
 
-  it('finds U+0000 in strings and keys, with its path', () => {
-    expect(findNulPath({ a: 'ok', b: ['x', 'y\0'] })).toBe('b.1');
-    expect(findNulPath({ 'k\0ey': 1 })).toBe('key');
-    expect(findNulPath('a\0', ['name'])).toBe('name');
-    expect(findNulPath({ a: 'ok', n: 1, z: null })).toBeNull();
+  it('finds U+0000 and lone surrogates in strings and keys, with its path', () => {
+    const nul = 'validation.nul_character';
+    const lone = 'validation.lone_surrogate';
+    expect(findBadText({ a: 'ok', b: ['x', 'y\0'] })).toEqual({ field: 'b.1', key: nul });
+    expect(findBadText({ 'k\0ey': 1 })).toEqual({ field: 'key', key: nul });
+    expect(findBadText('a\0', ['name'])).toEqual({ field: 'name', key: nul });
+    expect(findBadText({ a: 'ok', n: 1, z: null })).toBeNull();
+    expect(findBadText({ name: 'a\ud800' })).toEqual({ field: 'name', key: lone });
+    expect(findBadText({ meta: { x: '\udc00b' } })).toEqual({ field: 'meta.x', key: lone });
+    expect(findBadText({ meta: { ['k\udbffey']: 1 } })).toEqual({ field: 'meta.key', key: lone });
+    expect(findBadText(['\udc00\ud800'])).toEqual({ field: '0', key: lone });
+    // A pair is one character (an emoji), not a lone surrogate.
+    expect(findBadText({ name: 'ok \ud83d\ude00 \u{1F600}' })).toBeNull();
+    expect(badTextKey('\ud83d')).toBe(lone);
+    expect(badTextKey('plain')).toBeNull();
   });
 });
 

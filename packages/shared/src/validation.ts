@@ -2,8 +2,8 @@
  * The one rule set (issue 8, item 2). Every field rule lives in a request schema of
  * `packages/shared/src/schemas`; the server validates bodies with it and the console's forms run
  * the same schema (`safeParse`) before sending. What is left here is what both sides need around
- * those schemas: the patterns the schemas use, the NUL-character rule the server applies to every
- * body, and `describeIssue`, which turns a zod issue into a message KEY plus parameters the same
+ * those schemas: the patterns the schemas use, the stored-text rule (no NUL, no lone surrogate) the
+ * server applies to every body, and `describeIssue`, which turns a zod issue into a message KEY plus parameters the same
  * way on both sides. The texts live in the locale catalogs (server `i18n` and registered module
  * messages; console `locales/<lng>/form.json` under `validation`), and a server test keeps the two
  * catalogs word for word equal. Nothing here imports zod, so the sign-in route can describe issues
@@ -54,19 +54,41 @@ export function upstreamUrlProblem(
   return null;
 }
 
+/** Why a text cannot be stored, as a message key. */
+export type TBadTextKey = 'validation.nul_character' | 'validation.lone_surrogate';
+
+/** A UTF-16 surrogate without its pair: not Unicode text, and PostgreSQL's jsonb refuses it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
 /**
- * The dotted path (`metadata.note`, `items.2.name`) of the first string or key holding U+0000,
- * or null. PostgreSQL refuses U+0000 in text, so the server refuses it in every body and query
- * (`validation.nul_character`, on that field) and the console refuses it in every form field.
+ * Whether a text can be stored: U+0000 (PostgreSQL refuses it in text) and a lone UTF-16
+ * surrogate (`"\ud800"` in JSON: not Unicode, refused in jsonb) cannot. Null when it can.
  */
-export function findNulPath(value: unknown, path: string[] = []): string | null {
-  if (typeof value === 'string') return value.includes('\0') ? path.join('.') || 'body' : null;
+export function badTextKey(text: string): TBadTextKey | null {
+  if (text.includes('\0')) return 'validation.nul_character';
+  if (LONE_SURROGATE.test(text)) return 'validation.lone_surrogate';
+  return null;
+}
+
+/**
+ * The first string or key of a value that cannot be stored (`badTextKey`), with its dotted path
+ * (`metadata.note`, `items.2.name`), or null. The server refuses it in every body and query (a
+ * 400 on that field, at the JSON body parser) and the console in every form field: one rule.
+ */
+export function findBadText(value: unknown, path: string[] = []): { field: string; key: TBadTextKey } | null {
+  if (typeof value === 'string') {
+    const key = badTextKey(value);
+    return key ? { field: path.join('.') || 'body', key } : null;
+  }
   if (value === null || typeof value !== 'object') return null;
   const entries = Array.isArray(value) ? value.entries() : Object.entries(value as object);
-  for (const [key, item] of entries) {
-    const name = String(key);
-    if (name.includes('\0')) return [...path, name.replaceAll('\0', '')].join('.');
-    const found = findNulPath(item, [...path, name]);
+  for (const [index, item] of entries) {
+    const name = String(index);
+    const key = badTextKey(name);
+    if (key)
+      return { field: [...path, name.replaceAll('\0', '').replace(LONE_SURROGATES, '')].join('.'), key };
+    const found = findBadText(item, [...path, name]);
     if (found !== null) return found;
   }
   return null;

@@ -1,7 +1,6 @@
 import { ZEnvelope } from '@air/shared/schemas/common';
 import { ZClockAnswer, type TClockAnswer } from '@air/shared/schemas/billing';
-import { parseDuration } from '../billing/clock';
-import { advanceAndRenew } from '../billing/clock-command';
+import { advanceAndRenew, parseDuration } from '../modules/billing/service';
 import { withDatabase } from '../db/with-database';
 import type { TCliCommand } from './command';
 

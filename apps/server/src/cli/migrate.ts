@@ -1,5 +1,5 @@
 import type { TCliCommand } from './command';
-import { loadPlans, seedPlans } from '../billing/plans';
+import { loadPlans, seedPlans } from '../modules/billing/service';
 import { withDatabase } from '../db/with-database';
 
 const migrate: TCliCommand = {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLocale } from '@air/shared/schemas/common';
 import type { TPlan } from '@air/shared/schemas/plan';
-import type { TBilling } from '../billing/context';
+import type { TBilling } from '../modules/billing/service';
 import type { TConfig } from '../config';
 import type { TDb } from '../db/client';
 import type { TAttemptLimiter } from '../lib/attempt-limiter';

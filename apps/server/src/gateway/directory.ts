@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isIP } from 'node:net';
 import { decryptSecret } from '../lib/crypto';
-import { entitlementsFor } from '../billing/entitlements';
+import { entitlementsFor } from '../modules/billing/service';
 import { endpointByRouteName } from '../modules/aiendpoint/service';
 import { ROUTING_LIMITS } from '@air/shared/schemas/aiendpoint';
 import { AppError } from '../lib/app-error';

@@ -183,6 +183,11 @@ export class UsageJournal {
     this.openSegment();
   }
 
+  /** Calls journalled as started and not yet ended. */
+  get unfinished(): number {
+    return this.inFlight.size;
+  }
+
   /** Journals the start of a forwarded call; the id is handed back to `end`. */
   start(call: TJournalStart, at: number): number {
     const id = this.nextId++;

@@ -21,6 +21,7 @@ interface TBatch {
 }
 
 const RETRY_MIN_MS = 500;
+const CLOSE_WAIT_MS = 2000;
 const RETRY_MAX_MS = 15_000;
 
 /**
@@ -132,6 +133,11 @@ export class Meter {
   async close(): Promise<void> {
     clearInterval(this.timer);
     this.closing = true;
+    // Calls cut at the shutdown deadline (core/shutdown.ts) end a moment after their connections
+    // closed, when the upstream request is aborted: their rows are waited for, briefly. A call
+    // still unfinished stays in the journal and is replayed at the next start.
+    for (let waited = 0; (this.journal?.unfinished ?? 0) > 0 && waited < CLOSE_WAIT_MS; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     // Rows recorded while a batch was being written are flushed too.
     do await this.flush();
     while (this.buffer.length > 0);

@@ -1,7 +1,8 @@
 /**
  * Checks on untrusted JSON text that run before any code walks the parsed value: recursive code
  * (validators, serialisers, sanitisers) overflows the stack on deeply nested input, and PostgreSQL
- * refuses U+0000 in text, so a NUL byte that reached a query would be a 500.
+ * refuses U+0000 in text and lone UTF-16 surrogates in jsonb, so either reaching a query would be
+ * a 500.
  */
 
 /** How deep a request body may nest objects and arrays. */
@@ -31,10 +32,16 @@ export function jsonDepthExceeds(text: string, max: number = MAX_JSON_DEPTH): bo
   return false;
 }
 
-/** The NUL rule is shared with the console's forms (one rule, one place). */
-export { findNulPath } from '@air/shared/validation';
+/** The stored-text rule is shared with the console's forms (one rule, one place). */
+export { findBadText } from '@air/shared/validation';
 
-/** Could the JSON text hold a NUL? Raw U+0000 is invalid JSON, so only the escape can. */
-export function mayContainNul(text: string): boolean {
-  return text.includes('\\u0000');
+const BAD_TEXT_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
+
+/**
+ * Could the JSON text hold a NUL or a lone surrogate? Raw U+0000 is invalid JSON, and text decoded
+ * from UTF-8 holds no lone surrogate (the decoder replaces broken bytes with U+FFFD), so only an
+ * escape (`\u0000`, `\ud800`) can: a body without one is not walked.
+ */
+export function mayHoldBadText(text: string): boolean {
+  return BAD_TEXT_ESCAPE.test(text);
 }

@@ -1,4 +1,4 @@
-import { closeBilling } from '../../billing/close';
+import { closeBilling } from '../billing/service';
 import { accountRouteNames } from '../aiendpoint/service';
 import { accountSessionIds, deleteUsersWhere } from '../identity/service';
 import { accountKeyHashes } from '../keys/service';

@@ -4,7 +4,7 @@ import { ZPlansAnswer, ZSignUp } from '@air/shared/schemas/account';
 import { ZPlanState } from '@air/shared/schemas/billing';
 import { ZEnvelope, ZSignOut } from '@air/shared/schemas/common';
 import { ZPasswordConfirm, ZSignInData } from '@air/shared/schemas/user';
-import { loadSubscription } from '../../billing/records';
+import { loadSubscription } from '../billing/service';
 import { t } from '../../i18n';
 import '../../i18n/identity';
 import { accountPlanId } from '../membership/service';

@@ -7,7 +7,7 @@ import { AppError } from '../../lib/app-error';
 import { signSessionToken } from '../../lib/jwt';
 import { recordActivity } from '../activity/service';
 import { createSession, defaultAccountOf, recordLastLogin, userRecord } from '../identity/service';
-import { loadSubscription, type TSubscriptionRow } from '../../billing/records';
+import { loadSubscription, type TSubscriptionRow } from '../billing/service';
 import { accountSummary, membershipsOf, type TMembership } from '../membership/service';
 import { isNotificationOn } from '../notification/service';
 import type { TServices, TCaller } from '../../core/services';

@@ -7,7 +7,8 @@ import {
   type TPaymentActionRequired,
   type TPlanChange,
 } from '@air/shared/schemas/billing';
-import { changePlan, type TBillingOutcome } from '../../billing/engine';
+import type { TBillingOutcome } from './charge';
+import { changePlan } from './plan-change';
 import { userPayload } from '../auth/service';
 
 /** The answer that sends the console to 3-D Secure before the same request comes again. */

@@ -21,21 +21,16 @@ import {
 } from '@air/shared/schemas/billing';
 import { checkCardFields } from '@air/shared/cards';
 import { ZEnvelope } from '@air/shared/schemas/common';
-import { authorizeInvoice, updateCard } from '../../billing/engine';
-import { cardAppError } from '../../billing/errors';
-import {
-  findInvoice,
-  invoiceWire,
-  listInvoices,
-  pdfTokenValid,
-  renderInvoicePdf,
-} from '../../billing/invoices';
-import { LocalProcessor } from '../../billing/local/processor';
-import { CardError } from '../../billing/provider';
-import { loadCard } from '../../billing/records';
-import { subscriptionWire } from '../../billing/subscription';
-import { advanceClock, billingNow } from '../../billing/clock';
-import { runDueRenewals } from '../../billing/renewals';
+import { updateCard } from './card';
+import { authorizeInvoice } from './invoice-payment';
+import { cardAppError } from './errors';
+import { findInvoice, invoiceWire, listInvoices, pdfTokenValid, renderInvoicePdf } from './invoices';
+import { LocalProcessor } from './local/processor';
+import { CardError } from './provider';
+import { loadCard } from './records';
+import { subscriptionWire } from './subscription';
+import { advanceClock, billingNow } from './clock';
+import { runDueRenewals } from './renewals';
 import { AppError } from '../../lib/app-error';
 import { paymentActionAnswer, planChangeRoute } from './plan-route';
 import { registerWebhook } from './webhook';
@@ -43,7 +38,7 @@ import { registerWebhook } from './webhook';
 /**
  * Billing calls of the console (decision 007): subscription, invoices and their PDF, the card,
  * the upgrade page, and the local processor's browser-side calls (card token, 3-D Secure).
- * The plan calls (`/account/plan`) live in the account module and call the same engine.
+ * The plan calls (`/account/plan`) live in the account module and call the same plan change.
  */
 function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
@@ -203,7 +198,7 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
 
   const plan = planChangeRoute(app, tags);
   app.post('/account/upgrade', plan.options, plan.handler);
-  // The sign-up plan step (POST) and the plan change (PATCH) are the same engine call (decision
+  // The sign-up plan step (POST) and the plan change (PATCH) are the same plan-change call (decision
   // 007); listed under the account in the API document, where the console looks for them.
   const accountPlan = planChangeRoute(app, ['account']);
   app.post('/account/plan', accountPlan.options, accountPlan.handler);

@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
-import { applyInvoicePayment, applyPlan } from '../../billing/engine';
-import { StripeProvider } from '../../billing/stripe/provider';
+import { intentOf } from './intent';
+import { applyInvoicePayment } from './invoice-payment';
+import { applyPlan } from './plan-change';
+import { StripeProvider } from './stripe/provider';
 import { ZWebhookAnswer } from '@air/shared/schemas/billing';
 import { billingEvents } from '../../db/schema/billing';
 import { AppError } from '../../lib/app-error';
@@ -62,9 +64,8 @@ async function applyEvent(
   if (event.type !== 'payment_intent.succeeded') return;
   // Re-read the payment from Stripe rather than trusting the event body's copy.
   const payment = await provider.retrievePayment(event.data.object.id);
-  if (!payment || payment.status !== 'succeeded' || !payment.metadata.account_id) return;
-  if (payment.metadata.action === 'plan')
-    await applyPlan(app.billing, payment.metadata, payment, payment.amount);
-  else if (payment.metadata.action === 'invoice')
-    await applyInvoicePayment(app.billing, payment.metadata, payment);
+  if (!payment || payment.status !== 'succeeded') return;
+  const read = intentOf(payment.metadata);
+  if (read?.action === 'plan') await applyPlan(app.billing, read.intent, payment, payment.amount);
+  else if (read?.action === 'invoice') await applyInvoicePayment(app.billing, read.intent, payment);
 }

@@ -20,7 +20,6 @@ import {
   type TInvite,
   type TMember,
 } from '@air/shared/schemas/membership';
-import { membersChanged } from '../../billing/seats';
 import type { TDb } from '../../db/client';
 import { accountUsers } from '../../db/schema/account-users';
 import { accounts } from '../../db/schema/accounts';
@@ -199,12 +198,22 @@ export interface TMembership {
 }
 
 /**
- * Called, inside the transaction, whenever an account gains or loses a member: billing makes the
- * subscription's seat quantity follow the member count here. Seats are handed `memberCount`:
- * billing/seats.ts importing it from this file, which imports seats, would be an import cycle.
+ * What follows an account's member count, called inside the transaction that changed it: billing
+ * makes the subscription's seat quantity follow it (its plugin registers `membersChanged`). Billing
+ * reads accounts and members through this service, so membership cannot import billing's: it is
+ * handed the listener instead (decision 022).
  */
+export type TMemberCountListener = (tx: TDb, accountId: string) => Promise<void>;
+
+const memberCountListeners = new Set<TMemberCountListener>();
+
+export function listenToMemberCount(listener: TMemberCountListener): void {
+  memberCountListeners.add(listener);
+}
+
+/** Called, inside the transaction, whenever an account gains or loses a member. */
 export async function onMemberCountChanged(tx: TDb, accountId: string): Promise<void> {
-  await membersChanged(tx, accountId, memberCount);
+  for (const listener of memberCountListeners) await listener(tx, accountId);
 }
 
 /** The user's memberships, oldest first (the first is the fallback account). */

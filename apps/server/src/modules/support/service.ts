@@ -1,6 +1,6 @@
 import { and, count, eq, gt, sql } from 'drizzle-orm';
 import { SUPPORT_MESSAGES_PER_HOUR, type TSupportMail } from '@air/shared/schemas/support';
-import { planById } from '../../billing/records';
+import { planById } from '../billing/service';
 import { supportMessages } from '../../db/schema/support-messages';
 import { AppError } from '../../lib/app-error';
 import { lockUserContact } from '../identity/service';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { TPlan } from '@air/shared/schemas/plan';
-import { entitlementsOf, lowestQuotaCallsMonth } from '../../billing/entitlements';
+import { entitlementsOf, lowestQuotaCallsMonth } from '../billing/service';
 import type { TDb } from '../../db/client';
 import { periodOf } from '../../gateway/limits';
 import type { TMailer } from '../../mail/mailer';

@@ -1,4 +1,4 @@
-import { describeIssue, findNulPath, type TIssueMessage } from '@air/shared/validation';
+import { describeIssue, findBadText, type TIssueMessage } from '@air/shared/validation';
 import { activeFields, type TFormFields, type TFormValues, type TSchemaLike } from './types';
 
 export type TFieldErrors = Record<string, TIssueMessage>;
@@ -21,8 +21,8 @@ export function payloadOf(fields: TFormFields, values: TFormValues): TFormValues
 }
 
 /**
- * The first error of each field of a form, as message keys: the shared NUL rule (the server's
- * body parser refuses U+0000 in any string), then the schema. The keys and parameters come from
+ * The first error of each field of a form, as message keys: the shared stored-text rule (the
+ * server's body parser refuses U+0000 and lone surrogates in any string), then the schema. The keys and parameters come from
  * `describeIssue`, the function the server's error handler uses, so a value the server refuses is
  * refused here with the same message.
  */
@@ -30,9 +30,8 @@ export function fieldErrors(schema: TSchemaLike, fields: TFormFields, values: TF
   const payload = payloadOf(fields, values);
   const errors: TFieldErrors = {};
   for (const name of Object.keys(payload)) {
-    if (findNulPath(payload[name], [name]) !== null) {
-      errors[name] = { field: name, key: 'validation.nul_character', params: {} };
-    }
+    const bad = findBadText(payload[name], [name]);
+    if (bad !== null) errors[name] = { field: bad.field, key: bad.key, params: {} };
   }
   const result = schema.safeParse(payload);
   if (result.success) return errors;

@@ -1,12 +1,12 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { TPlan } from '@air/shared/schemas/plan';
-import type { TDb } from '../db/client';
-import { billingCustomers } from '../db/schema/billing';
-import { cards } from '../db/schema/cards';
-import { invoices, type TInvoiceLine } from '../db/schema/invoices';
-import { plans as plansTable } from '../db/schema/plans';
-import { subscriptions } from '../db/schema/subscriptions';
-import { accountSummary } from '../modules/membership/service';
+import type { TDb } from '../../db/client';
+import { billingCustomers } from '../../db/schema/billing';
+import { cards } from '../../db/schema/cards';
+import { invoices, type TInvoiceLine } from '../../db/schema/invoices';
+import { plans as plansTable } from '../../db/schema/plans';
+import { subscriptions } from '../../db/schema/subscriptions';
+import { accountSummary } from '../membership/service';
 import type { TBilling } from './context';
 import type { TCardDetails } from './provider';
 
@@ -88,30 +88,6 @@ export async function saveCard(db: TDb, accountId: string, paymentMethodRef: str
     .insert(cards)
     .values({ accountId, ...values })
     .onConflictDoUpdate({ target: cards.accountId, set: values });
-}
-
-/** The card details a payment carries in its metadata (so a confirmed payment can store its card). */
-export function cardMetadata(paymentMethodRef: string, card: TCardDetails): Record<string, string> {
-  return {
-    pm: paymentMethodRef,
-    brand: card.brand,
-    last4: card.last4,
-    exp_month: String(card.expMonth),
-    exp_year: String(card.expYear),
-  };
-}
-
-export function cardFromMetadata(meta: Record<string, string>): { ref: string; card: TCardDetails } | null {
-  if (!meta.pm || !meta.last4) return null;
-  return {
-    ref: meta.pm,
-    card: {
-      brand: meta.brand ?? 'unknown',
-      last4: meta.last4,
-      expMonth: Number(meta.exp_month),
-      expYear: Number(meta.exp_year),
-    },
-  };
 }
 
 /** Writes an invoice with the next number of the account (`INV-XXXXXXXX-0001`). */

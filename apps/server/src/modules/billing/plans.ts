@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { ZPlanFile, type TPlan } from '@air/shared/schemas/plan';
-import type { TDb } from '../db/client';
-import { plans as plansTable } from '../db/schema/plans';
+import type { TDb } from '../../db/client';
+import { plans as plansTable } from '../../db/schema/plans';
 
 /** Reads and validates the plans file (built-in or PLANS_FILE); a bad file stops the start. */
 export function loadPlans(file: string): TPlan[] {

@@ -1,21 +1,18 @@
 import { eq, sql } from 'drizzle-orm';
-import type { TDb } from '../db/client';
-import { plans as plansTable } from '../db/schema/plans';
-import { subscriptions } from '../db/schema/subscriptions';
+import type { TDb } from '../../db/client';
+import { plans as plansTable } from '../../db/schema/plans';
+import { subscriptions } from '../../db/schema/subscriptions';
+import { memberCount } from '../membership/service';
 import { billingNow } from './clock';
 
 /**
  * Called whenever an account's members change (the user/teams service): on a per-seat (tiered)
  * plan the subscription's quantity follows the member count, and the change for the rest of the
- * period is prorated onto the next invoice (`proration_balance`). Takes the database only, so the
- * membership service can call it inside its own transaction. Membership passes its `memberCount`
- * (asked only on a per-seat plan): this file cannot import membership's service, which imports it.
+ * period is prorated onto the next invoice (`proration_balance`). Takes the database only: the
+ * membership service calls it inside its own transaction, as the listener billing's plugin
+ * registers (`listenToMemberCount`).
  */
-export async function membersChanged(
-  db: TDb,
-  accountId: string,
-  memberCount: (db: TDb, accountId: string) => Promise<number>,
-): Promise<void> {
+export async function membersChanged(db: TDb, accountId: string): Promise<void> {
   const [row] = await db
     .select({ sub: subscriptions, type: plansTable.type, price: plansTable.price })
     .from(subscriptions)

@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import type { TInvoice } from '@air/shared/schemas/billing';
-import type { TDb } from '../db/client';
-import { invoices } from '../db/schema/invoices';
-import { deriveKey } from '../lib/crypto';
+import type { TDb } from '../../db/client';
+import { invoices } from '../../db/schema/invoices';
+import { deriveKey } from '../../lib/crypto';
 import type { TInvoiceRow } from './records';
 
 const PDF_LINK_TTL_MS = 60 * 60_000;

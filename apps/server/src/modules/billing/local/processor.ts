@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import type { TDb } from '../../db/client';
+import type { TDb } from '../../../db/client';
 import {
   localCardTokens,
   localCustomers,
   localPaymentIntents,
   localPaymentMethods,
   type TLocalCardBehaviour,
-} from '../../db/schema/billing';
+} from '../../../db/schema/billing';
 import {
   CardError,
   type TBillingProvider,

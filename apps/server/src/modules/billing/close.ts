@@ -1,6 +1,6 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
-import { invoices } from '../db/schema/invoices';
-import { subscriptions } from '../db/schema/subscriptions';
+import { invoices } from '../../db/schema/invoices';
+import { subscriptions } from '../../db/schema/subscriptions';
 import type { TBilling } from './context';
 import { releaseHeldPayment } from './held-payments';
 import { loadCard } from './records';

@@ -1,7 +1,7 @@
 import type { TPlan } from '@air/shared/schemas/plan';
-import type { TDb } from '../db/client';
-import type { TChangeBus } from '../lib/change-bus';
-import type { TMailer } from '../mail/mailer';
+import type { TDb } from '../../db/client';
+import type { TChangeBus } from '../../lib/change-bus';
+import type { TMailer } from '../../mail/mailer';
 import type { TBillingProvider } from './provider';
 
 /**

@@ -4,7 +4,7 @@ import type { TCardErrorCode } from '@air/shared/schemas/billing';
  * The one billing interface the rest of the server talks to (BILLING_PROVIDER=local | stripe).
  * The provider keeps customers, cards (payment methods) and payments (payment intents); the
  * subscription engine (periods, seats, prorations, invoices, renewals) is the server's own
- * (engine.ts), so both providers behave the same and the renewal job works offline.
+ * (plan-change.ts, card.ts, invoice-payment.ts, renewals.ts), so both providers behave the same and the renewal job works offline.
  */
 
 export interface TCardDetails {
@@ -25,7 +25,7 @@ export interface TPayment {
   amount: number;
   currency: string;
   customerRef: string;
-  /** What the engine asked for (account, action, plan, ...): read back when the payment is confirmed. */
+  /** What the charge is for (intent.ts: a plan change or an invoice), read back when the payment is confirmed. */
   metadata: Record<string, string>;
   /** Set when the last attempt failed (card_declined, insufficient_funds, ...). */
   errorCode: string | null;

@@ -61,7 +61,7 @@ function translate(error: unknown): never {
 
 /**
  * BILLING_PROVIDER=stripe: customers, payment methods and PaymentIntents through the official
- * SDK. Every charge carries the engine's idempotency key as Stripe's `Idempotency-Key`.
+ * SDK. Every charge carries the billing module's idempotency key as Stripe's `Idempotency-Key`.
  */
 export class StripeProvider implements TBillingProvider {
   readonly name = 'stripe' as const;

@@ -1,9 +1,9 @@
 import { eq, min, sql } from 'drizzle-orm';
 import type { TPlan } from '@air/shared/schemas/plan';
-import type { TDb } from '../db/client';
-import { plans as plansTable } from '../db/schema/plans';
-import { subscriptions, type TSubscriptionStatus } from '../db/schema/subscriptions';
-import { accountPlans } from '../modules/membership/service';
+import type { TDb } from '../../db/client';
+import { plans as plansTable } from '../../db/schema/plans';
+import { subscriptions, type TSubscriptionStatus } from '../../db/schema/subscriptions';
+import { accountPlans } from '../membership/service';
 import { planOfRow } from './records';
 
 export interface TEntitlements {

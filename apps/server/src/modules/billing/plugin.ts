@@ -1,8 +1,10 @@
 import fp from 'fastify-plugin';
-import type { TBilling } from '../billing/context';
-import { createProvider } from '../billing/create';
-import { runDueRenewals } from '../billing/renewals';
-import { repeatWhileOpen } from '../lib/repeat-while-open';
+import type { TBilling } from './context';
+import { createProvider } from './create';
+import { runDueRenewals } from './renewals';
+import { repeatWhileOpen } from '../../lib/repeat-while-open';
+import { listenToMemberCount } from '../membership/service';
+import { membersChanged } from './seats';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,6 +33,8 @@ export default fp(
       log: app.log,
     };
     app.decorate('billing', billing);
+    // A per-seat plan's quantity follows the member count, in membership's own transaction.
+    listenToMemberCount(membersChanged);
 
     // The renewal job runs in every instance (claims keep them from working the same row); tests
     // drive it themselves.

@@ -1,8 +1,8 @@
 import pino from 'pino';
-import type { TConfig } from '../config';
-import type { TDb } from '../db/client';
-import { createMemoryChangeBus } from '../lib/change-bus';
-import { createMailer } from '../mail/mailer';
+import type { TConfig } from '../../config';
+import type { TDb } from '../../db/client';
+import { createMemoryChangeBus } from '../../lib/change-bus';
+import { createMailer } from '../../mail/mailer';
 import { loadPlans } from './plans';
 import { advanceClock, billingNow } from './clock';
 import type { TBilling } from './context';

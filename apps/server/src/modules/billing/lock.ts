@@ -1,7 +1,7 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { TDb } from '../db/client';
-import { billingLocks } from '../db/schema/billing';
-import { AppError } from '../lib/app-error';
+import type { TDb } from '../../db/client';
+import { billingLocks } from '../../db/schema/billing';
+import { AppError } from '../../lib/app-error';
 
 const LEASE_MS = 60_000;
 

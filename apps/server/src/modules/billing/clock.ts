@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import type { TDb } from '../db/client';
-import { billingClock } from '../db/schema/billing';
+import type { TDb } from '../../db/client';
+import { billingClock } from '../../db/schema/billing';
 
 /**
  * Billing time: real time plus the test clock's offset (one row in billing_clock), so renewals can

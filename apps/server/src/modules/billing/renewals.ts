@@ -1,12 +1,14 @@
 import { and, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import type { TDb } from '../db/client';
-import { invoices, type TInvoiceLine } from '../db/schema/invoices';
-import { subscriptions } from '../db/schema/subscriptions';
-import { AppError } from '../lib/app-error';
-import { memberCount, setAccountPlan } from '../modules/membership/service';
+import type { TDb } from '../../db/client';
+import { invoices, type TInvoiceLine } from '../../db/schema/invoices';
+import { subscriptions } from '../../db/schema/subscriptions';
+import { AppError } from '../../lib/app-error';
+import { memberCount, setAccountPlan } from '../membership/service';
 import { addInterval, billingNow } from './clock';
 import type { TBilling } from './context';
-import { applyInvoicePayment, money } from './engine';
+import { money } from './charge';
+import { invoiceMetadata } from './intent';
+import { applyInvoicePayment, applyPaidInvoice } from './invoice-payment';
 import { withBillingLock } from './lock';
 import { mailOwners } from './mails';
 import { releaseHeldPayment } from './held-payments';
@@ -167,7 +169,7 @@ async function renewOne(b: TBilling, claimed: TSubscriptionRow, now: Date): Prom
   }
   const start = sub.currentPeriodEnd;
   const invoice = await b.db.transaction(async (tx) => {
-    const db = tx as unknown as TDb;
+    const db = tx;
     const row = await insertInvoice(db, {
       accountId: sub.accountId,
       status: 'open',
@@ -230,12 +232,13 @@ async function moveTo(
 async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvoiceRow): Promise<void> {
   const plan = (await planById(b.db, b.plans, sub.planId))!;
   const amount = money(plan, invoice.total);
+  const invoiceIntent = { accountId: sub.accountId, invoiceId: invoice.id, onCard: null, actorUserId: null };
   if (invoice.total <= 0) {
-    await applyInvoicePayment(b, { account_id: sub.accountId, invoice_id: invoice.id }, null);
+    await applyInvoicePayment(b, invoiceIntent, null);
     return;
   }
   const renewed = async (payment: TPayment) => {
-    await applyInvoicePayment(b, payment.metadata, payment);
+    await applyPaidInvoice(b, payment);
     await mailOwners(b, sub.accountId, {
       template: 'billing_status',
       params: { kind: 'renewed', plan: plan.name, amount },
@@ -266,7 +269,7 @@ async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvo
         description: `Invoice ${invoice.number}`,
         idempotencyKey: `invoice_${invoice.id}_${sub.failedAttempts}`,
         offSession: true,
-        metadata: { account_id: sub.accountId, action: 'invoice', invoice_id: invoice.id },
+        metadata: invoiceMetadata(invoiceIntent),
       });
       if (payment.status === 'succeeded') return renewed(payment);
       if (payment.status === 'requires_action') needsAction = payment.id;

@@ -1,4 +1,4 @@
-import type { TLocalCardBehaviour } from '../../db/schema/billing';
+import type { TLocalCardBehaviour } from '../../../db/schema/billing';
 
 /**
  * The test cards of the local processor, as in the card network's test mode. Any other number

@@ -1,5 +1,5 @@
-import { AppError } from '../lib/app-error';
-import { registerMessages } from '../i18n';
+import { AppError } from '../../lib/app-error';
+import { registerMessages } from '../../i18n';
 import { CardError, ProcessorError } from './provider';
 
 registerMessages({

@@ -1,7 +1,5 @@
-import type { TPlan } from '@air/shared/schemas/plan';
-import type { TConfig } from '../config';
-import type { TDb } from '../db/client';
-import type { TBilling } from './context';
+import type { TConfig } from '../../config';
+import type { TDb } from '../../db/client';
 import { LocalProcessor } from './local/processor';
 import type { TBillingProvider } from './provider';
 import { StripeProvider } from './stripe/provider';
@@ -14,8 +12,4 @@ export function createProvider(
 ): TBillingProvider {
   if (config.billing.provider === 'stripe') return new StripeProvider(config.billing, stripeOptions);
   return new LocalProcessor(db);
-}
-
-export function createBilling(deps: Omit<TBilling, 'plans'> & { plans: TPlan[] }): TBilling {
-  return deps;
 }

@@ -1,6 +1,6 @@
 import type { TNotificationName } from '@air/shared/schemas/notification';
-import { ownerContacts } from '../modules/membership/service';
-import { isNotificationOn } from '../modules/notification/service';
+import { ownerContacts } from '../membership/service';
+import { isNotificationOn } from '../notification/service';
 import type { TBilling } from './context';
 
 export type TBillingMail =
