@@ -33,12 +33,24 @@ export async function deleteAccountUsage(db: TDb | TTx, accountId: string): Prom
   await db.delete(usageEvents).where(eq(usageEvents.callerAccountId, accountId));
 }
 
-/** The calls stored in usage_events for one caller account since the period began. */
-export async function storedCalls(db: TDb, accountId: string, period: string): Promise<number> {
+/**
+ * The calls stored in usage_events for one caller account (or one of its keys) since the period
+ * began: what the gateway seeds its quota counters from. Read through the caller's index.
+ */
+export async function storedCalls(
+  db: TDb,
+  accountId: string,
+  period: string,
+  keyId?: string,
+): Promise<number> {
+  const since = and(
+    eq(usageEvents.callerAccountId, accountId),
+    gte(usageEvents.createdAt, periodStart(period)),
+  );
   const [row] = await db
     .select({ calls: count() })
     .from(usageEvents)
-    .where(and(eq(usageEvents.callerAccountId, accountId), gte(usageEvents.createdAt, periodStart(period))));
+    .where(keyId === undefined ? since : and(since, eq(usageEvents.keyId, keyId)));
   return Number(row?.calls ?? 0);
 }
 
