@@ -4,14 +4,14 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // (AIR_TEST_DB=postgres). A few belong to one pass only, so they are left out of the other instead
 // of being reported as skipped: two server processes on one database and production (which refuses
 // the embedded database) need PostgreSQL, and the embedded database's own kill -9 test needs the
-// embedded one.
+// embedded one (the SIGTERM process test starts the server on its own embedded database).
 const NEEDS_POSTGRES = [
   'test/gateway-instances.test.ts',
   'test/migrate-lock.test.ts',
   'test/redis-outage.test.ts',
   'test/start-production.test.ts',
 ];
-const NEEDS_EMBEDDED = ['test/gateway-kill-embedded.test.ts'];
+const NEEDS_EMBEDDED = ['test/gateway-kill-embedded.test.ts', 'test/shutdown-process.test.ts'];
 const onPostgres = process.env.AIR_TEST_DB === 'postgres';
 
 // One runner, four projects: pure shared logic, the server against a real database, the console in

@@ -71,6 +71,9 @@ export async function buildApp(config: TConfig, options: TBuildAppOptions = {}) 
     trustProxy:
       typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 1_048_576,
+    // A request that reaches a closing server on a kept-alive connection is still answered (with
+    // `Connection: close`), not refused with 503: the caller behind a balancer would see that 503.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);

@@ -34,6 +34,16 @@ const port = z.preprocess(
     .max(65535, 'must be between 0 and 65535')
     .default(3000),
 );
+const milliseconds = (fallback: number) =>
+  z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a number of milliseconds' })
+      .int('must be a whole number of milliseconds')
+      .min(0, 'must be at least 0')
+      .max(600_000, 'must be at most 600000')
+      .default(fallback),
+  );
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 const ZEnv = z.object({
@@ -99,6 +109,15 @@ const ZEnv = z.object({
       .max(3_600_000, 'must be at most 3600000')
       .default(120_000),
   ),
+  SHUTDOWN_DELAY_MS: milliseconds(0),
+  SHUTDOWN_TIMEOUT_MS: milliseconds(10_000),
+  INSTANCE_NAME: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores')
+      .optional(),
+  ),
 });
 
 export interface TOidcProvider {
@@ -135,6 +154,15 @@ export interface TConfig {
   plansFile: string;
   upstreamAllowPrivate: boolean;
   gatewayTimeoutMs: number;
+  /**
+   * On SIGTERM: how long `/healthz` answers 503 `draining` (while requests are still served) so a
+   * balancer stops sending, before the server stops accepting (SHUTDOWN_DELAY_MS).
+   */
+  shutdownDelayMs: number;
+  /** Then how long in-flight calls and streams may take before their connections are cut. */
+  shutdownTimeoutMs: number;
+  /** Named in every answer's `x-air-instance` header when set (which instance behind a balancer). */
+  instanceName: string | undefined;
   /**
    * Fastify's `trustProxy`: which proxies may set X-Forwarded-For (the client IP behind a load
    * balancer). `false` (the default) uses the socket's address.
@@ -284,6 +312,9 @@ export function loadConfig(
     plansFile,
     upstreamAllowPrivate: e.UPSTREAM_ALLOW_PRIVATE ?? !isProduction,
     gatewayTimeoutMs: e.GATEWAY_TIMEOUT_MS,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    instanceName: e.INSTANCE_NAME,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
   };
 }

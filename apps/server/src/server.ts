@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type TConfig } from './config';
 import { openDatabase } from './db/client';
 import { migrateDatabase } from './db/migrate';
 import { mailStatus } from './mail/mailer';
+import { drainAndClose } from './core/shutdown';
 
 /** The only file that listens: config, database + migrations, app, listen, graceful shutdown. */
 async function main() {
@@ -39,17 +40,27 @@ async function main() {
     `AIR is running at ${url} (${database.driver} database, ${mailStatus({ ...config, appUrl: url })})`,
   );
 
-  // SIGINT/SIGTERM close the server (in-flight requests finish) and the database; a hung
-  // connection cannot keep the process alive past 10 s.
-  const grace = closeWithGrace({ delay: 10_000, skip: ['SIGINT'] }, async ({ signal, err, manual }) => {
-    if (err) app!.log.error({ err }, 'stopping after an uncaught error');
-    else app!.log.info({ signal: manual ? 'SIGINT' : signal }, 'shutting down');
-    try {
-      await app!.close();
-    } finally {
-      await database.close();
-    }
-  });
+  // SIGINT/SIGTERM: a graceful stop (core/shutdown.ts): /healthz answers 503 `draining` for
+  // SHUTDOWN_DELAY_MS, then the server stops accepting, in-flight calls and streams finish within
+  // SHUTDOWN_TIMEOUT_MS, the meter writes its rows, the database closes. A stop that still hangs
+  // 15 s past those ends the process anyway.
+  const grace = closeWithGrace(
+    { delay: config.shutdownDelayMs + config.shutdownTimeoutMs + 15_000, skip: ['SIGINT'] },
+    async ({ signal, err, manual }) => {
+      if (err) app!.log.error({ err }, 'stopping after an uncaught error');
+      else app!.log.info({ signal: manual ? 'SIGINT' : signal }, 'shutting down');
+      try {
+        if (err) await app!.close();
+        else
+          await drainAndClose(app!, {
+            delayMs: config.shutdownDelayMs,
+            timeoutMs: config.shutdownTimeoutMs,
+          });
+      } finally {
+        await database.close();
+      }
+    },
+  );
   // Ctrl-C on `npm start` in a terminal reaches the server twice at once: the terminal signals the
   // whole foreground group, and npm forwards its own copy. That is one key press, not the "second
   // signal" that stops without waiting; a SIGINT a second or more after the first still is.

@@ -34,8 +34,33 @@ describe('loadConfig', () => {
       plansFile: BUILT_IN_PLANS_FILE,
       upstreamAllowPrivate: true,
       gatewayTimeoutMs: 120000,
+      shutdownDelayMs: 0,
+      shutdownTimeoutMs: 10000,
+      instanceName: undefined,
       logLevel: 'info',
     });
+  });
+
+  it('reads the shutdown delay and deadline and the instance name, refusing bad ones', () => {
+    expect(
+      loadConfig({
+        DATA_DIR: tmp(),
+        SHUTDOWN_DELAY_MS: '3000',
+        SHUTDOWN_TIMEOUT_MS: '20000',
+        INSTANCE_NAME: 'air-1',
+      }),
+    ).toMatchObject({ shutdownDelayMs: 3000, shutdownTimeoutMs: 20000, instanceName: 'air-1' });
+    const lines = errorLines({
+      DATA_DIR: tmp(),
+      SHUTDOWN_DELAY_MS: '-1',
+      SHUTDOWN_TIMEOUT_MS: 'soon',
+      INSTANCE_NAME: 'air 1\r\nx-evil: 1',
+    });
+    expect(lines.map((line) => line.split(':')[0])).toEqual([
+      'SHUTDOWN_DELAY_MS',
+      'SHUTDOWN_TIMEOUT_MS',
+      'INSTANCE_NAME',
+    ]);
   });
 
   it('generates the secret once into DATA_DIR/secret with mode 0600 and reuses it', () => {

@@ -57,6 +57,7 @@ import { ZDeleted, ZEnvelope, ZMessageOnly, ZSignOut } from './schemas/common';
 import { ZEvent, ZEventRecorded, ZFeedback } from './schemas/feedback';
 import { ZImpersonate } from './schemas/impersonate';
 import { ITEM_KINDS, ZDeleteItems, ZItem, ZItemInput, type TItemKind } from './schemas/item';
+import { ZMarketplaceEndpoint, ZMarketplacePage } from './schemas/marketplace';
 import { ZMagicLinkRequest, ZMagicLinkVerify } from './schemas/magic-link';
 import { ZNotificationPrefs, ZNotificationUpdate } from './schemas/notification';
 import { ZSocialProviders } from './schemas/social';
@@ -207,6 +208,8 @@ export const CONSOLE_API = {
   'PATCH /api/aiendpoint/:id': { body: ZUpdateAiEndpoint, response: ZEnvelope(ZAiEndpoint) },
   'DELETE /api/aiendpoint/:ids': { response: ZEnvelope(ZDeleted) },
   'GET /api/aiendpointShared': { response: ZEnvelope(z.array(ZSharedAiEndpoint)) },
+  'GET /api/marketplace': { response: ZEnvelope(ZMarketplacePage) },
+  'GET /api/marketplace/:provider/:name': { response: ZEnvelope(ZMarketplaceEndpoint) },
 
   ...itemCalls(ITEM_KINDS[0]),
   ...itemCalls(ITEM_KINDS[1]),

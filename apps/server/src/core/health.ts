@@ -2,9 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZHealth, ZHealthUnavailable } from '@air/shared/schemas/operations';
 import { findGatewayState } from '../gateway/state';
+import { isDraining } from './shutdown';
 
 /**
- * `GET /healthz`: 200 after a real `select 1`, 503 when the database does not answer. With
+ * `GET /healthz`: 200 after a real `select 1`, 503 when the database does not answer, 503
+ * `draining` once a graceful shutdown began (core/shutdown.ts: a balancer stops sending here). With
  * REDIS_URL, `redis` says whether the gateway counts quotas and rate limits in Redis (`up`) or,
  * Redis being unreachable, in this instance only (`down`): the instance keeps serving, degraded.
  */
@@ -14,7 +16,8 @@ export function registerHealth(app: FastifyInstance) {
     {
       schema: {
         tags: ['operations'],
-        summary: 'Readiness: 200 after a real database query, 503 when the database does not answer',
+        summary:
+          'Readiness: 200 after a real database query, 503 when the database does not answer or the instance is shutting down',
         security: [],
         response: {
           200: ZHealth,
@@ -23,6 +26,7 @@ export function registerHealth(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
+      if (isDraining(app)) return reply.status(503).send({ status: 'draining' as const });
       try {
         await app.database.ping();
         const redisUp = findGatewayState(app)?.counters.redisUp() ?? null;

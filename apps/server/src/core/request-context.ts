@@ -17,11 +17,17 @@ export function genReqId(req: RawRequestDefaultExpression): string {
   return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-/** Echoes the request id and resolves the request's locale before anything else runs. */
+/**
+ * Echoes the request id, names the instance (INSTANCE_NAME, `x-air-instance`: which one answered
+ * behind a balancer) and resolves the request's locale before anything else runs.
+ */
 export function registerRequestContext(app: FastifyInstance) {
   app.decorateRequest('locale', 'en');
+  const instance = app.config.instanceName;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // On the raw response: the gateway's hijacked answers write their own head, which Node merges.
+    if (instance) reply.raw.setHeader('x-air-instance', instance);
     request.locale = localeFromAcceptLanguage(request.headers['accept-language']);
     done();
   });

@@ -66,7 +66,7 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     async (request, reply) => {
       reply.hijack();
       try {
-        await listModels(request.id, reply.raw, callerKey(request));
+        await listModels(request.id, reply.raw, callerKey(request), request.keyExpired);
       } catch (error) {
         request.log.error({ err: error }, 'gateway: model list failed');
         writeGatewayError(reply.raw, 'internal_error', request.id);
@@ -74,10 +74,13 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     },
   );
 
-  async function listModels(requestId: string, res: ServerResponse, key: TKeyAuth | null) {
-    if (!key) return void writeGatewayError(res, 'invalid_api_key', requestId);
+  async function listModels(requestId: string, res: ServerResponse, key: TKeyAuth | null, expired: boolean) {
+    if (!key) return void writeGatewayError(res, expired ? 'key_expired' : 'invalid_api_key', requestId);
     if (!canInvoke(key)) return void writeGatewayError(res, 'insufficient_scope', requestId);
-    const rows = await callableModels(app.db, key.accountId);
+    const allowed = key.routes;
+    const callable = await callableModels(app.db, key.accountId);
+    // A key with an allow-list sees only those routes (contract 6b).
+    const rows = allowed === null ? callable : callable.filter((row) => allowed.has(row.id));
     const list: TModelList = {
       object: 'list',
       data: rows.map((row) => ({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { upstreamUrlProblem } from '../validation';
+import { ZPrice } from './price';
 
 /**
  * The AI endpoint registry (server contract section 5).
@@ -183,6 +184,8 @@ export const ZAiEndpointConfigInput = z.strictObject({
     .nullable()
     .optional(),
   headers: ZUpstreamHeaders.optional(),
+  /** The marketplace price (contract 5a), or null for free; all parts 0 is free too. */
+  price: ZPrice.nullable().optional(),
   /** The whole set of upstreams; `route_endpoint` follows `upstreams[0].url`. */
   upstreams: ZUpstreams.optional(),
   /** null: back to the default (no retries). */
@@ -239,6 +242,8 @@ export const ZAiEndpoint = ZSharedAiEndpoint.extend({
     timeout_ms: z.number().nullable(),
     /** Names only; every value is MASKED_HEADER_VALUE. */
     headers: z.record(z.string(), z.string()),
+    /** Null when free. */
+    price: ZPrice.nullable(),
     /** Always at least `[{ url: route_endpoint, weight: 1 }]`. */
     upstreams: z.array(z.object({ url: z.string(), weight: z.number().int() })),
     /** The effective settings (defaults filled in). */

@@ -18,6 +18,9 @@ import { mergeHeaders, sealHeaders } from './headers';
 import { openHeaders, toOwnWire, toSharedWire, type TEndpointRow } from './wire';
 import type { TServices } from '../../core/services';
 
+/** An endpoint row's marketplace price (null when free): the catalog reads rows through it. */
+export { priceOf } from './wire';
+
 type TEndpointChanges = Partial<typeof aiEndpoints.$inferInsert>;
 
 function routeNameTaken(): AppError {
@@ -77,6 +80,14 @@ async function changesFrom(
   const config = input.config;
   if (config?.upstream_model !== undefined) changes.upstreamModel = config.upstream_model || null;
   if (config?.timeout_ms !== undefined) changes.upstreamTimeoutMs = config.timeout_ms;
+  if (config?.price !== undefined) {
+    const price = config.price;
+    const free =
+      !price || (price.per_call === 0 && price.per_1m_input_tokens === 0 && price.per_1m_output_tokens === 0);
+    changes.pricePerCall = free ? null : price.per_call;
+    changes.pricePer1mInput = free ? null : price.per_1m_input_tokens;
+    changes.pricePer1mOutput = free ? null : price.per_1m_output_tokens;
+  }
   if (config?.headers !== undefined) {
     const stored = openHeaders(app.config.secret, current?.upstreamHeadersEnc ?? null);
     changes.upstreamHeadersEnc = sealHeaders(app.config.secret, mergeHeaders(stored, config.headers));

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError } from '@/lib/api';
+import { ApiError, answerMessage, type TWriteCall } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { cn } from '@/lib/utils';
 import { errorText } from './error-text';
@@ -19,11 +19,11 @@ import { useFormState } from './use-form';
  * the server's message, attaches `inputError` messages to their field, and otherwise defers to the
  * shared error handler. Re-mount it (change its `key`) to reset to new initial values.
  */
-export function Form({
+export function Form<K extends TWriteCall>({
   fields,
   schema,
-  url,
-  method,
+  call,
+  params,
   buttonText,
   onSuccess,
   redirect,
@@ -31,7 +31,7 @@ export function Form({
   cancel,
   autoFocus,
   className,
-}: TFormProps) {
+}: TFormProps<K>) {
   const { t } = useTranslation('form');
   const navigate = useNavigate();
   const handleError = useErrorHandler();
@@ -55,10 +55,9 @@ export function Form({
     if (!(await state.validateAll())) return;
     setSubmitting(true);
     try {
-      const { response, sent } = await submitValues(fields, method, url, values);
-      if (typeof response.message === 'string' && response.message) {
-        toast({ variant: 'success', title: response.message });
-      }
+      const { response, sent } = await submitValues(fields, call, params, values);
+      const message = answerMessage(response);
+      if (message) toast({ variant: 'success', title: message });
       onSuccess?.(response, sent);
       if (redirect) void navigate(redirect);
     } catch (error) {

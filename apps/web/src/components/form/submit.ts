@@ -1,6 +1,7 @@
 import i18n from '@/lib/i18n';
-import { ApiError, apiRequest, type TApiResponse, type THttpMethod } from '@/lib/api';
-import { activeFields, type TFormFields, type TFormValues } from './types';
+import type { TAnswerOf } from '@air/shared/api';
+import { ApiError, submitCall, type TWriteCall } from '@/lib/api';
+import { activeFields, type TFormFields, type TFormParams, type TFormValues } from './types';
 import {
   CardTokenError,
   PAYMENT_RESULT_FIELD,
@@ -30,8 +31,8 @@ export function toFormData(values: TFormValues): FormData {
   return data;
 }
 
-export function send(method: THttpMethod, url: string, values: TFormValues): Promise<TApiResponse<unknown>> {
-  return apiRequest(method, url, hasFiles(values) ? toFormData(values) : values);
+function send<K extends TWriteCall>(name: K, params: TFormParams | undefined, values: TFormValues) {
+  return submitCall(name, hasFiles(values) ? toFormData(values) : values, params);
 }
 
 /** Card widgets hold a provider value; the server wants a token, created just before sending. */
@@ -57,19 +58,20 @@ async function tokenizeCards(fields: TFormFields, values: TFormValues): Promise<
  * is `requires_payment_action`, confirm the payment with the client secret and repeat the request
  * with the original data plus the confirmation result.
  */
-export async function submitValues(
+export async function submitValues<K extends TWriteCall>(
   fields: TFormFields,
-  method: THttpMethod,
-  url: string,
+  name: K,
+  params: TFormParams | undefined,
   values: TFormValues,
-): Promise<{ response: TApiResponse<unknown>; sent: TFormValues }> {
+): Promise<{ response: TAnswerOf<K>; sent: TFormValues }> {
   const sent = await tokenizeCards(fields, values);
-  let response = await send(method, url, sent);
-  if (response.requires_payment_action && typeof response.client_secret === 'string') {
+  let response = await send(name, params, sent);
+  const payment = response as { requires_payment_action?: unknown; client_secret?: unknown };
+  if (payment.requires_payment_action && typeof payment.client_secret === 'string') {
     const confirm = paymentConfirmer();
     if (!confirm) throw new PaymentStepUnavailableError(i18n.t('form:form.payment.unavailable'));
-    const result = await confirm({ clientSecret: response.client_secret, values: sent });
-    response = await send(method, url, { ...sent, [PAYMENT_RESULT_FIELD]: result });
+    const result = await confirm({ clientSecret: payment.client_secret, values: sent });
+    response = await send(name, params, { ...sent, [PAYMENT_RESULT_FIELD]: result });
   }
   return { response, sent };
 }

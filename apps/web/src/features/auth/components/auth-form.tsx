@@ -7,7 +7,8 @@ import { errorText } from '@/components/form/error-text';
 import { activeFields, type TFormField, type TFormValues } from '@/components/form/types';
 import type { TFormSchema } from '@/components/form/types';
 import { useFormState } from '@/components/form/use-form';
-import { api, ApiError, type TApiResponse } from '@/lib/api';
+import type { TAnswerOf } from '@air/shared/api';
+import { ApiError, answerMessage, submitCall, type TWriteCall } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useAuthErrorHandler } from './auth-error';
 
@@ -22,13 +23,14 @@ export interface TAuthControlProps {
   onBlur: () => void;
 }
 
-export interface TAuthFormProps {
+export interface TAuthFormProps<K extends TWriteCall> {
   fields: Record<string, TFormField>;
   /** A loader of the request's shared schema (zod loads after the sign-in route, see TFormSchema). */
   schema: TFormSchema;
-  url: string;
+  /** The call of the shared table the form posts (`"POST /api/auth"`). */
+  call: K;
   buttonText: string;
-  onSuccess: (response: TApiResponse<unknown>, values: TFormValues) => void;
+  onSuccess: (response: TAnswerOf<K>, values: TFormValues) => void;
   /** Replace the plain input of a field with another control. */
   controls?: Record<string, (props: TAuthControlProps) => ReactNode>;
   className?: string;
@@ -51,15 +53,15 @@ function autoComplete(field: TFormField): string {
  * messages but not its control set, whose date picker, selects and card hooks would push the
  * sign-in route past its JavaScript budget.
  */
-export function AuthForm({
+export function AuthForm<K extends TWriteCall>({
   fields,
   schema,
-  url,
+  call,
   buttonText,
   onSuccess,
   controls,
   className,
-}: TAuthFormProps) {
+}: TAuthFormProps<K>) {
   const { t } = useTranslation('form');
   const formId = useId();
   const handleError = useAuthErrorHandler();
@@ -71,10 +73,9 @@ export function AuthForm({
     const values = state.valuesRef.current;
     setSubmitting(true);
     try {
-      const response = await api.post(url, values);
-      if (typeof response.message === 'string' && response.message) {
-        toast({ variant: 'success', title: response.message });
-      }
+      const response = await submitCall(call, values);
+      const message = answerMessage(response);
+      if (message) toast({ variant: 'success', title: message });
       onSuccess(response, values);
     } catch (error) {
       const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertTriangle } from 'lucide-react';
 import type { TPlanOption } from '@air/shared/schemas/account';
-import { ZPlanChange, type TPlanChange } from '@air/shared/schemas/billing';
+import { ZPlanChange, type TPlanChange, type TPlanSaved } from '@air/shared/schemas/billing';
 import { errorText } from '@/components/form/error-text';
 import { FormField } from '@/components/form/field';
 import { fieldErrors } from '@/components/form/schema-validation';
@@ -13,7 +13,7 @@ import { Button } from '@/components/ui/button';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
 import { toast } from '@/components/ui/use-toast';
 import { formatNumber } from '@/lib/format-number';
-import { ApiError, type TApiResponse, type THttpMethod } from '@/lib/api';
+import { ApiError, answerMessage } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { cn } from '@/lib/utils';
 import { formatDate, formatMoney } from '../lib/money';
@@ -29,10 +29,11 @@ export interface TPlanCheckoutProps {
   hasCard: boolean;
   /** When the paid subscription's period ends: picking free warns that it ends then. */
   periodEnd?: string | null;
-  url: string;
-  method: THttpMethod;
+  /** The plan change's call: the sign-up plan step, the upgrade page or the billing page's. */
+  call: 'POST /api/account/plan' | 'PATCH /api/account/plan' | 'POST /api/account/upgrade';
   submitText: string;
-  onDone: (response: TApiResponse<unknown>, plan: string) => void | Promise<void>;
+  /** The saved change (a payment to confirm was confirmed and the change repeated first). */
+  onDone: (response: TPlanSaved, plan: string) => void | Promise<void>;
 }
 
 /**
@@ -47,8 +48,7 @@ export function PlanCheckout({
   initial,
   hasCard,
   periodEnd,
-  url,
-  method,
+  call,
   submitText,
   onDone,
 }: TPlanCheckoutProps) {
@@ -98,11 +98,11 @@ export function PlanCheckout({
       // The card widget's value becomes the `token` string of TPlanChange when the form sends it.
       const values: Omit<TPlanChange, 'token'> & { token?: unknown } = { plan: plan.id };
       if (needsCard) values.token = card;
-      const { response } = await submitValues(cardFields, method, url, values);
-      if (typeof response.message === 'string' && response.message) {
-        toast({ variant: 'success', title: response.message });
-      }
-      await onDone(response, plan.id);
+      const { response } = await submitValues(cardFields, call, undefined, values);
+      const message = answerMessage(response);
+      if (message) toast({ variant: 'success', title: message });
+      // submitValues confirms a payment the answer asks for and repeats the change: this is saved.
+      await onDone(response as TPlanSaved, plan.id);
     } catch (error) {
       const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
       const field = body?.inputError === 'plan' ? 'plan' : body?.inputError ? 'token' : null;
