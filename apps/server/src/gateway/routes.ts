@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { ZModelList, type TModelList } from '@air/shared/schemas/gateway';
 import { isAppError } from '../lib/app-error';
+import { drainRequest } from '../lib/drain-request';
 import { callableModels } from '../modules/aiendpoint/service';
 import { writeGatewayError, type TGatewayErrorCode } from './errors';
 import type { TKeyAuth } from '../core/credentials';
@@ -45,7 +46,11 @@ export default async function gatewayRoutes(app: FastifyInstance) {
             : 'internal_error';
     if (code === 'internal_error') request.log.error({ err: error }, 'gateway: request failed');
     reply.hijack();
-    writeGatewayError(reply.raw, code, request.id, isAppError(error) ? error.retryAfter : undefined);
+    const write = () =>
+      writeGatewayError(reply.raw, code, request.id, isAppError(error) ? error.retryAfter : undefined);
+    // An over-limit body: the 413 goes out once the client has finished sending (drainRequest).
+    if (code === 'payload_too_large') return drainRequest(request.raw).then(write);
+    write();
   });
 
   const invoke = createInvokeHandler(app, state);
