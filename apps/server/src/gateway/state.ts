@@ -8,7 +8,8 @@ import { createCallCounters, type TCallCounters } from './counters';
 import { Meter, reportGatewayTo } from '../modules/usage/service';
 import { addHealthPart } from '../core/health';
 import { AnswerCache } from './answer-cache';
-import { Circuits, type TCircuitState } from './circuit';
+import { Circuits } from './circuit';
+import { reportUpstreamHealthTo, type TUpstreamHealthRow } from '../modules/aiendpoint/service';
 import { createUpstreamAgent } from './upstream';
 
 /** Everything the gateway keeps in memory for one server. */
@@ -83,6 +84,7 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
   };
   byServer.set(app.server, state);
   reportGatewayTo(app.server, state);
+  reportUpstreamHealthTo(app.server, (upstreams) => upstreamHealth(circuits, upstreams));
   // With REDIS_URL, /healthz says whether quotas and rate limits are counted in Redis (`up`) or,
   // Redis being unreachable, in this instance only (`down`): the instance keeps serving, degraded.
   addHealthPart(app, () => {
@@ -107,29 +109,18 @@ export function gatewayStateOf(app: FastifyInstance): TGatewayState {
   return state;
 }
 
-/**
- * Each upstream's circuit and last hour as this instance knows them (`GET
- * /api/aiendpoint/{id}/upstreams`); an upstream the gateway has not called yet is closed with no calls.
- */
-export function upstreamHealth(
-  app: FastifyInstance,
+/** Each upstream's circuit and last hour as this instance knows them (handed to aiendpoint). */
+function upstreamHealth(
+  circuits: Circuits,
   upstreams: { url: string; weight: number }[],
-): {
-  url: string;
-  weight: number;
-  state: TCircuitState;
-  last_failure_at: string | null;
-  attempts_1h: number;
-  failures_1h: number;
-}[] {
-  const circuits = byServer.get(app.server)?.circuits;
+): TUpstreamHealthRow[] {
   const now = Date.now();
   return upstreams.map(({ url, weight }) => {
-    const health = circuits?.peek(url);
+    const health = circuits.peek(url);
     return {
       url,
       weight,
-      state: health && circuits ? circuits.state(health, now) : 'closed',
+      state: health ? circuits.state(health, now) : 'closed',
       last_failure_at: health?.lastFailureAt ? new Date(health.lastFailureAt).toISOString() : null,
       attempts_1h: health ? health.attempts.total(now) : 0,
       failures_1h: health ? health.failures.total(now) : 0,
