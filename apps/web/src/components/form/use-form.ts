@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { engineOptions, schemaResolver } from './engine';
 import { useSchema } from './schema-loader';
@@ -13,10 +13,8 @@ export type { TFieldError } from './engine';
  */
 export function useSchemaForm(fields: TFormFields, schema: TFormSchema) {
   const loadSchema = useSchema(schema);
-  const fieldsRef = useRef(fields);
-  useEffect(() => {
-    fieldsRef.current = fields;
-  }, [fields]);
-  const resolver = useMemo(() => schemaResolver(() => fieldsRef.current, loadSchema), [loadSchema]);
+  // Like its initial values, a form's fields are its first ones (re-mount it with a key to change
+  // them), as react-hook-form reads its options once.
+  const [resolver] = useState(() => schemaResolver(() => fields, loadSchema));
   return useForm<TFormValues>(engineOptions(initialValues(fields), resolver));
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { errorText } from '@/components/form/error-text';
+import type * as TEngineModule from '@/components/form/engine';
 import type { TEngine, TFieldError } from '@/components/form/engine';
 import { activeFields, initialValues, type TFormField, type TFormValues } from '@/components/form/types';
 import type { TFormSchema } from '@/components/form/types';
@@ -74,11 +75,15 @@ export function AuthForm<K extends TWriteCall>({
   const handleError = useAuthErrorHandler();
   const loadSchema = useSchema(schema);
   const [values, setValues] = useState<TFormValues>(() => initialValues(fields));
+  // What the engine starts with when it arrives: the values typed so far.
   const valuesRef = useRef(values);
+  useEffect(() => {
+    valuesRef.current = values;
+  }, [values]);
   const [engine, setEngine] = useState<TEngine | null>(null);
-  const engineRef = useRef<Promise<[TEngine, typeof import('@/components/form/engine')]> | null>(null);
+  const engineRef = useRef<Promise<[TEngine, typeof TEngineModule]> | null>(null);
   const [submitting, setSubmitting] = useState(false);
-  const submitted = useRef(false);
+  const [submitted, setSubmitted] = useState(false);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
 
   function started() {
@@ -107,8 +112,10 @@ export function AuthForm<K extends TWriteCall>({
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (submitting) return;
-    submitted.current = true;
+    setSubmitted(true);
     const [form, { runSubmit }] = await started();
+    // The inputs are the truth: the engine gets every value as it is now, then validates it all.
+    for (const [name, value] of Object.entries(values)) form.setValue(name, value);
     await form.handleSubmit(async (sent) => {
       setSubmitting(true);
       try {
@@ -146,12 +153,15 @@ export function AuthForm<K extends TWriteCall>({
           invalid: Boolean(error),
           describedBy,
           onChange: (next: string) => {
-            valuesRef.current = { ...valuesRef.current, [name]: next };
-            setValues(valuesRef.current);
+            setValues((prev) => ({ ...prev, [name]: next }));
             // After the first submit every change re-validates (the engine's reValidateMode).
-            engine?.setValue(name, next, { shouldDirty: true, shouldValidate: submitted.current });
+            engine?.setValue(name, next, { shouldDirty: true, shouldValidate: submitted });
           },
-          onBlur: () => void engine?.trigger(name),
+          onBlur: () => {
+            if (!engine) return;
+            engine.setValue(name, value);
+            void engine.trigger(name);
+          },
         };
         const custom = controls?.[name];
         return (

@@ -1,4 +1,4 @@
-import { useId, useMemo } from 'react';
+import { useId, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { AlertTriangle } from 'lucide-react';
@@ -58,20 +58,14 @@ export function PlanCheckout({
   const id = useId();
   const firstChoice = plans.find((p) => p.id === initial) ?? plans.find((p) => p.id === active) ?? plans[0];
   const [planLabel, cardLabel] = [t('billing:plans.label'), t('billing:card.label')];
-  const base = useMemo<TFormFields>(
-    () => ({ plan: { type: 'radio', label: planLabel, value: firstChoice?.id ?? '' } }),
-    // The first choice is the form's initial value only.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [planLabel],
-  );
+  // The engine's fields are fixed for the form's life; the card field joins the request cycle's
+  // map below when a paid plan needs one (its one rule is checked at submit).
+  const [base] = useState<TFormFields>(() => ({ plan: { type: 'radio', value: firstChoice?.id ?? '' } }));
   const form = useSchemaForm(base, ZPlanChange);
   const selected = form.watch('plan') as string;
   const plan = plans.find((p) => p.id === selected);
   const needsCard = isPaid(plan) && !hasCard;
-  const fields = useMemo<TFormFields>(
-    () => ({ ...base, token: { type: needsCard ? 'card' : null, label: cardLabel } }),
-    [base, needsCard, cardLabel],
-  );
+  const fields: TFormFields = { ...base, token: { type: needsCard ? 'card' : null, label: cardLabel } };
   const current = plans.find((p) => p.id === active);
   const endsAtPeriodEnd = Boolean(plan && !isPaid(plan) && isPaid(current) && periodEnd);
   const send = useFormSubmit(form, {
