@@ -217,7 +217,7 @@ describe.runIf(onPostgres)('two gateway instances on one PostgreSQL and Redis', 
               { url: alive.url, weight: 50 },
             ],
             retry: { attempts: 1, backoff_ms: 0 },
-            circuit: { failures: 3, cooldown_s: 2 },
+            circuit: { failures: 3, cooldown_s: 5 },
           },
         })
         .where(eq(aiEndpoints.id, endpoint.id));
@@ -234,12 +234,12 @@ describe.runIf(onPostgres)('two gateway instances on one PostgreSQL and Redis', 
       }
       expect(dead.calls).toHaveLength(3);
       // One probe of both instances per cooldown: it fails, the circuit stays open everywhere.
-      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      await new Promise((resolve) => setTimeout(resolve, 5_100));
       for (let i = 0; i < 20; i++) expect(await call((i % 2 ? a : b).url, key.raw, routeName)).toBe(200);
       expect(dead.calls).toHaveLength(4);
       // It recovers: the next probe succeeds and both instances take it back.
       dead.behave({ kind: 'ok' });
-      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      await new Promise((resolve) => setTimeout(resolve, 5_100));
       for (let i = 0; i < 4; i++) expect(await call((i % 2 ? a : b).url, key.raw, routeName)).toBe(200);
       for (const instance of [a, b])
         await expect.poll(() => circuitState(instance, dead.url), { timeout: 2_000 }).toBe(0);

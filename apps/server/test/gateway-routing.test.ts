@@ -311,13 +311,13 @@ describe('circuit breaking', () => {
     const alive = await upstream('alive');
     dead.behave({ kind: 'status', status: 503 });
     const { account: owner, key } = await account();
-    const { routeName } = await routed(
+    const { routeName, endpoint } = await routed(
       owner.id,
       [
         [dead.url, 50],
         [alive.url, 50],
       ],
-      { retry: { attempts: 1, backoff_ms: 0 }, circuit: { failures: 3, cooldown_s: 1 } },
+      { retry: { attempts: 1, backoff_ms: 0 }, circuit: { failures: 3, cooldown_s: 4 } },
     );
     for (let i = 0; i < 30; i++) {
       const answer = await call(key.raw, routeName);
@@ -332,15 +332,43 @@ describe('circuit breaking', () => {
     expect(metrics.body).toMatch(
       new RegExp(`air_gateway_upstream_failures_total\\{upstream="${dead.url}"\\} 3`),
     );
+    // The owner's live view: each upstream's state and last hour.
+    const reader = await insertKey(t.db, secret, owner.id, ['aiendpoint.read']);
+    const health = await t.app.inject({
+      url: `/api/aiendpoint/${endpoint.id}/upstreams`,
+      headers: { authorization: `Bearer ${reader.raw}` },
+    });
+    expect(health.statusCode, health.body).toBe(200);
+    const { routed: isRouted, upstreams: list } = health.json().data;
+    expect(isRouted).toBe(true);
+    expect(list).toEqual([
+      {
+        url: dead.url,
+        weight: 50,
+        state: 'open',
+        last_failure_at: expect.any(String),
+        attempts_1h: 3,
+        failures_1h: 3,
+      },
+      { url: alive.url, weight: 50, state: 'closed', last_failure_at: null, attempts_1h: 30, failures_1h: 0 },
+    ]);
+    // Another account's key learns nothing of it.
+    const stranger = await account('Stranger');
+    const strangerReader = await insertKey(t.db, secret, stranger.account.id, ['aiendpoint.read']);
+    const hidden = await t.app.inject({
+      url: `/api/aiendpoint/${endpoint.id}/upstreams`,
+      headers: { authorization: `Bearer ${strangerReader.raw}` },
+    });
+    expect(hidden.statusCode).toBe(404);
 
     // After the cooldown one call probes it (and fails over): another cooldown.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await new Promise((resolve) => setTimeout(resolve, 4100));
     for (let i = 0; i < 10; i++) await (await call(key.raw, routeName)).arrayBuffer();
     expect(dead.calls).toHaveLength(4);
 
     // It recovers: the next probe succeeds and the circuit closes.
     dead.behave({ kind: 'ok' });
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await new Promise((resolve) => setTimeout(resolve, 4100));
     for (let i = 0; i < 40; i++) await (await call(key.raw, routeName)).arrayBuffer();
     expect(circuits.state(circuits.peek(dead.url)!)).toBe('closed');
     expect(dead.calls.length).toBeGreaterThan(6);

@@ -7,7 +7,7 @@ import { Gauge } from 'prom-client';
 import { createCallCounters, type TCallCounters } from './counters';
 import { Meter } from './metering';
 import { AnswerCache } from './answer-cache';
-import { Circuits } from './circuit';
+import { Circuits, type TCircuitState } from './circuit';
 import { createUpstreamAgent } from './upstream';
 
 /** Everything the gateway keeps in memory for one server. */
@@ -102,4 +102,34 @@ export function gatewayStateOf(app: FastifyInstance): TGatewayState {
   const state = byServer.get(app.server);
   if (!state) throw new Error('the gateway is not loaded');
   return state;
+}
+
+/**
+ * Each upstream's circuit and last hour as this instance knows them (`GET
+ * /api/aiendpoint/{id}/upstreams`); an upstream the gateway has not called yet is closed with no calls.
+ */
+export function upstreamHealth(
+  app: FastifyInstance,
+  upstreams: { url: string; weight: number }[],
+): {
+  url: string;
+  weight: number;
+  state: TCircuitState;
+  last_failure_at: string | null;
+  attempts_1h: number;
+  failures_1h: number;
+}[] {
+  const circuits = byServer.get(app.server)?.circuits;
+  const now = Date.now();
+  return upstreams.map(({ url, weight }) => {
+    const health = circuits?.peek(url);
+    return {
+      url,
+      weight,
+      state: health && circuits ? circuits.state(health, now) : 'closed',
+      last_failure_at: health?.lastFailureAt ? new Date(health.lastFailureAt).toISOString() : null,
+      attempts_1h: health ? health.attempts.total(now) : 0,
+      failures_1h: health ? health.failures.total(now) : 0,
+    };
+  });
 }
