@@ -36,6 +36,7 @@ import {
   ZCreatedAiEndpoint,
   ZSharedAiEndpoint,
   ZUpdateAiEndpoint,
+  ZUpstreamHealth,
 } from './schemas/aiendpoint';
 import {
   ZApiKey,
@@ -206,6 +207,7 @@ export const CONSOLE_API = {
   'GET /api/aiendpoint/:id': { response: ZEnvelope(ZAiEndpointRead) },
   'POST /api/aiendpoint': { body: ZCreateAiEndpoint, response: ZEnvelope(ZCreatedAiEndpoint), status: 201 },
   'PATCH /api/aiendpoint/:id': { body: ZUpdateAiEndpoint, response: ZEnvelope(ZAiEndpoint) },
+  'GET /api/aiendpoint/:id/upstreams': { response: ZEnvelope(ZUpstreamHealth) },
   'DELETE /api/aiendpoint/:ids': { response: ZEnvelope(ZDeleted) },
   'GET /api/aiendpointShared': { response: ZEnvelope(z.array(ZSharedAiEndpoint)) },
   'GET /api/marketplace': { response: ZEnvelope(ZMarketplacePage) },

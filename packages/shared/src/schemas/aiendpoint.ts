@@ -267,3 +267,26 @@ export const ZAiEndpointRead = z.union([
   ZSharedAiEndpoint.extend({ editable: z.literal(false) }),
 ]);
 export type TAiEndpointRead = z.infer<typeof ZAiEndpointRead>;
+
+export const UPSTREAM_STATES = ['closed', 'open', 'probing'] as const;
+
+/**
+ * `GET /api/aiendpoint/{id}/upstreams` (the owner): each upstream's circuit as the answering
+ * instance knows it (shared through Redis), its last failure, and the last hour's calls and
+ * failures on that instance. `routed` is false for an endpoint without routing settings (its one
+ * upstream has no circuit and is not counted here).
+ */
+export const ZUpstreamHealth = z.object({
+  routed: z.boolean(),
+  upstreams: z.array(
+    z.object({
+      url: z.string(),
+      weight: z.number().int(),
+      state: z.enum(UPSTREAM_STATES),
+      last_failure_at: z.string().nullable(),
+      attempts_1h: z.number().int().min(0),
+      failures_1h: z.number().int().min(0),
+    }),
+  ),
+});
+export type TUpstreamHealth = z.infer<typeof ZUpstreamHealth>;

@@ -316,6 +316,19 @@ export async function updateEndpoint(
   return toOwnWire(updated, await accountName(app, accountId), app.config.secret);
 }
 
+/** An own endpoint's upstreams (URL and weight) and whether it has routing settings, or 404. */
+export async function endpointUpstreams(
+  app: TServices,
+  accountId: string,
+  id: string,
+): Promise<{ routed: boolean; upstreams: { url: string; weight: number }[] }> {
+  const row = await findOwn(app, accountId, id);
+  const upstreams = row.routing?.upstreams?.length
+    ? row.routing.upstreams
+    : [{ url: row.routeEndpoint, weight: 1 }];
+  return { routed: row.routing !== null, upstreams };
+}
+
 /** Deletes all the given endpoints of the account, or none (404) when any is not the account's. */
 export async function deleteEndpoints(
   app: TServices,
