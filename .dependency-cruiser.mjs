@@ -16,6 +16,7 @@ export const TABLE_OWNERS = [
   { tables: ['accounts', 'account-users', 'invites'], owners: ['membership'] },
   { tables: ['activity'], owners: ['activity'] },
   { tables: ['ai-endpoints'], owners: ['aiendpoint', 'aiendpoint-shared'] },
+  { tables: ['endpoint-daily'], owners: ['aiendpoint-shared'] },
   { tables: ['api-keys'], owners: ['keys'] },
   { tables: ['items'], owners: ['items'] },
   { tables: ['events'], owners: ['event'] },

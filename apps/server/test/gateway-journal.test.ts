@@ -18,6 +18,8 @@ const ended = (status: number) => ({
   tokensEstimated: true,
   streamed: status === 201,
   errorCode: status === 502 ? 'upstream_unreachable' : null,
+  attempts: 1,
+  cacheHit: false,
   createdAt: new Date(Date.UTC(2026, 0, 1)),
 });
 

@@ -155,6 +155,8 @@ export function demoUsage(accountId: string, keyId: string, endpointIds: string[
         tokensEstimated: false,
         streamed: i % 3 === 0,
         errorCode: failed ? 'upstream_unreachable' : null,
+        attempts: 1,
+        cacheHit: false,
         // Spread over the day, never later than now.
         createdAt: new Date(Math.min(now.getTime(), date.getTime() - i * 97_000)),
       });

@@ -59,6 +59,9 @@ export class MonthlyCalls {
     private readonly now: () => number = Date.now,
     /** Writes this instance's pending usage first, so the seed includes it. */
     private readonly beforeSeed: () => Promise<void> = async () => {},
+    /** The stored calls of one counter's id this period (an account's, by default). */
+    private readonly stored: (id: string, period: string) => Promise<number> = (id, period) =>
+      storedCalls(db, id, period),
   ) {}
 
   /** This month's name (`2026-11`). */
@@ -98,7 +101,7 @@ export class MonthlyCalls {
     const inFlight = this.seeding.get(key);
     if (inFlight) return inFlight;
     const promise = this.beforeSeed()
-      .then(() => storedCalls(this.db, accountId, period))
+      .then(() => this.stored(accountId, period))
       .then((seeded) => {
         const entry = this.counts.get(accountId);
         // Calls counted while the seed was in flight are added, not lost.
@@ -118,5 +121,26 @@ export async function storedCalls(db: TDb, accountId: string, period: string): P
     .select({ calls: count() })
     .from(usageEvents)
     .where(and(eq(usageEvents.callerAccountId, accountId), gte(usageEvents.createdAt, periodStart(period))));
+  return Number(row?.calls ?? 0);
+}
+
+/** A key's counter id: its account (for the index), the key and its cap (a new cap counts afresh from the stored calls). */
+export function keyCounterId(accountId: string, keyId: string, cap: number): string {
+  return `${accountId}:${keyId}:${cap}`;
+}
+
+/** The calls stored for one key since the period began (`keyCounterId`'s id; read through the caller's index). */
+export async function storedKeyCalls(db: TDb, counterId: string, period: string): Promise<number> {
+  const [accountId, keyId] = counterId.split(':');
+  const [row] = await db
+    .select({ calls: count() })
+    .from(usageEvents)
+    .where(
+      and(
+        eq(usageEvents.callerAccountId, accountId!),
+        gte(usageEvents.createdAt, periodStart(period)),
+        eq(usageEvents.keyId, keyId!),
+      ),
+    );
   return Number(row?.calls ?? 0);
 }

@@ -197,12 +197,13 @@ function insertStatement(db: TDb, rows: TUsageRow[]) {
   // sql.param: one array parameter (a bare array in the template would expand into a list).
   const column = <K extends keyof TUsageRow>(name: K) => sql.param(rows.map((row) => row[name]));
   return sql`insert into usage_events
-    (caller_account_id, key_id, endpoint_id, provider_account_id, status, latency_ms, prompt_tokens, completion_tokens, tokens_estimated, streamed, error_code, created_at)
+    (caller_account_id, key_id, endpoint_id, provider_account_id, status, latency_ms, prompt_tokens, completion_tokens, tokens_estimated, streamed, error_code, attempts, cache_hit, created_at)
     select * from unnest(
       ${column('callerAccountId')}::uuid[], ${column('keyId')}::uuid[], ${column('endpointId')}::uuid[],
       ${column('providerAccountId')}::uuid[], ${column('status')}::int[], ${column('latencyMs')}::int[],
       ${column('promptTokens')}::int[], ${column('completionTokens')}::int[], ${column('tokensEstimated')}::bool[],
       ${column('streamed')}::bool[], ${column('errorCode')}::text[],
+      ${column('attempts')}::smallint[], ${column('cacheHit')}::bool[],
       ${sql.param(rows.map((row) => row.createdAt.toISOString()))}::timestamptz[]
     ) as u(caller_account_id)
     where exists (select 1 from ${accountNames(db, 'a')} where a.id = u.caller_account_id)`;

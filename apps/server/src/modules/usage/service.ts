@@ -9,6 +9,9 @@ import { callerUsage, providerUsage } from './insight';
 import { periodRange, projectedQuotaDay } from './period';
 import type { TServices } from '../../core/services';
 
+/** Day arithmetic and latency percentiles over the roll-ups' buckets, for the marketplace's statistics. */
+export { dayOf, percentileFromBuckets } from './period';
+
 /** The first instant of the month after `period`. */
 function periodEnd(period: string): Date {
   const start = periodStart(period);
