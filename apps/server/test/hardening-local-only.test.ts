@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 const TOKEN = 'metrics-token-0123456789abcdef';
-const forwarded = [
+const forwarded: Record<string, string>[] = [
   { 'x-forwarded-for': '203.0.113.7' },
   { forwarded: 'for=203.0.113.7;proto=https' },
   { 'x-real-ip': '203.0.113.7' },
