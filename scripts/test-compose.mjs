@@ -221,6 +221,7 @@ function writeOverride(port, mockPort) {
     environment:
       APP_URL: http://localhost:${port}
       SMTP_URL: smtp://mock:2525
+      METRICS_TOKEN: ${randomBytes(24).toString('hex')}
       UPSTREAM_ALLOW_PRIVATE: 'true'
       PLANS_FILE: /plans/plans.json
     volumes:
@@ -553,6 +554,12 @@ async function runChecks({ engine, base, mockBase, sql, containerOf, compose, ca
       `"Applied N database migrations" per instance: ${JSON.stringify(lines)}`,
     );
     return `${files} migrations, applied by ${lines[0] !== null ? 'air-1' : 'air-2'}; the other waited on the lock`;
+  });
+
+  await check('the proxy keeps /metrics closed (404)', async () => {
+    const metrics = await fetch(`${base}/metrics`);
+    assert(metrics.status === 404, `/metrics through the proxy: ${metrics.status}`);
+    await metrics.arrayBuffer();
   });
 
   let quota;

@@ -8,6 +8,8 @@
 //   --no-portkey     skip Portkey's gateway
 //   --database-url U run AIR on this PostgreSQL database instead of the embedded one
 //   --root DIR       start AIR from another checkout of the repository (to compare two versions)
+//   --fault S        the fault scenario's length at the top concurrency (default 30; 0 skips it): one
+//                    of a routed route's two upstreams refuses connections for its middle third
 // Starts, each in its own process: the mock upstream, the floor (bare undici proxy), AIR and Portkey's
 // gateway; drives them with autocannon from this process. AIR starts exactly as `npm start` starts it
 // (`node scripts/start.mjs`: same entry point, mode and log level, the embedded database in a fresh
@@ -38,8 +40,10 @@ const { values: args } = parseArgs({
     'no-portkey': { type: 'boolean', default: false },
     'database-url': { type: 'string' },
     root: { type: 'string' },
+    fault: { type: 'string', default: '30' },
   },
 });
+const FAULT = Number(args.fault);
 const DURATION = Number(args.duration);
 const CONNECTIONS = args.connections.split(',').map(Number);
 const SUSTAIN = Number(args.sustain);
@@ -117,7 +121,7 @@ function load(target, connections, duration, onTick) {
         url: target.url,
         method: 'POST',
         headers: target.headers,
-        body: BODY,
+        body: target.body ?? BODY,
         connections,
         duration,
         pipelining: 1,
@@ -224,7 +228,7 @@ async function stopProcess(child) {
  * AIR as a user runs it: first start on an empty data folder (measured, then stopped), the bench's
  * rows written by seed.ts, then a restart, which the runs below measure.
  */
-async function startAirAsNpmStartDoes(upstreamUrl) {
+async function startAirAsNpmStartDoes(upstreamUrl, faultUrl) {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'air-bench-'));
   const plansFile = path.join(scratch, 'plans.json');
   const plan = { currency: 'usd', currency_symbol: '$', interval: 'month', type: 'flat' };
@@ -269,7 +273,7 @@ async function startAirAsNpmStartDoes(upstreamUrl) {
   await stopProcess(child);
   const seed = spawnSync(
     process.execPath,
-    ['--import', 'tsx', path.join(here, 'seed.ts'), '--upstream', upstreamUrl],
+    ['--import', 'tsx', path.join(here, 'seed.ts'), '--upstream', upstreamUrl, '--fault-upstream', faultUrl],
     {
       cwd: root,
       env,
@@ -296,7 +300,18 @@ const floor = await startJson('floor proxy', process.execPath, [
   '--upstream',
   `${upstream}/v1/chat/completions`,
 ]);
-const air = await startAirAsNpmStartDoes(upstream);
+// The fault scenario's second upstream: its own mock process on a fixed port, stopped and restarted.
+const faultPort = await freePort();
+const startFaultMock = () =>
+  startJson('fault mock', process.execPath, [
+    path.join(here, 'mock-upstream.mjs'),
+    '--delay',
+    args.delay,
+    '--port',
+    String(faultPort),
+  ]);
+let faultMock = await startFaultMock();
+const air = await startAirAsNpmStartDoes(upstream, `http://127.0.0.1:${faultPort}`);
 // Callers name the route by the body's model, as the OpenAI SDK does (the other targets ignore it).
 BODY = JSON.stringify({ model: air.info.route, messages: [{ role: 'user', content: 'Hello' }] });
 STREAM_BODY = JSON.stringify({
@@ -320,6 +335,13 @@ const targets = [
     name: 'AIR',
     url: `http://127.0.0.1:${air.info.port}/api/v1/chat/completions`,
     headers: { ...jsonHeaders, authorization: `Bearer ${air.info.key}` },
+  },
+  {
+    // Two healthy upstreams, retries 2, the circuit on, no cache (contract 6a).
+    name: 'AIR-routed',
+    url: `http://127.0.0.1:${air.info.port}/api/v1/chat/completions`,
+    headers: { ...jsonHeaders, authorization: `Bearer ${air.info.key}` },
+    body: JSON.stringify({ model: air.info.routed, messages: [{ role: 'user', content: 'Hello' }] }),
   },
 ];
 if (!args['no-portkey']) {
@@ -355,7 +377,70 @@ for (const connections of CONNECTIONS) {
   }
 }
 
-const streamTargets = targets.filter((target) => target.name !== 'Portkey');
+/**
+ * One of the fault route's two upstreams refuses connections for the middle third of the run
+ * (its process is killed, then started again on the same port). Caller-visible failures, and p99
+ * before and during the fault.
+ */
+async function faultScenario(connections, seconds) {
+  const target = {
+    url: `http://127.0.0.1:${air.info.port}/api/v1/chat/completions`,
+    headers: { ...jsonHeaders, authorization: `Bearer ${air.info.key}` },
+    body: JSON.stringify({ model: air.info.fault, messages: [{ role: 'user', content: 'Hello' }] }),
+  };
+  const third = (seconds * 1000) / 3;
+  const started = Date.now();
+  const samples = [];
+  let failed = 0;
+  const stop = setTimeout(() => faultMock.child.kill('SIGKILL'), third);
+  const restart = setTimeout(async () => {
+    faultMock = await startFaultMock();
+  }, 2 * third);
+  await new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: target.url,
+        method: 'POST',
+        headers: target.headers,
+        body: target.body,
+        connections,
+        duration: seconds,
+      },
+      (error, result) => (error ? reject(error) : resolve((failed += result.errors + result.timeouts))),
+    );
+    instance.on('response', (_client, status, _bytes, responseTime) => {
+      if (status >= 300) failed++;
+      else samples.push([Date.now() - started, responseTime]);
+    });
+  });
+  clearTimeout(stop);
+  clearTimeout(restart);
+  const window = (from, to) =>
+    samples
+      .filter(([at]) => at >= from && at < to)
+      .map(([, ms]) => ms)
+      .sort((a, b) => a - b);
+  const before = window(0, third);
+  const during = window(third, 2 * third);
+  return {
+    failed,
+    p99Before: percentile(before, 99),
+    p99During: percentile(during, 99),
+    rpsDuring: during.length / (third / 1000),
+  };
+}
+
+let fault = null;
+if (FAULT > 0) {
+  await load(
+    targets.find((target) => target.name === 'AIR-routed'),
+    Math.max(...CONNECTIONS),
+    2,
+  );
+  fault = await faultScenario(Math.max(...CONNECTIONS), FAULT);
+}
+
+const streamTargets = targets.filter((target) => target.name !== 'Portkey' && target.name !== 'AIR-routed');
 const ttfbResults = {};
 for (const target of streamTargets) ttfbResults[target.name] = await ttfb(target, Number(args.ttfb));
 const airPeakAfterRuns = memory(air.child.pid);
@@ -389,6 +474,16 @@ console.log(
 if (portkeyHigh)
   console.log(
     `  throughput c=${high}: AIR / Portkey ${fmt(airHigh.rps / portkeyHigh.rps, 1)}x (target >= 2x: ${check(airHigh.rps / portkeyHigh.rps >= 2)})`,
+  );
+const routedLow = results[`AIR-routed@${low}`];
+const routedHigh = results[`AIR-routed@${high}`];
+const routedAdded = routedLow.p50 - airLow.p50;
+console.log(
+  `  routing c=${low}: routed p50 ${fmt(routedLow.p50, 3)} ms vs plain ${fmt(airLow.p50, 3)} ms, added ${fmt(routedAdded, 3)} ms (target <= 0.05: ${check(routedAdded <= 0.05)}); c=${high}: routed / plain ${fmt((routedHigh.rps / airHigh.rps) * 100, 1)} % (target >= 95 %: ${check(routedHigh.rps / airHigh.rps >= 0.95)})`,
+);
+if (fault)
+  console.log(
+    `  fault (one of two upstreams refusing connections for ${fmt(FAULT / 3, 0)} s of ${FAULT} s, c=${high}, retries 2): ${fault.failed} caller-visible errors (target 0: ${check(fault.failed === 0)}); p99 before ${fmt(fault.p99Before, 3)} ms, during ${fmt(fault.p99During, 3)} ms (added ${fmt(fault.p99During - fault.p99Before, 3)} ms); ${fmt(fault.rpsDuring, 0)} req/s during`,
   );
 const ttfbAdded = ttfbResults.AIR.p50 - ttfbResults.direct.p50;
 console.log(

@@ -9,7 +9,9 @@ import { withDatabase } from '../src/db/with-database';
 import { accounts, aiEndpoints, apiKeys } from '../src/db/schema';
 import { encryptSecret, randomBase62, sha256 } from '../src/lib/crypto';
 
-const { values } = parseArgs({ options: { upstream: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { upstream: { type: 'string' }, 'fault-upstream': { type: 'string' } },
+});
 const config = loadConfig(process.env);
 const seeded = await withDatabase(config, async ({ db }) => {
   await seedPlans(db, loadPlans(config.plansFile));
@@ -32,6 +34,42 @@ const seeded = await withDatabase(config, async ({ db }) => {
     routeEndpoint: `${values.upstream}/v1/chat/completions`,
     routeType: 'model',
   });
-  return { key, route };
+  // The routed target (contract 6a): two healthy upstreams (two URLs of the one mock), retries 2,
+  // the circuit on, no cache.
+  const routed = `bench/routed-${randomBase62(8).toLowerCase()}`;
+  const first = `${values.upstream}/v1/chat/completions`;
+  await db.insert(aiEndpoints).values({
+    accountId: account!.id,
+    name: 'bench routed',
+    routeName: routed,
+    routeEndpoint: first,
+    routeType: 'model',
+    routing: {
+      upstreams: [
+        { url: first, weight: 1 },
+        { url: `${values.upstream}/v1/chat/completions?upstream=2`, weight: 1 },
+      ],
+      retry: { attempts: 2, backoff_ms: 250 },
+      circuit: { failures: 5, cooldown_s: 30 },
+    },
+  });
+  // The fault scenario: the mock and a second mock process the bench stops for 10 s.
+  const fault = `bench/fault-${randomBase62(8).toLowerCase()}`;
+  await db.insert(aiEndpoints).values({
+    accountId: account!.id,
+    name: 'bench fault',
+    routeName: fault,
+    routeEndpoint: first,
+    routeType: 'model',
+    routing: {
+      upstreams: [
+        { url: first, weight: 1 },
+        { url: `${values['fault-upstream']}/v1/chat/completions`, weight: 1 },
+      ],
+      retry: { attempts: 2, backoff_ms: 50 },
+      circuit: { failures: 5, cooldown_s: 2 },
+    },
+  });
+  return { key, route, routed, fault };
 });
 process.stdout.write(JSON.stringify(seeded) + '\n');

@@ -11,6 +11,9 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client';
 import { migrateDatabase } from '../src/db/migrate';
+import { catalogEndpoint, catalogPage } from '../src/modules/aiendpoint-shared/catalog';
+import { loadPlans } from '../src/modules/billing/plans';
+import { BUILT_IN_PLANS_FILE } from '../src/config';
 import { callerUsage, providerUsage, rowsOf } from '../src/modules/usage/insight';
 import { dayOf } from '../src/modules/usage/period';
 import { requestLog } from '../src/modules/usage/request-log';
@@ -99,6 +102,12 @@ try {
     `seeded in ${(seeded / 1000).toFixed(1)} s (${((seeded * 1000) / CALLS).toFixed(1)} µs a call, roll-up included); ` +
       `usage_daily holds ${rollup!.rows.toLocaleString('en')} rows for ${rollup!.calls.toLocaleString('en')} calls of the caller`,
   );
+  // The 6 endpoints as listed marketplace routes (the catalog's statistics come from their roll-up).
+  await db.execute(sql`insert into ai_endpoints
+      (id, account_id, name, route_name, route_endpoint, route_type, is_private, is_shared, price_per_call, price_per_1m_input, price_per_1m_output)
+      select e.id, case when e.n >= 5 then ${provider}::uuid else ${caller}::uuid end, 'Bench ' || e.n,
+        'bench/route-' || e.n, 'https://upstream.example/v1', 'model', false, true, 2, 100, 300
+      from unnest(${sql.param(endpoints)}::uuid[]) with ordinality as e(id, n)`);
   await db.execute(sql`analyze`);
 
   const to = dayOf(Date.now());
@@ -108,6 +117,15 @@ try {
   await time('provider view (by day, endpoint, organisation)', () => providerUsage(db, provider, from, to));
   await time('usage page total (caller + provider)', () =>
     Promise.all([callerUsage(db, caller, from, to), providerUsage(db, provider, from, to)]),
+  );
+  const plans = loadPlans(BUILT_IN_PLANS_FILE);
+  for (const sort of ['popular', 'fastest', 'reliable', 'newest'] as const)
+    await time(`marketplace catalog, first page (${sort})`, () => catalogPage(db, plans, { sort }));
+  await time('marketplace catalog, search "route-5"', () =>
+    catalogPage(db, plans, { sort: 'popular', q: 'route-5' }),
+  );
+  await time('marketplace endpoint page (30 days)', () =>
+    catalogEndpoint(db, plans, 'http://localhost:3000', 'bench/route-1'),
   );
   await time('request log, first page of 50', () => requestLog(db, caller, { limit: 50 }));
   await time('request log, 4xx only, first page of 50', () =>

@@ -18,6 +18,7 @@ import {
   startWellInsideAMinute,
   type TMockUpstream,
 } from './gateway-fixtures';
+import { startProgrammableUpstream } from './routing-fixtures';
 import { call, freePort, startInstance, startRedis, stopRedis, tally, type TInstance } from './instances';
 
 const onPostgres = process.env.AIR_TEST_DB === 'postgres';
@@ -189,6 +190,75 @@ describe.runIf(onPostgres)('two gateway instances on one PostgreSQL and Redis', 
     await redis.publish('air:changes', JSON.stringify({ kind: 'api_key', keyHash: other.key.hash }));
     await expect.poll(() => call(a.url, other.key.raw, other.routeName), { timeout: 2_000 }).toBe(401);
     expect(await call(b.url, other.key.raw, other.routeName)).toBe(401);
+  });
+
+  /** This instance's view of one upstream's circuit (0 closed, 1 open, 2 probing), from /metrics. */
+  async function circuitState(instance: TInstance, url: string): Promise<number | null> {
+    const text = await (await fetch(`${instance.url}/metrics`)).text();
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith(`air_gateway_upstream_circuit_state{upstream="${url}"}`));
+    return line ? Number(line.split(' ').pop()) : null;
+  }
+
+  it('opens and closes a circuit on both instances together: `failures` calls, then one probe per cooldown', async () => {
+    const dead = await startProgrammableUpstream('dead');
+    const alive = await startProgrammableUpstream('alive');
+    try {
+      dead.behave({ kind: 'status', status: 503 });
+      const { key, routeName, endpoint } = await caller('free');
+      await database.db
+        .update(aiEndpoints)
+        .set({
+          routeEndpoint: dead.url,
+          routing: {
+            upstreams: [
+              { url: dead.url, weight: 50 },
+              { url: alive.url, weight: 50 },
+            ],
+            retry: { attempts: 1, backoff_ms: 0 },
+            circuit: { failures: 3, cooldown_s: 5 },
+          },
+        })
+        .where(eq(aiEndpoints.id, endpoint.id));
+      await redis.publish('air:changes', JSON.stringify({ kind: 'endpoint', routeName }));
+      await expect.poll(() => call(b.url, key.raw, routeName), { timeout: 2_000 }).toBe(200);
+      // Calls alternate between the instances; the failures are counted together.
+      for (let i = 0; i < 40; i++) {
+        const before = dead.calls.length;
+        expect(await call((i % 2 ? a : b).url, key.raw, routeName)).toBe(200);
+        if (before < 3 && dead.calls.length === 3) {
+          for (const instance of [a, b])
+            await expect.poll(() => circuitState(instance, dead.url), { timeout: 2_000 }).toBe(1);
+        }
+      }
+      expect(dead.calls).toHaveLength(3);
+      // One probe of both instances per cooldown: it fails, the circuit stays open everywhere.
+      await new Promise((resolve) => setTimeout(resolve, 5_100));
+      for (let i = 0; i < 20; i++) expect(await call((i % 2 ? a : b).url, key.raw, routeName)).toBe(200);
+      expect(dead.calls).toHaveLength(4);
+      // It recovers: the next probe succeeds and both instances take it back.
+      dead.behave({ kind: 'ok' });
+      await new Promise((resolve) => setTimeout(resolve, 5_100));
+      for (let i = 0; i < 4; i++) expect(await call((i % 2 ? a : b).url, key.raw, routeName)).toBe(200);
+      for (const instance of [a, b])
+        await expect.poll(() => circuitState(instance, dead.url), { timeout: 2_000 }).toBe(0);
+      const calls = dead.calls.length;
+      for (let i = 0; i < 40; i++) expect(await call((i % 2 ? a : b).url, key.raw, routeName)).toBe(200);
+      expect(dead.calls.length).toBeGreaterThan(calls);
+    } finally {
+      await dead.close();
+      await alive.close();
+    }
+  });
+
+  it("holds a key's monthly cap exactly across both instances under a burst", async () => {
+    const { key, routeName } = await caller('free');
+    await database.db.update(apiKeys).set({ monthlyCalls: 20 }).where(eq(apiKeys.id, key.id));
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => call((i % 2 ? a : b).url, key.raw, routeName)),
+    );
+    expect(tally(statuses)).toEqual({ 200: 20, 429: 180 });
   });
 
   it('keeps serving while Redis is down, says so, and reconciles the counters when it returns', async () => {

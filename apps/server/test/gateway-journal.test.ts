@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageJournal } from '../src/gateway/journal';
+import { UsageJournal } from '../src/modules/usage/journal';
 
 const call = (n: number) => ({
   callerAccountId: `caller-${n}`,
@@ -18,6 +18,8 @@ const ended = (status: number) => ({
   tokensEstimated: true,
   streamed: status === 201,
   errorCode: status === 502 ? 'upstream_unreachable' : null,
+  attempts: 1,
+  cacheHit: false,
   createdAt: new Date(Date.UTC(2026, 0, 1)),
 });
 

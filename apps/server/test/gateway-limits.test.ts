@@ -43,7 +43,12 @@ describe('rate limiter', () => {
       await expect.poll(() => one.redisUp() && two.redisUp()).toBe(true);
       const limits = { planId: 'x', quotaCallsMonth: 5, rateLimitPerMinute: 8 };
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).admit(`${id}-key`, `${id}-account`, limits)),
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? one : two).admit(
+            { keyId: `${id}-key`, accountId: `${id}-account`, monthlyCalls: null },
+            limits,
+          ),
+        ),
       );
       // 8 pass the rate limit, of which 5 fit the quota; the other 12 wait for the next minute.
       expect(results.filter((result) => result === 0)).toHaveLength(5);

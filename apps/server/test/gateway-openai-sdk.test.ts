@@ -1,7 +1,8 @@
 import { desc, eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usageEvents } from '../src/db/schema';
+import { aiEndpoints, usageEvents } from '../src/db/schema';
+import { refusedUrl } from './routing-fixtures';
 import { gatewayStateOf } from '../src/gateway/state';
 import { createTestApp, type TTestApp } from './helpers';
 import {
@@ -19,6 +20,7 @@ let upstream: TMockUpstream;
 let client: OpenAI;
 const routeName = 'mock/sdk';
 const silentRoute = 'mock/sdk-nousage';
+const routedRoute = 'mock/sdk-routed';
 let endpointId = '';
 let silentEndpointId = '';
 
@@ -52,6 +54,23 @@ beforeAll(async () => {
       routeEndpoint: `${upstream.url}/nousage`,
     })
   ).id;
+  // A routed endpoint whose first upstream is down (connections refused), the second healthy.
+  const routed = await insertEndpoint(t.db, t.config.secret, account.id, {
+    routeName: routedRoute,
+    routeEndpoint: await refusedUrl(),
+  });
+  await t.db
+    .update(aiEndpoints)
+    .set({
+      routing: {
+        upstreams: [
+          { url: routed.routeEndpoint, weight: 100 },
+          { url: `${upstream.url}/ok`, weight: 1 },
+        ],
+        retry: { attempts: 2, backoff_ms: 0 },
+      },
+    })
+    .where(eq(aiEndpoints.id, routed.id));
   // Exactly what the dashboard's OpenAI-compatibility snippet tells a developer to do.
   client = new OpenAI({ apiKey: key.raw, baseURL: `${base}/api/v1`, maxRetries: 0 });
 });
@@ -123,10 +142,28 @@ describe('the official openai SDK as a gateway client', () => {
     expect([row.promptTokens, row.completionTokens, row.tokensEstimated]).toEqual([7, 3, true]);
   });
 
+  it('keeps working unchanged, streamed and not, against a routed endpoint whose first upstream is down', async () => {
+    for (let i = 0; i < 5; i++) {
+      const completion = await client.chat.completions.create({
+        model: routedRoute,
+        messages: [{ role: 'user', content: 'Hi' }],
+      });
+      expect(completion.choices[0]!.message.content).toBe(COMPLETION.choices[0]!.message.content);
+      const stream = await client.chat.completions.create({
+        model: routedRoute,
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream: true,
+      });
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      expect(text).toBe('Hello world');
+    }
+  });
+
   it('lists the models it may call', async () => {
     const ids: string[] = [];
     for await (const model of client.models.list()) ids.push(model.id);
-    expect(ids).toEqual([routeName, silentRoute]);
+    expect(ids).toEqual([routeName, silentRoute, routedRoute].sort());
   });
 
   it('surfaces gateway errors as the SDK error types', async () => {

@@ -93,6 +93,7 @@ describe('registry: create, read, list', () => {
         fallbacks: [],
         circuit: { failures: 5, cooldown_s: 30 },
         cache_ttl_s: 0,
+        price: null,
       },
       editable: true,
       date_created: expect.any(String),
@@ -257,6 +258,7 @@ describe('registry: edit', () => {
       upstream_model: 'gpt-4o',
       timeout_ms: 30000,
       headers: { authorization: MASKED_HEADER_VALUE, 'x-org': MASKED_HEADER_VALUE },
+      price: null,
     });
     expect(first.body).not.toContain('sk-upstream-secret');
     const stored = await row(id);

@@ -285,6 +285,8 @@ describe('request log', () => {
       status: 200,
       streamed: true,
       error_code: null,
+      attempts: 1,
+      cache_hit: false,
     });
     expect(all.items[1]).toMatchObject({ status: 429, error_code: 'upstream_429', streamed: false });
     expect(all.items[2]).toMatchObject({

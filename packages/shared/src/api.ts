@@ -36,6 +36,7 @@ import {
   ZCreatedAiEndpoint,
   ZSharedAiEndpoint,
   ZUpdateAiEndpoint,
+  ZUpstreamHealth,
 } from './schemas/aiendpoint';
 import {
   ZApiKey,
@@ -57,6 +58,7 @@ import { ZDeleted, ZEnvelope, ZMessageOnly, ZSignOut } from './schemas/common';
 import { ZEvent, ZEventRecorded, ZFeedback } from './schemas/feedback';
 import { ZImpersonate } from './schemas/impersonate';
 import { ITEM_KINDS, ZDeleteItems, ZItem, ZItemInput, type TItemKind } from './schemas/item';
+import { ZMarketplaceEndpoint, ZMarketplacePage } from './schemas/marketplace';
 import { ZMagicLinkRequest, ZMagicLinkVerify } from './schemas/magic-link';
 import { ZNotificationPrefs, ZNotificationUpdate } from './schemas/notification';
 import { ZSocialProviders } from './schemas/social';
@@ -205,8 +207,11 @@ export const CONSOLE_API = {
   'GET /api/aiendpoint/:id': { response: ZEnvelope(ZAiEndpointRead) },
   'POST /api/aiendpoint': { body: ZCreateAiEndpoint, response: ZEnvelope(ZCreatedAiEndpoint), status: 201 },
   'PATCH /api/aiendpoint/:id': { body: ZUpdateAiEndpoint, response: ZEnvelope(ZAiEndpoint) },
+  'GET /api/aiendpoint/:id/upstreams': { response: ZEnvelope(ZUpstreamHealth) },
   'DELETE /api/aiendpoint/:ids': { response: ZEnvelope(ZDeleted) },
   'GET /api/aiendpointShared': { response: ZEnvelope(z.array(ZSharedAiEndpoint)) },
+  'GET /api/marketplace': { response: ZEnvelope(ZMarketplacePage) },
+  'GET /api/marketplace/:provider/:name': { response: ZEnvelope(ZMarketplaceEndpoint) },
 
   ...itemCalls(ITEM_KINDS[0]),
   ...itemCalls(ITEM_KINDS[1]),

@@ -6,7 +6,7 @@ import { ZEnvelope } from '@air/shared/schemas/common';
 import { ZItem } from '@air/shared/schemas/item';
 import { ZSignInData } from '@air/shared/schemas/user';
 import { buildApp, type TApp } from '../app';
-import { insertUsageRows, type TUsageRow } from '../gateway/metering';
+import { insertUsageRows, type TUsageRow } from '../modules/usage/service';
 import { issueToken, TOKEN_TTL_MS } from '../lib/one-time-tokens';
 import { userIdByEmail } from '../modules/identity/service';
 import type { TCliCommand } from './command';
@@ -155,6 +155,8 @@ export function demoUsage(accountId: string, keyId: string, endpointIds: string[
         tokensEstimated: false,
         streamed: i % 3 === 0,
         errorCode: failed ? 'upstream_unreachable' : null,
+        attempts: 1,
+        cacheHit: false,
         // Spread over the day, never later than now.
         createdAt: new Date(Math.min(now.getTime(), date.getTime() - i * 97_000)),
       });

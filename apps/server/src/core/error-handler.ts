@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { ERRORS, type TErrorCode } from '@air/shared/errors';
 import { describeIssue, type TIssueLike, type TIssueMessage } from '@air/shared/validation';
 import { AppError, isAppError } from '../lib/app-error';
+import { drainRequest } from '../lib/drain-request';
 import { hasMessage, t, type TLocale } from '../i18n';
 
 interface TValidationIssue {
@@ -122,6 +123,12 @@ export function registerErrorHandler(app: FastifyInstance) {
       if (context === 'params') return sendAppError(new AppError('not_found'), request, reply);
       const { inputError, message } = describeValidation(first, request.locale);
       return reply.status(ERRORS.validation.status).send({ message, ...(inputError ? { inputError } : {}) });
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // The 413 goes out once the client has finished sending (see drainRequest).
+      return drainRequest(request.raw).then(() =>
+        sendAppError(new AppError('payload_too_large'), request, reply),
+      );
     }
     if (!isResponseSerializationError(error as never)) {
       const code = codeForFastifyError(error);

@@ -2,17 +2,35 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { TDb } from '../db/client';
 import type { TPlanLimits } from './directory';
-import { createMemoryRateLimiter, MonthlyCalls, storedCalls, type TRateLimiter } from './limits';
+import { storedCalls } from '../modules/usage/service';
+import {
+  createMemoryRateLimiter,
+  keyCounterId,
+  MonthlyCalls,
+  storedKeyCalls,
+  type TRateLimiter,
+} from './limits';
 
-/** `admit` answers 0 (admitted and counted), QUOTA_EXCEEDED, or the seconds until the rate window ends. */
+/**
+ * `admit` answers 0 (admitted and counted), QUOTA_EXCEEDED (the account's plan), KEY_QUOTA_EXCEEDED
+ * (the key's own monthly cap, contract 6b), or the seconds until the rate window ends.
+ */
 export const QUOTA_EXCEEDED = -1;
+export const KEY_QUOTA_EXCEEDED = -2;
+
+/** What `admit` needs of the calling key. */
+export interface TAdmitKey {
+  readonly keyId: string;
+  readonly accountId: string;
+  readonly monthlyCalls: number | null;
+}
 
 /**
  * The per-key rate limit and the per-account monthly quota, checked and counted together for each
  * call the gateway forwards.
  */
 export interface TCallCounters {
-  admit(keyId: string, accountId: string, limits: TPlanLimits): number | Promise<number>;
+  admit(key: TAdmitKey, limits: TPlanLimits): number | Promise<number>;
   /** Calls counted this period (what the quota is enforced against). */
   calls(accountId: string): number | Promise<number>;
   /** null without REDIS_URL; else whether the shared counters are in use right now. */
@@ -24,6 +42,7 @@ export interface TCallCounters {
 export class LocalCallCounters implements TCallCounters {
   private limiter: TRateLimiter;
   private monthly: MonthlyCalls;
+  private keyMonthly: MonthlyCalls;
 
   constructor(
     private readonly db: TDb,
@@ -32,19 +51,50 @@ export class LocalCallCounters implements TCallCounters {
   ) {
     this.limiter = createMemoryRateLimiter(now);
     this.monthly = new MonthlyCalls(db, now, beforeSeed);
+    this.keyMonthly = this.keyCounters();
   }
 
-  admit(keyId: string, accountId: string, limits: TPlanLimits): number | Promise<number> {
-    const wait = this.limiter.hit(keyId, limits.rateLimitPerMinute) as number;
+  private keyCounters(): MonthlyCalls {
+    return new MonthlyCalls(this.db, this.now, this.beforeSeed, (id, period) =>
+      storedKeyCalls(this.db, id, period),
+    );
+  }
+
+  admit(key: TAdmitKey, limits: TPlanLimits): number | Promise<number> {
+    const wait = this.limiter.hit(key.keyId, limits.rateLimitPerMinute) as number;
     if (wait > 0) return wait;
+    const accountId = key.accountId;
+    const cap = key.monthlyCalls;
     const used = this.monthly.current(accountId);
-    if (typeof used === 'number') return this.countIfUnder(accountId, used, limits);
-    return used.then((seeded) => this.countIfUnder(accountId, seeded, limits));
+    const keyId = cap === null ? null : keyCounterId(accountId, key.keyId, cap);
+    const keyUsed = keyId === null ? 0 : this.keyMonthly.current(keyId);
+    if (typeof used === 'number' && typeof keyUsed === 'number')
+      return this.countIfUnder(accountId, used, limits, keyId, keyUsed, cap);
+    // Seeded first; then checked and counted in one synchronous step, so a burst cannot pass the caps.
+    return Promise.all([used, keyUsed]).then(() =>
+      this.countIfUnder(
+        accountId,
+        this.monthly.current(accountId) as number,
+        limits,
+        keyId,
+        keyId === null ? 0 : (this.keyMonthly.current(keyId) as number),
+        cap,
+      ),
+    );
   }
 
-  private countIfUnder(accountId: string, used: number, limits: TPlanLimits): number {
+  private countIfUnder(
+    accountId: string,
+    used: number,
+    limits: TPlanLimits,
+    keyId: string | null,
+    keyUsed: number,
+    cap: number | null,
+  ): number {
     if (used >= limits.quotaCallsMonth) return QUOTA_EXCEEDED;
+    if (keyId !== null && cap !== null && keyUsed >= cap) return KEY_QUOTA_EXCEEDED;
     this.monthly.add(accountId);
+    if (keyId !== null) this.keyMonthly.add(keyId);
     return 0;
   }
 
@@ -60,6 +110,7 @@ export class LocalCallCounters implements TCallCounters {
   reset(): void {
     this.limiter = createMemoryRateLimiter(this.now);
     this.monthly = new MonthlyCalls(this.db, this.now, this.beforeSeed);
+    this.keyMonthly = this.keyCounters();
   }
 
   async close(): Promise<void> {
@@ -69,10 +120,11 @@ export class LocalCallCounters implements TCallCounters {
 
 /**
  * One script run per call: the key's counter for this minute, then the account's counter for this
- * month, each checked and incremented atomically (no other call can run between check and
- * increment, on any instance). -1: rate limit hit; -2: the month's counter does not exist yet
+ * month, then (for a key with a monthly cap, ARGV[3] > 0) the key's counter for this month, each
+ * checked and incremented atomically (no other call can run between check and increment, on any
+ * instance). -1: rate limit hit; -2 (-4): the account's (key's) month counter does not exist yet
  * (the caller seeds it from the stored usage and runs the script again; the rate hit is taken
- * back); -3: quota reached; else the calls counted this month.
+ * back); -3: quota reached; -5: the key's cap reached; else the calls counted this month.
  */
 const ADMIT_SCRIPT = `
 local rate = redis.call('INCR', KEYS[1])
@@ -84,14 +136,34 @@ if not used then
   return -2
 end
 if tonumber(used) >= tonumber(ARGV[2]) then return -3 end
+if tonumber(ARGV[3]) > 0 then
+  local keyUsed = redis.call('GET', KEYS[3])
+  if not keyUsed then
+    redis.call('DECR', KEYS[1])
+    return -4
+  end
+  if tonumber(keyUsed) >= tonumber(ARGV[3]) then return -5 end
+  redis.call('INCR', KEYS[3])
+end
 return redis.call('INCR', KEYS[2])
 `;
+
+function keyQuotaName(counterId: string, period: string): string {
+  return `air:kq:${counterId}:${period}`;
+}
 
 /** A month's counter outlives its month by a few days, then Redis drops it. */
 const QUOTA_KEY_TTL_MS = 35 * 86_400_000;
 
 type TAdmitRedis = Redis & {
-  airAdmit(rateKey: string, quotaKey: string, rateLimit: number, quota: number): Promise<number>;
+  airAdmit(
+    rateKey: string,
+    quotaKey: string,
+    keyQuotaKey: string,
+    rateLimit: number,
+    quota: number,
+    keyCap: number,
+  ): Promise<number>;
 };
 
 /**
@@ -110,6 +182,8 @@ export class RedisCallCounters implements TCallCounters {
   private up = false;
   /** Accounts admitted by the local counters since Redis was last in use. */
   private readonly countedLocally = new Set<string>();
+  /** Capped keys' counter ids admitted locally meanwhile (their months are re-seeded too). */
+  private readonly keysCountedLocally = new Set<string>();
   private readonly seeding = new Map<string, Promise<void>>();
   private reconciling: Promise<void> | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -134,7 +208,7 @@ export class RedisCallCounters implements TCallCounters {
       commandTimeout: 2000,
       enableAutoPipelining: true,
     }) as TAdmitRedis;
-    this.redis.defineCommand('airAdmit', { numberOfKeys: 2, lua: ADMIT_SCRIPT });
+    this.redis.defineCommand('airAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
     this.redis.on('ready', () => void this.reconcile());
     this.redis.on('close', () => this.markDown());
     // Connection errors are reported by 'close' and retried by ioredis; they must not crash the process.
@@ -145,31 +219,41 @@ export class RedisCallCounters implements TCallCounters {
     return this.up;
   }
 
-  admit(keyId: string, accountId: string, limits: TPlanLimits): number | Promise<number> {
-    if (!this.up) return this.admitLocally(keyId, accountId, limits);
+  admit(key: TAdmitKey, limits: TPlanLimits): number | Promise<number> {
+    if (!this.up) return this.admitLocally(key, limits);
+    const { keyId, accountId } = key;
     const time = this.now();
     const minute = Math.floor(time / 60_000);
     const period = this.monthly.period();
+    const quotaKey = `air:q:${accountId}:${period}`;
+    const cap = key.monthlyCalls ?? 0;
+    const keyQuotaKey = cap > 0 ? keyQuotaName(keyCounterId(accountId, keyId, cap), period) : quotaKey;
     return this.redis
       .airAdmit(
         `air:rl:${keyId}:${minute}`,
-        `air:q:${accountId}:${period}`,
+        quotaKey,
+        keyQuotaKey,
         limits.rateLimitPerMinute,
         limits.quotaCallsMonth,
+        cap,
       )
       .then(
         (result) => {
           if (result === -1) return ((minute + 1) * 60_000 - time) / 1000;
           if (result === -3) return QUOTA_EXCEEDED;
-          if (result === -2)
-            return this.seed(accountId, period).then(() => this.admit(keyId, accountId, limits));
+          if (result === -5) return KEY_QUOTA_EXCEEDED;
+          if (result === -2) return this.seed(accountId, period).then(() => this.admit(key, limits));
+          if (result === -4)
+            return this.seedKey(keyCounterId(accountId, keyId, cap), period).then(() =>
+              this.admit(key, limits),
+            );
           return 0;
         },
         (error: unknown) => {
           this.log.warn({ err: error }, 'gateway: Redis counters unavailable, counting locally');
           if (this.redis.status !== 'ready') this.markDown();
           else this.scheduleReconcile();
-          return this.admitLocally(keyId, accountId, limits);
+          return this.admitLocally(key, limits);
         },
       );
   }
@@ -194,10 +278,27 @@ export class RedisCallCounters implements TCallCounters {
     await this.local.close();
   }
 
-  private admitLocally(keyId: string, accountId: string, limits: TPlanLimits): number | Promise<number> {
-    this.countedLocally.add(accountId);
+  private admitLocally(key: TAdmitKey, limits: TPlanLimits): number | Promise<number> {
+    this.countedLocally.add(key.accountId);
+    if (key.monthlyCalls !== null)
+      this.keysCountedLocally.add(keyCounterId(key.accountId, key.keyId, key.monthlyCalls));
     this.onLocalAdmit();
-    return this.local.admit(keyId, accountId, limits);
+    return this.local.admit(key, limits);
+  }
+
+  /** A capped key's month, seeded once from usage_events like an account's (SET NX). */
+  private seedKey(counterId: string, period: string): Promise<void> {
+    const key = keyQuotaName(counterId, period);
+    let pending = this.seeding.get(key);
+    if (!pending) {
+      pending = (async () => {
+        await this.beforeSeed();
+        const stored = await storedKeyCalls(this.db, counterId, period);
+        await this.redis.set(key, stored, 'PX', QUOTA_KEY_TTL_MS, 'NX');
+      })().finally(() => this.seeding.delete(key));
+      this.seeding.set(key, pending);
+    }
+    return pending;
   }
 
   private markDown(): void {
@@ -245,8 +346,13 @@ export class RedisCallCounters implements TCallCounters {
         await this.beforeSeed();
         const period = this.monthly.period();
         const accounts = [...this.countedLocally];
-        await this.redis.del(...accounts.map((accountId) => `air:q:${accountId}:${period}`));
+        const keys = [...this.keysCountedLocally];
+        await this.redis.del(
+          ...accounts.map((accountId) => `air:q:${accountId}:${period}`),
+          ...keys.map((counterId) => keyQuotaName(counterId, period)),
+        );
         for (const accountId of accounts) this.countedLocally.delete(accountId);
+        for (const counterId of keys) this.keysCountedLocally.delete(counterId);
         this.local.reset();
         this.log.info({ accounts: accounts.length }, 'gateway: Redis back, counters re-seeded from usage');
       }

@@ -3,9 +3,31 @@ import { isIP } from 'node:net';
 import { decryptSecret } from '../lib/crypto';
 import { entitlementsFor } from '../modules/billing/service';
 import { endpointByRouteName } from '../modules/aiendpoint/service';
+import { ROUTING_LIMITS } from '@air/shared/schemas/aiendpoint';
 import { AppError } from '../lib/app-error';
 import { LookupCache } from '../lib/lookup-cache';
 import { isPrivateAddress } from '../lib/upstream-address';
+
+/** One upstream of a route, ready to dispatch to. */
+export interface TUpstreamTarget {
+  /** The URL as configured: the circuit's and the metrics' name for it. */
+  url: string;
+  origin: string;
+  path: string;
+  weight: number;
+  /** The URL names an IP literal in a private range (DNS checks never see literals). */
+  literalPrivate: boolean;
+}
+
+/** An endpoint's routing settings (contract 6a) with defaults filled in; null on a plain route. */
+export interface TRouting {
+  retries: number;
+  backoffMs: number;
+  fallbacks: readonly string[];
+  failures: number;
+  cooldownMs: number;
+  cacheTtlMs: number;
+}
 
 /** What the gateway needs of an endpoint, by route name, ready to forward. */
 export interface TRouteEntry {
@@ -23,6 +45,14 @@ export interface TRouteEntry {
   timeoutMs: number;
   /** The URL names an IP literal in a private range (DNS checks never see literals). */
   literalPrivate: boolean;
+  /** Every upstream (the first is origin + path above); one entry on a plain route. */
+  upstreams: readonly TUpstreamTarget[];
+  /** Sum of the upstreams' weights. */
+  totalWeight: number;
+  /** null: the plain path of server contract section 6 (one upstream, no retry, circuit or cache). */
+  routing: TRouting | null;
+  /** `x-air-route` and `x-air-attempts: 1`, built once: what most answers carry. */
+  airHeaders: readonly string[];
 }
 
 export interface TPlanLimits {
@@ -36,6 +66,23 @@ const MAX_ENTRIES = 100_000;
 
 /** Headers an endpoint's configuration may not set: they belong to the gateway or the transport. */
 const RESERVED_UPSTREAM_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+
+function upstreamTarget(raw: string, weight: number): TUpstreamTarget | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  return {
+    url: raw,
+    origin: url.origin,
+    path: (url.pathname || '/') + url.search,
+    weight,
+    literalPrivate: isIP(host) !== 0 && isPrivateAddress(host),
+  };
+}
 
 export function upstreamHeaders(secret: string, sealed: string | null): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -79,12 +126,17 @@ export function createDirectory(app: FastifyInstance) {
   async function routeEntry(routeName: string): Promise<TRouteEntry | null> {
     const row = await endpointByRouteName(db, routeName);
     if (!row) return null;
-    let url: URL;
-    try {
-      url = new URL(row.routeEndpoint);
-    } catch {
-      app.log.warn({ routeName }, 'gateway: endpoint has an invalid URL');
-      return null;
+    const configured = row.routing?.upstreams?.length
+      ? row.routing.upstreams
+      : [{ url: row.routeEndpoint, weight: ROUTING_LIMITS.weight.default }];
+    const upstreams: TUpstreamTarget[] = [];
+    for (const upstream of configured) {
+      const target = upstreamTarget(upstream.url, upstream.weight);
+      if (!target) {
+        app.log.warn({ routeName }, 'gateway: endpoint has an invalid URL');
+        return null;
+      }
+      upstreams.push(target);
     }
     let headers: Record<string, string>;
     try {
@@ -94,19 +146,40 @@ export function createDirectory(app: FastifyInstance) {
       app.log.error({ err: error, routeName }, "gateway: cannot open the endpoint's upstream headers");
       return null;
     }
-    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    const first = upstreams[0]!;
+    const routing = row.routing;
+    const routed =
+      routing !== null &&
+      ((routing.upstreams?.length ?? 0) > 1 ||
+        routing.retry !== undefined ||
+        routing.fallbacks !== undefined ||
+        routing.circuit !== undefined ||
+        (routing.cache_ttl_s ?? 0) > 0);
     return {
       endpointId: row.id,
       accountId: row.accountId,
       routeName: row.routeName,
       isActive: row.isActive,
       isPublic: row.isActive && row.isShared && !row.isPrivate,
-      origin: url.origin,
-      path: (url.pathname || '/') + url.search,
+      origin: first.origin,
+      path: first.path,
       headers,
       upstreamModel: row.upstreamModel ?? null,
       timeoutMs: row.upstreamTimeoutMs ?? config.gatewayTimeoutMs,
-      literalPrivate: isIP(host) !== 0 && isPrivateAddress(host),
+      literalPrivate: first.literalPrivate,
+      upstreams,
+      airHeaders: Object.freeze(['x-air-route', row.routeName, 'x-air-attempts', '1']),
+      totalWeight: upstreams.reduce((sum, upstream) => sum + upstream.weight, 0),
+      routing: routed
+        ? {
+            retries: routing.retry?.attempts ?? ROUTING_LIMITS.attempts.default,
+            backoffMs: routing.retry?.backoff_ms ?? ROUTING_LIMITS.backoffMs.default,
+            fallbacks: routing.fallbacks ?? [],
+            failures: routing.circuit?.failures ?? ROUTING_LIMITS.failures.default,
+            cooldownMs: (routing.circuit?.cooldown_s ?? ROUTING_LIMITS.cooldownS.default) * 1000,
+            cacheTtlMs: (routing.cache_ttl_s ?? 0) * 1000,
+          }
+        : null,
     };
   }
 

@@ -36,6 +36,13 @@ export const GATEWAY_ERRORS = {
     type: 'permission_error',
     message: 'This API key does not have the gateway.invoke scope.',
   },
+  key_expired: {
+    status: 401,
+    type: 'authentication_error',
+    message: 'This API key has expired. Create a new key or extend its expiry.',
+    // The contract's code for any refused key: SDKs treat it as an authentication failure.
+    wire: 'invalid_api_key',
+  },
   route_not_found: { status: 404, type: 'invalid_request_error', message: 'Route not found.' },
   quota_exceeded: {
     status: 402,
@@ -46,6 +53,11 @@ export const GATEWAY_ERRORS = {
     status: 429,
     type: 'rate_limit_error',
     message: 'Too many calls with this API key in this minute. Retry after the time in Retry-After.',
+  },
+  key_quota_exceeded: {
+    status: 429,
+    type: 'insufficient_quota',
+    message: "This API key has used this month's calls of its own cap.",
   },
   too_many_unknown: {
     status: 429,
@@ -63,17 +75,36 @@ export const GATEWAY_ERRORS = {
     type: 'api_error',
     message: 'The upstream endpoint did not answer in time.',
   },
+  upstreams_unavailable: {
+    status: 503,
+    type: 'api_error',
+    message:
+      "Every upstream of this route is failing and skipped for its circuit's cooldown. Retry after the time in Retry-After.",
+  },
   internal_error: { status: 500, type: 'api_error', message: 'Something went wrong.' },
 } as const;
 
 export type TGatewayErrorCode = keyof typeof GATEWAY_ERRORS;
 
+function errorBody(code: TGatewayErrorCode, message: string): Buffer {
+  const entry = GATEWAY_ERRORS[code] as { type: string; wire?: string };
+  return Buffer.from(JSON.stringify({ error: { message, type: entry.type, code: entry.wire ?? code } }));
+}
+
 const BODIES = Object.fromEntries(
-  Object.entries(GATEWAY_ERRORS).map(([code, { type, message }]) => [
+  Object.keys(GATEWAY_ERRORS).map((code) => [
     code,
-    Buffer.from(JSON.stringify({ error: { message, type, code } })),
+    errorBody(code as TGatewayErrorCode, GATEWAY_ERRORS[code as TGatewayErrorCode].message),
   ]),
 ) as Record<TGatewayErrorCode, Buffer>;
+
+/** The key's monthly cap reached (contract 6b): the message names the cap. */
+export function keyQuotaBody(cap: number): Buffer {
+  return errorBody(
+    'key_quota_exceeded',
+    `This API key has used its cap of ${cap} calls this month. Raise the key's monthly_calls or use another key.`,
+  );
+}
 
 export function gatewayErrorBody(code: TGatewayErrorCode): Buffer {
   return BODIES[code];
@@ -85,9 +116,11 @@ export function writeGatewayError(
   code: TGatewayErrorCode,
   requestId: string,
   retryAfterSeconds?: number,
+  /** Headers of the routing (`x-air-route`, `x-air-attempts`…), as name, value pairs. */
+  extraHeaders?: readonly string[] | null,
+  body: Buffer = BODIES[code],
 ): number {
   const { status } = GATEWAY_ERRORS[code];
-  const body = BODIES[code];
   if (res.headersSent) {
     res.destroy();
     return status;
@@ -99,6 +132,8 @@ export function writeGatewayError(
     'x-content-type-options': 'nosniff',
   };
   if (retryAfterSeconds !== undefined) headers['retry-after'] = Math.max(1, Math.ceil(retryAfterSeconds));
+  if (extraHeaders)
+    for (let i = 0; i < extraHeaders.length; i += 2) headers[extraHeaders[i]!] = extraHeaders[i + 1]!;
   res.writeHead(status, headers);
   res.end(body);
   return status;

@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { TKeyAuth } from '../core/credentials';
 import type { TRouteEntry } from './directory';
-import { QUOTA_EXCEEDED } from './counters';
-import { GATEWAY_ERRORS, writeGatewayError, type TGatewayErrorCode } from './errors';
+import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED } from './counters';
+import { GATEWAY_ERRORS, keyQuotaBody, writeGatewayError, type TGatewayErrorCode } from './errors';
+import { mayCall, RoutedCall } from './routed-call';
 import { isAppError } from '../lib/app-error';
 import { jsonDepthExceeds } from '../lib/json-guard';
-import { tokensFrom } from './metering';
-import { estimateTokens, promptChars } from './stream-usage';
+import { estimateTokens, promptChars, tokensFrom } from './stream-usage';
 import type { TGatewayState } from './state';
 import { ProxyCall, type TCallResult } from './upstream';
 
@@ -59,9 +59,19 @@ function parseObject(body: Buffer): Record<string, unknown> | null {
  * counters, metering appends to a buffer.
  */
 export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) {
-  const { directory, counters, meter, agent, metrics } = state;
+  const { directory, counters, meter, agent, metrics, circuits, answers } = state;
   const allowPrivate = app.config.upstreamAllowPrivate;
   const beforeAnswer = (callId: number) => meter.beforeAnswer(callId);
+  const routing = {
+    agent,
+    directory,
+    circuits,
+    cache: answers,
+    allowPrivate,
+    beforeAnswer,
+    upstreamAttempt: (url: string) => metrics.upstreamAttempts.labels(url).inc(),
+    upstreamFailure: (url: string) => metrics.upstreamFailures.labels(url).inc(),
+  };
   const callsByStatus = new Map<number, { inc(): void }>();
   const countCall = (status: number) => {
     let child = callsByStatus.get(status);
@@ -87,8 +97,9 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     started: number,
     code: TGatewayErrorCode,
     retryAfter?: number,
+    body?: Buffer,
   ) {
-    writeGatewayError(res, code, requestId, retryAfter);
+    writeGatewayError(res, code, requestId, retryAfter, null, body);
     countCall(GATEWAY_ERRORS[code].status);
     countError(code);
     metrics.duration.observe((performance.now() - started) / 1000);
@@ -101,6 +112,8 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     result: TCallResult,
     callId: number,
     streamed: Record<string, unknown> | null,
+    attempts = 1,
+    cacheHit = false,
   ) {
     const latencyMs = performance.now() - started;
     countCall(result.status);
@@ -108,7 +121,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     else if (result.status >= 400)
       countError(result.clientGone ? 'client_closed' : `upstream_${result.status}`);
     metrics.duration.observe(latencyMs / 1000);
-    metrics.upstreamDuration.observe(result.upstreamMs / 1000);
+    if (attempts > 0) metrics.upstreamDuration.observe(result.upstreamMs / 1000);
     let promptTokens: number | null = null;
     let completionTokens: number | null = null;
     let tokensEstimated = false;
@@ -141,6 +154,8 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
         tokensEstimated,
         streamed: result.streamed,
         errorCode: result.errorCode ?? (result.clientGone ? 'client_closed' : null),
+        attempts,
+        cacheHit,
         createdAt: new Date(),
       },
       callId,
@@ -167,7 +182,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       clientGone: true,
       streamed: false,
     };
-    meterCall(started, key, route, result, begin(key, route), null);
+    meterCall(started, key, route, result, begin(key, route), null, 0);
   }
 
   function forward(
@@ -177,15 +192,31 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     key: TKeyAuth,
     route: TRouteEntry,
     body: Buffer,
+    parsed: Record<string, unknown> | null,
     streamed: Record<string, unknown> | null,
     stripUsage: boolean,
   ) {
     const callId = begin(key, route);
+    if (route.routing !== null) {
+      return new RoutedCall(
+        routing,
+        res,
+        requestId,
+        key,
+        route,
+        body,
+        parsed,
+        streamed ? { stripUsage } : null,
+        callId,
+        (answered, result, attempts, cacheHit) =>
+          meterCall(started, key, answered, result, callId, streamed, attempts, cacheHit),
+      ).start();
+    }
     const onDone = (result: TCallResult) => meterCall(started, key, route, result, callId, streamed);
     if (route.literalPrivate && !allowPrivate) {
       // Same answer as a refused DNS result: the caller learns nothing about the network.
       app.log.warn({ routeName: route.routeName }, 'gateway: upstream is a private address');
-      const status = writeGatewayError(res, 'upstream_unreachable', requestId);
+      const status = writeGatewayError(res, 'upstream_unreachable', requestId, undefined, route.airHeaders);
       return onDone({
         status,
         errorCode: 'upstream_unreachable',
@@ -209,6 +240,9 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
         stream: streamed ? { stripUsage } : null,
         callId,
         beforeAnswer,
+        airHeaders: route.airHeaders,
+        retry: null,
+        cache: false,
       },
       onDone,
     );
@@ -222,7 +256,8 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     try {
       const headers = request.headers;
       const key = callerKey(request);
-      if (!key) return refuse(res, requestId, started, 'invalid_api_key');
+      if (!key)
+        return refuse(res, requestId, started, request.keyExpired ? 'key_expired' : 'invalid_api_key');
       if (!canInvoke(key)) return refuse(res, requestId, started, 'insufficient_scope');
 
       const body = request.body;
@@ -246,10 +281,9 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       // name past the budget is refused below (`rate_limited`).
       let route = directory.routes.peek(routeName);
       if (route === undefined) route = await directory.routes.load(routeName, request.ip);
-      // Another account's private route answers exactly like a missing one.
-      if (!route || !route.isActive || (route.accountId !== key.accountId && !route.isPublic)) {
-        return refuse(res, requestId, started, 'route_not_found');
-      }
+      // Another account's private route, or one outside the key's allow-list, answers exactly
+      // like a missing one.
+      if (!mayCall(key, route)) return refuse(res, requestId, started, 'route_not_found');
 
       let limits = directory.planLimits.peek(key.accountId);
       if (limits === undefined) limits = await directory.planLimits.load(key.accountId);
@@ -284,12 +318,21 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       if (res.destroyed) return;
       // Checks and counts the call against the rate limit and the quota in one step (one Redis
       // round trip with REDIS_URL): from here on it is a call, metered whatever happens to it.
-      let admitted = counters.admit(key.keyId, key.accountId, limits);
+      let admitted = counters.admit(key, limits);
       if (typeof admitted !== 'number') admitted = await admitted;
       if (admitted === QUOTA_EXCEEDED) return refuse(res, requestId, started, 'quota_exceeded');
+      if (admitted === KEY_QUOTA_EXCEEDED)
+        return refuse(
+          res,
+          requestId,
+          started,
+          'key_quota_exceeded',
+          undefined,
+          keyQuotaBody(key.monthlyCalls ?? 0),
+        );
       if (admitted > 0) return refuse(res, requestId, started, 'rate_limit_exceeded', admitted);
       if (res.destroyed) return meterUnsent(started, key, route);
-      forward(res, requestId, started, key, route, out, streamed, stripUsage);
+      forward(res, requestId, started, key, route, out, parsed, streamed, stripUsage);
     } catch (error) {
       if (isAppError(error) && error.code === 'rate_limited')
         return refuse(res, requestId, started, 'too_many_unknown', error.retryAfter);

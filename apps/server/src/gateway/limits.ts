@@ -1,6 +1,7 @@
-import { and, count, eq, gte } from 'drizzle-orm';
 import type { TDb } from '../db/client';
-import { usageEvents } from '../db/schema/usage-events';
+import { periodOf, periodStart, storedCalls } from '../modules/usage/service';
+
+export { periodOf };
 
 /**
  * Per-key calls per minute in this process, fixed one-minute windows. `hit` answers 0 when the
@@ -34,15 +35,6 @@ export function createMemoryRateLimiter(now: () => number = Date.now): TRateLimi
   };
 }
 
-/** `2026-11` (UTC): the quota period is the calendar month. */
-export function periodOf(time: number): string {
-  return new Date(time).toISOString().slice(0, 7);
-}
-
-export function periodStart(period: string): Date {
-  return new Date(`${period}-01T00:00:00.000Z`);
-}
-
 /**
  * Calls this month per caller account, in memory: seeded once from usage_events on the account's
  * first call in this process, then counted here as calls are forwarded, so quota checks never
@@ -59,6 +51,9 @@ export class MonthlyCalls {
     private readonly now: () => number = Date.now,
     /** Writes this instance's pending usage first, so the seed includes it. */
     private readonly beforeSeed: () => Promise<void> = async () => {},
+    /** The stored calls of one counter's id this period (an account's, by default). */
+    private readonly stored: (id: string, period: string) => Promise<number> = (id, period) =>
+      storedCalls(db, id, period),
   ) {}
 
   /** This month's name (`2026-11`). */
@@ -98,7 +93,7 @@ export class MonthlyCalls {
     const inFlight = this.seeding.get(key);
     if (inFlight) return inFlight;
     const promise = this.beforeSeed()
-      .then(() => storedCalls(this.db, accountId, period))
+      .then(() => this.stored(accountId, period))
       .then((seeded) => {
         const entry = this.counts.get(accountId);
         // Calls counted while the seed was in flight are added, not lost.
@@ -112,11 +107,13 @@ export class MonthlyCalls {
   }
 }
 
-/** The calls stored in usage_events for one caller account since the period began. */
-export async function storedCalls(db: TDb, accountId: string, period: string): Promise<number> {
-  const [row] = await db
-    .select({ calls: count() })
-    .from(usageEvents)
-    .where(and(eq(usageEvents.callerAccountId, accountId), gte(usageEvents.createdAt, periodStart(period))));
-  return Number(row?.calls ?? 0);
+/** A key's counter id: its account (for the index), the key and its cap (a new cap counts afresh from the stored calls). */
+export function keyCounterId(accountId: string, keyId: string, cap: number): string {
+  return `${accountId}:${keyId}:${cap}`;
+}
+
+/** The calls stored for one key since the period began (`keyCounterId`'s id). */
+export function storedKeyCalls(db: TDb, counterId: string, period: string): Promise<number> {
+  const [accountId, keyId] = counterId.split(':');
+  return storedCalls(db, accountId!, period, keyId!);
 }

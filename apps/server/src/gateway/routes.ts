@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { ZModelList, type TModelList } from '@air/shared/schemas/gateway';
 import { isAppError } from '../lib/app-error';
+import { drainRequest } from '../lib/drain-request';
 import { callableModels } from '../modules/aiendpoint/service';
 import { writeGatewayError, type TGatewayErrorCode } from './errors';
 import type { TKeyAuth } from '../core/credentials';
@@ -45,7 +46,11 @@ export default async function gatewayRoutes(app: FastifyInstance) {
             : 'internal_error';
     if (code === 'internal_error') request.log.error({ err: error }, 'gateway: request failed');
     reply.hijack();
-    writeGatewayError(reply.raw, code, request.id, isAppError(error) ? error.retryAfter : undefined);
+    const write = () =>
+      writeGatewayError(reply.raw, code, request.id, isAppError(error) ? error.retryAfter : undefined);
+    // An over-limit body: the 413 goes out once the client has finished sending (drainRequest).
+    if (code === 'payload_too_large') return drainRequest(request.raw).then(write);
+    write();
   });
 
   const invoke = createInvokeHandler(app, state);
@@ -61,7 +66,7 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     async (request, reply) => {
       reply.hijack();
       try {
-        await listModels(request.id, reply.raw, callerKey(request));
+        await listModels(request.id, reply.raw, callerKey(request), request.keyExpired);
       } catch (error) {
         request.log.error({ err: error }, 'gateway: model list failed');
         writeGatewayError(reply.raw, 'internal_error', request.id);
@@ -69,10 +74,13 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     },
   );
 
-  async function listModels(requestId: string, res: ServerResponse, key: TKeyAuth | null) {
-    if (!key) return void writeGatewayError(res, 'invalid_api_key', requestId);
+  async function listModels(requestId: string, res: ServerResponse, key: TKeyAuth | null, expired: boolean) {
+    if (!key) return void writeGatewayError(res, expired ? 'key_expired' : 'invalid_api_key', requestId);
     if (!canInvoke(key)) return void writeGatewayError(res, 'insufficient_scope', requestId);
-    const rows = await callableModels(app.db, key.accountId);
+    const allowed = key.routes;
+    const callable = await callableModels(app.db, key.accountId);
+    // A key with an allow-list sees only those routes (contract 6b).
+    const rows = allowed === null ? callable : callable.filter((row) => allowed.has(row.id));
     const list: TModelList = {
       object: 'list',
       data: rows.map((row) => ({

@@ -5,7 +5,11 @@ import { gatewayMetrics, type TGatewayMetrics } from '../modules/metrics/service
 import { createDirectory, type TDirectory } from './directory';
 import { Gauge } from 'prom-client';
 import { createCallCounters, type TCallCounters } from './counters';
-import { Meter } from './metering';
+import { Meter, reportGatewayTo } from '../modules/usage/service';
+import { addHealthPart } from '../core/health';
+import { AnswerCache } from './answer-cache';
+import { Circuits } from './circuit';
+import { reportUpstreamHealthTo, type TUpstreamHealthRow } from '../modules/aiendpoint/service';
 import { createUpstreamAgent } from './upstream';
 
 /** Everything the gateway keeps in memory for one server. */
@@ -15,6 +19,10 @@ export interface TGatewayState {
   meter: Meter;
   agent: Agent;
   metrics: TGatewayMetrics;
+  /** Upstream circuits (routed endpoints), shared through Redis when REDIS_URL is set. */
+  circuits: Circuits;
+  /** Cached answers of routed endpoints with `cache_ttl_s`. */
+  answers: AnswerCache;
 }
 
 const byServer = new WeakMap<object, TGatewayState>();
@@ -43,15 +51,49 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
       },
     });
   }
+  const circuits = new Circuits({
+    redisUrl: app.config.redisUrl,
+    publish: (change) => app.changes.publish(change),
+    log: app.log,
+  });
+  const unsubscribe = app.changes.subscribe((change) => {
+    if (change.kind === 'circuit') circuits.apply(change);
+  });
+  new Gauge({
+    name: 'air_gateway_upstream_circuit_state',
+    help: "Each routed upstream URL's circuit: 0 closed, 1 open, 2 probing (this instance's view)",
+    labelNames: ['upstream'],
+    registers: [metrics.registry],
+    collect() {
+      this.reset();
+      const now = Date.now();
+      for (const health of circuits.all()) {
+        const circuit = circuits.state(health, now);
+        this.labels(health.url).set(circuit === 'closed' ? 0 : circuit === 'open' ? 1 : 2);
+      }
+    },
+  });
   const state: TGatewayState = {
     directory: createDirectory(app),
     counters,
     meter,
     agent: createUpstreamAgent(app.config.upstreamAllowPrivate),
     metrics,
+    circuits,
+    answers: new AnswerCache(),
   };
   byServer.set(app.server, state);
+  reportGatewayTo(app.server, state);
+  reportUpstreamHealthTo(app.server, (upstreams) => upstreamHealth(circuits, upstreams));
+  // With REDIS_URL, /healthz says whether quotas and rate limits are counted in Redis (`up`) or,
+  // Redis being unreachable, in this instance only (`down`): the instance keeps serving, degraded.
+  addHealthPart(app, () => {
+    const up = counters.redisUp();
+    return up === null ? {} : { redis: up ? 'up' : 'down' };
+  });
   app.addHook('onClose', async () => {
+    unsubscribe();
+    circuits.close();
     state.directory.close();
     await state.meter.close();
     await state.counters.close();
@@ -60,14 +102,28 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
   return state;
 }
 
-/** The gateway's state when it is loaded (health reports on its counters). */
-export function findGatewayState(app: FastifyInstance): TGatewayState | undefined {
-  return byServer.get(app.server);
-}
-
 /** The gateway's state for console routes that report on it (usage). */
 export function gatewayStateOf(app: FastifyInstance): TGatewayState {
   const state = byServer.get(app.server);
   if (!state) throw new Error('the gateway is not loaded');
   return state;
+}
+
+/** Each upstream's circuit and last hour as this instance knows them (handed to aiendpoint). */
+function upstreamHealth(
+  circuits: Circuits,
+  upstreams: { url: string; weight: number }[],
+): TUpstreamHealthRow[] {
+  const now = Date.now();
+  return upstreams.map(({ url, weight }) => {
+    const health = circuits.peek(url);
+    return {
+      url,
+      weight,
+      state: health ? circuits.state(health, now) : 'closed',
+      last_failure_at: health?.lastFailureAt ? new Date(health.lastFailureAt).toISOString() : null,
+      attempts_1h: health ? health.attempts.total(now) : 0,
+      failures_1h: health ? health.failures.total(now) : 0,
+    };
+  });
 }

@@ -68,6 +68,19 @@ function isForwardedHeader(lower: string): boolean {
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
+/** Upstream answers worth another try (contract 6a): rate limited or failing. Anything else passes through. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
+}
+
+/** `Retry-After` in milliseconds (seconds or an HTTP date), or -1. */
+function retryAfterMs(value: string): number {
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : -1;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? -1 : Math.max(0, at - Date.now());
+}
+
 /** Bytes of a JSON answer kept to read `usage` from; past this only the tail is kept. */
 const USAGE_BODY_LIMIT = 1_048_576;
 
@@ -84,6 +97,12 @@ export interface TCallResult {
   clientGone: boolean;
   /** The answer was a `text/event-stream`. */
   streamed: boolean;
+  /** Nothing was written: the failure (status or errorCode) is to be retried elsewhere. */
+  retried?: boolean;
+  /** The failed upstream's `Retry-After`, in milliseconds, or -1. */
+  retryAfterMs?: number;
+  /** A whole 200 JSON answer that may be cached: the headers it went out with (its body is `body`). */
+  cacheHeaders?: string[] | null;
 }
 
 export interface TForward {
@@ -99,6 +118,16 @@ export interface TForward {
   callId: number;
   /** Called with `callId` before the answer's first byte goes to the caller (its journal line is written). */
   beforeAnswer: (callId: number) => void;
+  /** Routing headers for the caller (`x-air-route`, `x-air-attempts`…), name, value pairs. */
+  airHeaders: readonly string[];
+  /**
+   * Routed calls: asked when the upstream fails before anything reached the caller (a retryable
+   * status, a connection error, a timeout); true means another attempt follows, so nothing is
+   * written and the answer's body is drained.
+   */
+  retry: (() => boolean) | null;
+  /** Keep a whole 200 JSON answer (up to MAX_CACHED_ANSWER) for the answer cache. */
+  cache: boolean;
 }
 
 /**
@@ -117,6 +146,10 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
   private clientGone = false;
   private streamed = false;
   private tap: StreamUsageTap | null = null;
+  /** A failed answer being drained for a retry: nothing of it reaches the caller. */
+  private discard = false;
+  private retryAfter = -1;
+  private cacheHeaders: string[] | null = null;
   private readonly started = performance.now();
 
   constructor(
@@ -169,6 +202,15 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
     if (statusCode < 200) return true; // 1xx: informational, the final answer follows
     this.status = statusCode;
     this.resumeUpstream = resume;
+    const retry = this.forward.retry;
+    if (retry !== null && isRetryableStatus(statusCode) && !this.clientGone && retry()) {
+      this.discard = true;
+      for (let i = 0; i < rawHeaders.length; i += 2) {
+        if (rawHeaders[i]!.toString('latin1').toLowerCase() === 'retry-after')
+          this.retryAfter = retryAfterMs(rawHeaders[i + 1]!.toString('latin1'));
+      }
+      return true;
+    }
     const headers: string[] = [];
     let json = false;
     let eventStream = false;
@@ -183,7 +225,10 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
       }
       headers.push(name, value);
     }
+    if (this.forward.cache && statusCode === 200 && json && !eventStream) this.cacheHeaders = headers.slice();
     headers.push('x-request-id', this.requestId, 'x-content-type-options', 'nosniff');
+    const air = this.forward.airHeaders;
+    for (let i = 0; i < air.length; i++) headers.push(air[i]!);
     this.streamed = eventStream;
     if (json && !eventStream && statusCode < 300) this.chunks = [];
     if (eventStream && this.forward.stream && statusCode < 300)
@@ -194,6 +239,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
   }
 
   onData(chunk: Buffer): boolean {
+    if (this.discard) return true;
     if (this.tap) {
       chunk = this.tap.push(chunk);
       if (chunk.length === 0) return true;
@@ -202,6 +248,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
       this.collected += chunk.length;
       this.chunks.push(chunk);
       if (this.collected > USAGE_BODY_LIMIT) {
+        this.cacheHeaders = null;
         // `usage` closes an OpenAI answer: past the limit keep only the last two chunks.
         this.chunks = this.chunks.slice(-2);
         this.collected = this.chunks[0]!.length + (this.chunks[1]?.length ?? 0);
@@ -214,6 +261,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
   }
 
   onComplete(): void {
+    if (this.discard) return this.finish(this.status, null, null, true);
     const rest = this.tap?.end();
     if (!this.clientGone) {
       if (rest && rest.length > 0) this.res.write(rest);
@@ -234,16 +282,25 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
     const errorCode: TGatewayErrorCode = TIMEOUT_CODES.has(code)
       ? 'upstream_timeout'
       : 'upstream_unreachable';
+    // A failure while draining a discarded answer, or before any answer: retried when routed.
+    if (this.discard) return this.finish(this.status, null, null, true);
+    const retry = this.forward.retry;
+    if (!this.res.headersSent && retry !== null && retry()) return this.finish(0, errorCode, null, true);
     if (this.res.headersSent) {
       // The upstream failed mid-answer: the caller sees a cut connection, the only honest signal left.
       this.res.destroy();
       return this.finish(this.status, errorCode, null);
     }
-    const status = writeGatewayError(this.res, errorCode, this.requestId);
+    const status = writeGatewayError(this.res, errorCode, this.requestId, undefined, this.forward.airHeaders);
     this.finish(status, errorCode, null);
   }
 
-  private finish(status: number, errorCode: TGatewayErrorCode | null, body: Buffer | null): void {
+  private finish(
+    status: number,
+    errorCode: TGatewayErrorCode | null,
+    body: Buffer | null,
+    retried = false,
+  ): void {
     if (this.done) return;
     this.done = true;
     this.res.off('close', this.onClientClose);
@@ -255,6 +312,9 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
       stream: this.tap,
       clientGone: this.clientGone,
       streamed: this.streamed,
+      retried: retried && !this.clientGone,
+      retryAfterMs: this.retryAfter,
+      cacheHeaders: this.cacheHeaders,
     });
   }
 }

@@ -13,6 +13,8 @@ export type TChange =
   | { kind: 'account'; accountId: string }
   | { kind: 'session'; sessionId: string }
   | { kind: 'user'; userId: string }
+  /** An upstream URL's circuit opened (until `until`, ms since the epoch) or closed (`until` 0). */
+  | { kind: 'circuit'; url: string; until: number }
   /** Every cached entry may be stale (invalidations may have been missed): drop all caches. */
   | { kind: 'reset' };
 

@@ -51,3 +51,16 @@ const OPTIONS: sanitizeHtml.IOptions = {
 export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, OPTIONS).trim();
 }
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
+
+/** A stored rich description as plain text (a card's summary, a page's meta description). */
+export function plainText(html: string): string {
+  return sanitizeHtml(html.replace(/<(?:br|\/p|\/li|\/h[1-4]|\/blockquote|\/pre)\b[^>]*>/gi, ' '), {
+    allowedTags: [],
+    allowedAttributes: {},
+  })
+    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => ENTITIES[name]!)
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -51,14 +51,13 @@ describe('dialog provider', () => {
     const callback = vi.fn();
     render(
       <DialogProvider
-        renderForm={({ fields, url, onSuccess }) => (
-          <button onClick={() => onSuccess({ saved: Object.keys(fields), url })}>submit form</button>
+        renderForm={({ fields, call, onSuccess }) => (
+          <button onClick={() => onSuccess({ saved: Object.keys(fields), call })}>submit form</button>
         )}
       >
         <Opener
           title="New item"
-          url="/api/newitem"
-          method="POST"
+          call="POST /api/newitem"
           fields={{ name: { type: 'text', label: 'Name' } }}
           schema={ZItemInput}
           callback={callback}
@@ -67,7 +66,7 @@ describe('dialog provider', () => {
     );
     await user.click(screen.getByText('open'));
     await user.click(await screen.findByText('submit form'));
-    expect(callback).toHaveBeenCalledWith({ saved: ['name'], url: '/api/newitem' });
+    expect(callback).toHaveBeenCalledWith({ saved: ['name'], call: 'POST /api/newitem' });
   });
 
   afterEach(() => vi.unstubAllGlobals());
@@ -83,8 +82,7 @@ describe('dialog provider', () => {
           <Opener
             title="New item"
             buttonText="Create"
-            url="/api/newitem"
-            method="POST"
+            call="POST /api/newitem"
             fields={{ name: { type: 'text', label: 'Name' } }}
             schema={ZItemInput}
             callback={callback}

@@ -1,13 +1,7 @@
 import * as React from 'react';
 import type { TDialogFormRenderer, TDialogOptions, TDialogState, TReturnFocus } from '@/app/dialog-types';
 
-export type {
-  TDialogFormRenderer,
-  TDialogMethod,
-  TDialogOptions,
-  TDialogState,
-  TReturnFocus,
-} from '@/app/dialog-types';
+export type { TDialogFormRenderer, TDialogOptions, TDialogState, TReturnFocus } from '@/app/dialog-types';
 
 // The form engine loads only when a form dialog first opens: pages that never use one don't pay for it.
 const LazyForm = React.lazy(() => import('@/components/form/form').then((m) => ({ default: m.Form })));
@@ -26,8 +20,8 @@ const DialogContext = React.createContext<TDialogContext | null>(null);
 const defaultRenderForm: TDialogFormRenderer = ({
   fields,
   schema,
-  url,
-  method,
+  call,
+  params,
   buttonText,
   onSuccess,
   cancel,
@@ -36,8 +30,8 @@ const defaultRenderForm: TDialogFormRenderer = ({
     <LazyForm
       fields={fields}
       schema={schema}
-      url={url ?? ''}
-      method={method ?? 'POST'}
+      call={call}
+      params={params}
       buttonText={typeof buttonText === 'string' ? buttonText : undefined}
       onSuccess={(response) => onSuccess(response)}
       cancel={cancel}

@@ -1,19 +1,17 @@
 import type * as React from 'react';
-import type { THttpMethod } from '@/lib/api';
-import type { TFormSchema } from '@/components/form/types';
-import type { TFormFields } from '@/components/form/types';
+import type { TWriteCall } from '@/lib/api';
+import type { TFormFields, TFormParams, TFormSchema } from '@/components/form/types';
 
 // The shared dialog's types, apart from the provider and its lazily loaded view so neither imports
 // the other.
-
-export type TDialogMethod = THttpMethod;
 
 interface TDialogBase {
   title?: React.ReactNode;
   description?: React.ReactNode;
   buttonText?: React.ReactNode;
-  url?: string;
-  method?: TDialogMethod;
+  /** A form dialog's call of the shared table, and its path parameters. */
+  call?: TWriteCall;
+  params?: TFormParams;
   /** Called once with the result when the dialog closes: the form's answer, true on confirm, false on cancel. */
   callback?: (result: unknown) => void;
 }
@@ -23,7 +21,10 @@ interface TDialogBase {
  * the request's shared schema: the form validates with the rules the server applies.
  */
 export type TDialogOptions = TDialogBase &
-  ({ fields: TFormFields; schema: TFormSchema } | { fields?: undefined; schema?: undefined });
+  (
+    | { fields: TFormFields; schema: TFormSchema; call: TWriteCall }
+    | { fields?: undefined; schema?: undefined; call?: undefined }
+  );
 
 export type TDialogState = TDialogOptions & { open: boolean };
 
@@ -31,8 +32,8 @@ export type TDialogState = TDialogOptions & { open: boolean };
 export type TDialogFormRenderer = (props: {
   fields: TFormFields;
   schema: TFormSchema;
-  url?: string;
-  method?: TDialogMethod;
+  call: TWriteCall;
+  params?: TFormParams;
   buttonText?: React.ReactNode;
   onSuccess: (result: unknown) => void;
   cancel: () => void;

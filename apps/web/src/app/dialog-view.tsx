@@ -52,8 +52,8 @@ export default function DialogView({
           renderForm({
             fields: state.fields,
             schema: state.schema,
-            url: state.url,
-            method: state.method,
+            call: state.call,
+            params: state.params,
             buttonText: state.buttonText,
             onSuccess: (result) => close(result),
             cancel: () => close(false),

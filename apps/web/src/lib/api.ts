@@ -1,4 +1,4 @@
-import type { TAnswerOf, TBodyOf, TConsoleCall, TEnvelope } from '@air/shared/api';
+import type { TAnswerOf, TBodyOf, TConsoleCall } from '@air/shared/api';
 import type { TErrorBody } from '@air/shared/schemas/common';
 import { storedLocale } from '@/lib/i18n';
 
@@ -15,13 +15,6 @@ export class ApiError extends Error {
   }
 }
 
-/**
- * A success answer of a URL the caller builds itself (the generic form posts anywhere): the shared
- * `{ data, message? }` envelope, loosely, since which call it is is not known here. The typed
- * `call` below answers exactly the shape the server declares for the call.
- */
-export type TApiResponse<T> = Partial<TEnvelope<T>> & { [key: string]: unknown };
-
 export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 function baseUrl(): string {
@@ -29,15 +22,16 @@ function baseUrl(): string {
 }
 
 /**
- * Every console call: bearer token and Accept-Language from the stored user, JSON in and out
+ * The one place the console speaks HTTP (not exported: every caller names a call of the shared
+ * table). Every console call: bearer token and Accept-Language from the stored user, JSON in and out
  * (multipart when the body is FormData), `{ data, message }` back, ApiError on any failure.
  */
-export async function apiRequest<T = unknown>(
+async function apiRequest(
   method: THttpMethod,
   url: string,
   body?: unknown,
   init: { signal?: AbortSignal } = {},
-): Promise<TApiResponse<T>> {
+): Promise<unknown> {
   const headers: Record<string, string> = { 'Accept-Language': storedLocale(), Accept: 'application/json' };
   const token = localStorage.getItem(TOKEN_STORAGE_KEY);
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -65,7 +59,7 @@ export async function apiRequest<T = unknown>(
     }
   }
   if (!res.ok) throw new ApiError(res.status, parsed as TErrorBody | string | null);
-  return (parsed ?? {}) as TApiResponse<T>;
+  return parsed ?? {};
 }
 
 type TPathOf<K extends string> = K extends `${string} ${infer Path}` ? Path : never;
@@ -77,6 +71,8 @@ type TParamNames<Path extends string> = Path extends `${string}:${infer Name}/${
 
 /** The `GET` calls of the table. */
 export type TGetCall = Extract<TConsoleCall, `GET ${string}`>;
+/** The writes of the table (what a form sends). */
+export type TWriteCall = Exclude<TConsoleCall, TGetCall>;
 /** The `data` of a call's success envelope. */
 export type TDataOf<K extends TConsoleCall> = TAnswerOf<K> extends { data: infer D } ? D : never;
 
@@ -127,11 +123,27 @@ export function call<K extends TConsoleCall>(name: K, ...[options]: TCallArgs<K>
   return apiRequest(method, callUrl(name, params, query), payload, { signal }) as Promise<TAnswerOf<K>>;
 }
 
-/** The untyped helpers, for the URLs a caller builds itself (the generic form engine). */
-export const api = {
-  get: <T>(url: string, init?: { signal?: AbortSignal }) => apiRequest<T>('GET', url, undefined, init),
-  post: <T>(url: string, body?: unknown) => apiRequest<T>('POST', url, body ?? {}),
-  put: <T>(url: string, body?: unknown) => apiRequest<T>('PUT', url, body ?? {}),
-  patch: <T>(url: string, body?: unknown) => apiRequest<T>('PATCH', url, body ?? {}),
-  delete: <T>(url: string, body?: unknown) => apiRequest<T>('DELETE', url, body),
-};
+/** The path parameters of a call, by name (a list is joined by commas). */
+export type TParamsOf<K extends TConsoleCall> = [TParamNames<TPathOf<K>>] extends [never]
+  ? undefined
+  : Record<TParamNames<TPathOf<K>>, string | readonly string[]>;
+
+/**
+ * A call whose body a form built: the form engine's values are a field map that the form's schema
+ * (the call's own request schema) has checked, and may be multipart (`FormData`) when a field
+ * holds files, so the body is not typed here; the name, the parameters and the answer are.
+ */
+export function submitCall<K extends TConsoleCall>(
+  name: K,
+  body: unknown,
+  params?: Record<string, string | readonly string[]>,
+): Promise<TAnswerOf<K>> {
+  return call(name, { params, body } as TCallOptions<K>);
+}
+
+/** The `message` of a success answer, when it has one (the forms show it as a notification). */
+export function answerMessage(answer: unknown): string | undefined {
+  const message =
+    answer && typeof answer === 'object' ? (answer as { message?: unknown }).message : undefined;
+  return typeof message === 'string' && message ? message : undefined;
+}

@@ -113,6 +113,7 @@ export function routingConfigFixture(
     fallbacks: [],
     circuit: { failures: 5, cooldown_s: 30 },
     cache_ttl_s: 0,
+    price: null,
     ...patch,
   };
 }

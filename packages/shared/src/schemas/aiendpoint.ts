@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { upstreamUrlProblem } from '../validation';
+import { ZPrice } from './price';
 
 /**
  * The AI endpoint registry (server contract section 5).
@@ -183,6 +184,8 @@ export const ZAiEndpointConfigInput = z.strictObject({
     .nullable()
     .optional(),
   headers: ZUpstreamHeaders.optional(),
+  /** The marketplace price (contract 5a), or null for free; all parts 0 is free too. */
+  price: ZPrice.nullable().optional(),
   /** The whole set of upstreams; `route_endpoint` follows `upstreams[0].url`. */
   upstreams: ZUpstreams.optional(),
   /** null: back to the default (no retries). */
@@ -239,6 +242,8 @@ export const ZAiEndpoint = ZSharedAiEndpoint.extend({
     timeout_ms: z.number().nullable(),
     /** Names only; every value is MASKED_HEADER_VALUE. */
     headers: z.record(z.string(), z.string()),
+    /** Null when free. */
+    price: ZPrice.nullable(),
     /** Always at least `[{ url: route_endpoint, weight: 1 }]`. */
     upstreams: z.array(z.object({ url: z.string(), weight: z.number().int() })),
     /** The effective settings (defaults filled in). */
@@ -262,3 +267,26 @@ export const ZAiEndpointRead = z.union([
   ZSharedAiEndpoint.extend({ editable: z.literal(false) }),
 ]);
 export type TAiEndpointRead = z.infer<typeof ZAiEndpointRead>;
+
+export const UPSTREAM_STATES = ['closed', 'open', 'probing'] as const;
+
+/**
+ * `GET /api/aiendpoint/{id}/upstreams` (the owner): each upstream's circuit as the answering
+ * instance knows it (shared through Redis), its last failure, and the last hour's calls and
+ * failures on that instance. `routed` is false for an endpoint without routing settings (its one
+ * upstream has no circuit and is not counted here).
+ */
+export const ZUpstreamHealth = z.object({
+  routed: z.boolean(),
+  upstreams: z.array(
+    z.object({
+      url: z.string(),
+      weight: z.number().int(),
+      state: z.enum(UPSTREAM_STATES),
+      last_failure_at: z.string().nullable(),
+      attempts_1h: z.number().int().min(0),
+      failures_1h: z.number().int().min(0),
+    }),
+  ),
+});
+export type TUpstreamHealth = z.infer<typeof ZUpstreamHealth>;

@@ -169,6 +169,10 @@ export const ZUsageLogEntry = z.object({
   streamed: z.boolean(),
   /** The gateway's code (e.g. upstream_timeout), `upstream_<status>` for an upstream's error, else null. */
   error_code: z.string().nullable(),
+  /** Upstream calls made for the request (retries and fallbacks included); 0 when answered from the cache. */
+  attempts: count,
+  /** Answered from the gateway's cache (contract 6a). */
+  cache_hit: z.boolean(),
 });
 export type TUsageLogEntry = z.infer<typeof ZUsageLogEntry>;
 

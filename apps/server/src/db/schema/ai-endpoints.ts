@@ -37,6 +37,13 @@ export const aiEndpoints = pgTable(
     upstreamModel: text('upstream_model'),
     upstreamTimeoutMs: integer('upstream_timeout_ms'),
     upstreamHeadersEnc: text('upstream_headers_enc'),
+    /**
+     * The marketplace price (contract 5a), minor units of the billing currency: all three set, or
+     * all null for free. Applies to calls from other accounts, from the next metered call.
+     */
+    pricePerCall: integer('price_per_call'),
+    pricePer1mInput: integer('price_per_1m_input'),
+    pricePer1mOutput: integer('price_per_1m_output'),
     /** Routing and resilience (contract 6a): upstreams, retry, fallbacks, circuit, cache; null when none is set. */
     routing: jsonb('routing').$type<TRoutingConfig>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -25,3 +25,6 @@ export * from './usage-daily';
 export * from './support-messages';
 export * from './quota-warnings';
 export * from './user-identities';
+export * from './endpoint-daily';
+export * from './marketplace-charges';
+export * from './spend-limits';

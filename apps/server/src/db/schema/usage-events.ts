@@ -1,4 +1,5 @@
 import {
+  bigint,
   bigserial,
   boolean,
   index,
@@ -9,11 +10,12 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 
 /**
  * One row per gateway call, written in batches off the request path. No column has a foreign key,
  * so metering never blocks on a concurrent delete and never fails a batch for it: a closed
- * account's calls still in flight are left out by the insert itself (gateway/metering.ts), and
+ * account's calls still in flight are left out by the insert itself (modules/usage/metering.ts), and
  * closing an account deletes its rows (modules/account/close.ts). A foreign key also doubled the
  * embedded database's cost per row (40 against 20 µs, a per-row check and row lock on accounts).
  * No request or answer body is ever stored. Every insert also adds to `usage_daily` (a statement
@@ -37,6 +39,18 @@ export const usageEvents = pgTable(
     streamed: boolean('streamed').notNull().default(false),
     /** The gateway's own error code when it answered instead of the upstream (or `client_closed`). */
     errorCode: text('error_code'),
+    /**
+     * What the call costs the caller, in millionths of a minor unit (exact: per_call x 1e6 plus
+     * tokens x per-million prices), worked out when it is metered; null when it is free (an
+     * unpriced route, the provider's own call, a cache hit, an answer that was not 2xx).
+     */
+    costMicros: bigint('cost_micros', { mode: 'number' }),
+    /** The price the cost used (minor units), as the route had it when the call was metered. */
+    pricePerCall: integer('price_per_call'),
+    pricePer1mInput: integer('price_per_1m_input'),
+    pricePer1mOutput: integer('price_per_1m_output'),
+    /** The marketplace charge (invoice line) that billed this call; null until its renewal. */
+    chargeId: uuid('charge_id'),
     /** Upstream calls made for this caller request (retries and fallbacks included); 0 on a cache hit. */
     attempts: smallint('attempts').notNull().default(1),
     /** Answered from the gateway's cache: counts against the caller's quota, earns the provider nothing. */
@@ -46,5 +60,9 @@ export const usageEvents = pgTable(
   (t) => [
     index('usage_events_caller_created_idx').on(t.callerAccountId, t.createdAt),
     index('usage_events_provider_created_idx').on(t.providerAccountId, t.createdAt),
+    // The priced calls not billed yet, per caller: what a renewal bills and the spend so far.
+    index('usage_events_unbilled_idx')
+      .on(t.callerAccountId, t.createdAt)
+      .where(sql`${t.costMicros} is not null and ${t.chargeId} is null`),
   ],
 );

@@ -8,13 +8,22 @@ import {
   ZCreateAiEndpoint,
   ZCreatedAiEndpoint,
   ZUpdateAiEndpoint,
+  ZUpstreamHealth,
 } from '@air/shared/schemas/aiendpoint';
 import { ZDeleted, ZEnvelope, ZIdParams } from '@air/shared/schemas/common';
 import { t } from '../../i18n';
 import { AppError } from '../../lib/app-error';
 import './messages';
 import { actorOf } from '../activity/service';
-import { createEndpoint, deleteEndpoints, getEndpoint, listEndpoints, updateEndpoint } from './service';
+import {
+  createEndpoint,
+  deleteEndpoints,
+  endpointUpstreams,
+  getEndpoint,
+  listEndpoints,
+  updateEndpoint,
+  upstreamHealthOf,
+} from './service';
 
 const ZUuid = z.uuid();
 
@@ -53,6 +62,16 @@ const aiEndpointRoutes: FastifyPluginAsync = async (fastify) => {
     async (request) => ({
       data: await getEndpoint(app, request.auth!.accountId, request.params.id),
     }),
+  );
+
+  // The owner's live view of the routing (contract 6a): each upstream's circuit and last hour.
+  app.get(
+    '/aiendpoint/:id/upstreams',
+    { ...read, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(ZUpstreamHealth) } } },
+    async (request) => {
+      const { routed, upstreams } = await endpointUpstreams(app, request.auth!.accountId, request.params.id);
+      return { data: { routed, upstreams: upstreamHealthOf(app.server, upstreams) } };
+    },
   );
 
   app.post(

@@ -18,6 +18,16 @@ import { mergeHeaders, sealHeaders } from './headers';
 import { openHeaders, toOwnWire, toSharedWire, type TEndpointRow } from './wire';
 import type { TServices } from '../../core/services';
 
+export {
+  reportUpstreamHealthTo,
+  upstreamHealthOf,
+  type TUpstreamHealthReader,
+  type TUpstreamHealthRow,
+} from './upstream-health';
+
+/** An endpoint row's marketplace price (null when free): the catalog reads rows through it. */
+export { priceOf } from './wire';
+
 type TEndpointChanges = Partial<typeof aiEndpoints.$inferInsert>;
 
 function routeNameTaken(): AppError {
@@ -77,6 +87,14 @@ async function changesFrom(
   const config = input.config;
   if (config?.upstream_model !== undefined) changes.upstreamModel = config.upstream_model || null;
   if (config?.timeout_ms !== undefined) changes.upstreamTimeoutMs = config.timeout_ms;
+  if (config?.price !== undefined) {
+    const price = config.price;
+    const free =
+      !price || (price.per_call === 0 && price.per_1m_input_tokens === 0 && price.per_1m_output_tokens === 0);
+    changes.pricePerCall = free ? null : price.per_call;
+    changes.pricePer1mInput = free ? null : price.per_1m_input_tokens;
+    changes.pricePer1mOutput = free ? null : price.per_1m_output_tokens;
+  }
   if (config?.headers !== undefined) {
     const stored = openHeaders(app.config.secret, current?.upstreamHeadersEnc ?? null);
     changes.upstreamHeadersEnc = sealHeaders(app.config.secret, mergeHeaders(stored, config.headers));
@@ -303,6 +321,19 @@ export async function updateEndpoint(
   await app.changes.publish({ kind: 'endpoint', routeName: current.routeName });
   if (renamed) await app.changes.publish({ kind: 'endpoint', routeName: updated.routeName });
   return toOwnWire(updated, await accountName(app, accountId), app.config.secret);
+}
+
+/** An own endpoint's upstreams (URL and weight) and whether it has routing settings, or 404. */
+export async function endpointUpstreams(
+  app: TServices,
+  accountId: string,
+  id: string,
+): Promise<{ routed: boolean; upstreams: { url: string; weight: number }[] }> {
+  const row = await findOwn(app, accountId, id);
+  const upstreams = row.routing?.upstreams?.length
+    ? row.routing.upstreams
+    : [{ url: row.routeEndpoint, weight: 1 }];
+  return { routed: row.routing !== null, upstreams };
 }
 
 /** Deletes all the given endpoints of the account, or none (404) when any is not the account's. */

@@ -4,6 +4,7 @@ import {
   type TAiEndpoint,
   type TSharedAiEndpoint,
 } from '@air/shared/schemas/aiendpoint';
+import type { TPrice } from '@air/shared/schemas/price';
 import type { aiEndpoints } from '../../db/schema/ai-endpoints';
 import { decryptSecret } from '../../lib/crypto';
 
@@ -13,6 +14,18 @@ export type TEndpointRow = typeof aiEndpoints.$inferSelect;
 export function openHeaders(secret: string, sealed: string | null): Record<string, string> {
   if (!sealed) return {};
   return JSON.parse(decryptSecret(secret, sealed)) as Record<string, string>;
+}
+
+/** The endpoint's marketplace price, or null when free (the three columns are set together). */
+export function priceOf(
+  row: Pick<TEndpointRow, 'pricePerCall' | 'pricePer1mInput' | 'pricePer1mOutput'>,
+): TPrice | null {
+  if (row.pricePerCall === null || row.pricePer1mInput === null || row.pricePer1mOutput === null) return null;
+  return {
+    per_call: row.pricePerCall,
+    per_1m_input_tokens: row.pricePer1mInput,
+    per_1m_output_tokens: row.pricePer1mOutput,
+  };
 }
 
 /** What any signed-in user may see of a shared public endpoint: no URL, no upstream settings. */
@@ -43,6 +56,7 @@ export function toOwnWire(row: TEndpointRow, accountName: string, secret: string
       upstream_model: row.upstreamModel,
       timeout_ms: row.upstreamTimeoutMs,
       headers,
+      price: priceOf(row),
       upstreams: row.routing?.upstreams ?? [
         { url: row.routeEndpoint, weight: ROUTING_LIMITS.weight.default },
       ],

@@ -12,6 +12,8 @@ export interface TGatewayMetrics {
   duration: Histogram<string>;
   upstreamDuration: Histogram<string>;
   localAdmissions: Counter<string>;
+  upstreamAttempts: Counter<'upstream'>;
+  upstreamFailures: Counter<'upstream'>;
 }
 
 const byServer = new WeakMap<object, TGatewayMetrics>();
@@ -53,6 +55,18 @@ export function gatewayMetrics(owner: object): TGatewayMetrics {
     localAdmissions: new Counter({
       name: 'air_gateway_local_admissions_total',
       help: 'Calls whose quota and rate limit were counted in this process because Redis was unreachable',
+      registers: [registry],
+    }),
+    upstreamAttempts: new Counter({
+      name: 'air_gateway_upstream_attempts_total',
+      help: 'Calls made to each upstream URL of a routed endpoint (retries and fallbacks included)',
+      labelNames: ['upstream'],
+      registers: [registry],
+    }),
+    upstreamFailures: new Counter({
+      name: 'air_gateway_upstream_failures_total',
+      help: 'Calls to each upstream URL of a routed endpoint that failed (connection error, timeout, 429 or 5xx)',
+      labelNames: ['upstream'],
       registers: [registry],
     }),
   };

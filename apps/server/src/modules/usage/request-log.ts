@@ -20,6 +20,8 @@ interface TLogRow {
   tokens_estimated: boolean;
   streamed: boolean;
   error_code: string | null;
+  attempts: number;
+  cache_hit: boolean;
 }
 
 /** The cursor is the last row's exact time (to the µs, as text) and id: stable under new calls. */
@@ -61,7 +63,7 @@ export async function requestLog(db: TDb, accountId: string, query: TUsageLogQue
     db,
     sql`select e.id::text as id, e.created_at, e.endpoint_id::text as endpoint_id, a.route_name,
         e.key_id::text as key_id, k.name as key_name, e.status, e.latency_ms, e.prompt_tokens,
-        e.completion_tokens, e.tokens_estimated, e.streamed, e.error_code,
+        e.completion_tokens, e.tokens_estimated, e.streamed, e.error_code, e.attempts, e.cache_hit,
         to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at_text
       from usage_events e
       left join ${endpointRoutes(db, 'a')} on a.id = e.endpoint_id
@@ -86,6 +88,8 @@ export async function requestLog(db: TDb, accountId: string, query: TUsageLogQue
       tokens_estimated: row.tokens_estimated,
       streamed: row.streamed,
       error_code: row.error_code ?? (row.status >= 400 ? `upstream_${row.status}` : null),
+      attempts: row.attempts,
+      cache_hit: row.cache_hit,
     })),
     next_cursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null,
   };

@@ -3,7 +3,7 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type * as apiModule from '@/lib/api';
-import { ApiError, apiRequest } from '@/lib/api';
+import { ApiError, submitCall } from '@/lib/api';
 import { Form } from './form';
 import { PAYMENT_RESULT_FIELD, registerPaymentConfirmer } from './payment-step';
 import { ZCreateApiKey } from '@air/shared/schemas/api-key';
@@ -16,14 +16,14 @@ import type { TFormFields, TFormProps } from './types';
 
 vi.mock('@/lib/api', async (importOriginal) => ({
   ...(await importOriginal<typeof apiModule>()),
-  apiRequest: vi.fn(),
+  submitCall: vi.fn(),
 }));
 const handleError = vi.fn();
 vi.mock('@/lib/error-handler', () => ({ useErrorHandler: () => handleError }));
 const toast = vi.fn();
 vi.mock('@/components/ui/use-toast', () => ({ toast: (input: unknown) => toast(input) }));
 
-const request = vi.mocked(apiRequest);
+const request = vi.mocked(submitCall);
 
 beforeAll(() => {
   // Radix Select and Popover use pointer capture and scrolling that jsdom does not implement.
@@ -55,7 +55,7 @@ function renderForm(props: Partial<TFormProps> & { fields: TFormFields }) {
   render(
     <MemoryRouter initialEntries={['/form']}>
       <Routes>
-        <Route path="/form" element={<Form url="/api/thing" method="POST" schema={anything} {...props} />} />
+        <Route path="/form" element={<Form call="POST /api/key" schema={anything} {...props} />} />
         <Route path="/done" element={<p>Done page</p>} />
       </Routes>
     </MemoryRouter>,
@@ -168,7 +168,7 @@ describe('Form submit', () => {
     expect(form.className).toMatch(/opacity-50/);
     expect(form.hasAttribute('novalidate')).toBe(true);
     expect(screen.getByRole('button', { name: 'Create' }).getAttribute('aria-busy')).toBe('true');
-    expect(request).toHaveBeenCalledWith('POST', '/api/thing', { name: 'Ada' });
+    expect(request).toHaveBeenCalledWith('POST /api/key', { name: 'Ada' }, undefined);
 
     await act(async () => resolve({ message: 'Saved' }));
     expect(toast).toHaveBeenCalledWith({ variant: 'success', title: 'Saved' });
@@ -208,7 +208,7 @@ describe('Form submit', () => {
   });
 
   it('sends multipart form data when a value is a file list', async () => {
-    request.mockResolvedValue({});
+    request.mockResolvedValue({ message: '' });
     const user = renderForm({
       fields: {
         title: { type: 'text', label: 'Title' },
@@ -220,7 +220,7 @@ describe('Form submit', () => {
     await user.upload(screen.getByLabelText('Avatar'), file);
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(request).toHaveBeenCalled());
-    const body = request.mock.calls[0]![2] as FormData;
+    const body = request.mock.calls[0]![1] as FormData;
     expect(body).toBeInstanceOf(FormData);
     expect(body.get('title')).toBe('Me');
     expect((body.get('avatar') as File).name).toBe('me.png');
@@ -234,15 +234,18 @@ describe('Form submit', () => {
   });
 
   it('auto-submits on every change, without a submit button', async () => {
-    request.mockResolvedValue({});
+    request.mockResolvedValue({ message: '' });
     const user = renderForm({
       fields: { on: { type: 'switch', label: 'Active' } },
-      method: 'PATCH',
+      call: 'PATCH /api/key/:id',
+      params: { id: 'k1' },
       autoSubmit: true,
     });
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     await user.click(screen.getByRole('switch', { name: 'Active' }));
-    await waitFor(() => expect(request).toHaveBeenCalledWith('PATCH', '/api/thing', { on: true }));
+    await waitFor(() =>
+      expect(request).toHaveBeenCalledWith('PATCH /api/key/:id', { on: true }, { id: 'k1' }),
+    );
   });
 
   it('confirms a payment and repeats the request with the result', async () => {
@@ -256,9 +259,9 @@ describe('Form submit', () => {
     await waitFor(() => expect(request).toHaveBeenCalledTimes(2));
     expect(confirm).toHaveBeenCalledWith({ clientSecret: 'pi_secret', values: { plan: 'pro' } });
     expect(request.mock.calls[1]).toEqual([
-      'POST',
-      '/api/thing',
+      'POST /api/key',
       { plan: 'pro', [PAYMENT_RESULT_FIELD]: { id: 'pi_1', status: 'succeeded' } },
+      undefined,
     ]);
     expect(toast).toHaveBeenCalledWith({ variant: 'success', title: 'Plan updated' });
   });
@@ -275,7 +278,7 @@ describe('Form submit', () => {
 
 describe('Form field types', () => {
   it('select lists only non-empty options and submits the choice', async () => {
-    request.mockResolvedValue({});
+    request.mockResolvedValue({ message: '' });
     const user = renderForm({
       fields: {
         route_type: {
@@ -304,11 +307,13 @@ describe('Form field types', () => {
     await user.click(within(listbox).getByRole('option', { name: 'AI Model' }));
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(request).toHaveBeenCalledWith('POST', '/api/thing', { route_type: 'model' }));
+    await waitFor(() =>
+      expect(request).toHaveBeenCalledWith('POST /api/key', { route_type: 'model' }, undefined),
+    );
   });
 
   it('otp shows 3+3 slots, takes exactly six characters and honours its pattern', async () => {
-    request.mockResolvedValue({});
+    request.mockResolvedValue({ message: '' });
     const user = renderForm({
       fields: { code: { type: 'otp', label: 'Code', pattern: '^\\d+$' } },
       schema: ZTwoFactorVerify,
@@ -322,11 +327,11 @@ describe('Form field types', () => {
     await user.type(input, '456789');
     expect((input as HTMLInputElement).value).toBe('123456');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(request).toHaveBeenCalledWith('POST', '/api/thing', { code: '123456' }));
+    await waitFor(() => expect(request).toHaveBeenCalledWith('POST /api/key', { code: '123456' }, undefined));
   });
 
   it('date shows the long form and emits YYYY-MM-DD from a Sunday-first 6-week calendar', async () => {
-    request.mockResolvedValue({});
+    request.mockResolvedValue({ message: '' });
     const user = renderForm({ fields: { when: { type: 'date', label: 'When', value: '2026-03-14' } } });
     const trigger = screen.getByLabelText('When');
     expect(trigger.textContent).toContain('March 14, 2026');
@@ -338,7 +343,9 @@ describe('Form field types', () => {
     await user.click(within(grid).getByRole('button', { name: /March 20th, 2026/ }));
     expect(screen.getByLabelText('When').textContent).toContain('March 20, 2026');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(request).toHaveBeenCalledWith('POST', '/api/thing', { when: '2026-03-20' }));
+    await waitFor(() =>
+      expect(request).toHaveBeenCalledWith('POST /api/key', { when: '2026-03-20' }, undefined),
+    );
   });
 
   it('card field says it is unavailable when billing registered no widget', () => {

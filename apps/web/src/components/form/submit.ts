@@ -1,6 +1,8 @@
 import i18n from '@/lib/i18n';
-import { ApiError, apiRequest, type TApiResponse, type THttpMethod } from '@/lib/api';
-import { activeFields, type TFormFields, type TFormValues } from './types';
+import type { TAnswerOf } from '@air/shared/api';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError, answerMessage, submitCall, type TWriteCall } from '@/lib/api';
+import { activeFields, type TFormFields, type TFormParams, type TFormValues } from './types';
 import {
   CardTokenError,
   PAYMENT_RESULT_FIELD,
@@ -30,8 +32,8 @@ export function toFormData(values: TFormValues): FormData {
   return data;
 }
 
-export function send(method: THttpMethod, url: string, values: TFormValues): Promise<TApiResponse<unknown>> {
-  return apiRequest(method, url, hasFiles(values) ? toFormData(values) : values);
+function send<K extends TWriteCall>(name: K, params: TFormParams | undefined, values: TFormValues) {
+  return submitCall(name, hasFiles(values) ? toFormData(values) : values, params);
 }
 
 /** Card widgets hold a provider value; the server wants a token, created just before sending. */
@@ -57,19 +59,57 @@ async function tokenizeCards(fields: TFormFields, values: TFormValues): Promise<
  * is `requires_payment_action`, confirm the payment with the client secret and repeat the request
  * with the original data plus the confirmation result.
  */
-export async function submitValues(
+export async function submitValues<K extends TWriteCall>(
   fields: TFormFields,
-  method: THttpMethod,
-  url: string,
+  name: K,
+  params: TFormParams | undefined,
   values: TFormValues,
-): Promise<{ response: TApiResponse<unknown>; sent: TFormValues }> {
+): Promise<{ response: TAnswerOf<K>; sent: TFormValues }> {
   const sent = await tokenizeCards(fields, values);
-  let response = await send(method, url, sent);
-  if (response.requires_payment_action && typeof response.client_secret === 'string') {
+  let response = await send(name, params, sent);
+  const payment = response as { requires_payment_action?: unknown; client_secret?: unknown };
+  if (payment.requires_payment_action && typeof payment.client_secret === 'string') {
     const confirm = paymentConfirmer();
     if (!confirm) throw new PaymentStepUnavailableError(i18n.t('form:form.payment.unavailable'));
-    const result = await confirm({ clientSecret: response.client_secret, values: sent });
-    response = await send(method, url, { ...sent, [PAYMENT_RESULT_FIELD]: result });
+    const result = await confirm({ clientSecret: payment.client_secret, values: sent });
+    response = await send(name, params, { ...sent, [PAYMENT_RESULT_FIELD]: result });
   }
   return { response, sent };
+}
+
+export interface TSubmitOptions<K extends TWriteCall> {
+  fields: TFormFields;
+  call: K;
+  params?: TFormParams;
+  onSuccess?: (response: TAnswerOf<K>, values: TFormValues) => void | Promise<void>;
+  /** Where a refusal goes that no shown field can carry (the shared handler, or the sign-in family's). */
+  onError: (error: unknown) => void;
+}
+
+/**
+ * The one request cycle of every form (spec sections 7 and 8): card tokens, send the call, confirm
+ * a payment the answer asks for and repeat, show the server's message, then `onSuccess`. A refusal
+ * naming a field the form shows (`inputError`) lands on that field; anything else goes to `onError`.
+ */
+export async function runSubmit<K extends TWriteCall>(
+  values: TFormValues,
+  setError: (name: string, error: { type: 'server'; message: string }) => void,
+  { fields, call, params, onSuccess, onError }: TSubmitOptions<K>,
+): Promise<void> {
+  try {
+    const { response, sent } = await submitValues(fields, call, params, values);
+    const message = answerMessage(response);
+    if (message) toast({ variant: 'success', title: message });
+    await onSuccess?.(response, sent);
+  } catch (error) {
+    const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
+    // A field the form does not show (type null or hidden) cannot carry the message: a toast does.
+    const name = body?.inputError;
+    const field = name ? fields[name] : undefined;
+    if (name && body?.message && field && field.type !== null && field.type !== 'hidden') {
+      setError(name, { type: 'server', message: body.message });
+    } else {
+      onError(error);
+    }
+  }
 }

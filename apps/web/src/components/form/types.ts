@@ -1,4 +1,5 @@
-import type { TApiResponse, THttpMethod } from '@/lib/api';
+import type { TAnswerOf } from '@air/shared/api';
+import type { TWriteCall } from '@/lib/api';
 import type { TIssueLike } from '@air/shared/validation';
 
 /**
@@ -71,16 +72,21 @@ export interface TFormField {
 export type TFormFields = Record<string, TFormField>;
 export type TFormValues = Record<string, unknown>;
 
-export interface TFormProps {
+/** The path parameters of a form's call (`{ id }` for `PATCH /api/key/:id`). */
+export type TFormParams = Record<string, string | readonly string[]>;
+
+export interface TFormProps<K extends TWriteCall = TWriteCall> {
   fields: TFormFields;
   /** The request's shared schema: the form validates with it before sending (one rule set). */
   schema: TFormSchema;
-  url: string;
-  method: THttpMethod;
+  /** The call of the shared table the form sends (`"PATCH /api/key/:id"`). */
+  call: K;
+  /** Its path parameters, when it has any. */
+  params?: TFormParams;
   /** Submit button text; defaults to the translated "Save". */
   buttonText?: string;
-  /** Called after a successful submit with the response and the values sent. */
-  onSuccess?: (response: TApiResponse<unknown>, values: TFormValues) => void;
+  /** Called after a successful submit with the call's answer and the values sent. */
+  onSuccess?: (response: TAnswerOf<K>, values: TFormValues) => void;
   /** Route to navigate to after a successful submit. */
   redirect?: string;
   /** Submit on every change (no submit button). */

@@ -30,8 +30,7 @@ export function useItemDialogs(kind: TScaffoldKind, onChanged?: () => void) {
       dialog.open({
         title: t('createTitle', { kind: label }),
         buttonText: t('create'),
-        url: `/api/${kind.kind}`,
-        method: 'POST',
+        call: `POST /api/${kind.kind}` as const,
         fields: nameField(),
         schema: ZItemInput,
         callback: (result) => result && changed(),
@@ -40,8 +39,8 @@ export function useItemDialogs(kind: TScaffoldKind, onChanged?: () => void) {
       dialog.open({
         title: t('editTitle', { kind: label }),
         buttonText: t('save'),
-        url: `/api/${kind.kind}/${encodeURIComponent(item.id)}`,
-        method: 'PATCH',
+        call: `PATCH /api/${kind.kind}/:id` as const,
+        params: { id: item.id },
         fields: nameField(item.name),
         schema: ZItemInput,
         callback: (result) => result && changed(),

@@ -48,6 +48,8 @@ const CALL: TUsageLogEntry = {
   tokens_estimated: false,
   streamed: true,
   error_code: null,
+  attempts: 2,
+  cache_hit: false,
 };
 
 describe('the console in Spanish (Intl es)', () => {
@@ -76,5 +78,9 @@ describe('the console in Spanish (Intl es)', () => {
     expect(cells[4]).toBe('1.234 ms');
     expect(cells[5]).toBe('1.500 / 25.000');
     expect(cells[6]).toBe('Sí');
+    // Upstream calls made for it (a retry), and no cache hit.
+    expect(within(header!).getAllByRole('columnheader')[7]).toHaveTextContent('Intentos');
+    expect(cells[7]).toBe('2');
+    expect(cells[8]).toBe('');
   });
 });

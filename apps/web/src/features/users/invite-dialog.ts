@@ -12,8 +12,7 @@ export function inviteDialog(t: TFunction, callback: (result: unknown) => void):
     title: t('users:invite.title'),
     description: t('users:invite.description'),
     buttonText: t('users:invite.send'),
-    url: '/api/invite',
-    method: 'POST',
+    call: 'POST /api/invite',
     fields: {
       email: {
         type: 'textarea',

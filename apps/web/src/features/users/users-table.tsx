@@ -1,4 +1,3 @@
-import type { TApiResponse } from '@/lib/api';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,6 +11,7 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { useDialog } from '@/app/dialog-provider';
 import { useErrorHandler } from '@/lib/error-handler';
+import { answerMessage } from '@/lib/api';
 import { signOut, useSession } from '@/lib/session';
 import { useNavigate } from 'react-router';
 import { inviteDialog } from './invite-dialog';
@@ -94,8 +94,7 @@ export function UsersTable() {
         if (ok !== true) return;
         run()
           .then((res) => {
-            const message = (res as TApiResponse<unknown> | undefined)?.message;
-            toast({ variant: 'success', title: message ?? t('done') });
+            toast({ variant: 'success', title: answerMessage(res) ?? t('done') });
             return refresh();
           })
           .catch(handleError);
@@ -115,8 +114,8 @@ export function UsersTable() {
     dialog.open({
       title: t('edit.title', { name: row.name || row.email }),
       buttonText: t('edit.save'),
-      url: `/api/user/${encodeURIComponent(row.id)}`,
-      method: 'PATCH',
+      call: 'PATCH /api/user/:id',
+      params: { id: row.id },
       fields: {
         permission: {
           type: 'select',

@@ -1,4 +1,4 @@
-import type { TApiResponse } from '@/lib/api';
+import { answerMessage } from '@/lib/api';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ZPasswordConfirm } from '@air/shared/schemas/user';
@@ -23,8 +23,7 @@ export function DangerZone({ owner }: { owner: boolean }) {
       title: t('account:danger.confirmTitle'),
       description: owner ? t('account:danger.confirmOwner') : t('account:danger.confirmUser'),
       buttonText: action,
-      url: owner ? '/api/account' : '/api/user',
-      method: 'DELETE',
+      call: owner ? 'DELETE /api/account' : 'DELETE /api/user',
       fields: {
         password: {
           type: 'password',
@@ -37,9 +36,7 @@ export function DangerZone({ owner }: { owner: boolean }) {
         if (!result) return;
         clearSession();
         // The form already showed the server's message; say it ourselves only when it sent none.
-        const answered =
-          typeof result === 'object' && typeof (result as TApiResponse<unknown>).message === 'string';
-        if (!answered) {
+        if (answerMessage(result) === undefined) {
           toast({
             variant: 'success',
             title: owner ? t('account:danger.closed') : t('account:danger.deleted'),

@@ -10,8 +10,6 @@ import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { clearSession } from '@/lib/session';
 
-const SESSIONS_URL = '/api/user/sessions';
-
 /**
  * The profile's session list (GET /api/user/sessions): device, IP and last activity of every
  * signed-in browser, this one marked, each with "Sign out", plus "Sign out all other sessions".
@@ -40,7 +38,7 @@ export function SessionList() {
         return;
       }
       toast({ variant: 'success', title: res.message ?? t('sessions.signedOut') });
-      await queryClient.invalidateQueries({ queryKey: [SESSIONS_URL] });
+      await queryClient.invalidateQueries({ queryKey: ['GET /api/user/sessions'] });
     } catch (error) {
       handleError(error);
     } finally {

@@ -3,7 +3,7 @@ import { REGEXP_ONLY_DIGITS } from 'input-otp';
 import { ZTwoFactorVerify } from '@air/shared/schemas/two-factor';
 import { Form } from '@/components/form/form';
 import { CopyButton } from '@/features/account/components/copy-button';
-import type { TTwoFactorSetup, TTwoFactorVerified } from '@air/shared/schemas/two-factor';
+import type { TTwoFactorSetup } from '@air/shared/schemas/two-factor';
 
 /** What the set-up step shows: the QR code image and the secret to type by hand. */
 export interface TTwoFactorView {
@@ -67,12 +67,10 @@ export function TwoFactorSetup({
           },
         }}
         schema={ZTwoFactorVerify}
-        url="/api/user/2fa/verify"
-        method="POST"
+        call="POST /api/user/2fa/verify"
         buttonText={t('twoFactor.verify')}
         onSuccess={(response) => {
-          const data = (response.data ?? {}) as Partial<TTwoFactorVerified>;
-          onVerified(typeof data.backup_code === 'string' ? data.backup_code : '');
+          onVerified(response.data.backup_code);
         }}
       />
     </div>

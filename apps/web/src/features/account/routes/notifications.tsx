@@ -58,8 +58,7 @@ export default function NotificationsPage() {
           key={query.dataUpdatedAt}
           fields={fields}
           schema={ZNotificationUpdate}
-          url="/api/notification"
-          method="PATCH"
+          call="PATCH /api/notification"
           autoSubmit
         />
       )}

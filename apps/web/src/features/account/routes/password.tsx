@@ -35,8 +35,7 @@ export default function PasswordPage() {
           key={`${generation}-${hasPassword}`}
           fields={fields}
           schema={ZPasswordChange}
-          url="/api/user/password"
-          method="PUT"
+          call="PUT /api/user/password"
           buttonText={hasPassword ? t('password.change') : t('password.create')}
           onSuccess={(response) => {
             const data = (

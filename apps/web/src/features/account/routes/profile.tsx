@@ -14,8 +14,6 @@ import { updateUser, useSession } from '@/lib/session';
 
 type TProfile = Partial<TUser>;
 
-const PROFILE_URL = '/api/user';
-
 /**
  * /account/profile (GET/PATCH /api/user): name, email, account name (owners only), default
  * account (only with more than one account), support access, and the Danger Zone. Changing the
@@ -88,7 +86,7 @@ export default function ProfilePage() {
       );
     }
     updateUser(patch);
-    void queryClient.invalidateQueries({ queryKey: [PROFILE_URL] });
+    void queryClient.invalidateQueries({ queryKey: ['GET /api/user'] });
     if (!serverMessage) toast({ variant: 'success', title: t('account:profile.saved') });
   }
 
@@ -105,8 +103,7 @@ export default function ProfilePage() {
             key={query.dataUpdatedAt}
             fields={fields}
             schema={ZUserUpdate}
-            url={PROFILE_URL}
-            method="PATCH"
+            call="PATCH /api/user"
             buttonText={t('account:profile.save')}
             onSuccess={(response, sent) => saved(response.data, sent, Boolean(response.message))}
           />

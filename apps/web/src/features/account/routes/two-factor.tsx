@@ -101,8 +101,7 @@ export default function TwoFactorPage() {
                 code: { type: 'text', label: t('twoFactor.offCode') },
               }}
               schema={ZTwoFactorOff}
-              url="/api/user/2fa"
-              method="PUT"
+              call="PUT /api/user/2fa"
               buttonText={t('twoFactor.turnOff')}
               cancel={() => setStep({ kind: 'on' })}
               onSuccess={(response) => {

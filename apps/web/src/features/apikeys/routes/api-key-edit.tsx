@@ -114,8 +114,7 @@ function CreateApiKey() {
         <Form
           fields={keyFields(t, scopes.data)}
           schema={ZCreateApiKey}
-          url="/api/key"
-          method="POST"
+          call="POST /api/key"
           buttonText={t('form.create')}
           onSuccess={(response, sent) => {
             forgetKeys();
@@ -161,8 +160,8 @@ function EditApiKey({ id }: { id: string | null }) {
           key={key.data.id}
           fields={keyFields(t, scopes.data, key.data)}
           schema={ZUpdateApiKey}
-          url={`/api/key/${encodeURIComponent(id)}`}
-          method="PATCH"
+          call="PATCH /api/key/:id"
+          params={{ id }}
           onSuccess={forgetKeys}
           redirect="/account/apikeys"
           cancel={() => void navigate('/account/apikeys')}

@@ -31,12 +31,13 @@ export function useSignupFields(extra: TFormFields = {}, email?: string): TFormF
 export function SignupForm({
   fields,
   schema,
-  url,
+  call,
   buttonText,
 }: {
   fields: TFormFields;
   schema: TFormSchema;
-  url: string;
+  /** `POST /api/account` (a new account) or `POST /api/user` (an invited user). */
+  call: 'POST /api/account' | 'POST /api/user';
   buttonText: string;
 }) {
   const { t } = useTranslation('signup');
@@ -46,12 +47,11 @@ export function SignupForm({
       <Form
         fields={fields}
         schema={schema}
-        url={url}
-        method="POST"
+        call={call}
         buttonText={buttonText}
         className="[&_button[type=submit]]:w-full"
         onSuccess={(response) => {
-          const data = (response.data ?? {}) as TSessionUser & { token?: string };
+          const data: TSessionUser & { token?: string } = response.data;
           setSession(data);
           void navigate(
             routeAfterSignIn({

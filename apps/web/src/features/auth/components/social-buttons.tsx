@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buttonVariants } from '@/components/ui/button';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import type { TSocialProvider } from '@air/shared/schemas/social';
 
@@ -21,8 +21,7 @@ export function SocialButtons() {
 
   useEffect(() => {
     const controller = new AbortController();
-    api
-      .get<TSocialProvider[]>('/api/auth/providers', { signal: controller.signal })
+    call('GET /api/auth/providers', { signal: controller.signal })
       // The list starts empty and only ever fills: no providers, a failed call or a page already
       // gone (an answer on its way still resolves after the abort) leave the state alone.
       .then(

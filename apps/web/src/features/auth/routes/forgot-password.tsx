@@ -33,7 +33,7 @@ export default function ForgotPasswordPage() {
         <AuthForm
           fields={fields}
           schema={loadResetRequestSchema}
-          url="/api/auth/password/reset/request"
+          call="POST /api/auth/password/reset/request"
           buttonText={t('forgot.submit')}
           onSuccess={(_response, values) => setSentTo(String(values.email ?? ''))}
         />

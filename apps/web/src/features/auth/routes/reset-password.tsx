@@ -57,7 +57,7 @@ export default function ResetPasswordPage() {
       <AuthForm
         fields={fields}
         schema={loadResetSchema}
-        url="/api/auth/password/reset"
+        call="POST /api/auth/password/reset"
         buttonText={t('reset.submit')}
         onSuccess={(response) => {
           // The form already shows the server's own message when it sends one.

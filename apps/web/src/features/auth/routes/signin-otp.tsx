@@ -99,7 +99,7 @@ export default function SigninOtpPage() {
         key={backup ? 'backup' : 'code'}
         fields={fields}
         schema={backup ? loadBackupSchema : loadOtpSchema}
-        url="/api/auth/otp"
+        call="POST /api/auth/otp"
         buttonText={t('otp.submit')}
         controls={backup ? undefined : { code: OtpSlots }}
         onSuccess={(response) => finishSignIn(response.data, (to, options) => void navigate(to, options))}

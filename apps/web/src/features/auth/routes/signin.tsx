@@ -70,7 +70,7 @@ export default function SigninPage() {
           key="password"
           fields={passwordFields}
           schema={loadSignInSchema}
-          url="/api/auth"
+          call="POST /api/auth"
           buttonText={t('signin.submit')}
           onSuccess={(response) => finishSignIn(response.data, (to, options) => void navigate(to, options))}
         />
@@ -81,7 +81,7 @@ export default function SigninPage() {
           key="magic"
           fields={magicFields}
           schema={loadMagicLinkSchema}
-          url="/api/auth/magic"
+          call="POST /api/auth/magic"
           buttonText={t('signin.magicSubmit')}
           onSuccess={(_response, values) => setSentTo(String(values.email ?? ''))}
         />

@@ -8,7 +8,7 @@ import { withQueryProvider } from '@/app/query-provider';
 import { useApiQuery } from '@/features/account/lib/use-api-query';
 import { AuthenticationDialog } from '@/features/billing/components/authentication-dialog';
 import { PlanCheckout } from '@/features/billing/components/plan-checkout';
-import { afterBillingChange, BILLING_URLS } from '@/features/billing/lib/billing-queries';
+import { afterBillingChange } from '@/features/billing/lib/billing-queries';
 import { usePayments } from '@/features/billing/lib/payments';
 import { getSession, updateUser } from '@/lib/session';
 
@@ -22,7 +22,7 @@ function SignupPlanPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const payments = usePayments();
-  const query = useApiQuery(`GET ${BILLING_URLS.plans}`);
+  const query = useApiQuery('GET /api/account/plans');
   const plans = query.data?.plans ?? [];
 
   return (
@@ -40,8 +40,7 @@ function SignupPlanPage() {
           plans={plans}
           active={query.data?.active ?? null}
           hasCard={false}
-          url="/api/account/plan"
-          method="POST"
+          call="POST /api/account/plan"
           submitText={t('plan.submit')}
           onDone={async (response, plan) => {
             // The new plan's subscription is active unless the answer says otherwise; the

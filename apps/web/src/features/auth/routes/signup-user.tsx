@@ -7,7 +7,7 @@ import { ZInvitedSignUp, ZInvitedSignUpExisting, ZInvitedSignUpNew } from '@air/
 import { PageHeading } from '@/components/layout/page-heading';
 import type { TFormFields } from '@/components/form/types';
 import { SignupForm, useSignupFields } from '@/features/auth/components/signup-form';
-import { api, ApiError } from '@/lib/api';
+import { ApiError, call } from '@/lib/api';
 import { useSession } from '@/lib/session';
 
 function JoinExisting({ token, info }: { token: string; info: TInviteInfo }) {
@@ -35,7 +35,7 @@ function JoinExisting({ token, info }: { token: string; info: TInviteInfo }) {
       <SignupForm
         fields={fields}
         schema={signedInAsInvitee ? ZInvitedSignUp : ZInvitedSignUpExisting}
-        url="/api/user"
+        call="POST /api/user"
         buttonText={t('invite.join', { account: info.account_name })}
       />
     </>
@@ -50,7 +50,12 @@ function JoinNew({ token, info }: { token: string; info: TInviteInfo }) {
   return (
     <>
       <p className="mb-6 text-sm text-muted-foreground">{t('form.inviteIntro')}</p>
-      <SignupForm fields={locked} schema={ZInvitedSignUpNew} url="/api/user" buttonText={t('form.join')} />
+      <SignupForm
+        fields={locked}
+        schema={ZInvitedSignUpNew}
+        call="POST /api/user"
+        buttonText={t('form.join')}
+      />
     </>
   );
 }
@@ -72,8 +77,7 @@ export default function SignupUserPage() {
   useEffect(() => {
     if (!token) return;
     const controller = new AbortController();
-    api
-      .get<TInviteInfo>(`/api/invite/${encodeURIComponent(token)}`, { signal: controller.signal })
+    call('GET /api/invite/:token', { params: { token }, signal: controller.signal })
       .then((res) => setInvite({ data: res.data ?? null, isPending: false }))
       .catch((error: unknown) => {
         if ((error as Error).name !== 'AbortError') setInvite({ error, isPending: false });

@@ -11,7 +11,7 @@ export default function SignupPage() {
     <>
       <PageHeading className="mb-2" />
       <p className="mb-6 text-sm text-muted-foreground">{t('form.intro')}</p>
-      <SignupForm fields={fields} schema={ZSignUp} url="/api/account" buttonText={t('form.submit')} />
+      <SignupForm fields={fields} schema={ZSignUp} call="POST /api/account" buttonText={t('form.submit')} />
     </>
   );
 }

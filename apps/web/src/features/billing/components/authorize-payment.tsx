@@ -17,11 +17,12 @@ export function AuthorizePayment() {
     <Form
       fields={{}}
       schema={ZSubscriptionAuthorize}
-      url="/api/account/subscription/authorize"
-      method="POST"
+      call="POST /api/account/subscription/authorize"
       buttonText={t('banner.requiresAction.authorize')}
       className="mt-2 space-y-0"
-      onSuccess={(response) => void afterBillingChange(queryClient, response.data)}
+      onSuccess={(response) =>
+        void afterBillingChange(queryClient, 'data' in response ? response.data : null)
+      }
     />
   );
 }

@@ -44,8 +44,7 @@ export function CardTab({ card }: { card: TCard | null }) {
         key={round}
         fields={fields}
         schema={ZCardUpdate}
-        url="/api/account/card"
-        method="PATCH"
+        call="PATCH /api/account/card"
         buttonText={t('card.update')}
         onSuccess={() => {
           setRound((n) => n + 1);

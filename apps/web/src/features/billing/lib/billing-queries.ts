@@ -3,14 +3,14 @@ import type { TSessionUser } from '@/lib/session';
 import { call } from '@/lib/api';
 import { updateUser } from '@/lib/session';
 
-/** The billing reads (spec section 7), as the query keys useApiQuery caches them under. */
-export const BILLING_URLS = {
-  plans: '/api/account/plans',
-  subscription: '/api/account/subscription',
-  card: '/api/account/card',
-  invoices: '/api/account/invoice',
-  usage: '/api/account/usage',
-} as const;
+/** The billing reads (spec section 7); useApiQuery caches each under its call's name. */
+export const BILLING_READS = [
+  'GET /api/account/plans',
+  'GET /api/account/subscription',
+  'GET /api/account/card',
+  'GET /api/account/invoice',
+  'GET /api/account/usage',
+] as const;
 
 /**
  * After any billing write: the stored user takes the plan and subscription the server now has
@@ -18,9 +18,7 @@ export const BILLING_URLS = {
  */
 export async function afterBillingChange(queryClient: QueryClient, answer: unknown) {
   if (answer && typeof answer === 'object' && 'plan' in answer) updateUser(answer as TSessionUser);
-  await Promise.all(
-    Object.values(BILLING_URLS).map((url) => queryClient.invalidateQueries({ queryKey: [url] })),
-  );
+  await Promise.all(BILLING_READS.map((name) => queryClient.invalidateQueries({ queryKey: [name] })));
   try {
     const res = await call('GET /api/auth');
     const { authenticated, ...user } = res.data ?? { authenticated: false };

@@ -3,9 +3,6 @@ import { requestAuthentication } from './authentication';
 import type { TLocalCardTokenRequest } from '@air/shared/schemas/billing';
 import type { TCardProcessor, TProcessorError } from './processor';
 
-export const LOCAL_TOKEN_URL = '/api/billing/local/token';
-export const LOCAL_CONFIRM_URL = '/api/billing/local/confirm';
-
 /** A 400 is the processor refusing the card or the payment; anything else is the handler's. */
 function refusal(error: unknown): TProcessorError {
   if (error instanceof ApiError && error.status === 400 && error.body && typeof error.body === 'object') {

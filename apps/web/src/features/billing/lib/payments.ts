@@ -12,8 +12,6 @@ import { LocalCardField } from '../components/local-card-field';
 import { createLocalProcessor } from './local-processor';
 import type { TCardProcessor } from './processor';
 
-export const BILLING_CONFIG_URL = '/api/billing/config';
-
 /** Plugs a processor into the generic form's card step (see components/form/payment-step.ts). */
 function register(processor: TCardProcessor) {
   registerCardTokenizer(async (card) => {

@@ -11,7 +11,7 @@ import { CardTab } from '../components/card-tab';
 import { InvoicesTab } from '../components/invoices-tab';
 import { PlanCheckout } from '../components/plan-checkout';
 import { SubscriptionBanner } from '../components/subscription-banner';
-import { BILLING_URLS, afterBillingChange } from '../lib/billing-queries';
+import { afterBillingChange } from '../lib/billing-queries';
 import { usePayments } from '../lib/payments';
 import { FREE_PLAN } from '../lib/plans';
 
@@ -24,11 +24,11 @@ export default function BillingPage() {
   const { t } = useTranslation('billing');
   const queryClient = useQueryClient();
   const payments = usePayments();
-  const plans = useApiQuery(`GET ${BILLING_URLS.plans}`);
-  const subscription = useApiQuery(`GET ${BILLING_URLS.subscription}`);
-  const card = useApiQuery(`GET ${BILLING_URLS.card}`);
-  const invoices = useApiQuery(`GET ${BILLING_URLS.invoices}`);
-  const usage = useApiQuery(`GET ${BILLING_URLS.usage}`);
+  const plans = useApiQuery('GET /api/account/plans');
+  const subscription = useApiQuery('GET /api/account/subscription');
+  const card = useApiQuery('GET /api/account/card');
+  const invoices = useApiQuery('GET /api/account/invoice');
+  const usage = useApiQuery('GET /api/account/usage');
 
   const loading =
     plans.isPending || subscription.isPending || card.isPending || invoices.isPending || usage.isPending;
@@ -62,8 +62,7 @@ export default function BillingPage() {
                 active={active}
                 hasCard={Boolean(card.data)}
                 periodEnd={sub?.current_period_end}
-                url="/api/account/plan"
-                method="PATCH"
+                call="PATCH /api/account/plan"
                 submitText={t('plans.change')}
                 onDone={(response) => afterBillingChange(queryClient, response.data)}
               />

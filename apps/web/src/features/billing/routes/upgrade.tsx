@@ -7,7 +7,7 @@ import { PageHeading } from '@/components/layout/page-heading';
 import { useApiQuery } from '@/features/account/lib/use-api-query';
 import { AuthenticationDialog } from '../components/authentication-dialog';
 import { PlanCheckout } from '../components/plan-checkout';
-import { BILLING_URLS, afterBillingChange } from '../lib/billing-queries';
+import { afterBillingChange } from '../lib/billing-queries';
 import { usePayments } from '../lib/payments';
 import { isPaid } from '../lib/plans';
 
@@ -24,8 +24,8 @@ export default function UpgradePage() {
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const payments = usePayments();
-  const plans = useApiQuery(`GET ${BILLING_URLS.plans}`);
-  const card = useApiQuery(`GET ${BILLING_URLS.card}`);
+  const plans = useApiQuery('GET /api/account/plans');
+  const card = useApiQuery('GET /api/account/card');
   const [done, setDone] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -53,8 +53,7 @@ export default function UpgradePage() {
             active={plans.data?.active ?? null}
             initial={asked}
             hasCard={Boolean(card.data)}
-            url="/api/account/upgrade"
-            method="POST"
+            call="POST /api/account/upgrade"
             submitText={t('upgrade.submit')}
             onDone={async (response) => {
               await afterBillingChange(queryClient, response.data);

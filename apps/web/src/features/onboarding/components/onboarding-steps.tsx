@@ -1,4 +1,4 @@
-import type { TApiResponse } from '@/lib/api';
+import { answerMessage } from '@/lib/api';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { KeyRound, Network, TriangleAlert, UserPlus, Waypoints } from 'lucide-react';
@@ -64,7 +64,7 @@ function InviteStep() {
         onClick={() =>
           dialog.open(
             inviteDialog(t, (result) => {
-              const message = (result as TApiResponse<unknown> | undefined)?.message;
+              const message = answerMessage(result);
               if (message) toast({ variant: 'success', title: message });
             }),
           )

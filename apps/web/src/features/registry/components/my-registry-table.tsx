@@ -39,8 +39,7 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
       title: t('create.title'),
       description: t('create.description'),
       buttonText: t('create.button'),
-      url: '/api/aiendpoint',
-      method: 'POST',
+      call: 'POST /api/aiendpoint',
       ...createEndpointForm(t),
       callback: (result) => {
         if (result) void refresh();
@@ -53,8 +52,8 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
     dialog.open({
       title: t('edit.title'),
       buttonText: t('edit.button'),
-      url: `/api/aiendpoint/${encodeURIComponent(row.id)}`,
-      method: 'PATCH',
+      call: 'PATCH /api/aiendpoint/:id',
+      params: { id: row.id },
       ...editEndpointForm(t, row),
       callback: (result) => {
         if (result) void refresh();

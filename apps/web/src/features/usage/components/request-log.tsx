@@ -128,6 +128,8 @@ export function RequestLog({
                 <TableHead className="text-right">{t('log.latency')}</TableHead>
                 <TableHead className="text-right">{t('log.tokens')}</TableHead>
                 <TableHead>{t('log.streamed')}</TableHead>
+                <TableHead className="text-right">{t('log.attempts')}</TableHead>
+                <TableHead>{t('log.cache')}</TableHead>
                 <TableHead>{t('log.error')}</TableHead>
               </TableRow>
             </TableHeader>
@@ -151,6 +153,10 @@ export function RequestLog({
                       : `${item.tokens_estimated ? '≈' : ''}${number.format(item.prompt_tokens ?? 0)} / ${number.format(item.completion_tokens ?? 0)}`}
                   </TableCell>
                   <TableCell>{item.streamed ? t('log.yes') : t('log.no')}</TableCell>
+                  <TableCell className="text-right tabular-nums" data-testid="log-attempts">
+                    {number.format(item.attempts)}
+                  </TableCell>
+                  <TableCell>{item.cache_hit ? t('log.cacheHit') : ''}</TableCell>
                   <TableCell className="font-mono text-xs">{item.error_code ?? ''}</TableCell>
                 </TableRow>
               ))}

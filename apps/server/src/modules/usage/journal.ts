@@ -31,9 +31,13 @@ export interface TJournalEnd {
   streamed: boolean;
   /** The gateway's own error code (or client_closed); null when the upstream answered. */
   errorCode: string | null;
+  /** Upstream calls made for the caller's request (retries and fallbacks included); 0 on a cache hit. */
+  attempts: number;
+  cacheHit: boolean;
   createdAt: Date;
 }
 
+/** The row: the route that answered may be a fallback, so its endpoint and provider are the end's. */
 export type TJournalRow = TJournalStart & TJournalEnd;
 
 /** One segment left by an earlier run, read back at start. */
@@ -114,7 +118,11 @@ export class UsageJournal {
                 start: { callerAccountId: f[2]!, keyId: f[3]!, endpointId: f[4]!, providerAccountId: f[5]! },
               });
             }
-          } else if (f[0] === 'E' && (f.length === 8 || f.length === 10) && !ended.has(f[1]!)) {
+          } else if (
+            f[0] === 'E' &&
+            (f.length === 8 || f.length === 10 || f.length === 14) &&
+            !ended.has(f[1]!)
+          ) {
             const started = starts.get(f[1]!);
             if (!started) continue;
             ended.add(f[1]!);
@@ -129,6 +137,11 @@ export class UsageJournal {
               // Written since streamed and error_code were stored (older lines carry 8 fields).
               streamed: f[8] === '1',
               errorCode: f[9] ? f[9] : null,
+              // Written since routing (older lines carry 10 fields): attempts, cache hit, and the
+              // endpoint that answered (a fallback's).
+              attempts: f.length === 14 ? Number(f[10]) : 1,
+              cacheHit: f[11] === '1',
+              ...(f.length === 14 && f[12] ? { endpointId: f[12], providerAccountId: f[13]! } : {}),
             });
           }
           // Anything else is a line cut short by the kill: skipped.
@@ -147,6 +160,8 @@ export class UsageJournal {
           streamed: false,
           // The process stopped while the call was in flight: how it ended is unknown.
           errorCode: 'unfinished',
+          attempts: 1,
+          cacheHit: false,
           createdAt: new Date(started.at),
         });
       }
@@ -182,10 +197,10 @@ export class UsageJournal {
     return id;
   }
 
-  end(id: number, row: TJournalEnd): void {
+  end(id: number, row: TJournalEnd & Partial<Pick<TJournalStart, 'endpointId' | 'providerAccountId'>>): void {
     this.inFlight.delete(id);
     this.append(
-      `E\t${id}\t${row.status}\t${row.latencyMs}\t${row.promptTokens ?? ''}\t${row.completionTokens ?? ''}\t${row.tokensEstimated ? 1 : 0}\t${row.createdAt.getTime()}\t${row.streamed ? 1 : 0}\t${row.errorCode ?? ''}\n`,
+      `E\t${id}\t${row.status}\t${row.latencyMs}\t${row.promptTokens ?? ''}\t${row.completionTokens ?? ''}\t${row.tokensEstimated ? 1 : 0}\t${row.createdAt.getTime()}\t${row.streamed ? 1 : 0}\t${row.errorCode ?? ''}\t${row.attempts}\t${row.cacheHit ? 1 : 0}\t${row.endpointId ?? ''}\t${row.providerAccountId ?? ''}\n`,
     );
   }
 

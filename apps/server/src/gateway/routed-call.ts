@@ -1,0 +1,406 @@
+import type { ServerResponse } from 'node:http';
+import type { Agent } from 'undici';
+import type { TKeyAuth } from '../core/credentials';
+import { AnswerCache, type TCachedAnswer } from './answer-cache';
+import { CLOSED, PROBE, type Circuits, type TUpstreamHealth } from './circuit';
+import type { TDirectory, TRouteEntry, TUpstreamTarget } from './directory';
+import { writeGatewayError } from './errors';
+import { tokensFrom } from './stream-usage';
+import { isRetryableStatus, ProxyCall, type TCallResult } from './upstream';
+
+/** What every routed call shares (built once by the invoke handler). */
+export interface TRoutingContext {
+  agent: Agent;
+  directory: TDirectory;
+  circuits: Circuits;
+  cache: AnswerCache;
+  allowPrivate: boolean;
+  beforeAnswer: (callId: number) => void;
+  upstreamAttempt: (url: string) => void;
+  upstreamFailure: (url: string) => void;
+}
+
+/** How a caller request ended: the route that answered, upstream calls made, cache hit. */
+export type TRoutedDone = (
+  route: TRouteEntry,
+  result: TCallResult,
+  attempts: number,
+  cacheHit: boolean,
+) => void;
+
+/** A `Retry-After` is honoured when shorter than this; a longer one falls back to the backoff. */
+const RETRY_AFTER_MAX_MS = 10_000;
+
+/** The caller's key may call this route now (server contract section 6, plus the key's allow-list). */
+export function mayCall(key: TKeyAuth, route: TRouteEntry | null | undefined): route is TRouteEntry {
+  if (!route || !route.isActive) return false;
+  if (route.accountId !== key.accountId && !route.isPublic) return false;
+  return key.routes === null || key.routes.has(route.routeName);
+}
+
+function parseObject(body: Buffer): Record<string, unknown> | null {
+  try {
+    const value = JSON.parse(body.toString('utf8')) as unknown;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One caller request on a routed endpoint (contract 6a): the answer cache first, then upstreams
+ * picked by weight among closed circuits, failures before the first byte retried (on another
+ * upstream when there is one) after a backoff with jitter or the upstream's Retry-After, then
+ * the fallbacks the key may call, in order. Each attempt is a ProxyCall writing straight to the
+ * caller; an attempt that will be retried writes nothing.
+ */
+export class RoutedCall {
+  private route: TRouteEntry;
+  private body: Buffer;
+  private attempts = 0;
+  private retriesLeft: number;
+  private retriesDone = 0;
+  private tried: TUpstreamTarget[] = [];
+  private fallbackIndex = 0;
+  private health: TUpstreamHealth | null = null;
+  private cacheKey: string | null = null;
+
+  constructor(
+    private readonly ctx: TRoutingContext,
+    private readonly res: ServerResponse,
+    private readonly requestId: string,
+    private readonly key: TKeyAuth,
+    private readonly primary: TRouteEntry,
+    body: Buffer,
+    /** The body as parsed by the handler (null when it was not needed); read for the cache and fallbacks. */
+    private parsed: Record<string, unknown> | null,
+    private readonly stream: { stripUsage: boolean } | null,
+    private readonly callId: number,
+    private readonly onDone: TRoutedDone,
+  ) {
+    this.route = primary;
+    this.body = body;
+    this.retriesLeft = primary.routing?.retries ?? 0;
+  }
+
+  start(): void {
+    const routing = this.primary.routing;
+    if (routing && routing.cacheTtlMs > 0 && this.stream === null) {
+      this.parsed ??= parseObject(this.body);
+      if (this.parsed) {
+        this.cacheKey = AnswerCache.keyOf(this.key.accountId, this.primary.routeName, this.parsed);
+        const cached = this.ctx.cache.get(this.cacheKey);
+        if (cached) return this.answerFromCache(cached);
+      }
+    }
+    this.next();
+  }
+
+  private answerFromCache(cached: TCachedAnswer): void {
+    const headers = [
+      ...cached.headers,
+      'x-request-id',
+      this.requestId,
+      'x-content-type-options',
+      'nosniff',
+      'x-air-route',
+      this.primary.routeName,
+      'x-air-attempts',
+      '0',
+      'x-air-cache',
+      'hit',
+    ];
+    this.ctx.beforeAnswer(this.callId);
+    this.res.writeHead(200, headers);
+    this.res.end(cached.body);
+    this.onDone(
+      this.primary,
+      {
+        status: 200,
+        errorCode: null,
+        upstreamMs: 0,
+        body: cached.body,
+        stream: null,
+        clientGone: false,
+        streamed: false,
+      },
+      0,
+      true,
+    );
+  }
+
+  private next(): void {
+    if (this.res.destroyed) return this.done(this.gone());
+    const picked = this.pick();
+    if (picked === null) return void this.fallback();
+    if (picked instanceof Promise) {
+      picked.then(
+        (target) => (target ? this.dispatch(target) : void this.fallback()),
+        () => void this.fallback(),
+      );
+      return;
+    }
+    this.dispatch(picked);
+  }
+
+  /** The next upstream: one whose cooldown is over is probed first; else by weight among closed circuits, untried first. */
+  private pick(): TUpstreamTarget | null | Promise<TUpstreamTarget | null> {
+    const route = this.route;
+    const upstreams = route.upstreams;
+    if (route.routing === null) return this.tried.length === 0 ? upstreams[0]! : null;
+    const circuits = this.ctx.circuits;
+    const now = Date.now();
+    let untriedWeight = 0;
+    let triedWeight = 0;
+    for (const target of upstreams) {
+      const health = circuits.health(target.url);
+      const state = circuits.check(health, now);
+      if (state === PROBE) {
+        const claim = circuits.claimProbe(health, route.timeoutMs + 1000, route.routing.cooldownMs);
+        if (claim === true) return target;
+        if (claim instanceof Promise)
+          return claim.then((won) => (won ? target : this.pickClosed(Date.now())));
+        continue;
+      }
+      if (state !== CLOSED) continue;
+      if (this.tried.includes(target)) triedWeight += target.weight;
+      else untriedWeight += target.weight;
+    }
+    if (untriedWeight === 0 && triedWeight === 0) return null;
+    return this.weighted(untriedWeight > 0, untriedWeight > 0 ? untriedWeight : triedWeight, now);
+  }
+
+  private pickClosed(now: number): TUpstreamTarget | null {
+    const circuits = this.ctx.circuits;
+    let untriedWeight = 0;
+    let triedWeight = 0;
+    for (const target of this.route.upstreams) {
+      if (circuits.check(circuits.health(target.url), now) !== CLOSED) continue;
+      if (this.tried.includes(target)) triedWeight += target.weight;
+      else untriedWeight += target.weight;
+    }
+    if (untriedWeight === 0 && triedWeight === 0) return null;
+    return this.weighted(untriedWeight > 0, untriedWeight > 0 ? untriedWeight : triedWeight, now);
+  }
+
+  private weighted(untried: boolean, total: number, now: number): TUpstreamTarget | null {
+    const circuits = this.ctx.circuits;
+    let ticket = Math.random() * total;
+    let last: TUpstreamTarget | null = null;
+    for (const target of this.route.upstreams) {
+      if (circuits.check(circuits.health(target.url), now) !== CLOSED) continue;
+      if (this.tried.includes(target) === untried) continue;
+      last = target;
+      ticket -= target.weight;
+      if (ticket < 0) return target;
+    }
+    return last;
+  }
+
+  private dispatch(target: TUpstreamTarget): void {
+    const route = this.route;
+    this.attempts++;
+    this.tried.push(target);
+    if (route.routing !== null) {
+      this.health = this.ctx.circuits.health(target.url);
+      this.health.attempts.add(Date.now());
+      this.ctx.upstreamAttempt(target.url);
+    } else this.health = null;
+    const airHeaders =
+      this.attempts === 1 && this.cacheKey === null
+        ? route.airHeaders
+        : [
+            'x-air-route',
+            route.routeName,
+            'x-air-attempts',
+            String(this.attempts),
+            ...(this.cacheKey !== null ? ['x-air-cache', 'miss'] : []),
+          ];
+    if (target.literalPrivate && !this.ctx.allowPrivate) {
+      // Same answer as a refused DNS result: the caller learns nothing about the network.
+      const retried = this.willRetry();
+      const status = retried
+        ? 0
+        : writeGatewayError(this.res, 'upstream_unreachable', this.requestId, undefined, airHeaders);
+      return this.attemptDone({
+        status,
+        errorCode: 'upstream_unreachable',
+        upstreamMs: 0,
+        body: null,
+        stream: null,
+        clientGone: false,
+        streamed: false,
+        retried,
+      });
+    }
+    ProxyCall.start(
+      this.ctx.agent,
+      this.res,
+      {
+        origin: target.origin,
+        path: target.path,
+        headers: route.headers,
+        body: this.body,
+        timeoutMs: route.timeoutMs,
+        requestId: this.requestId,
+        stream: this.stream,
+        callId: this.callId,
+        beforeAnswer: this.ctx.beforeAnswer,
+        airHeaders,
+        retry: this.willRetry,
+        cache: this.cacheKey !== null && route === this.primary,
+      },
+      this.attemptDone,
+    );
+  }
+
+  /** Another attempt follows a failure now: retries left here, or a fallback the key may call. */
+  private readonly willRetry = (): boolean => {
+    if (this.res.destroyed) return false;
+    if (this.retriesLeft > 0) return true;
+    const fallbacks = this.primary.routing?.fallbacks ?? [];
+    for (let i = this.fallbackIndex; i < fallbacks.length; i++) {
+      const entry = this.ctx.directory.routes.peek(fallbacks[i]!);
+      // Not looked up yet: loaded now, and tried in turn (refused then if the key may not call it).
+      if (entry === undefined) {
+        void this.ctx.directory.routes.load(fallbacks[i]!).catch(() => null);
+        return true;
+      }
+      if (mayCall(this.key, entry)) return true;
+    }
+    return false;
+  };
+
+  private readonly attemptDone = (result: TCallResult): void => {
+    const health = this.health;
+    const routing = this.route.routing;
+    let recorded: Promise<void> | void = undefined;
+    if (health && routing && !result.clientGone) {
+      const failed = result.errorCode !== null || isRetryableStatus(result.status);
+      if (failed) {
+        this.ctx.upstreamFailure(health.url);
+        recorded = this.ctx.circuits.failure(health, routing.failures, routing.cooldownMs);
+      } else this.ctx.circuits.success(health);
+    }
+    if (!result.retried) {
+      if (
+        this.cacheKey !== null &&
+        routing !== null &&
+        this.route === this.primary &&
+        result.status === 200 &&
+        result.cacheHeaders &&
+        result.body
+      ) {
+        const tokens = tokensFrom(result.body);
+        this.ctx.cache.set(
+          this.cacheKey,
+          {
+            headers: result.cacheHeaders,
+            body: result.body,
+            promptTokens: tokens.prompt,
+            completionTokens: tokens.completion,
+          },
+          routing.cacheTtlMs,
+        );
+      }
+      return this.done(result);
+    }
+    const go = () => {
+      if (this.retriesLeft > 0) {
+        this.retriesLeft--;
+        const delay = this.delay(result.retryAfterMs ?? -1);
+        this.retriesDone++;
+        if (delay <= 0) return setImmediate(() => this.next());
+        setTimeout(() => this.next(), delay).unref();
+        return;
+      }
+      void this.fallback();
+    };
+    if (recorded instanceof Promise) recorded.then(go, go);
+    else go();
+  };
+
+  /** `backoff_ms` doubled each retry, with jitter (50-100 %), or a short `Retry-After`. */
+  private delay(retryAfterMs: number): number {
+    if (retryAfterMs >= 0 && retryAfterMs < RETRY_AFTER_MAX_MS) return retryAfterMs;
+    const base = this.route.routing?.backoffMs ?? 0;
+    return Math.round(base * 2 ** this.retriesDone * (0.5 + Math.random() * 0.5));
+  }
+
+  /** This route's attempts are used up: the next fallback the key may call, else the failure. */
+  private async fallback(): Promise<void> {
+    const fallbacks = this.primary.routing?.fallbacks ?? [];
+    const directory = this.ctx.directory;
+    try {
+      while (this.fallbackIndex < fallbacks.length) {
+        const name = fallbacks[this.fallbackIndex++]!;
+        let entry = directory.routes.peek(name);
+        if (entry === undefined) entry = await directory.routes.load(name);
+        if (!mayCall(this.key, entry)) continue;
+        if (this.res.destroyed) return this.done(this.gone());
+        this.route = entry;
+        this.retriesLeft = entry.routing?.retries ?? 0;
+        this.retriesDone = 0;
+        this.tried = [];
+        this.body = this.bodyFor(entry);
+        return this.next();
+      }
+    } catch {
+      // A fallback that cannot be looked up is skipped like one that may not be called.
+    }
+    if (this.res.destroyed) return this.done(this.gone());
+    // Nothing answered: every upstream skipped (circuits open) or every attempt failed.
+    const code = this.attempts === 0 ? 'upstreams_unavailable' : 'upstream_unreachable';
+    const retryAfter = this.attempts === 0 ? this.reopensInSeconds() : undefined;
+    const status = writeGatewayError(this.res, code, this.requestId, retryAfter, [
+      'x-air-route',
+      this.route.routeName,
+      'x-air-attempts',
+      String(this.attempts),
+    ]);
+    this.done({
+      status,
+      errorCode: code,
+      upstreamMs: 0,
+      body: null,
+      stream: null,
+      clientGone: false,
+      streamed: false,
+    });
+  }
+
+  private reopensInSeconds(): number {
+    const now = Date.now();
+    let soonest = Infinity;
+    for (const target of this.primary.upstreams) {
+      const health = this.ctx.circuits.peek(target.url);
+      if (health && health.openUntil > now) soonest = Math.min(soonest, health.openUntil - now);
+    }
+    return Number.isFinite(soonest) ? soonest / 1000 : 1;
+  }
+
+  /** The body for a fallback: `model` names the fallback's route (or its upstream model). */
+  private bodyFor(entry: TRouteEntry): Buffer {
+    this.parsed ??= parseObject(this.body);
+    if (!this.parsed) return this.body;
+    return Buffer.from(JSON.stringify({ ...this.parsed, model: entry.upstreamModel ?? entry.routeName }));
+  }
+
+  private gone(): TCallResult {
+    return {
+      status: 499,
+      errorCode: null,
+      upstreamMs: 0,
+      body: null,
+      stream: null,
+      clientGone: true,
+      streamed: false,
+    };
+  }
+
+  private done(result: TCallResult): void {
+    this.onDone(this.route, result, this.attempts, false);
+  }
+}

@@ -1,0 +1,334 @@
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import {
+  MARKETPLACE_HISTORY_DAYS,
+  MARKETPLACE_PAGE,
+  MARKETPLACE_STATS_DAYS,
+  type TMarketplaceEndpoint,
+  type TMarketplaceItem,
+  type TMarketplacePage,
+  type TMarketplaceSnippets,
+  type TMarketplaceSort,
+  type TMarketplaceStats,
+} from '@air/shared/schemas/marketplace';
+import type { TPlan } from '@air/shared/schemas/plan';
+import type { TRouteType } from '@air/shared/schemas/aiendpoint';
+import type { TDb } from '../../db/client';
+import { aiEndpoints } from '../../db/schema/ai-endpoints';
+import { endpointDaily } from '../../db/schema/endpoint-daily';
+import { AppError } from '../../lib/app-error';
+import { plainText } from '../../lib/sanitize-html';
+import { accountNames } from '../membership/service';
+import { priceOf } from '../aiendpoint/service';
+import { dayOf, percentileFromBuckets } from '../usage/service';
+
+const DAY_MS = 86_400_000;
+const SUMMARY_CHARS = 300;
+
+export interface TCatalogFilters {
+  q?: string;
+  type?: TRouteType;
+  provider?: string;
+  sort: TMarketplaceSort;
+  cursor?: string;
+}
+
+interface TListed {
+  id: string;
+  routeName: string;
+  name: string;
+  routeType: TRouteType;
+  description: string;
+  accountName: string;
+  createdAt: Date;
+  pricePerCall: number | null;
+  pricePer1mInput: number | null;
+  pricePer1mOutput: number | null;
+}
+
+/** The billing currency prices are in: the plans' (every plan of the file has the same). */
+export function billingCurrency(plans: TPlan[]): { currency: string; symbol: string } {
+  const plan = plans.find((p) => p.price > 0) ?? plans[0];
+  return { currency: plan?.currency ?? 'usd', symbol: plan?.currency_symbol ?? '$' };
+}
+
+const slugOf = (routeName: string) => routeName.slice(0, routeName.indexOf('/'));
+
+/** `%` and `_` taken literally in an ILIKE pattern. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Active, shared, public endpoints of open accounts: the only ones the catalog ever shows. */
+function listedWhere(account: ReturnType<typeof accountNames>, ...more: (SQL | undefined)[]) {
+  return and(
+    eq(aiEndpoints.isActive, true),
+    eq(aiEndpoints.isShared, true),
+    eq(aiEndpoints.isPrivate, false),
+    isNull(account.closedAt),
+    ...more,
+  );
+}
+
+async function listed(db: TDb, filters: Omit<TCatalogFilters, 'sort' | 'cursor'>, routeName?: string) {
+  const account = accountNames(db);
+  const q = filters.q?.trim();
+  return db
+    .select({
+      id: aiEndpoints.id,
+      routeName: aiEndpoints.routeName,
+      name: aiEndpoints.name,
+      routeType: aiEndpoints.routeType,
+      description: aiEndpoints.description,
+      accountName: account.name,
+      createdAt: aiEndpoints.createdAt,
+      pricePerCall: aiEndpoints.pricePerCall,
+      pricePer1mInput: aiEndpoints.pricePer1mInput,
+      pricePer1mOutput: aiEndpoints.pricePer1mOutput,
+    })
+    .from(aiEndpoints)
+    .innerJoin(account, eq(account.id, aiEndpoints.accountId))
+    .where(
+      listedWhere(
+        account,
+        routeName ? eq(aiEndpoints.routeName, routeName) : undefined,
+        filters.type ? eq(aiEndpoints.routeType, filters.type) : undefined,
+        filters.provider
+          ? sql`${aiEndpoints.routeName} like ${likePattern(filters.provider + '/').slice(1)}`
+          : undefined,
+        q
+          ? sql`(${aiEndpoints.routeName} ilike ${likePattern(q)} or ${aiEndpoints.name} ilike ${likePattern(q)}
+              or ${account.name} ilike ${likePattern(q)} or ${aiEndpoints.description} ilike ${likePattern(q)})`
+          : undefined,
+      ),
+    ) as Promise<TListed[]>;
+}
+
+interface TCounts {
+  calls: number;
+  success: number;
+  buckets: Map<number, number>;
+}
+
+/**
+ * Calls, 2xx answers and latency buckets per endpoint over the last `days` days (today included),
+ * from the per-endpoint daily roll-up: one grouped read of a few rows per endpoint and day.
+ */
+async function statsOf(db: TDb, ids: string[], days: number, now: number): Promise<Map<string, TCounts>> {
+  const answer = new Map<string, TCounts>();
+  if (ids.length === 0) return answer;
+  const rows = await db
+    .select({
+      endpointId: endpointDaily.endpointId,
+      statusClass: endpointDaily.statusClass,
+      latencyBucket: endpointDaily.latencyBucket,
+      calls: sql<number>`sum(${endpointDaily.calls})::int`,
+    })
+    .from(endpointDaily)
+    .where(
+      and(
+        sql`${endpointDaily.endpointId} = any(${sql.param(ids)}::uuid[])`,
+        sql`${endpointDaily.day} >= ${dayOf(now - (days - 1) * DAY_MS)}::date`,
+      ),
+    )
+    .groupBy(endpointDaily.endpointId, endpointDaily.statusClass, endpointDaily.latencyBucket);
+  for (const row of rows) {
+    let counts = answer.get(row.endpointId);
+    if (!counts) answer.set(row.endpointId, (counts = { calls: 0, success: 0, buckets: new Map() }));
+    const calls = Number(row.calls);
+    counts.calls += calls;
+    if (row.statusClass === 2) counts.success += calls;
+    counts.buckets.set(row.latencyBucket, (counts.buckets.get(row.latencyBucket) ?? 0) + calls);
+  }
+  return answer;
+}
+
+function statsFrom(counts: TCounts | undefined): TMarketplaceStats {
+  if (!counts || counts.calls === 0) return { calls_7d: 0, success_rate_7d: null, p50_ms_7d: null };
+  return {
+    calls_7d: counts.calls,
+    success_rate_7d: Math.round((counts.success / counts.calls) * 10_000) / 10_000,
+    p50_ms_7d: percentileFromBuckets(counts.buckets, 0.5),
+  };
+}
+
+function itemOf(row: TListed, stats: TMarketplaceStats, plans: TPlan[], summary: boolean): TMarketplaceItem {
+  const { currency, symbol } = billingCurrency(plans);
+  let description = plainText(row.description);
+  if (summary && description.length > SUMMARY_CHARS)
+    description = `${description.slice(0, SUMMARY_CHARS - 1)}…`;
+  return {
+    route_name: row.routeName,
+    name: row.name,
+    route_type: row.routeType,
+    provider: { name: row.accountName, slug: slugOf(row.routeName) },
+    description,
+    price: priceOf(row),
+    currency,
+    currency_symbol: symbol,
+    stats,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** The order of a sort as a key to compare: numbers first (smaller first), then the route name. */
+type TSortKey = [number, string];
+
+function sortKey(sort: TMarketplaceSort, item: TMarketplaceItem): TSortKey {
+  const { stats } = item;
+  switch (sort) {
+    case 'fastest':
+      return [stats.p50_ms_7d ?? Number.MAX_SAFE_INTEGER, item.route_name];
+    case 'reliable':
+      return [stats.success_rate_7d === null ? 1 : -stats.success_rate_7d, item.route_name];
+    case 'newest':
+      return [-Date.parse(item.created_at), item.route_name];
+    default:
+      return [-stats.calls_7d, item.route_name];
+  }
+}
+
+function compareKeys(a: TSortKey, b: TSortKey): number {
+  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+  return a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+}
+
+function encodeCursor(sort: TMarketplaceSort, key: TSortKey): string {
+  return Buffer.from(JSON.stringify([sort, key[0], key[1]])).toString('base64url');
+}
+
+function decodeCursor(sort: TMarketplaceSort, cursor: string): TSortKey {
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 3 &&
+      parsed[0] === sort &&
+      typeof parsed[1] === 'number' &&
+      typeof parsed[2] === 'string'
+    )
+      return [parsed[1], parsed[2]];
+  } catch {
+    // falls through to the error below
+  }
+  throw new AppError('validation', { inputError: 'cursor' });
+}
+
+/**
+ * A page of the public catalog: the listed endpoints that match, with their 7-day statistics from
+ * the per-endpoint daily roll-up (no scan of calls), in the asked order, 24 at a time. The
+ * cursor is the last item's sort key, so a page never repeats or skips an item that keeps its
+ * place.
+ */
+export async function catalogPage(
+  db: TDb,
+  plans: TPlan[],
+  filters: TCatalogFilters,
+  now = Date.now(),
+): Promise<TMarketplacePage> {
+  const after = filters.cursor ? decodeCursor(filters.sort, filters.cursor) : null;
+  const rows = await listed(db, filters);
+  const stats = await statsOf(
+    db,
+    rows.map((row) => row.id),
+    MARKETPLACE_STATS_DAYS,
+    now,
+  );
+  const keyed = rows
+    .map((row) => itemOf(row, statsFrom(stats.get(row.id)), plans, true))
+    .map((item) => ({ item, key: sortKey(filters.sort, item) }))
+    .filter(({ key }) => !after || compareKeys(key, after) > 0)
+    .sort((a, b) => compareKeys(a.key, b.key));
+  const page = keyed.slice(0, MARKETPLACE_PAGE);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(({ item }) => item),
+    next_cursor: keyed.length > MARKETPLACE_PAGE && last ? encodeCursor(filters.sort, last.key) : null,
+  };
+}
+
+function snippetsFor(appUrl: string, routeName: string): TMarketplaceSnippets {
+  const body = JSON.stringify({ model: routeName, messages: [{ role: 'user', content: 'Hello' }] });
+  const url = `${appUrl}/api/v1/chat/completions`;
+  return {
+    curl: [
+      `curl ${url} \\`,
+      `  -H "Authorization: Bearer $AIR_API_KEY" \\`,
+      `  -H "Content-Type: application/json" \\`,
+      `  -d '${body}'`,
+    ].join('\n'),
+    node: [
+      `const response = await fetch('${url}', {`,
+      `  method: 'POST',`,
+      `  headers: {`,
+      `    Authorization: \`Bearer \${process.env.AIR_API_KEY}\`,`,
+      `    'Content-Type': 'application/json',`,
+      `  },`,
+      `  body: JSON.stringify(${JSON.stringify({ model: routeName, messages: [{ role: 'user', content: 'Hello' }] })}),`,
+      `});`,
+      `console.log(await response.json());`,
+    ].join('\n'),
+    python: [
+      `import os, requests`,
+      ``,
+      `response = requests.post(`,
+      `    "${url}",`,
+      `    headers={"Authorization": f"Bearer {os.environ['AIR_API_KEY']}"},`,
+      `    json={"model": "${routeName}", "messages": [{"role": "user", "content": "Hello"}]},`,
+      `)`,
+      `print(response.json())`,
+    ].join('\n'),
+    openai: [
+      `from openai import OpenAI`,
+      `import os`,
+      ``,
+      `client = OpenAI(base_url="${appUrl}/api/v1", api_key=os.environ["AIR_API_KEY"])`,
+      `answer = client.chat.completions.create(`,
+      `    model="${routeName}",`,
+      `    messages=[{"role": "user", "content": "Hello"}],`,
+      `)`,
+      `print(answer.choices[0].message.content)`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * One listed endpoint's page: the catalog item with its full description, 30 days of daily calls
+ * and success rate (oldest first, days without calls included) and ready-to-copy snippets. Anything
+ * not listed (private, unshared, inactive, a closed account's) is 404.
+ */
+export async function catalogEndpoint(
+  db: TDb,
+  plans: TPlan[],
+  appUrl: string,
+  routeName: string,
+  now = Date.now(),
+): Promise<TMarketplaceEndpoint> {
+  const [row] = await listed(db, {}, routeName);
+  if (!row) throw new AppError('not_found');
+  const stats = await statsOf(db, [row.id], MARKETPLACE_STATS_DAYS, now);
+  const from = dayOf(now - (MARKETPLACE_HISTORY_DAYS - 1) * DAY_MS);
+  const days = await db
+    .select({
+      day: endpointDaily.day,
+      calls: sql<number>`sum(${endpointDaily.calls})::int`,
+      success: sql<number>`coalesce(sum(${endpointDaily.calls}) filter (where ${endpointDaily.statusClass} = 2), 0)::int`,
+    })
+    .from(endpointDaily)
+    .where(and(eq(endpointDaily.endpointId, row.id), sql`${endpointDaily.day} >= ${from}::date`))
+    .groupBy(endpointDaily.day);
+  const byDay = new Map(days.map((d) => [d.day, d]));
+  const daily = Array.from({ length: MARKETPLACE_HISTORY_DAYS }, (_, i) => {
+    const day = dayOf(now - (MARKETPLACE_HISTORY_DAYS - 1 - i) * DAY_MS);
+    const found = byDay.get(day);
+    const calls = Number(found?.calls ?? 0);
+    return {
+      day,
+      calls,
+      success_rate: calls === 0 ? null : Math.round((Number(found!.success) / calls) * 10_000) / 10_000,
+    };
+  });
+  return {
+    ...itemOf(row, statsFrom(stats.get(row.id)), plans, false),
+    description_html: row.description,
+    daily,
+    snippets: snippetsFor(appUrl, row.routeName),
+  };
+}

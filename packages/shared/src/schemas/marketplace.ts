@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { ZRouteType } from './aiendpoint';
+import { ZPrice } from './price';
+
+/**
+ * The public marketplace catalog (contract 5a). No sign-in:
+ * - `GET /api/marketplace?q=&type=&provider=&sort=&cursor=` → `{ data: TMarketplacePage }`, pages of 24.
+ * - `GET /api/marketplace/{provider}/{name}` → `{ data: TMarketplaceEndpoint }`.
+ */
+
+export const MARKETPLACE_PAGE = 24;
+export const MARKETPLACE_SORTS = ['popular', 'fastest', 'reliable', 'newest'] as const;
+export const ZMarketplaceSort = z.enum(MARKETPLACE_SORTS);
+export type TMarketplaceSort = z.infer<typeof ZMarketplaceSort>;
+/** Days of statistics on a card, and of history on an endpoint's page. */
+export const MARKETPLACE_STATS_DAYS = 7;
+export const MARKETPLACE_HISTORY_DAYS = 30;
+
+/** A provider's slug: the part of a route name before the slash. */
+export const ZProviderSlug = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(128)
+  .regex(/^[a-z0-9][a-z0-9._-]*$/);
+
+export const ZMarketplaceQuery = z.strictObject({
+  q: z.string().trim().max(200).optional(),
+  type: ZRouteType.optional(),
+  provider: ZProviderSlug.optional(),
+  sort: ZMarketplaceSort.default('popular'),
+  /** The `next_cursor` of the previous page. */
+  cursor: z
+    .string()
+    .max(400)
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional(),
+});
+export type TMarketplaceQuery = z.input<typeof ZMarketplaceQuery>;
+
+export const ZMarketplaceParams = z.strictObject({
+  provider: ZProviderSlug,
+  name: z
+    .string()
+    .max(128)
+    .regex(/^[a-z0-9._:-]+$/),
+});
+
+export const ZMarketplaceStats = z.object({
+  calls_7d: z.number().int().nonnegative(),
+  /** 2xx answers over all calls, 0 to 1; null while there are no calls. */
+  success_rate_7d: z.number().min(0).max(1).nullable(),
+  /** Median latency (ms) from the daily latency buckets; null while there are no calls. */
+  p50_ms_7d: z.number().nonnegative().nullable(),
+});
+export type TMarketplaceStats = z.infer<typeof ZMarketplaceStats>;
+
+export const ZMarketplaceItem = z.object({
+  route_name: z.string(),
+  name: z.string(),
+  route_type: ZRouteType,
+  provider: z.object({ name: z.string(), slug: z.string() }),
+  /** Plain text (the rich description without its markup), at most 300 characters here. */
+  description: z.string(),
+  /** Null when free. */
+  price: ZPrice.nullable(),
+  /** The billing currency of the price (ISO 4217, lower case). */
+  currency: z.string(),
+  currency_symbol: z.string(),
+  stats: ZMarketplaceStats,
+  created_at: z.iso.datetime(),
+});
+export type TMarketplaceItem = z.infer<typeof ZMarketplaceItem>;
+
+export const ZMarketplacePage = z.object({
+  items: z.array(ZMarketplaceItem),
+  next_cursor: z.string().nullable(),
+});
+export type TMarketplacePage = z.infer<typeof ZMarketplacePage>;
+
+export const ZMarketplaceDay = z.object({
+  day: z.iso.date(),
+  calls: z.number().int().nonnegative(),
+  success_rate: z.number().min(0).max(1).nullable(),
+});
+export type TMarketplaceDay = z.infer<typeof ZMarketplaceDay>;
+
+export const ZMarketplaceSnippets = z.object({
+  curl: z.string(),
+  node: z.string(),
+  python: z.string(),
+  openai: z.string(),
+});
+export type TMarketplaceSnippets = z.infer<typeof ZMarketplaceSnippets>;
+
+export const ZMarketplaceEndpoint = ZMarketplaceItem.extend({
+  /** The full description: sanitised rich text (HTML). */
+  description_html: z.string(),
+  /** The last 30 days, oldest first, one entry a day (0 calls included). */
+  daily: z.array(ZMarketplaceDay),
+  snippets: ZMarketplaceSnippets,
+});
+export type TMarketplaceEndpoint = z.infer<typeof ZMarketplaceEndpoint>;
