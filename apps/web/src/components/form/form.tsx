@@ -10,7 +10,14 @@ import { errorText } from './error-text';
 import { FormField } from './field';
 import { submitValues } from './submit';
 import { isRequired } from './schema-validation';
-import { CHOICE_TYPES, activeFields, initialValue, type TFormProps, type TFormValues } from './types';
+import {
+  CHOICE_TYPES,
+  activeFields,
+  bodyValues,
+  initialValue,
+  type TFormProps,
+  type TFormValues,
+} from './types';
 import { useFormState } from './use-form';
 
 /**
@@ -55,7 +62,7 @@ export function Form<K extends TWriteCall>({
     if (!(await state.validateAll())) return;
     setSubmitting(true);
     try {
-      const { response, sent } = await submitValues(fields, call, params, values);
+      const { response, sent } = await submitValues(fields, call, params, bodyValues(fields, values));
       const message = answerMessage(response);
       if (message) toast({ variant: 'success', title: message });
       onSuccess?.(response, sent);
@@ -63,9 +70,11 @@ export function Form<K extends TWriteCall>({
     } catch (error) {
       const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
       // A field the form does not show (type null or hidden) cannot carry the message: a toast does.
-      const field = body?.inputError ? fields[body.inputError] : undefined;
+      // A nested field (`routes.0`) belongs to its form field (`routes`).
+      const name = body?.inputError?.split('.')[0];
+      const field = name ? fields[name] : undefined;
       if (body?.message && field && field.type !== null && field.type !== 'hidden') {
-        state.setFieldError(body.inputError!, body.message);
+        state.setFieldError(name!, body.message);
       } else {
         handleError(error);
       }
