@@ -79,10 +79,12 @@ interface TSeed {
   unverified: { token: string; user: Record<string, unknown> };
   keyId: string;
   endpointId: string;
+  /** The shared endpoint's route name (`provider/agent`), listed in the public catalog. */
+  routeName: string;
   items: Record<string, string>;
 }
 
-function signedInVisits({ keyId, endpointId, items }: TSeed): TVisit[] {
+function signedInVisits({ keyId, endpointId, routeName, items }: TSeed): TVisit[] {
   const list = (path: string, kind: string): TVisit[] => [
     { url: path, route: path },
     { url: `${path}/${items[kind]}`, route: `${path}/:id` },
@@ -136,6 +138,14 @@ function signedInVisits({ keyId, endpointId, items }: TSeed): TVisit[] {
       ],
     },
     { url: '/aiendpoints', route: '/aiendpoints' },
+    { url: `/marketplace/${routeName.split('/')[0]}`, route: '/marketplace/:provider' },
+    {
+      url: `/marketplace/${routeName}`,
+      route: '/marketplace/:provider/:name',
+      ready: async (page) => {
+        await expect(page.getByTestId('daily-chart')).toBeVisible();
+      },
+    },
     {
       url: `/aiendpoints/${endpointId}`,
       route: '/aiendpoints/:id',
@@ -273,11 +283,12 @@ test.beforeAll(async ({ request }) => {
     data: { name: 'Audit key', scope: ['gateway.invoke', 'usage.read'] },
   });
   expect(key.status(), await key.text()).toBe(201);
+  const routeName = `a11y-${Date.now().toString(36)}/agent`;
   const endpoint = await request.post('/api/aiendpoint', {
     headers,
     data: {
       name: 'Audit endpoint',
-      route_name: `a11y-${Date.now().toString(36)}/agent`,
+      route_name: routeName,
       route_endpoint: 'https://upstream.example.com/v1/chat/completions',
       route_type: 'agent',
       isShared: true,
@@ -320,6 +331,7 @@ test.beforeAll(async ({ request }) => {
     unverified: { token: freshToken, user: freshUser },
     keyId: ((await key.json()) as { data: { id: string } }).data.id,
     endpointId,
+    routeName,
     items,
   };
 });

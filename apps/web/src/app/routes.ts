@@ -159,7 +159,21 @@ export const ROUTES: readonly TRouteMeta[] = [
     layout: 'airpublic',
     permission: null,
     title: 'marketplace',
-    page: () => import('@/features/air/routes/air-placeholder'),
+    page: () => import('@/features/marketplace/routes/catalog'),
+  },
+  {
+    path: '/marketplace/:provider',
+    layout: 'airpublic',
+    permission: null,
+    title: 'marketplaceProvider',
+    page: () => import('@/features/marketplace/routes/provider'),
+  },
+  {
+    path: '/marketplace/:provider/:name',
+    layout: 'airpublic',
+    permission: null,
+    title: 'marketplaceEndpoint',
+    page: () => import('@/features/marketplace/routes/endpoint'),
   },
   {
     path: '/mktfull',

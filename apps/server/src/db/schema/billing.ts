@@ -65,6 +65,11 @@ export const localCardTokens = pgTable('local_card_tokens', {
   expMonth: integer('exp_month').notNull(),
   expYear: integer('exp_year').notNull(),
   behaviour: text('behaviour').$type<TLocalCardBehaviour>().notNull(),
+  /**
+   * The account whose session made the token: only that account may attach it (null: a token made
+   * before tokens were bound, which nobody may attach).
+   */
+  accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'cascade' }),
   /** The payment method the token became (single use: a second attach answers the same one). */
   paymentMethodId: text('payment_method_id'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

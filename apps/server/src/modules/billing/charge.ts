@@ -36,7 +36,7 @@ export function chargeKey(parts: (string | number)[], accountId: string, clientK
 /** Attaches a card token to the account's customer (a refusal is 400 on the card field). */
 export async function attach(b: TBilling, accountId: string, token: string) {
   const customerRef = await processorCall(() => customerFor(b, accountId));
-  const attached = await processorCall(() => b.provider.attachCard(customerRef, token));
+  const attached = await processorCall(() => b.provider.attachCard(customerRef, token, accountId));
   return { customerRef, ...attached };
 }
 

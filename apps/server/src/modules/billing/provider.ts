@@ -70,8 +70,16 @@ export interface TBillingProvider {
   /** Stripe's publishable key for Stripe.js; null for the local processor. */
   readonly publishableKey: string | null;
   createCustomer(input: { accountId: string; name: string }): Promise<string>;
-  /** Turns a single-use card token into a payment method of the customer. Throws CardError when refused. */
-  attachCard(customerRef: string, token: string): Promise<{ paymentMethodRef: string; card: TCardDetails }>;
+  /**
+   * Turns a single-use card token into a payment method of the account's customer. Throws
+   * CardError when refused, also for a token another account made (the local processor binds
+   * tokens to the account whose session made them; Stripe's own tokens are its to check).
+   */
+  attachCard(
+    customerRef: string,
+    token: string,
+    accountId: string,
+  ): Promise<{ paymentMethodRef: string; card: TCardDetails }>;
   detachCard(paymentMethodRef: string): Promise<void>;
   /**
    * Charges the card. Succeeded, or requires_action (client secret for 3-D Secure) when on

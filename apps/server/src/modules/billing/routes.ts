@@ -215,7 +215,7 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
       if (!local) throw new AppError('not_found', { messageKey: 'billing.not_available' });
       const problem = checkCardFields(request.body, new Date());
       if (problem) throw cardAppError(new CardError(problem.problem, problem.problem), problem.field);
-      const token = await local.createToken(request.body);
+      const token = await local.createToken(request.body, request.auth!.accountId);
       return {
         data: {
           id: token.id,

@@ -75,8 +75,11 @@ export class LocalProcessor implements TBillingProvider {
 
   constructor(private readonly db: TDb) {}
 
-  /** The card widget's token call: the fields were checked by the route (checkCardFields). */
-  async createToken(input: { number: string; exp_month: number; exp_year: number }) {
+  /**
+   * The card widget's token call: the fields were checked by the route (checkCardFields). The token
+   * is bound to the account whose session made it: only that account may attach it.
+   */
+  async createToken(input: { number: string; exp_month: number; exp_year: number }, accountId: string) {
     const digits = input.number.replace(/[\s-]/g, '');
     const [row] = await this.db
       .insert(localCardTokens)
@@ -87,6 +90,7 @@ export class LocalProcessor implements TBillingProvider {
         expMonth: input.exp_month,
         expYear: input.exp_year,
         behaviour: behaviourOf(digits),
+        accountId,
       })
       .returning();
     return row!;
@@ -98,8 +102,13 @@ export class LocalProcessor implements TBillingProvider {
     return id;
   }
 
-  async attachCard(customerRef: string, token: string) {
-    const [tok] = await this.db.select().from(localCardTokens).where(eq(localCardTokens.id, token)).limit(1);
+  async attachCard(customerRef: string, token: string, accountId: string) {
+    const [tok] = await this.db
+      .select()
+      .from(localCardTokens)
+      .where(and(eq(localCardTokens.id, token), eq(localCardTokens.accountId, accountId)))
+      .limit(1);
+    // Another account's token is no token at all (the same answer as an unknown one).
     if (!tok) throw new CardError('card_declined', 'No such token.');
     if (tok.behaviour === 'decline') throw new CardError('card_declined', MESSAGES.card_declined);
     const card = { brand: tok.brand, last4: tok.last4, expMonth: tok.expMonth, expYear: tok.expYear };

@@ -9,7 +9,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 const AGENTS = [1, 2, 3, 4, 5, 6] as const;
 const LAST = AGENTS.length;
 
-/** The static AIR placeholder page (/airindex, /air, /airfull, /marketplace, /mktfull). */
+/** The static AIR placeholder page (/airindex, /air, /airfull, /mktfull). */
 export default function AirPlaceholderPage() {
   const { t } = useTranslation();
   return (

@@ -23,7 +23,11 @@ export default function MarketplacePage() {
   const cards = (shared.data ?? []).slice(0, MARKETPLACE_MAX_CARDS);
   return (
     <section>
-      <PageHeading />
+      <PageHeading>
+        <Button asChild size="sm" variant="outline">
+          <Link to="/marketplace">{t('toCatalog')}</Link>
+        </Button>
+      </PageHeading>
       {shared.isPending ? (
         <div role="status" className="flex justify-center py-16 text-muted-foreground">
           <Loader2 className="size-8 animate-spin" aria-hidden="true" />

@@ -1,0 +1,2 @@
+ALTER TABLE "local_card_tokens" ADD COLUMN "account_id" uuid;--> statement-breakpoint
+ALTER TABLE "local_card_tokens" ADD CONSTRAINT "local_card_tokens_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;

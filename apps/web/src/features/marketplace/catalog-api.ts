@@ -1,0 +1,31 @@
+import type { TMarketplaceSort } from '@air/shared/schemas/marketplace';
+import type { TRouteType } from '@air/shared/schemas/aiendpoint';
+import { call } from '@/lib/api';
+
+export interface TCatalogFilters {
+  q: string;
+  type: TRouteType | '';
+  provider: string;
+  sort: TMarketplaceSort;
+}
+
+export const catalogQueryKey = (filters: TCatalogFilters) => ['marketplace', filters] as const;
+
+/** One page of the public catalog (`GET /api/marketplace`), after `cursor` when given. */
+export async function fetchCatalogPage(
+  filters: TCatalogFilters,
+  cursor: string | null,
+  signal?: AbortSignal,
+) {
+  const query = new URLSearchParams();
+  if (filters.q.trim()) query.set('q', filters.q.trim());
+  if (filters.type) query.set('type', filters.type);
+  if (filters.provider) query.set('provider', filters.provider);
+  query.set('sort', filters.sort);
+  if (cursor) query.set('cursor', cursor);
+  return (await call('GET /api/marketplace', { query, signal })).data!;
+}
+
+export async function fetchCatalogEndpoint(provider: string, name: string) {
+  return (await call('GET /api/marketplace/:provider/:name', { params: { provider, name } })).data!;
+}

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import type { TMarketplaceEndpoint, TMarketplaceItem } from '@air/shared/schemas/marketplace';
+import { mockFetch, renderPage } from '@/test/render-page';
+import CatalogPage from './routes/catalog';
+import CatalogEndpointPage from './routes/endpoint';
+import ProviderPage from './routes/provider';
+
+function item(patch: Partial<TMarketplaceItem> = {}): TMarketplaceItem {
+  return {
+    route_name: 'acme/chat',
+    name: 'Acme Chat',
+    route_type: 'model',
+    provider: { name: 'Acme Labs', slug: 'acme' },
+    description: 'Answers questions about tides',
+    price: { per_call: 5, per_1m_input_tokens: 150, per_1m_output_tokens: 0 },
+    currency: 'usd',
+    currency_symbol: '$',
+    stats: { calls_7d: 1234, success_rate_7d: 0.995, p50_ms_7d: 41.6 },
+    created_at: '2026-11-01T00:00:00.000Z',
+    ...patch,
+  };
+}
+
+describe('marketplace catalog', () => {
+  it('lists cards with price and statistics, searches as you type and pages with Show more', async () => {
+    const calls = mockFetch({
+      'GET /api/marketplace': ({ params }) => {
+        const q = params.get('q') ?? '';
+        if (q === 'nothing') return { body: { data: { items: [], next_cursor: null } } };
+        if (params.get('cursor') === 'next')
+          return {
+            body: {
+              data: { items: [item({ route_name: 'acme/two', name: 'Acme Two' })], next_cursor: null },
+            },
+          };
+        const items = [
+          item(),
+          item({
+            route_name: 'free/one',
+            name: 'Free One',
+            price: null,
+            provider: { name: 'Free Co', slug: 'free' },
+            stats: { calls_7d: 0, success_rate_7d: null, p50_ms_7d: null },
+          }),
+        ];
+        return { body: { data: { items, next_cursor: 'next' } } };
+      },
+    });
+    const { user } = renderPage(CatalogPage, {
+      route: '/marketplace',
+      path: '/marketplace',
+      title: 'marketplace',
+    });
+    const cards = await screen.findAllByTestId('catalog-card');
+    expect(cards).toHaveLength(2);
+    const acme = cards[0]!;
+    expect(within(acme).getByRole('link', { name: 'Acme Chat' })).toHaveAttribute(
+      'href',
+      '/marketplace/acme/chat',
+    );
+    expect(within(acme).getByTestId('price')).toHaveTextContent('$0.05 per call · $1.50 per 1M input tokens');
+    expect(within(acme).getByText('1,234')).toBeInTheDocument();
+    expect(within(acme).getByText('99.5%')).toBeInTheDocument();
+    expect(within(acme).getByText('42 ms')).toBeInTheDocument();
+    expect(within(cards[1]!).getByTestId('price')).toHaveTextContent('Free');
+    expect(within(cards[1]!).getAllByText('No data')).toHaveLength(2);
+    expect(document.title).toBe('AI endpoint marketplace | AIR');
+
+    await user.click(screen.getByRole('button', { name: 'Show more' }));
+    expect(await screen.findByRole('link', { name: 'Acme Two' })).toBeInTheDocument();
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'nothing');
+    expect(await screen.findByText('No endpoint matches')).toBeInTheDocument();
+    // One request for the settled text, not one per key.
+    const searches = calls.filter((c) => c.url.includes('q='));
+    expect(searches.map((c) => new URLSearchParams(c.url.split('?')[1]).get('q'))).toEqual(['nothing']);
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'fastest');
+    await waitFor(() => expect(calls.at(-1)!.url).toContain('sort=fastest'));
+  });
+
+  it('shows the empty state when nothing is shared', async () => {
+    mockFetch({ 'GET /api/marketplace': { body: { data: { items: [], next_cursor: null } } } });
+    renderPage(CatalogPage, { route: '/marketplace', path: '/marketplace', title: 'marketplace' });
+    expect(await screen.findByText('Nothing shared yet')).toBeInTheDocument();
+  });
+
+  it("a provider's page asks the catalog for its endpoints only", async () => {
+    const calls = mockFetch({
+      'GET /api/marketplace': { body: { data: { items: [item()], next_cursor: null } } },
+    });
+    renderPage(ProviderPage, {
+      route: '/marketplace/:provider',
+      path: '/marketplace/acme',
+      title: 'marketplaceProvider',
+    });
+    expect(await screen.findByRole('heading', { name: 'Endpoints of acme' })).toBeInTheDocument();
+    await screen.findByTestId('catalog-card');
+    expect(calls[0]!.url).toContain('provider=acme');
+  });
+
+  it("an endpoint's page shows its chart, price and snippets; an unlisted one is not found", async () => {
+    const detail: TMarketplaceEndpoint = {
+      ...item(),
+      description: 'Answers questions about tides',
+      description_html: '<p>Answers questions about tides</p>',
+      daily: Array.from({ length: 30 }, (_, i) => ({
+        day: `2026-11-${String(i + 1).padStart(2, '0')}`,
+        calls: i,
+        success_rate: i === 0 ? null : 1,
+      })),
+      snippets: {
+        curl: 'curl acme/chat',
+        node: 'fetch acme/chat',
+        python: 'requests acme/chat',
+        openai: 'OpenAI acme/chat',
+      },
+    };
+    mockFetch({
+      'GET /api/marketplace/:provider/:name': ({ url }) =>
+        url.endsWith('/acme/chat')
+          ? { body: { data: detail } }
+          : { status: 404, body: { message: 'Not found' } },
+    });
+    const { user } = renderPage(CatalogEndpointPage, {
+      route: '/marketplace/:provider/:name',
+      path: '/marketplace/acme/chat',
+      title: 'marketplaceEndpoint',
+    });
+    expect(await screen.findByRole('heading', { name: 'Acme Chat', level: 1 })).toBeInTheDocument();
+    expect(screen.getByTestId('daily-chart').querySelectorAll('rect')).toHaveLength(30);
+    expect(screen.getByTestId('price')).toHaveTextContent('$0.05 per call');
+    expect(screen.getByTestId('snippet-curl')).toHaveTextContent('curl acme/chat');
+    await user.click(screen.getByRole('tab', { name: 'OpenAI SDK' }));
+    expect(await screen.findByTestId('snippet-openai')).toHaveTextContent('OpenAI acme/chat');
+    expect(document.title).toBe('Acme Chat | AIR');
+    expect(document.head.querySelector('meta[name="description"]')).toHaveAttribute(
+      'content',
+      'Answers questions about tides',
+    );
+  });
+
+  it('says an unlisted endpoint is not found', async () => {
+    mockFetch({ 'GET /api/marketplace/:provider/:name': { status: 404, body: { message: 'Not found' } } });
+    renderPage(CatalogEndpointPage, {
+      route: '/marketplace/:provider/:name',
+      path: '/marketplace/acme/secret',
+      title: 'marketplaceEndpoint',
+    });
+    expect(await screen.findByText('Endpoint not found')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,168 @@
+import * as React from 'react';
+import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Loader2, Search } from 'lucide-react';
+import { MARKETPLACE_SORTS, type TMarketplaceSort } from '@air/shared/schemas/marketplace';
+import { ROUTE_TYPES, type TRouteType } from '@air/shared/schemas/aiendpoint';
+import { BlankSlate } from '@/components/ui/blank-slate';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { useErrorHandler } from '@/lib/error-handler';
+import { catalogQueryKey, fetchCatalogPage, type TCatalogFilters } from '../catalog-api';
+import { CatalogCard } from './catalog-card';
+
+const selectClass =
+  'h-10 rounded-md border border-input bg-background px-3 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
+/** Typing pauses this long before the catalog is asked again. */
+const SEARCH_DELAY_MS = 250;
+
+const isSort = (value: string | null): value is TMarketplaceSort =>
+  (MARKETPLACE_SORTS as readonly string[]).includes(value ?? '');
+const isType = (value: string | null): value is TRouteType =>
+  (ROUTE_TYPES as readonly string[]).includes(value ?? '');
+
+/**
+ * The catalog: search as you type, type and sort filters (kept in the address, so a filtered view
+ * can be shared), cards 24 at a time with "Show more". `provider` fixes the provider (its page).
+ */
+export function CatalogBrowser({ provider = '' }: { provider?: string }) {
+  const { t } = useTranslation('marketplace');
+  const handleError = useErrorHandler();
+  const [params, setParams] = useSearchParams();
+  const [text, setText] = React.useState(params.get('q') ?? '');
+  const [q, setQ] = React.useState(text);
+  React.useEffect(() => {
+    const timer = setTimeout(() => setQ(text), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text]);
+
+  const typeParam = params.get('type');
+  const sortParam = params.get('sort');
+  const filters: TCatalogFilters = {
+    q,
+    provider,
+    type: isType(typeParam) ? typeParam : '',
+    sort: isSort(sortParam) ? sortParam : 'popular',
+  };
+  const update = (name: string, value: string) =>
+    setParams(
+      (old) => {
+        const next = new URLSearchParams(old);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+  React.useEffect(() => {
+    if ((params.get('q') ?? '') !== q) update('q', q);
+    // Only the settled search text goes into the address.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [q]);
+
+  const catalog = useInfiniteQuery({
+    queryKey: catalogQueryKey(filters),
+    queryFn: ({ pageParam, signal }) => fetchCatalogPage(filters, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.next_cursor,
+  });
+  React.useEffect(() => {
+    if (catalog.error) handleError(catalog.error);
+  }, [catalog.error, handleError]);
+
+  const items = catalog.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <div className="space-y-6">
+      <form
+        role="search"
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(event) => event.preventDefault()}
+      >
+        <div className="min-w-0 flex-1 basis-full space-y-1 sm:basis-64">
+          <Label htmlFor="catalog-search">{t('catalog.search')}</Label>
+          <div className="relative">
+            <Search
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+              aria-hidden="true"
+            />
+            <Input
+              id="catalog-search"
+              type="search"
+              className="pl-9"
+              placeholder={t('catalog.searchPlaceholder')}
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+            />
+          </div>
+        </div>
+        <div className="space-y-1">
+          <Label htmlFor="catalog-type">{t('catalog.type')}</Label>
+          <select
+            id="catalog-type"
+            className={selectClass}
+            value={filters.type}
+            onChange={(event) => update('type', event.target.value)}
+          >
+            <option value="">{t('catalog.allTypes')}</option>
+            {ROUTE_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`type.${type}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="space-y-1">
+          <Label htmlFor="catalog-sort">{t('catalog.sort')}</Label>
+          <select
+            id="catalog-sort"
+            className={selectClass}
+            value={filters.sort}
+            onChange={(event) => update('sort', event.target.value === 'popular' ? '' : event.target.value)}
+          >
+            {MARKETPLACE_SORTS.map((sort) => (
+              <option key={sort} value={sort}>
+                {t(`catalog.sorts.${sort}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+
+      {catalog.isPending ? (
+        <div role="status" className="flex justify-center py-16 text-muted-foreground">
+          <Loader2 className="size-8 animate-spin" aria-hidden="true" />
+          <span className="sr-only">{t('catalog.loading')}</span>
+        </div>
+      ) : items.length === 0 ? (
+        <BlankSlate
+          title={filters.q || filters.type ? t('catalog.noMatchTitle') : t('emptyTitle')}
+          text={filters.q || filters.type ? t('catalog.noMatchText') : t('emptyText')}
+        />
+      ) : (
+        <>
+          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label={t('catalog.results')}>
+            {items.map((item) => (
+              <li key={item.route_name}>
+                <CatalogCard item={item} />
+              </li>
+            ))}
+          </ul>
+          {catalog.hasNextPage && (
+            <div className="flex justify-center">
+              <Button
+                variant="outline"
+                disabled={catalog.isFetchingNextPage}
+                onClick={() => void catalog.fetchNextPage()}
+              >
+                {catalog.isFetchingNextPage && <Loader2 className="animate-spin" aria-hidden="true" />}
+                {t('catalog.more')}
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
