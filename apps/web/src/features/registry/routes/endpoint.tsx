@@ -9,6 +9,7 @@ import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { EndpointOverviewForm } from '../components/endpoint-overview-form';
+import { EndpointPrice } from '../components/endpoint-price';
 import { EndpointSettings } from '../components/endpoint-settings';
 import { EndpointSwitches } from '../components/endpoint-switches';
 import { Playground } from '../components/playground';
@@ -96,11 +97,14 @@ export default function EndpointPage() {
           <EndpointSwitches endpoint={data} signedIn={signedIn} readOnly={readOnly} onSaved={onSaved} />
           <EndpointOverviewForm key={data.id} endpoint={data} readOnly={readOnly} onSaved={onSaved} />
         </TabsContent>
-        <TabsContent value="settings">
+        <TabsContent value="settings" className="space-y-6">
           {readOnly ? (
             <p className="text-sm text-muted-foreground">{t('settings.hidden')}</p>
           ) : (
-            <EndpointSettings key={data.id} endpoint={data} onSaved={onSaved} />
+            <>
+              <EndpointSettings key={data.id} endpoint={data} onSaved={onSaved} />
+              <EndpointPrice key={`price-${data.id}`} endpoint={data} onSaved={onSaved} />
+            </>
           )}
         </TabsContent>
         <TabsContent value="try">
