@@ -6,6 +6,9 @@
 // what the product code depends on.
 const TESTS = ['^apps/server/test/', '\\.test\\.tsx?$'];
 
+// The server's entry points: nothing below them imports them.
+const ENTRIES = '(?:app|server|cli)\\.ts$';
+
 // Which modules own which tables (decision 016). A module reads and writes only its own tables;
 // it asks the owner's service for anything else.
 export const TABLE_OWNERS = [
@@ -101,6 +104,52 @@ export default {
       comment: 'Import a table from db/schema/<table>.ts; the barrel db/schema/index.ts is for db/ only.',
       from: { path: '^apps/server/src/', pathNot: ['^apps/server/src/db/', ...TESTS] },
       to: { path: '^apps/server/src/db/schema/index\\.ts$' },
+    },
+    // The layers of docs/architecture.md, bottom up: building blocks (lib, db, i18n, mail, config),
+    // core (the app's frame), plugins (cross-cutting), modules (one domain each), the gateway, and
+    // the entry points (app.ts, server.ts, cli). A layer imports only the layers below it.
+    {
+      name: 'blocks-stay-low',
+      severity: 'error',
+      comment:
+        'lib, db, i18n, mail and config are building blocks: they know nothing of the app frame, ' +
+        'the plugins, the modules, the gateway or the entry points.',
+      from: { path: '^apps/server/src/(?:(?:lib|db|i18n|mail)/|config\\.ts$)', pathNot: TESTS },
+      to: { path: `^apps/server/src/(?:(?:core|plugins|modules|gateway|cli)/|${ENTRIES})` },
+    },
+    {
+      name: 'core-below-features',
+      severity: 'error',
+      comment:
+        'core (the frame: errors, health, OpenAPI, credentials, services) imports no plugin, module or ' +
+        'gateway: a part that adds to it hands its piece over (e.g. addHealthPart).',
+      from: { path: '^apps/server/src/core/', pathNot: TESTS },
+      to: { path: `^apps/server/src/(?:(?:plugins|modules|gateway|cli)/|${ENTRIES})` },
+    },
+    {
+      name: 'plugins-not-features',
+      severity: 'error',
+      comment:
+        'Cross-cutting plugins import no module or gateway: what a module hands the app is its own ' +
+        'plugin.ts (identity, keys, billing), which a plugin reaches through the decorator it adds.',
+      from: { path: '^apps/server/src/plugins/', pathNot: TESTS },
+      to: { path: `^apps/server/src/(?:(?:modules|gateway|cli)/|${ENTRIES})` },
+    },
+    {
+      name: 'modules-not-above',
+      severity: 'error',
+      comment:
+        'Modules import no plugin, no gateway and no entry point: the gateway hands usage the parts ' +
+        'it reports on (reportGatewayTo).',
+      from: { path: '^apps/server/src/modules/', pathNot: TESTS },
+      to: { path: `^apps/server/src/(?:(?:plugins|gateway|cli)/|${ENTRIES})` },
+    },
+    {
+      name: 'gateway-not-above',
+      severity: 'error',
+      comment: 'The gateway imports no plugin and no entry point.',
+      from: { path: '^apps/server/src/gateway/', pathNot: TESTS },
+      to: { path: `^apps/server/src/(?:(?:plugins|cli)/|${ENTRIES})` },
     },
     ...tableRules,
     {

@@ -111,6 +111,15 @@ const ZEnv = z.object({
   ),
   SHUTDOWN_DELAY_MS: milliseconds(0),
   SHUTDOWN_TIMEOUT_MS: milliseconds(10_000),
+  METRICS_TOKEN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .max(512, 'must be at most 512 characters')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+      .optional(),
+  ),
   INSTANCE_NAME: z.preprocess(
     emptyToUndefined,
     z
@@ -163,6 +172,11 @@ export interface TConfig {
   shutdownTimeoutMs: number;
   /** Named in every answer's `x-air-instance` header when set (which instance behind a balancer). */
   instanceName: string | undefined;
+  /**
+   * `/metrics` answers a caller on this machine that no proxy forwarded, or one sending
+   * `Authorization: Bearer <METRICS_TOKEN>` when it is set; nobody else.
+   */
+  metricsToken: string | undefined;
   /**
    * Fastify's `trustProxy`: which proxies may set X-Forwarded-For (the client IP behind a load
    * balancer). `false` (the default) uses the socket's address.
@@ -315,6 +329,7 @@ export function loadConfig(
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     instanceName: e.INSTANCE_NAME,
+    metricsToken: e.METRICS_TOKEN,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
   };
 }

@@ -63,6 +63,15 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads METRICS_TOKEN, refusing a short one or one with spaces', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).metricsToken).toBeUndefined();
+    const token = 'a-long-enough-metrics-token';
+    expect(loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: token }).metricsToken).toBe(token);
+    for (const bad of ['short', 'has a space in the middle of it']) {
+      expect(errorLines({ DATA_DIR: tmp(), METRICS_TOKEN: bad })[0]).toMatch(/^METRICS_TOKEN: /);
+    }
+  });
+
   it('generates the secret once into DATA_DIR/secret with mode 0600 and reuses it', () => {
     const dir = tmp();
     const first = loadConfig({ DATA_DIR: dir }).secret;

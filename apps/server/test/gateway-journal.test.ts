@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageJournal } from '../src/gateway/journal';
+import { UsageJournal } from '../src/modules/usage/journal';
 
 const call = (n: number) => ({
   callerAccountId: `caller-${n}`,

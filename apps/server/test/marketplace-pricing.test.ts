@@ -4,7 +4,7 @@ import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageEvents } from '../src/db/schema';
-import { UsageJournal } from '../src/gateway/journal';
+import { UsageJournal } from '../src/modules/usage/journal';
 import { gatewayStateOf } from '../src/gateway/state';
 import { CARDS, cardToken, newOwner, send } from './billing-helpers';
 import { createTestApp, type TTestApp } from './helpers';

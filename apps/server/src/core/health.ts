@@ -1,14 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZHealth, ZHealthUnavailable } from '@air/shared/schemas/operations';
-import { findGatewayState } from '../gateway/state';
+import { ZHealth, ZHealthUnavailable, type THealth } from '@air/shared/schemas/operations';
 import { isDraining } from './shutdown';
 
+/** What a part of the server adds to a healthy answer (the gateway: whether Redis counts). */
+export type THealthPart = () => Omit<THealth, 'status'>;
+
+const partsByServer = new WeakMap<object, THealthPart[]>();
+
 /**
- * `GET /healthz`: 200 after a real `select 1`, 503 when the database does not answer, 503
- * `draining` once a graceful shutdown began (core/shutdown.ts: a balancer stops sending here). With
- * REDIS_URL, `redis` says whether the gateway counts quotas and rate limits in Redis (`up`) or,
- * Redis being unreachable, in this instance only (`down`): the instance keeps serving, degraded.
+ * Adds a part's own fields to `/healthz` (the gateway adds `redis`). Core does not import the
+ * parts: each hands its part over when it starts.
+ */
+export function addHealthPart(app: FastifyInstance, part: THealthPart): void {
+  const parts = partsByServer.get(app.server) ?? [];
+  parts.push(part);
+  partsByServer.set(app.server, parts);
+}
+
+/**
+ * `GET /healthz`: 200 after a real `select 1` (with each part's fields), 503 when the database does
+ * not answer, 503 `draining` once a graceful shutdown began (core/shutdown.ts: a balancer stops
+ * sending here).
  */
 export function registerHealth(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -29,9 +42,9 @@ export function registerHealth(app: FastifyInstance) {
       if (isDraining(app)) return reply.status(503).send({ status: 'draining' as const });
       try {
         await app.database.ping();
-        const redisUp = findGatewayState(app)?.counters.redisUp() ?? null;
-        if (redisUp === null) return { status: 'ok' as const };
-        return { status: 'ok' as const, redis: redisUp ? ('up' as const) : ('down' as const) };
+        let answer: THealth = { status: 'ok' };
+        for (const part of partsByServer.get(app.server) ?? []) answer = { ...answer, ...part() };
+        return answer;
       } catch (error) {
         request.log.error({ err: error }, 'health check: database unavailable');
         return reply.status(503).send({ status: 'unavailable' as const });

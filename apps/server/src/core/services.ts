@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLocale } from '@air/shared/schemas/common';
 import type { TPlan } from '@air/shared/schemas/plan';
-import type { TBilling } from '../modules/billing/service';
 import type { TConfig } from '../config';
 import type { TDb } from '../db/client';
 import type { TAttemptLimiter } from '../lib/attempt-limiter';
@@ -32,7 +31,6 @@ export interface TServices {
   changes: TChangeBus;
   /** Failed-credential counters (per email, per IP). */
   attempts: TAttemptLimiter;
-  billing: TBilling;
   sessionCache: LookupCache<TSessionInfo>;
   sessionActivity: TSessionActivity;
   /** Drops one API key from this instance's cache at once (before the change is published). */

@@ -2,11 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { TDb } from '../db/client';
 import type { TPlanLimits } from './directory';
+import { storedCalls } from '../modules/usage/service';
 import {
   createMemoryRateLimiter,
   keyCounterId,
   MonthlyCalls,
-  storedCalls,
   storedKeyCalls,
   type TRateLimiter,
 } from './limits';

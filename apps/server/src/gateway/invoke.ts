@@ -7,8 +7,7 @@ import { GATEWAY_ERRORS, keyQuotaBody, writeGatewayError, type TGatewayErrorCode
 import { mayCall, RoutedCall } from './routed-call';
 import { isAppError } from '../lib/app-error';
 import { jsonDepthExceeds } from '../lib/json-guard';
-import { tokensFrom } from './metering';
-import { estimateTokens, promptChars } from './stream-usage';
+import { estimateTokens, promptChars, tokensFrom } from './stream-usage';
 import type { TGatewayState } from './state';
 import { ProxyCall, type TCallResult } from './upstream';
 

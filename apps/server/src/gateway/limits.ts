@@ -1,6 +1,7 @@
-import { and, count, eq, gte } from 'drizzle-orm';
 import type { TDb } from '../db/client';
-import { usageEvents } from '../db/schema/usage-events';
+import { periodOf, periodStart, storedCalls } from '../modules/usage/service';
+
+export { periodOf };
 
 /**
  * Per-key calls per minute in this process, fixed one-minute windows. `hit` answers 0 when the
@@ -32,15 +33,6 @@ export function createMemoryRateLimiter(now: () => number = Date.now): TRateLimi
       counts.clear();
     },
   };
-}
-
-/** `2026-11` (UTC): the quota period is the calendar month. */
-export function periodOf(time: number): string {
-  return new Date(time).toISOString().slice(0, 7);
-}
-
-export function periodStart(period: string): Date {
-  return new Date(`${period}-01T00:00:00.000Z`);
 }
 
 /**
@@ -115,32 +107,13 @@ export class MonthlyCalls {
   }
 }
 
-/** The calls stored in usage_events for one caller account since the period began. */
-export async function storedCalls(db: TDb, accountId: string, period: string): Promise<number> {
-  const [row] = await db
-    .select({ calls: count() })
-    .from(usageEvents)
-    .where(and(eq(usageEvents.callerAccountId, accountId), gte(usageEvents.createdAt, periodStart(period))));
-  return Number(row?.calls ?? 0);
-}
-
 /** A key's counter id: its account (for the index), the key and its cap (a new cap counts afresh from the stored calls). */
 export function keyCounterId(accountId: string, keyId: string, cap: number): string {
   return `${accountId}:${keyId}:${cap}`;
 }
 
-/** The calls stored for one key since the period began (`keyCounterId`'s id; read through the caller's index). */
-export async function storedKeyCalls(db: TDb, counterId: string, period: string): Promise<number> {
+/** The calls stored for one key since the period began (`keyCounterId`'s id). */
+export function storedKeyCalls(db: TDb, counterId: string, period: string): Promise<number> {
   const [accountId, keyId] = counterId.split(':');
-  const [row] = await db
-    .select({ calls: count() })
-    .from(usageEvents)
-    .where(
-      and(
-        eq(usageEvents.callerAccountId, accountId!),
-        gte(usageEvents.createdAt, periodStart(period)),
-        eq(usageEvents.keyId, keyId!),
-      ),
-    );
-  return Number(row?.calls ?? 0);
+  return storedCalls(db, accountId!, period, keyId!);
 }

@@ -5,7 +5,7 @@ import { AnswerCache, type TCachedAnswer } from './answer-cache';
 import { CLOSED, PROBE, type Circuits, type TUpstreamHealth } from './circuit';
 import type { TDirectory, TRouteEntry, TUpstreamTarget } from './directory';
 import { writeGatewayError } from './errors';
-import { tokensFrom } from './metering';
+import { tokensFrom } from './stream-usage';
 import { isRetryableStatus, ProxyCall, type TCallResult } from './upstream';
 
 /** What every routed call shares (built once by the invoke handler). */

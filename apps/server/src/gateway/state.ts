@@ -5,9 +5,11 @@ import { gatewayMetrics, type TGatewayMetrics } from '../modules/metrics/service
 import { createDirectory, type TDirectory } from './directory';
 import { Gauge } from 'prom-client';
 import { createCallCounters, type TCallCounters } from './counters';
-import { Meter } from './metering';
+import { Meter, reportGatewayTo } from '../modules/usage/service';
+import { addHealthPart } from '../core/health';
 import { AnswerCache } from './answer-cache';
-import { Circuits, type TCircuitState } from './circuit';
+import { Circuits } from './circuit';
+import { reportUpstreamHealthTo, type TUpstreamHealthRow } from '../modules/aiendpoint/service';
 import { createUpstreamAgent } from './upstream';
 
 /** Everything the gateway keeps in memory for one server. */
@@ -81,6 +83,14 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
     answers: new AnswerCache(),
   };
   byServer.set(app.server, state);
+  reportGatewayTo(app.server, state);
+  reportUpstreamHealthTo(app.server, (upstreams) => upstreamHealth(circuits, upstreams));
+  // With REDIS_URL, /healthz says whether quotas and rate limits are counted in Redis (`up`) or,
+  // Redis being unreachable, in this instance only (`down`): the instance keeps serving, degraded.
+  addHealthPart(app, () => {
+    const up = counters.redisUp();
+    return up === null ? {} : { redis: up ? 'up' : 'down' };
+  });
   app.addHook('onClose', async () => {
     unsubscribe();
     circuits.close();
@@ -92,11 +102,6 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
   return state;
 }
 
-/** The gateway's state when it is loaded (health reports on its counters). */
-export function findGatewayState(app: FastifyInstance): TGatewayState | undefined {
-  return byServer.get(app.server);
-}
-
 /** The gateway's state for console routes that report on it (usage). */
 export function gatewayStateOf(app: FastifyInstance): TGatewayState {
   const state = byServer.get(app.server);
@@ -104,29 +109,18 @@ export function gatewayStateOf(app: FastifyInstance): TGatewayState {
   return state;
 }
 
-/**
- * Each upstream's circuit and last hour as this instance knows them (`GET
- * /api/aiendpoint/{id}/upstreams`); an upstream the gateway has not called yet is closed with no calls.
- */
-export function upstreamHealth(
-  app: FastifyInstance,
+/** Each upstream's circuit and last hour as this instance knows them (handed to aiendpoint). */
+function upstreamHealth(
+  circuits: Circuits,
   upstreams: { url: string; weight: number }[],
-): {
-  url: string;
-  weight: number;
-  state: TCircuitState;
-  last_failure_at: string | null;
-  attempts_1h: number;
-  failures_1h: number;
-}[] {
-  const circuits = byServer.get(app.server)?.circuits;
+): TUpstreamHealthRow[] {
   const now = Date.now();
   return upstreams.map(({ url, weight }) => {
-    const health = circuits?.peek(url);
+    const health = circuits.peek(url);
     return {
       url,
       weight,
-      state: health && circuits ? circuits.state(health, now) : 'closed',
+      state: health ? circuits.state(health, now) : 'closed',
       last_failure_at: health?.lastFailureAt ? new Date(health.lastFailureAt).toISOString() : null,
       attempts_1h: health ? health.attempts.total(now) : 0,
       failures_1h: health ? health.failures.total(now) : 0,

@@ -107,3 +107,27 @@ export function promptChars(request: Record<string, unknown>): number {
   }
   return chars;
 }
+
+const USAGE_MARKER = Buffer.from('"usage"');
+const PROMPT = /"prompt_tokens"\s*:\s*(\d+)/;
+const COMPLETION = /"completion_tokens"\s*:\s*(\d+)/;
+
+/**
+ * Token counts from an OpenAI-style JSON answer, without parsing the whole body: `usage` comes
+ * last in OpenAI's answers, so only the text after its last occurrence is read.
+ */
+export function tokensFrom(body: Buffer): { prompt: number | null; completion: number | null } {
+  const at = body.lastIndexOf(USAGE_MARKER);
+  if (at < 0) return { prompt: null, completion: null };
+  const tail = body.toString('utf8', at, Math.min(body.length, at + 512));
+  const prompt = PROMPT.exec(tail);
+  const completion = COMPLETION.exec(tail);
+  return { prompt: toInt(prompt?.[1]), completion: toInt(completion?.[1]) };
+}
+
+/** A count that fits the integer column, else null (a bogus figure must not sink the batch). */
+function toInt(digits: string | undefined): number | null {
+  if (digits === undefined) return null;
+  const value = Number(digits);
+  return value <= 2_147_483_647 ? value : null;
+}

@@ -15,7 +15,7 @@ import { sql } from 'drizzle-orm';
 /**
  * One row per gateway call, written in batches off the request path. No column has a foreign key,
  * so metering never blocks on a concurrent delete and never fails a batch for it: a closed
- * account's calls still in flight are left out by the insert itself (gateway/metering.ts), and
+ * account's calls still in flight are left out by the insert itself (modules/usage/metering.ts), and
  * closing an account deletes its rows (modules/account/close.ts). A foreign key also doubled the
  * embedded database's cost per row (40 against 20 µs, a per-row check and row lock on accounts).
  * No request or answer body is ever stored. Every insert also adds to `usage_daily` (a statement

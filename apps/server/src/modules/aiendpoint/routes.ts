@@ -15,7 +15,6 @@ import { t } from '../../i18n';
 import { AppError } from '../../lib/app-error';
 import './messages';
 import { actorOf } from '../activity/service';
-import { upstreamHealth } from '../../gateway/state';
 import {
   createEndpoint,
   deleteEndpoints,
@@ -23,6 +22,7 @@ import {
   getEndpoint,
   listEndpoints,
   updateEndpoint,
+  upstreamHealthOf,
 } from './service';
 
 const ZUuid = z.uuid();
@@ -70,7 +70,7 @@ const aiEndpointRoutes: FastifyPluginAsync = async (fastify) => {
     { ...read, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(ZUpstreamHealth) } } },
     async (request) => {
       const { routed, upstreams } = await endpointUpstreams(app, request.auth!.accountId, request.params.id);
-      return { data: { routed, upstreams: upstreamHealth(app, upstreams) } };
+      return { data: { routed, upstreams: upstreamHealthOf(app.server, upstreams) } };
     },
   );
 

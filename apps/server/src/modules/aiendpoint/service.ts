@@ -18,6 +18,13 @@ import { mergeHeaders, sealHeaders } from './headers';
 import { openHeaders, toOwnWire, toSharedWire, type TEndpointRow } from './wire';
 import type { TServices } from '../../core/services';
 
+export {
+  reportUpstreamHealthTo,
+  upstreamHealthOf,
+  type TUpstreamHealthReader,
+  type TUpstreamHealthRow,
+} from './upstream-health';
+
 /** An endpoint row's marketplace price (null when free): the catalog reads rows through it. */
 export { priceOf } from './wire';
 

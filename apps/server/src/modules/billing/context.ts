@@ -16,3 +16,10 @@ export interface TBilling {
   mailer: TMailer;
   log: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
+
+declare module '../../core/services' {
+  interface TServices {
+    /** Billing's dependencies; declared here, so core does not import the module. */
+    billing: TBilling;
+  }
+}

@@ -32,6 +32,7 @@ import { subscriptionWire } from './subscription';
 import { advanceClock, billingNow } from './clock';
 import { runDueRenewals } from './renewals';
 import { AppError } from '../../lib/app-error';
+import { isLocalCaller } from '../../lib/local-caller';
 import { paymentActionAnswer, planChangeRoute } from './plan-route';
 import { registerWebhook } from './webhook';
 
@@ -40,10 +41,6 @@ import { registerWebhook } from './webhook';
  * the upgrade page, and the local processor's browser-side calls (card token, 3-D Secure).
  * The plan calls (`/account/plan`) live in the account module and call the same plan change.
  */
-function isLoopback(address: string | undefined): boolean {
-  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
-}
-
 const billingRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['billing'];
@@ -270,7 +267,7 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
       },
       async (request) => {
         // A developer tool: only from this machine (the CLI), never through a proxy.
-        if (!isLoopback(request.socket.remoteAddress)) throw new AppError('not_found');
+        if (!isLocalCaller(request.raw)) throw new AppError('not_found');
         const now =
           request.body.advance_ms > 0
             ? await advanceClock(app.db, request.body.advance_ms)

@@ -2,6 +2,7 @@ import { desc } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import { mailOutbox } from '../../db/schema/mail-outbox';
 import { AppError } from '../../lib/app-error';
+import { isLocalCaller } from '../../lib/local-caller';
 import { repeatWhileOpen } from '../../lib/repeat-while-open';
 import { escapeHtml } from '../../mail/layout';
 import { devOutboxEnabled, purgeOutbox } from '../../mail/mailer';
@@ -11,16 +12,11 @@ export const prefix = '';
 const LIMIT = 100;
 const PURGE_EVERY_MS = 60 * 60_000;
 
-/** The socket's peer, not `request.ip`: a forwarded-for header must not pass for loopback. */
-function fromLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
-}
-
 /**
  * The dev outbox (server contract section 1): `GET /dev/mail` lists the newest mails with
  * clickable links and `GET /dev/mail.json` gives them as data. The routes exist only without
- * SMTP_URL and outside production, and answer only callers on this machine (404 to others): the
+ * SMTP_URL and outside production, and answer only callers on this machine that no proxy
+ * forwarded (`isLocalCaller`; 404 to others): the
  * mails hold sign-in links.
  */
 const devMailRoutes: FastifyPluginAsync = async (app) => {
@@ -36,7 +32,7 @@ const devMailRoutes: FastifyPluginAsync = async (app) => {
   }
   if (!devOutboxEnabled(app.config)) return;
   app.addHook('onRequest', async (request) => {
-    if (!fromLoopback(request.raw.socket.remoteAddress)) throw new AppError('not_found');
+    if (!isLocalCaller(request.raw)) throw new AppError('not_found');
   });
 
   const newest = async () => {

@@ -108,3 +108,12 @@ export function projectedQuotaDay(calls: number, quota: number, now = Date.now()
   const reachedAt = now + (quota - calls) / perMs;
   return reachedAt < end ? dayOf(reachedAt) : null;
 }
+
+/** `2026-11` (UTC): the quota period is the calendar month. */
+export function periodOf(time: number): string {
+  return new Date(time).toISOString().slice(0, 7);
+}
+
+export function periodStart(period: string): Date {
+  return new Date(`${period}-01T00:00:00.000Z`);
+}

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { TPlan } from '@air/shared/schemas/plan';
 import { entitlementsOf, lowestQuotaCallsMonth } from '../billing/service';
 import type { TDb } from '../../db/client';
-import { periodOf } from '../../gateway/limits';
+import { periodOf } from './period';
 import type { TMailer } from '../../mail/mailer';
 import { accountNames, ownerContacts } from '../membership/service';
 import { isNotificationOn } from '../notification/service';

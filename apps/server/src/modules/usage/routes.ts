@@ -11,8 +11,7 @@ import {
 import './messages';
 import { startQuotaWarnings } from './quota-warnings';
 import { requestLog } from './request-log';
-import { gatewayStateOf } from '../../gateway/state';
-import { accountUsage, flushUsage, usageInsight } from './service';
+import { accountUsage, flushUsage, gatewayViewOf, usageInsight } from './service';
 
 /**
  * `GET /api/account/usage` (this period's totals), `/usage/insight` (the usage page) and
@@ -25,7 +24,9 @@ const usageRoutes: FastifyPluginAsync = async (fastify) => {
   app.get(
     '/account/usage',
     { preValidation: reader, schema: { tags, response: { 200: ZEnvelope(ZUsageList) } } },
-    async (request) => ({ data: await accountUsage(app, gatewayStateOf(app), request.auth!.accountId) }),
+    async (request) => ({
+      data: await accountUsage(app, gatewayViewOf(app.server), request.auth!.accountId),
+    }),
   );
   app.get(
     '/account/usage/insight',
@@ -34,7 +35,7 @@ const usageRoutes: FastifyPluginAsync = async (fastify) => {
       schema: { tags, querystring: ZUsageInsightQuery, response: { 200: ZEnvelope(ZUsageInsight) } },
     },
     async (request) => ({
-      data: await usageInsight(app, gatewayStateOf(app), request.auth!.accountId, request.query),
+      data: await usageInsight(app, gatewayViewOf(app.server), request.auth!.accountId, request.query),
     }),
   );
   app.get(
@@ -44,7 +45,7 @@ const usageRoutes: FastifyPluginAsync = async (fastify) => {
       schema: { tags, querystring: ZUsageLogQuery, response: { 200: ZEnvelope(ZUsageLog) } },
     },
     async (request) => {
-      await flushUsage(gatewayStateOf(app));
+      await flushUsage(gatewayViewOf(app.server));
       return { data: await requestLog(app.db, request.auth!.accountId, request.query) };
     },
   );

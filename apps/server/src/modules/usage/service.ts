@@ -1,13 +1,20 @@
 import { and, count, eq, gte } from 'drizzle-orm';
 import type { TUsageList } from '@air/shared/schemas/usage';
 import type { TUsageInsight, TUsageInsightQuery } from '@air/shared/schemas/usage-insight';
+import type { TServices } from '../../core/services';
 import type { TDb, TTx } from '../../db/client';
 import { usageEvents } from '../../db/schema/usage-events';
-import { periodOf, periodStart } from '../../gateway/limits';
-import type { TGatewayState } from '../../gateway/state';
 import { callerUsage, providerUsage } from './insight';
-import { periodRange, projectedQuotaDay } from './period';
-import type { TServices } from '../../core/services';
+import { periodOf, periodRange, periodStart, projectedQuotaDay } from './period';
+
+/*
+ * Usage owns the calls the gateway serves (`usage_events`, its daily roll-up, the meter's batches
+ * and the quota warnings): the meter that writes them (metering.ts, with its journal), the
+ * reports that read them, and the stored count the gateway seeds its quota counter from.
+ */
+export { Meter, insertUsageRows, type TMeterOptions, type TUsageRow } from './metering';
+export type { TJournalStart } from './journal';
+export { periodOf, periodStart };
 
 /** Day arithmetic and latency percentiles over the roll-ups' buckets, for the marketplace's statistics. */
 export { dayOf, percentileFromBuckets } from './period';
@@ -20,17 +27,61 @@ function periodEnd(period: string): Date {
 
 /**
  * Deletes the calls an account made, in the caller's transaction when it closes the account:
- * usage_events has no foreign key to cascade from (gateway/metering.ts says why).
+ * usage_events has no foreign key to cascade from (metering.ts says why).
  */
 export async function deleteAccountUsage(db: TDb | TTx, accountId: string): Promise<void> {
   await db.delete(usageEvents).where(eq(usageEvents.callerAccountId, accountId));
 }
 
 /**
- * The gateway's in-memory parts that usage reports on: its quota counter, the plan limits it
- * enforces and its pending usage rows. The route passes the running gateway's.
+ * The calls stored in usage_events for one caller account (or one of its keys) since the period
+ * began: what the gateway seeds its quota counters from. Read through the caller's index.
  */
-export type TGatewayView = Pick<TGatewayState, 'meter' | 'counters' | 'directory'>;
+export async function storedCalls(
+  db: TDb,
+  accountId: string,
+  period: string,
+  keyId?: string,
+): Promise<number> {
+  const since = and(
+    eq(usageEvents.callerAccountId, accountId),
+    gte(usageEvents.createdAt, periodStart(period)),
+  );
+  const [row] = await db
+    .select({ calls: count() })
+    .from(usageEvents)
+    .where(keyId === undefined ? since : and(since, eq(usageEvents.keyId, keyId)));
+  return Number(row?.calls ?? 0);
+}
+
+/**
+ * The gateway's in-memory parts that usage reports on: its quota counter, the plan limits it
+ * enforces and its pending usage rows. The gateway hands them over when it starts
+ * (`reportGatewayTo`); usage does not import the gateway, which sits above the modules.
+ */
+interface TQuota {
+  quotaCallsMonth: number;
+}
+
+export interface TGatewayView {
+  meter: { flush(): Promise<void> };
+  counters: { calls(accountId: string): number | Promise<number> };
+  directory: { planLimits: { get(accountId: string): TQuota | null | Promise<TQuota | null> } };
+}
+
+const gatewayViews = new WeakMap<object, TGatewayView>();
+
+/** Called by the gateway with its server (`app.server`) and its running parts. */
+export function reportGatewayTo(server: object, view: TGatewayView): void {
+  gatewayViews.set(server, view);
+}
+
+/** The running gateway's parts, for the usage routes of the same server. */
+export function gatewayViewOf(server: object): TGatewayView {
+  const view = gatewayViews.get(server);
+  if (!view) throw new Error('the gateway is not loaded');
+  return view;
+}
 
 /** Writes the gateway's pending usage rows, so a call made a moment ago shows. */
 export async function flushUsage(gateway: TGatewayView): Promise<void> {
@@ -44,7 +95,7 @@ async function monthCalls(app: TServices, gateway: TGatewayView, accountId: stri
     gateway.directory.planLimits.get(accountId),
   ]);
   // No limits loaded yet (no subscription row): the free plan's, as the gateway's entitlements say.
-  const free = app.billing.plans.find((plan) => plan.id === 'free');
+  const free = app.plans.find((plan) => plan.id === 'free');
   return { calls, quota: limits?.quotaCallsMonth ?? free?.quota_calls_month ?? null };
 }
 

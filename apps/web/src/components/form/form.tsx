@@ -1,23 +1,23 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useId, useRef } from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/use-toast';
-import { ApiError, answerMessage, type TWriteCall } from '@/lib/api';
+import type { TWriteCall } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { cn } from '@/lib/utils';
 import { errorText } from './error-text';
 import { FormField } from './field';
-import { submitValues } from './submit';
 import { isRequired } from './schema-validation';
 import { CHOICE_TYPES, activeFields, initialValue, type TFormProps, type TFormValues } from './types';
-import { useFormState } from './use-form';
+import { useSchemaForm, type TFieldError } from './use-form';
+import { useFormSubmit } from './use-submit';
 
 /**
  * The spec's generic form: renders a field map, validates (on blur, then on change after the first
- * submit), submits JSON or multipart through the API client, handles the payment follow-up, shows
- * the server's message, attaches `inputError` messages to their field, and otherwise defers to the
- * shared error handler. Re-mount it (change its `key`) to reset to new initial values.
+ * submit) through the one engine (react-hook-form with the request schema, see use-form), submits
+ * JSON or multipart as the named call, handles the payment follow-up, shows the server's message,
+ * attaches `inputError` messages to their field, and otherwise defers to the shared error handler.
+ * Re-mount it (change its `key`) to reset to new initial values.
  */
 export function Form<K extends TWriteCall>({
   fields,
@@ -33,11 +33,11 @@ export function Form<K extends TWriteCall>({
   className,
 }: TFormProps<K>) {
   const { t } = useTranslation('form');
-  const navigate = useNavigate();
   const handleError = useErrorHandler();
   const formId = useId();
-  const state = useFormState(fields, schema);
-  const [submitting, setSubmitting] = useState(false);
+  const form = useSchemaForm(fields, schema);
+  const send = useFormSubmit(form, { fields, call, params, onSuccess, onError: handleError, redirect });
+  const submitting = form.formState.isSubmitting;
   const entries = activeFields(fields);
   const formRef = useRef<HTMLFormElement>(null);
 
@@ -51,39 +51,16 @@ export function Form<K extends TWriteCall>({
     // render would pull focus from where the user put it.
   }, [autoFocus]);
 
-  async function submit(values: TFormValues) {
-    if (!(await state.validateAll())) return;
-    setSubmitting(true);
-    try {
-      const { response, sent } = await submitValues(fields, call, params, values);
-      const message = answerMessage(response);
-      if (message) toast({ variant: 'success', title: message });
-      onSuccess?.(response, sent);
-      if (redirect) void navigate(redirect);
-    } catch (error) {
-      const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
-      // A field the form does not show (type null or hidden) cannot carry the message: a toast does.
-      const field = body?.inputError ? fields[body.inputError] : undefined;
-      if (body?.message && field && field.type !== null && field.type !== 'hidden') {
-        state.setFieldError(body.inputError!, body.message);
-      } else {
-        handleError(error);
-      }
-    } finally {
-      setSubmitting(false);
-    }
-  }
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!submitting) void submit(state.valuesRef.current);
-  }
+  const submit = form.handleSubmit((values: TFormValues) => send(values));
 
   return (
     <form
       ref={formRef}
       noValidate
-      onSubmit={onSubmit}
+      onSubmit={(event) => {
+        if (submitting) event.preventDefault();
+        else void submit(event);
+      }}
       aria-busy={submitting || undefined}
       className={cn(
         'space-y-4 transition-opacity',
@@ -92,19 +69,27 @@ export function Form<K extends TWriteCall>({
       )}
     >
       {entries.map(([name, field]) => (
-        <FormField
+        <Controller
           key={name}
-          id={`${formId}-${name}`}
           name={name}
-          field={field}
-          required={typeof schema === 'function' ? false : isRequired(schema, name, initialValue(field))}
-          value={state.values[name]}
-          error={errorText(t, state.errors[name], field.label)}
-          onChange={(value) => {
-            const next = state.setValue(name, value, { validate: CHOICE_TYPES.has(field.type) });
-            if (autoSubmit && !submitting) void submit(next);
-          }}
-          onBlur={() => state.blur(name)}
+          control={form.control}
+          render={({ field: control, fieldState }) => (
+            <FormField
+              id={`${formId}-${name}`}
+              name={name}
+              field={field}
+              required={typeof schema === 'function' ? false : isRequired(schema, name, initialValue(field))}
+              value={control.value}
+              error={errorText(t, fieldState.error as TFieldError | undefined, field.label)}
+              onChange={(value) => {
+                control.onChange(value);
+                // A choice is complete when made: it validates at once instead of waiting for blur.
+                if (CHOICE_TYPES.has(field.type) && !form.formState.isSubmitted) void form.trigger(name);
+                if (autoSubmit && !form.formState.isSubmitting) void submit();
+              }}
+              onBlur={control.onBlur}
+            />
+          )}
         />
       ))}
       {(!autoSubmit || cancel) && (

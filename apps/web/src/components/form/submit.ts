@@ -1,7 +1,8 @@
 import i18n from '@/lib/i18n';
 import type { TAnswerOf } from '@air/shared/api';
-import { ApiError, submitCall, type TWriteCall } from '@/lib/api';
-import { activeFields, type TFormFields, type TFormParams, type TFormValues } from './types';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError, answerMessage, submitCall, type TWriteCall } from '@/lib/api';
+import { activeFields, bodyValues, type TFormFields, type TFormParams, type TFormValues } from './types';
 import {
   CardTokenError,
   PAYMENT_RESULT_FIELD,
@@ -74,4 +75,42 @@ export async function submitValues<K extends TWriteCall>(
     response = await send(name, params, { ...sent, [PAYMENT_RESULT_FIELD]: result });
   }
   return { response, sent };
+}
+
+export interface TSubmitOptions<K extends TWriteCall> {
+  fields: TFormFields;
+  call: K;
+  params?: TFormParams;
+  onSuccess?: (response: TAnswerOf<K>, values: TFormValues) => void | Promise<void>;
+  /** Where a refusal goes that no shown field can carry (the shared handler, or the sign-in family's). */
+  onError: (error: unknown) => void;
+}
+
+/**
+ * The one request cycle of every form (spec sections 7 and 8): card tokens, send the call, confirm
+ * a payment the answer asks for and repeat, show the server's message, then `onSuccess`. A refusal
+ * naming a field the form shows (`inputError`) lands on that field; anything else goes to `onError`.
+ */
+export async function runSubmit<K extends TWriteCall>(
+  values: TFormValues,
+  setError: (name: string, error: { type: 'server'; message: string }) => void,
+  { fields, call, params, onSuccess, onError }: TSubmitOptions<K>,
+): Promise<void> {
+  try {
+    const { response, sent } = await submitValues(fields, call, params, bodyValues(fields, values));
+    const message = answerMessage(response);
+    if (message) toast({ variant: 'success', title: message });
+    await onSuccess?.(response, sent);
+  } catch (error) {
+    const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
+    // A field the form does not show (type null or hidden) cannot carry the message: a toast does.
+    // A nested field (`routes.0`) belongs to its form field (`routes`).
+    const name = body?.inputError?.split('.')[0];
+    const field = name ? fields[name] : undefined;
+    if (name && body?.message && field && field.type !== null && field.type !== 'hidden') {
+      setError(name, { type: 'server', message: body.message });
+    } else {
+      onError(error);
+    }
+  }
 }

@@ -4,14 +4,15 @@ import { useQuery } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { ZSupportMail } from '@air/shared/schemas/support';
 import { errorText } from '@/components/form/error-text';
-import { fieldErrors } from '@/components/form/schema-validation';
 import type { TFormFields } from '@/components/form/types';
+import { useSchemaForm, type TFieldError } from '@/components/form/use-form';
+import { useFormSubmit } from '@/components/form/use-submit';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, call } from '@/lib/api';
+import { answerMessage } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { loadUtilityConfig } from '@/lib/utility-config';
@@ -22,56 +23,40 @@ const UTILITY_CONFIG_QUERY = {
   staleTime: Infinity,
 };
 
-const SUPPORT_FIELDS: TFormFields = {
-  name: { type: 'text' },
-  email: { type: 'email' },
-  template: { type: 'hidden' },
-  message: { type: 'textarea' },
-};
-
 /**
- * The support contact (spec section 5): name and email prefilled from the user, message required.
- * POST /api/utility/mail sends it to the support address with a copy to the user.
+ * The support contact (spec section 5): name and email prefilled from the user, message required,
+ * on the one form engine with the server's schema (ZSupportMail). POST /api/utility/mail sends it
+ * to the support address with a copy to the user.
  */
 export function SupportForm() {
   const { t } = useTranslation('help');
   const { user } = useSession();
   const handleError = useErrorHandler();
   const config = useQuery(UTILITY_CONFIG_QUERY);
-  const [name, setName] = React.useState(user?.name ?? '');
-  const [email, setEmail] = React.useState(user?.email ?? '');
-  const [message, setMessage] = React.useState('');
-  const [errors, setErrors] = React.useState<Record<string, string>>({});
-  const [sending, setSending] = React.useState(false);
-
-  async function submit(event: React.FormEvent) {
-    event.preventDefault();
-    const values = { name, email, template: 'help' as const, message };
-    // The server's own schema decides (ZSupportMail), with the same message keys.
-    const invalid = fieldErrors(ZSupportMail, SUPPORT_FIELDS, values);
-    const labels: Record<string, string> = {
-      name: t('support.name'),
-      email: t('support.email'),
-      message: t('support.message'),
-    };
-    const found = Object.fromEntries(
-      Object.entries(invalid).map(([key, error]) => [key, errorText(t, error, labels[key]) ?? '']),
-    );
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setSending(true);
-    try {
-      const res = await call('POST /api/utility/mail', { body: values });
-      toast({ variant: 'success', title: res.message ?? t('support.sent') });
-      setMessage('');
-    } catch (error) {
-      const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
-      if (body?.inputError && body.message) setErrors({ [body.inputError]: body.message });
-      else handleError(error);
-    } finally {
-      setSending(false);
-    }
-  }
+  const [fields] = React.useState<TFormFields>(() => ({
+    name: { type: 'text', value: user?.name ?? '' },
+    email: { type: 'email', value: user?.email ?? '' },
+    template: { type: 'hidden', value: 'help' },
+    message: { type: 'textarea' },
+  }));
+  const form = useSchemaForm(fields, ZSupportMail);
+  const send = useFormSubmit(form, {
+    fields,
+    call: 'POST /api/utility/mail',
+    onError: handleError,
+    onSuccess: (res) => {
+      if (!answerMessage(res)) toast({ variant: 'success', title: t('support.sent') });
+      form.resetField('message');
+    },
+  });
+  const sending = form.formState.isSubmitting;
+  const errors = form.formState.errors as Record<string, TFieldError | undefined>;
+  const labels: Record<string, string> = {
+    name: t('support.name'),
+    email: t('support.email'),
+    message: t('support.message'),
+  };
+  const errorOf = (id: string) => errorText(t, errors[id], labels[id]);
 
   if (config.data && !config.data.support_configured) {
     return (
@@ -81,52 +66,48 @@ export function SupportForm() {
     );
   }
 
-  const field = (id: string, label: string, control: React.ReactNode) => (
+  const field = (id: string, control: React.ReactNode) => (
     <div className="grid gap-1.5">
-      <Label htmlFor={`support-${id}`}>{label}</Label>
+      <Label htmlFor={`support-${id}`}>{labels[id]}</Label>
       {control}
-      {errors[id] && (
+      {errorOf(id) && (
         <p id={`support-${id}-error`} className="text-sm text-destructive">
-          {errors[id]}
+          {errorOf(id)}
         </p>
       )}
     </div>
   );
   return (
-    <form noValidate onSubmit={(e) => void submit(e)} className="grid gap-4" aria-label={t('support.title')}>
+    <form
+      noValidate
+      onSubmit={(e) => void form.handleSubmit(send)(e)}
+      className="grid gap-4"
+      aria-label={t('support.title')}
+      aria-busy={sending || undefined}
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         {field(
           'name',
-          t('support.name'),
-          <Input
-            id="support-name"
-            value={name}
-            aria-invalid={Boolean(errors.name)}
-            onChange={(e) => setName(e.target.value)}
-          />,
+          <Input id="support-name" aria-invalid={Boolean(errors.name)} {...form.register('name')} />,
         )}
         {field(
           'email',
-          t('support.email'),
           <Input
             id="support-email"
             type="email"
-            value={email}
             aria-invalid={Boolean(errors.email)}
-            onChange={(e) => setEmail(e.target.value)}
+            {...form.register('email')}
           />,
         )}
       </div>
       {field(
         'message',
-        t('support.message'),
         <Textarea
           id="support-message"
           rows={5}
-          value={message}
           aria-invalid={Boolean(errors.message)}
           aria-describedby={errors.message ? 'support-message-error' : undefined}
-          onChange={(e) => setMessage(e.target.value)}
+          {...form.register('message')}
         />,
       )}
       <div>

@@ -1,14 +1,15 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useReducer, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { toast } from '@/components/ui/use-toast';
 import { errorText } from '@/components/form/error-text';
-import { activeFields, type TFormField, type TFormValues } from '@/components/form/types';
+import type * as TEngineModule from '@/components/form/engine';
+import type { TEngine, TFieldError } from '@/components/form/engine';
+import { activeFields, initialValues, type TFormField, type TFormValues } from '@/components/form/types';
 import type { TFormSchema } from '@/components/form/types';
-import { useFormState } from '@/components/form/use-form';
+import { useSchema } from '@/components/form/schema-loader';
 import type { TAnswerOf } from '@air/shared/api';
-import { ApiError, answerMessage, submitCall, type TWriteCall } from '@/lib/api';
+import type { TWriteCall } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useAuthErrorHandler } from './auth-error';
 
@@ -46,12 +47,19 @@ function autoComplete(field: TFormField): string {
   return 'off';
 }
 
+// The engine (react-hook-form, the rules, the request cycle) loads when the form mounts, beside
+// the schema: the page and its inputs show at once, and no one submits within those milliseconds
+// (a submit that does waits for it). This keeps the sign-in route within its 150 KB budget.
+const loadEngine = () => import('@/components/form/engine');
+
 /**
- * The generic form's behaviour (spec sections 4 and 8: validation on blur then on change after the
- * first submit, dimmed while sending, server messages shown, inputError attached to its field) for
- * the few plain fields of the sign-in family. It shares the generic form's state hook and
- * messages but not its control set, whose date picker, selects and card hooks would push the
- * sign-in route past its JavaScript budget.
+ * The sign-in family's view of the one form engine (the generic form's react-hook-form options,
+ * resolver and request cycle: validation on blur then on change after the first submit, dimmed
+ * while sending, server messages shown, inputError attached to its field) with plain inputs
+ * only, since the generic form's control set (date picker, selects, card hooks) would push the
+ * sign-in route past its JavaScript budget. The inputs are React state mirrored into the engine's
+ * form control. A 401 here is the server refusing the credentials, shown as a notification (see
+ * auth-error).
  */
 export function AuthForm<K extends TWriteCall>({
   fields,
@@ -65,41 +73,63 @@ export function AuthForm<K extends TWriteCall>({
   const { t } = useTranslation('form');
   const formId = useId();
   const handleError = useAuthErrorHandler();
-  const state = useFormState(fields, schema);
+  const loadSchema = useSchema(schema);
+  const [values, setValues] = useState<TFormValues>(() => initialValues(fields));
+  // What the engine starts with when it arrives: the values typed so far.
+  const valuesRef = useRef(values);
+  useEffect(() => {
+    valuesRef.current = values;
+  }, [values]);
+  const [engine, setEngine] = useState<TEngine | null>(null);
+  const engineRef = useRef<Promise<[TEngine, typeof TEngineModule]> | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
 
-  async function submit() {
-    if (!(await state.validateAll())) return;
-    const values = state.valuesRef.current;
-    setSubmitting(true);
-    try {
-      const response = await submitCall(call, values);
-      const message = answerMessage(response);
-      if (message) toast({ variant: 'success', title: message });
-      onSuccess(response, values);
-    } catch (error) {
-      const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
-      // A message about a hidden field (the reset link's email) has nowhere to show: notify instead.
-      const field = body?.inputError ? fields[body.inputError] : undefined;
-      if (body?.inputError && body.message && field && field.type !== 'hidden') {
-        state.setFieldError(body.inputError, body.message);
-      } else {
-        handleError(error);
-      }
-    } finally {
-      setSubmitting(false);
-    }
+  function started() {
+    engineRef.current ??= loadEngine().then((module) => {
+      const created = module.createEngine(fields, valuesRef.current, loadSchema);
+      return [created, module];
+    });
+    return engineRef.current;
   }
+  useEffect(() => {
+    let live = true;
+    let unsubscribe = () => {};
+    void started().then(([created]) => {
+      if (!live) return;
+      unsubscribe = created.subscribe({ formState: { errors: true }, callback: rerender });
+      setEngine(created);
+    });
+    return () => {
+      live = false;
+      unsubscribe();
+    };
+    // The form's fields and schema are fixed while it lives (its key changes with them).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!submitting) void submit();
+    if (submitting) return;
+    setSubmitted(true);
+    const [form, { runSubmit }] = await started();
+    // The inputs are the truth: the engine gets every value as it is now, then validates it all.
+    for (const [name, value] of Object.entries(values)) form.setValue(name, value);
+    await form.handleSubmit(async (sent) => {
+      setSubmitting(true);
+      try {
+        await runSubmit(sent, form.setError, { fields, call, onSuccess, onError: handleError });
+      } finally {
+        setSubmitting(false);
+      }
+    })();
   }
 
   return (
     <form
       noValidate
-      onSubmit={onSubmit}
+      onSubmit={(event) => void onSubmit(event)}
       aria-busy={submitting || undefined}
       className={cn(
         'grid gap-4 transition-opacity',
@@ -109,9 +139,10 @@ export function AuthForm<K extends TWriteCall>({
     >
       {activeFields(fields).map(([name, field]) => {
         const id = `${formId}-${name}`;
-        const value = String(state.values[name] ?? '');
+        const value = String(values[name] ?? '');
         if (field.type === 'hidden') return <input key={name} type="hidden" name={name} value={value} />;
-        const error = errorText(t, state.errors[name], field.label);
+        const fieldError = engine?.getFieldState(name).error as TFieldError | undefined;
+        const error = errorText(t, fieldError, field.label);
         const errorId = error ? `${id}-error` : undefined;
         const descriptionId = field.description ? `${id}-description` : undefined;
         const describedBy = [descriptionId, errorId].filter(Boolean).join(' ') || undefined;
@@ -121,8 +152,16 @@ export function AuthForm<K extends TWriteCall>({
           value,
           invalid: Boolean(error),
           describedBy,
-          onChange: (next: string) => void state.setValue(name, next),
-          onBlur: () => state.blur(name),
+          onChange: (next: string) => {
+            setValues((prev) => ({ ...prev, [name]: next }));
+            // After the first submit every change re-validates (the engine's reValidateMode).
+            engine?.setValue(name, next, { shouldDirty: true, shouldValidate: submitted });
+          },
+          onBlur: () => {
+            if (!engine) return;
+            engine.setValue(name, value);
+            void engine.trigger(name);
+          },
         };
         const custom = controls?.[name];
         return (

@@ -1,19 +1,19 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { AlertTriangle } from 'lucide-react';
 import type { TPlanOption } from '@air/shared/schemas/account';
-import { ZPlanChange, type TPlanChange, type TPlanSaved } from '@air/shared/schemas/billing';
+import { ZPlanChange, type TPlanSaved } from '@air/shared/schemas/billing';
 import { errorText } from '@/components/form/error-text';
 import { FormField } from '@/components/form/field';
-import { fieldErrors } from '@/components/form/schema-validation';
-import { submitValues } from '@/components/form/submit';
 import type { TFormFields } from '@/components/form/types';
+import { useSchemaForm, type TFieldError } from '@/components/form/use-form';
+import { useFormSubmit } from '@/components/form/use-submit';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
-import { toast } from '@/components/ui/use-toast';
 import { formatNumber } from '@/lib/format-number';
-import { ApiError, answerMessage } from '@/lib/api';
+import { ApiError } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { cn } from '@/lib/utils';
 import { formatDate, formatMoney } from '../lib/money';
@@ -37,10 +37,11 @@ export interface TPlanCheckoutProps {
 }
 
 /**
- * Choose a plan and pay for it: the plans as radio cards, the card widget when a paid plan needs a
- * card, and the generic form's request cycle (card token, `requires_payment_action`, confirm,
- * repeat with the payment result). Server refusals land on the card (`inputError: 'token'`) or
- * the plan (`inputError: 'plan'`); anything else goes to the shared error handler.
+ * Choose a plan and pay for it, on the one form engine: the plans as radio cards, the card widget
+ * when a paid plan needs a card, and the forms' request cycle (card token,
+ * `requires_payment_action`, confirm, repeat with the payment result). Server refusals land on
+ * the plan (`inputError: 'plan'`) or the card (any other field while a card is asked); anything
+ * else goes to the shared error handler.
  */
 export function PlanCheckout({
   plans,
@@ -56,77 +57,60 @@ export function PlanCheckout({
   const handleError = useErrorHandler();
   const id = useId();
   const firstChoice = plans.find((p) => p.id === initial) ?? plans.find((p) => p.id === active) ?? plans[0];
-  const [selected, setSelected] = useState<string | undefined>(firstChoice?.id);
-  const [card, setCard] = useState<unknown>(null);
-  const [errors, setErrors] = useState<{ plan?: string; token?: string }>({});
-  const [submitting, setSubmitting] = useState(false);
-
+  const [planLabel, cardLabel] = [t('billing:plans.label'), t('billing:card.label')];
+  // The engine's fields are fixed for the form's life; the card field joins the request cycle's
+  // map below when a paid plan needs one (its one rule is checked at submit).
+  const [base] = useState<TFormFields>(() => ({ plan: { type: 'radio', value: firstChoice?.id ?? '' } }));
+  const form = useSchemaForm(base, ZPlanChange);
+  const selected = form.watch('plan') as string;
   const plan = plans.find((p) => p.id === selected);
   const needsCard = isPaid(plan) && !hasCard;
+  const fields: TFormFields = { ...base, token: { type: needsCard ? 'card' : null, label: cardLabel } };
   const current = plans.find((p) => p.id === active);
   const endsAtPeriodEnd = Boolean(plan && !isPaid(plan) && isPaid(current) && periodEnd);
-  const cardFields: TFormFields = {
-    token: { type: needsCard ? 'card' : null, label: t('billing:card.label') },
-  };
-
-  /**
-   * The request's schema (ZPlanChange) decides, as on the server; the one rule it cannot hold is
-   * the server's too: a paid plan without a card on file needs a card (`validation.card_required`).
-   */
-  function check(): { plan?: string; token?: string } {
-    const found = fieldErrors(
-      ZPlanChange,
-      { plan: { type: 'radio' }, ...cardFields },
-      { plan: selected ?? '', token: card },
-    );
-    if (needsCard && card == null)
-      found.token ??= { field: 'token', key: 'validation.card_required', params: {} };
-    return {
-      plan: errorText(t, found.plan, t('billing:plans.label')),
-      token: errorText(t, found.token, t('billing:card.label')),
-    };
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (submitting) return;
-    const invalid = check();
-    if (!plan || invalid.plan || invalid.token) return setErrors(invalid);
-    setErrors({});
-    setSubmitting(true);
-    try {
-      // The card widget's value becomes the `token` string of TPlanChange when the form sends it.
-      const values: Omit<TPlanChange, 'token'> & { token?: unknown } = { plan: plan.id };
-      if (needsCard) values.token = card;
-      const { response } = await submitValues(cardFields, call, undefined, values);
-      const message = answerMessage(response);
-      if (message) toast({ variant: 'success', title: message });
-      // submitValues confirms a payment the answer asks for and repeats the change: this is saved.
-      await onDone(response as TPlanSaved, plan.id);
-    } catch (error) {
+  const send = useFormSubmit(form, {
+    fields,
+    call,
+    // The forms' cycle confirms a payment the answer asks for and repeats the change: this is saved.
+    onSuccess: (response, values) => onDone(response as TPlanSaved, String(values.plan)),
+    onError: (error) => {
       const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
-      const field = body?.inputError === 'plan' ? 'plan' : body?.inputError ? 'token' : null;
-      if (body?.message && field && (field === 'plan' || needsCard)) setErrors({ [field]: body.message });
-      else handleError(error);
-    } finally {
-      setSubmitting(false);
+      if (body?.message && body.inputError && needsCard) {
+        form.setError('token', { type: 'server', message: body.message });
+      } else handleError(error);
+    },
+  });
+  const submitting = form.formState.isSubmitting;
+
+  const submit = form.handleSubmit((values) => {
+    // The one rule the schema cannot hold is the server's too: a paid plan without a card on file
+    // needs a card.
+    if (needsCard && values.token == null) {
+      form.setError('token', { type: 'schema', message: 'validation.card_required' });
+      return;
     }
-  }
+    return send(needsCard ? values : { plan: values.plan });
+  });
+  const errors = form.formState.errors as Record<string, TFieldError | undefined>;
+  const planError = errorText(t, errors.plan, planLabel);
 
   return (
     <form
       noValidate
-      onSubmit={(e) => void submit(e)}
+      onSubmit={(event) => {
+        if (submitting) event.preventDefault();
+        else void submit(event);
+      }}
       aria-busy={submitting || undefined}
       className={cn('space-y-4 transition-opacity', submitting && 'pointer-events-none opacity-50')}
     >
       <RadioGroup
-        aria-label={t('billing:plans.label')}
-        aria-invalid={Boolean(errors.plan) || undefined}
+        aria-label={planLabel}
+        aria-invalid={Boolean(planError) || undefined}
         value={selected ?? ''}
         onValueChange={(value) => {
-          setSelected(value);
-          setErrors({});
+          form.setValue('plan', value);
+          form.clearErrors();
         }}
         className="gap-3"
       >
@@ -140,9 +124,9 @@ export function PlanCheckout({
           />
         ))}
       </RadioGroup>
-      {errors.plan && (
+      {planError && (
         <p role="alert" className="text-sm font-medium text-destructive">
-          {errors.plan}
+          {planError}
         </p>
       )}
       {endsAtPeriodEnd && (
@@ -155,18 +139,25 @@ export function PlanCheckout({
         </div>
       )}
       {needsCard && (
-        <FormField
-          id={`${id}-token`}
+        <Controller
           name="token"
-          field={{ type: 'card', label: t('billing:card.label') }}
-          required
-          value={card}
-          error={errors.token}
-          onChange={(value) => {
-            setCard(value);
-            if (errors.token) setErrors({});
-          }}
-          onBlur={() => undefined}
+          control={form.control}
+          defaultValue={null}
+          render={({ field, fieldState }) => (
+            <FormField
+              id={`${id}-token`}
+              name="token"
+              field={{ type: 'card', label: cardLabel }}
+              required
+              value={field.value}
+              error={errorText(t, fieldState.error as TFieldError | undefined, cardLabel)}
+              onChange={(value) => {
+                field.onChange(value);
+                form.clearErrors('token');
+              }}
+              onBlur={() => undefined}
+            />
+          )}
         />
       )}
       <Button type="submit" className="w-full sm:w-auto" loading={submitting} disabled={!plan}>

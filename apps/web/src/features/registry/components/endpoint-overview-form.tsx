@@ -1,23 +1,26 @@
 import * as React from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ZUpdateAiEndpoint } from '@air/shared/schemas/aiendpoint';
 import { errorText } from '@/components/form/error-text';
-import { fieldErrors } from '@/components/form/schema-validation';
 import type { TFormFields } from '@/components/form/types';
+import { useSchemaForm, type TFieldError } from '@/components/form/use-form';
+import { useFormSubmit } from '@/components/form/use-submit';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, call } from '@/lib/api';
+import { answerMessage } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import type { TAiEndpoint } from '../endpoint-types';
 
 // tiptap is the heaviest piece of the console: only this page loads it, and only when it renders.
 const RichTextEditor = React.lazy(() => import('./rich-text-editor'));
 
-const OVERVIEW_FIELDS: TFormFields = { name: { type: 'text' }, description: { type: 'textarea' } };
-
-/** The Overview form: required name and the rich-text description (PATCH name, description). */
+/**
+ * The Overview form: required name and the rich-text description (PATCH name, description), on
+ * the one form engine with the server's schema (ZUpdateAiEndpoint).
+ */
 export function EndpointOverviewForm({
   endpoint,
   readOnly,
@@ -29,37 +32,25 @@ export function EndpointOverviewForm({
 }) {
   const { t } = useTranslation('registry');
   const handleError = useErrorHandler();
-  const [name, setName] = React.useState(endpoint.name);
-  const [description, setDescription] = React.useState(endpoint.config.description ?? '');
-  const [nameError, setNameError] = React.useState<string | null>(null);
-  const [saving, setSaving] = React.useState(false);
-
-  /** The server's own rule for the name (ZUpdateAiEndpoint), with its message. */
-  function nameProblem(value: string): string | null {
-    const found = fieldErrors(ZUpdateAiEndpoint, OVERVIEW_FIELDS, { name: value, description });
-    return errorText(t, found.name, t('detail.name')) ?? null;
-  }
-
-  async function onSubmit(event: React.FormEvent) {
-    event.preventDefault();
-    const problem = nameProblem(name);
-    if (problem) return setNameError(problem);
-    setSaving(true);
-    try {
-      const res = await call('PATCH /api/aiendpoint/:id', {
-        params: { id: endpoint.id },
-        body: { name: name.trim(), description },
-      });
-      toast({ variant: 'success', title: res.message ?? t('detail.saved') });
-      onSaved({ name: name.trim(), config: { ...endpoint.config, description } });
-    } catch (error) {
-      const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
-      if (body?.inputError === 'name' && body.message) setNameError(body.message);
-      else handleError(error);
-    } finally {
-      setSaving(false);
-    }
-  }
+  const [fields] = React.useState<TFormFields>(() => ({
+    name: { type: 'text', value: endpoint.name },
+    description: { type: 'textarea', value: endpoint.config.description ?? '' },
+  }));
+  const form = useSchemaForm(fields, ZUpdateAiEndpoint);
+  const send = useFormSubmit(form, {
+    fields,
+    call: 'PATCH /api/aiendpoint/:id',
+    params: { id: endpoint.id },
+    onError: handleError,
+    onSuccess: (res, sent) => {
+      if (!answerMessage(res)) toast({ variant: 'success', title: t('detail.saved') });
+      const description = String(sent.description ?? '');
+      onSaved({ name: String(sent.name), config: { ...endpoint.config, description } });
+    },
+  });
+  const saving = form.formState.isSubmitting;
+  const nameError = errorText(t, form.formState.errors.name as TFieldError | undefined, t('detail.name'));
+  const onSubmit = form.handleSubmit((values) => send({ ...values, name: String(values.name).trim() }));
 
   return (
     <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4" aria-busy={saving || undefined}>
@@ -67,16 +58,11 @@ export function EndpointOverviewForm({
         <Label htmlFor="endpoint-name">{t('detail.name')}</Label>
         <Input
           id="endpoint-name"
-          value={name}
           readOnly={readOnly}
           required
           aria-invalid={nameError ? true : undefined}
           aria-describedby={nameError ? 'endpoint-name-error' : undefined}
-          onChange={(e) => {
-            setName(e.target.value);
-            if (nameError) setNameError(nameProblem(e.target.value));
-          }}
-          onBlur={() => setNameError(nameProblem(name))}
+          {...form.register('name')}
         />
         {nameError && (
           <p id="endpoint-name-error" className="text-sm text-destructive">
@@ -95,12 +81,18 @@ export function EndpointOverviewForm({
             </div>
           }
         >
-          <RichTextEditor
-            id="endpoint-description"
-            labelledBy="endpoint-description-label"
-            value={description}
-            onChange={setDescription}
-            readOnly={readOnly}
+          <Controller
+            name="description"
+            control={form.control}
+            render={({ field }) => (
+              <RichTextEditor
+                id="endpoint-description"
+                labelledBy="endpoint-description-label"
+                value={String(field.value ?? '')}
+                onChange={field.onChange}
+                readOnly={readOnly}
+              />
+            )}
           />
         </React.Suspense>
       </div>

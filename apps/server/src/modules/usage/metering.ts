@@ -1,9 +1,9 @@
 import { inArray, lt, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import { costMicros, type TPrice } from '@air/shared/schemas/price';
-import type { TDb } from '../db/client';
-import { meterBatches } from '../db/schema/meter-batches';
-import { accountNames } from '../modules/membership/service';
+import type { TLog } from '../../core/services';
+import type { TDb } from '../../db/client';
+import { meterBatches } from '../../db/schema/meter-batches';
+import { accountNames } from '../membership/service';
 import { UsageJournal, type TJournalRow, type TJournalStart } from './journal';
 
 export type TUsageRow = TJournalRow;
@@ -44,7 +44,7 @@ export class Meter {
 
   constructor(
     private readonly db: TDb,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: TLog,
     private readonly options: TMeterOptions = {},
   ) {
     this.batchSize = options.batchSize ?? BATCH_ROWS;
@@ -175,7 +175,7 @@ export class Meter {
   }
 }
 
-/** Writes usage rows outside the gateway (the `seed-demo` command), in one transaction. */
+/** Writes usage rows outside the gateway's meter (the `seed-demo` command), in one transaction. */
 export async function insertUsageRows(db: TDb, rows: TUsageRow[]): Promise<void> {
   await db.transaction((tx) => insertInStatements(tx, rows));
 }
@@ -237,27 +237,3 @@ export function chargedMicros(
 const BATCH_ROWS = 5000;
 /** Rows waiting for the database beyond which new batches are dropped (and logged). */
 const MAX_QUEUED_ROWS = 200_000;
-
-const USAGE_MARKER = Buffer.from('"usage"');
-const PROMPT = /"prompt_tokens"\s*:\s*(\d+)/;
-const COMPLETION = /"completion_tokens"\s*:\s*(\d+)/;
-
-/**
- * Token counts from an OpenAI-style JSON answer, without parsing the whole body: `usage` comes
- * last in OpenAI's answers, so only the text after its last occurrence is read.
- */
-export function tokensFrom(body: Buffer): { prompt: number | null; completion: number | null } {
-  const at = body.lastIndexOf(USAGE_MARKER);
-  if (at < 0) return { prompt: null, completion: null };
-  const tail = body.toString('utf8', at, Math.min(body.length, at + 512));
-  const prompt = PROMPT.exec(tail);
-  const completion = COMPLETION.exec(tail);
-  return { prompt: toInt(prompt?.[1]), completion: toInt(completion?.[1]) };
-}
-
-/** A count that fits the integer column, else null (a bogus figure must not sink the batch). */
-function toInt(digits: string | undefined): number | null {
-  if (digits === undefined) return null;
-  const value = Number(digits);
-  return value <= 2_147_483_647 ? value : null;
-}

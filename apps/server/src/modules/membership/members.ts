@@ -1,0 +1,277 @@
+import { and, asc, count, eq, ne, notExists, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { TInvitableRole, TRole } from '@air/shared/permissions';
+import { type TMember } from '@air/shared/schemas/membership';
+import type { TDb } from '../../db/client';
+import { accountUsers } from '../../db/schema/account-users';
+import { accounts } from '../../db/schema/accounts';
+import { AppError } from '../../lib/app-error';
+import { recordActivity } from '../activity/service';
+import {
+  deleteUser,
+  moveDefaultAccount,
+  revokeSessionsIn,
+  userProfiles,
+  type TUserContact,
+} from '../identity/service';
+
+/**
+ * Members and roles (table `account_users`): who belongs to an account with which role, adding,
+ * changing and removing members, and what follows the member count (billing's seats).
+ */
+
+/**
+ * Adds a member with a role, inside the caller's transaction which has just made the account
+ * (sign-up, a master's account): no activity, no seat change.
+ */
+export async function addMember(
+  tx: TDb,
+  input: { accountId: string; userId: string; role: TRole },
+): Promise<void> {
+  await tx
+    .insert(accountUsers)
+    .values({ accountId: input.accountId, userId: input.userId, permission: input.role });
+}
+
+/** The ids of the account's members. */
+export async function memberIdsOf(db: TDb, accountId: string): Promise<string[]> {
+  const rows = await db
+    .select({ userId: accountUsers.userId })
+    .from(accountUsers)
+    .where(eq(accountUsers.accountId, accountId));
+  return rows.map((row) => row.userId);
+}
+
+/** An account in which the user has this role (the first found), if any. */
+export async function accountWithRole(db: TDb, userId: string, role: TRole): Promise<string | undefined> {
+  const [row] = await db
+    .select({ accountId: accountUsers.accountId })
+    .from(accountUsers)
+    .where(and(eq(accountUsers.userId, userId), eq(accountUsers.permission, role)))
+    .limit(1);
+  return row?.accountId;
+}
+
+/**
+ * A condition, per user row of the outer statement, that the user belongs to no account but
+ * `accountId`: `deleteUsersWhere(tx, ids, (id) => noMembershipOutside(tx, id, accountId))`.
+ */
+export function noMembershipOutside(db: TDb, userId: SQLWrapper, accountId: string): SQL {
+  return notExists(
+    db
+      .select({ one: accountUsers.userId })
+      .from(accountUsers)
+      .where(and(eq(accountUsers.userId, userId), ne(accountUsers.accountId, accountId))),
+  );
+}
+
+/**
+ * Roles by user and account, for joining into one query: the session check on every console
+ * request joins it on the session's user and account (no row: no longer a member). A plain
+ * sub-select of `account_users`, which PostgreSQL folds into the outer query.
+ */
+export function memberRoles(db: TDb, alias = 'member_roles') {
+  return db
+    .select({ userId: accountUsers.userId, accountId: accountUsers.accountId, role: accountUsers.permission })
+    .from(accountUsers)
+    .as(alias);
+}
+
+/** The number of the account's members (a per-seat plan bills one seat each). */
+export async function memberCount(db: TDb, accountId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(accountUsers)
+    .where(eq(accountUsers.accountId, accountId));
+  return Number(row?.n ?? 0);
+}
+
+/** The account's owners with their name, address and language: whom billing mails. One query. */
+export async function ownerContacts(db: TDb, accountId: string): Promise<TUserContact[]> {
+  const user = userProfiles(db);
+  return db
+    .select({ id: user.id, name: user.name, email: user.email, locale: user.locale })
+    .from(accountUsers)
+    .innerJoin(user, eq(user.id, accountUsers.userId))
+    .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.permission, 'owner')));
+}
+
+export interface TMembership {
+  accountId: string;
+  name: string;
+  role: TRole;
+}
+
+/**
+ * What follows an account's member count, called inside the transaction that changed it: billing
+ * makes the subscription's seat quantity follow it (its plugin registers `membersChanged`). Billing
+ * reads accounts and members through this service, so membership cannot import billing's: it is
+ * handed the listener instead (decision 022).
+ */
+export type TMemberCountListener = (tx: TDb, accountId: string) => Promise<void>;
+
+const memberCountListeners = new Set<TMemberCountListener>();
+
+export function listenToMemberCount(listener: TMemberCountListener): void {
+  memberCountListeners.add(listener);
+}
+
+/** Called, inside the transaction, whenever an account gains or loses a member. */
+export async function onMemberCountChanged(tx: TDb, accountId: string): Promise<void> {
+  for (const listener of memberCountListeners) await listener(tx, accountId);
+}
+
+/** The user's memberships, oldest first (the first is the fallback account). */
+export async function membershipsOf(db: TDb, userId: string): Promise<TMembership[]> {
+  return db
+    .select({ accountId: accounts.id, name: accounts.name, role: accountUsers.permission })
+    .from(accountUsers)
+    .innerJoin(accounts, eq(accounts.id, accountUsers.accountId))
+    .where(eq(accountUsers.userId, userId))
+    .orderBy(asc(accountUsers.createdAt), asc(accounts.name));
+}
+
+/** The role of `userId` in `accountId`, or null when not a member. */
+export async function roleIn(db: TDb, userId: string, accountId: string): Promise<TRole | null> {
+  const [row] = await db
+    .select({ role: accountUsers.permission })
+    .from(accountUsers)
+    .where(and(eq(accountUsers.userId, userId), eq(accountUsers.accountId, accountId)))
+    .limit(1);
+  return row?.role ?? null;
+}
+
+export function memberView(row: {
+  id: string;
+  name: string;
+  email: string;
+  role: TRole;
+  verified: boolean;
+  joinedAt: Date;
+  lastLogin: Date | null;
+}): TMember {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    permission: row.role,
+    verified: row.verified,
+    status: row.verified ? 'verified' : 'registered',
+    date_joined: row.joinedAt.toISOString(),
+    last_login: row.lastLogin?.toISOString() ?? null,
+  };
+}
+
+/** The members of an account with their user's name and address: one query, joined. */
+export function selectMembers(db: TDb) {
+  const user = userProfiles(db);
+  return db
+    .select({
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      role: accountUsers.permission,
+      verified: user.verified,
+      joinedAt: accountUsers.createdAt,
+      lastLogin: user.lastLogin,
+    })
+    .from(accountUsers)
+    .innerJoin(user, eq(user.id, accountUsers.userId))
+    .$dynamic();
+}
+
+/** The member as the users page lists them, or 404 when not a member of the account. */
+export async function memberOf(db: TDb, accountId: string, userId: string): Promise<TMember> {
+  const [row] = await selectMembers(db)
+    .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.userId, userId)))
+    .limit(1);
+  if (!row) throw new AppError('not_found');
+  return memberView(row);
+}
+
+/**
+ * An admin changes a member's role. Owner (and master) can neither be given nor taken away here,
+ * and nobody edits their own role (an admin cannot lock themself out by mistake). The caller
+ * publishes `{ kind: 'user' }` so every instance applies the role on the member's next request.
+ */
+export async function changeRole(
+  db: TDb,
+  input: { accountId: string; actorUserId: string; targetUserId: string; permission: TInvitableRole },
+): Promise<TMember> {
+  return db.transaction(async (tx) => {
+    const member = await memberOf(tx, input.accountId, input.targetUserId);
+    if (member.permission === 'owner' || member.permission === 'master') {
+      throw new AppError('bad_request', {
+        messageKey: 'error.cannot_change_owner',
+        inputError: 'permission',
+      });
+    }
+    if (input.targetUserId === input.actorUserId) {
+      throw new AppError('bad_request', {
+        messageKey: 'error.cannot_change_own_role',
+        inputError: 'permission',
+      });
+    }
+    if (member.permission === input.permission) return member;
+    await tx
+      .update(accountUsers)
+      .set({ permission: input.permission })
+      .where(and(eq(accountUsers.accountId, input.accountId), eq(accountUsers.userId, input.targetUserId)));
+    await recordActivity(tx, {
+      accountId: input.accountId,
+      actorUserId: input.actorUserId,
+      type: 'member.role_changed',
+      data: { user_id: member.id, email: member.email, from: member.permission, to: input.permission },
+    });
+    return { ...member, permission: input.permission };
+  });
+}
+
+export interface TRemoval {
+  /** Sessions in that account, now revoked: publish each on the change bus. */
+  revokedSessionIds: string[];
+  /** The user had no other account and is gone. */
+  userDeleted: boolean;
+}
+
+/**
+ * Ends a membership: an admin removes a member, or a member leaves (actor = target). The owner
+ * can do neither. The member's sessions in this account are revoked in the same transaction; a
+ * user left without any account is deleted, one who belongs to another account is kept.
+ */
+export async function removeMember(
+  db: TDb,
+  input: { accountId: string; actorUserId: string | null; targetUserId: string },
+): Promise<TRemoval> {
+  return db.transaction(async (tx) => {
+    const member = await memberOf(tx, input.accountId, input.targetUserId);
+    const leaving = input.actorUserId === input.targetUserId;
+    if (member.permission === 'owner' || member.permission === 'master') {
+      throw new AppError('bad_request', {
+        messageKey: leaving ? 'error.owner_cannot_leave' : 'error.cannot_delete_owner',
+      });
+    }
+    const revokedSessionIds = await revokeSessionsIn(tx, input.targetUserId, input.accountId);
+    await tx
+      .delete(accountUsers)
+      .where(and(eq(accountUsers.userId, input.targetUserId), eq(accountUsers.accountId, input.accountId)));
+    const [other] = await tx
+      .select({ accountId: accountUsers.accountId })
+      .from(accountUsers)
+      .where(eq(accountUsers.userId, input.targetUserId))
+      .limit(1);
+    if (other) {
+      // The default account must stay one the user belongs to.
+      await moveDefaultAccount(tx, input.targetUserId, input.accountId, other.accountId);
+    } else {
+      await deleteUser(tx, input.targetUserId);
+    }
+    await recordActivity(tx, {
+      accountId: input.accountId,
+      actorUserId: leaving || !input.actorUserId ? null : input.actorUserId,
+      type: leaving ? 'member.left' : 'member.removed',
+      data: { user_id: member.id, email: member.email, name: member.name },
+    });
+    await onMemberCountChanged(tx, input.accountId);
+    return { revokedSessionIds, userDeleted: !other };
+  });
+}
