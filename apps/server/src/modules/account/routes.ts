@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZPlansAnswer, ZSignUp } from '@air/shared/schemas/account';
 import { ZPlanState } from '@air/shared/schemas/billing';
 import { ZEnvelope, ZSignOut } from '@air/shared/schemas/common';
-import { ZPasswordConfirm, ZSignInData } from '@air/shared/schemas/user';
+import { ZSignInAnswer } from '@air/shared/schemas/auth';
+import { ZPasswordConfirm } from '@air/shared/schemas/user';
 import { loadSubscription } from '../billing/service';
 import { t } from '../../i18n';
 import '../../i18n/identity';
@@ -22,7 +23,7 @@ const accountRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.post(
     '/account',
-    { schema: { tags, body: ZSignUp, response: { 201: ZEnvelope(ZSignInData) } } },
+    { schema: { tags, body: ZSignUp, response: { 201: ZEnvelope(ZSignInAnswer) } } },
     async (request, reply) => {
       return reply.status(201).send({ data: await signUp(app, request, request.body) });
     },

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { permissionsFor } from '@air/shared/permissions';
+import { ZSignInAnswer } from '@air/shared/schemas/auth';
 import { ZEnvelope, ZMessageOnly, ZSignOut } from '@air/shared/schemas/common';
 import {
   ZInvitedSignUp,
   ZPasswordChange,
   ZPasswordConfirm,
   ZPermissionMap,
-  ZSignInData,
   ZUser,
   ZUserOrKey,
   ZUserUpdate,
@@ -69,7 +69,7 @@ const userRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.post(
     '/user',
-    { schema: { tags, body: ZInvitedSignUp, response: { 201: ZEnvelope(ZSignInData) } } },
+    { schema: { tags, body: ZInvitedSignUp, response: { 201: ZEnvelope(ZSignInAnswer) } } },
     async (request, reply) => {
       return reply.status(201).send({ data: await acceptInvite(app, request, request.body) });
     },
