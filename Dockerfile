@@ -1,9 +1,10 @@
 # AIR: one image, built from the repository root (`docker build -t air .`; compose.yaml uses it).
 # Stage 1 compiles the server and the console with every dev dependency; stage 2 installs the
 # server's run-time dependencies only; the last stage holds those plus the build and runs as the
-# unprivileged `node` user. Not built on the machines this project is tested on (no Docker there);
-# apps/server/test/start-production.test.ts starts the server from the files the COPY lines below
-# name, so keep them in the forms it reads.
+# unprivileged `node` user. `npm run test:compose` builds it as it is (with Podman and local base
+# images where no registry answers) and runs compose.yaml on it; apps/server/test/
+# start-production.test.ts starts the server from the files the COPY lines below name, so keep them
+# in the forms it reads.
 
 FROM node:22-bookworm-slim AS build
 WORKDIR /app

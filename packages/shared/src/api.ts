@@ -123,7 +123,7 @@ function itemCalls<K extends TItemKind>(kind: K): TItemCalls<K> {
 }
 
 export const CONSOLE_API = {
-  'POST /api/account': { body: ZSignUp, response: ZEnvelope(ZSignInData), status: 201 },
+  'POST /api/account': { body: ZSignUp, response: ZEnvelope(ZSignInAnswer), status: 201 },
   'GET /api/account/plans': { response: ZEnvelope(ZPlansAnswer) },
   'GET /api/account/plan': { response: ZEnvelope(ZPlanState) },
   'POST /api/account/plan': { body: ZPlanChoice, response: ZPlanAnswer },
@@ -176,12 +176,12 @@ export const CONSOLE_API = {
   'POST /api/auth/magic': { body: ZMagicLinkRequest, response: ZMessageOnly },
   'POST /api/auth/magic/verify': { body: ZMagicLinkVerify, response: ZEnvelope(ZSignInAnswer) },
   'POST /api/auth/otp': { body: ZOtpSignIn, response: ZEnvelope(ZSignInData) },
-  'POST /api/auth/impersonate': { body: ZImpersonate, response: ZEnvelope(ZSignInData) },
+  'POST /api/auth/impersonate': { body: ZImpersonate, response: ZEnvelope(ZSignInAnswer) },
   'GET /api/auth/providers': { response: ZEnvelope(ZSocialProviders) },
 
   'GET /api/user': { response: ZEnvelope(ZUserOrKey) },
   'PATCH /api/user': { body: ZUserUpdate, response: ZEnvelope(ZUser) },
-  'POST /api/user': { body: ZInvitedSignUp, response: ZEnvelope(ZSignInData), status: 201 },
+  'POST /api/user': { body: ZInvitedSignUp, response: ZEnvelope(ZSignInAnswer), status: 201 },
   'DELETE /api/user': { body: ZPasswordConfirm, response: ZEnvelope(ZSignOut) },
   'DELETE /api/user/:id': { response: ZEnvelope(ZSignOut) },
   'GET /api/user/permissions': { response: ZEnvelope(ZPermissionMap) },

@@ -1,10 +1,9 @@
 import type { TSignUp } from '@air/shared/schemas/account';
-import type { TSignInData } from '@air/shared/schemas/user';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { assertNotBot } from '../../lib/bot-trap';
 import { hashPassword, verifyPassword } from '../../lib/password';
-import { completeSignIn } from '../auth/service';
+import { openSession, type TSignInAnswer } from '../auth/service';
 import { createUser, markDuplicateUser, userForSignUp } from '../identity/service';
 import { accountWithRole, addMember, createAccount } from '../membership/service';
 import { addDefaultPrefs } from '../notification/service';
@@ -34,9 +33,10 @@ export async function assertExistingPassword(
  * `POST /api/account`: a new account owned by the signer. A new email gets a user, an owner
  * membership, default notification preferences and a verification mail. An email that already
  * owns an account is refused (409). An existing non-owner (invited elsewhere) gets an account of
- * its own and `duplicate_user: true`, keeping their password. Answers with a session.
+ * its own and `duplicate_user: true`, keeping their password (and two-factor: then the answer is
+ * `2fa_required`). Answers with a session.
  */
-export async function signUp(app: TServices, request: TCaller, body: TSignUp): Promise<TSignInData> {
+export async function signUp(app: TServices, request: TCaller, body: TSignUp): Promise<TSignInAnswer> {
   assertNotBot(body.confirm_password);
   const existing = await userForSignUp(app.db, body.email);
 
@@ -53,7 +53,8 @@ export async function signUp(app: TServices, request: TCaller, body: TSignUp): P
     });
     await app.changes.publish({ kind: 'user', userId: existing.id });
     if (!existing.verified) await sendVerification(app, request, existing);
-    return completeSignIn(app, request, { userId: existing.id, accountId });
+    // An existing user proved the password only: two-factor is asked when on.
+    return openSession(app, request, { door: 'sign_up', userId: existing.id, accountId });
   }
 
   const passwordHash = await hashPassword(body.password);
@@ -84,5 +85,5 @@ export async function signUp(app: TServices, request: TCaller, body: TSignUp): P
     email: body.email,
     locale: request.locale,
   });
-  return completeSignIn(app, request, created);
+  return openSession(app, request, { door: 'sign_up', ...created });
 }

@@ -1,9 +1,8 @@
-import type { TSignInData } from '@air/shared/schemas/user';
 import type { TDb } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken, issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
-import { completeSignIn } from '../auth/service';
+import { openSession, type TSignInAnswer } from '../auth/service';
 import { impersonationFlags, markMaster, oldestMasters, userForImpersonation } from '../identity/service';
 import { accountWithRole, addMember, createAccount } from '../membership/service';
 import type { TServices, TCaller } from '../../core/services';
@@ -89,14 +88,15 @@ export async function mintImpersonationLink(
 
 /**
  * `POST /api/auth/impersonate`: uses the link up and signs in as the user, recording the master
- * on the session. Two-factor is not asked: the operator already proved themselves at the shell.
- * A master demoted since minting cannot use the link.
+ * on the session. With two-factor on for the master, the master's code is asked (the person who
+ * will hold the session); the user's own two-factor is not theirs to give. A master demoted since
+ * minting cannot use the link.
  */
 export async function signInByImpersonation(
   app: TServices,
   request: TCaller,
   token: string,
-): Promise<TSignInData> {
+): Promise<TSignInAnswer> {
   const ipKey = attemptKey('ip', request.ip);
   await app.attempts.reserve([ipKey]);
   const row = await consumeToken(app.db, 'impersonate', token);
@@ -113,5 +113,5 @@ export async function signInByImpersonation(
   }
   await app.attempts.release([ipKey]);
   request.log.info({ userId: row.userId, impersonatorUserId }, 'impersonation sign-in');
-  return completeSignIn(app, request, { userId: row.userId, impersonatorUserId });
+  return openSession(app, request, { door: 'impersonation', userId: row.userId, impersonatorUserId });
 }

@@ -1,7 +1,7 @@
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { consumeToken } from '../../lib/one-time-tokens';
-import { finishFirstFactor, mailOneTimeLink, type TSignInAnswer } from '../auth/service';
+import { mailOneTimeLink, openSession, type TSignInAnswer } from '../auth/service';
 import { markVerifiedByLink } from '../identity/service';
 import type { TServices, TCaller } from '../../core/services';
 
@@ -29,5 +29,5 @@ export async function signInWithMagicLink(
   // Following a link mailed to the address proves the address is the user's.
   if (!(await markVerifiedByLink(app.db, row.userId)))
     throw new AppError('unauthenticated', { messageKey: 'error.magic_link_invalid', inputError: 'token' });
-  return finishFirstFactor(app, request, row.userId);
+  return openSession(app, request, { door: 'magic_link', userId: row.userId });
 }

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { sha256 } from '../../lib/crypto';
 import { consumeToken, type TOneTimeToken } from '../../lib/one-time-tokens';
-import { completeSignIn } from '../auth/service';
+import { openSession } from '../auth/service';
 import { userContact } from '../identity/service';
 import { useSignInCode } from '../two-factor/service';
 import type { TServices, TCaller } from '../../core/services';
@@ -37,7 +37,7 @@ export async function peekToken(
 /**
  * `POST /api/auth/otp`: the second step of a sign-in. A wrong code counts against the user's email
  * and the caller's IP (429 past the limit) but leaves the pending token usable; a right code uses
- * the code up, then the token, then signs in.
+ * the code up, then the token, then signs in. An impersonation's code is the master's.
  */
 export async function signInWithCode(
   app: TServices,
@@ -46,14 +46,18 @@ export async function signInWithCode(
 ): Promise<TSignInData> {
   const ipKey = attemptKey('ip', request.ip);
   const pending = await peekToken(app, 'otp', input.jwt);
-  const email = pending?.userId ? (await userContact(app.db, pending.userId))?.email : undefined;
-  if (!pending?.userId || email === undefined) {
+  // The code is the person's at the keyboard: the user's, or the impersonating master's.
+  const impersonatorUserId =
+    typeof pending?.data?.impersonatorUserId === 'string' ? pending.data.impersonatorUserId : undefined;
+  const holder = impersonatorUserId ?? pending?.userId;
+  const email = holder ? (await userContact(app.db, holder))?.email : undefined;
+  if (!pending?.userId || !holder || email === undefined) {
     await app.attempts.reserve([ipKey]);
     throw new AppError('unauthenticated', { messageKey: 'error.signin_token_invalid' });
   }
   const keys = [attemptKey('email', email), ipKey];
   await app.attempts.reserve(keys);
-  if (!(await useSignInCode(app, pending.userId, input.code))) {
+  if (!(await useSignInCode(app, holder, input.code))) {
     throw new AppError('unauthenticated', { messageKey: 'error.otp_invalid', inputError: 'code' });
   }
   if (!(await consumeToken(app.db, 'otp', input.jwt))) {
@@ -62,7 +66,5 @@ export async function signInWithCode(
   await app.attempts.reset([attemptKey('email', email)]);
   await app.attempts.release([ipKey]);
   const accountId = typeof pending.data?.accountId === 'string' ? pending.data.accountId : undefined;
-  const impersonatorUserId =
-    typeof pending.data?.impersonatorUserId === 'string' ? pending.data.impersonatorUserId : undefined;
-  return completeSignIn(app, request, { userId: pending.userId, accountId, impersonatorUserId });
+  return openSession(app, request, { door: 'otp', userId: pending.userId, accountId, impersonatorUserId });
 }

@@ -6,7 +6,7 @@ import '../../i18n/identity';
 import { requestPasswordReset, resetPassword, signInWithPassword, signInWithToken } from './service';
 import { revokeSession } from './sessions';
 import { roleIn } from '../membership/service';
-import { completeSignIn, userPayload } from './sign-in';
+import { openSession, userPayload } from './sign-in';
 import { route } from '../../core/route';
 
 /** Sign-in, session check, sign-out, account switch and password reset (server contract section 3). */
@@ -48,7 +48,7 @@ const authRoutes: FastifyPluginAsync = async (fastify) => {
     if (auth.kind !== 'session') throw new AppError('forbidden');
     const accountId = request.body.account;
     if (!(await roleIn(app.db, auth.userId, accountId))) throw new AppError('not_found');
-    const data = await completeSignIn(app, request, { userId: auth.userId, accountId });
+    const data = await openSession(app, request, { door: 'session', userId: auth.userId, accountId });
     // The old token is replaced by the new one: end its session so it cannot linger.
     await revokeSession(app, auth.sessionId);
     return { data };

@@ -1,48 +1,21 @@
-import type { TSignInData } from '@air/shared/schemas/user';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
-import { consumeToken, issueToken, revokeTokens, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+import { consumeToken, revokeTokens } from '../../lib/one-time-tokens';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/password';
-import { resetUserPassword, totpEnabledOf, userContact, userPasswordByEmail } from '../identity/service';
+import { resetUserPassword, userContact, userPasswordByEmail } from '../identity/service';
 import { mailOneTimeLink } from './mail-link';
 import { announceRevoked, revokeUserSessionRows } from './sessions';
-import { completeSignIn } from './sign-in';
+import { openSession, type TSignInAnswer } from './sign-in';
 import type { TServices, TCaller } from '../../core/services';
 
 // What other modules use of sign-in and sessions goes through this file (decision 013).
-export { completeSignIn, userPayload } from './sign-in';
+export { openSession, userPayload, type TSessionDoor, type TSignInAnswer } from './sign-in';
 export { announceRevoked, revokeSession, revokeUserSessionRows, revokeUserSessions } from './sessions';
 export { mailOneTimeLink } from './mail-link';
-
-export type TSignInAnswer = TSignInData | { '2fa_required': true; token: string };
 
 function invalidCredentials(): AppError {
   // One answer for an unknown email and a wrong password: no user enumeration.
   return new AppError('unauthenticated', { messageKey: 'error.invalid_credentials', inputError: 'password' });
-}
-
-/**
- * The last step of every first-factor sign-in: with two-factor on, a 5-minute pending token that
- * only `POST /api/auth/otp` accepts (it carries the account to land in); otherwise a session.
- */
-export async function finishFirstFactor(
-  app: TServices,
-  request: TCaller,
-  userId: string,
-  accountId?: string,
-): Promise<TSignInAnswer> {
-  const totpEnabled = await totpEnabledOf(app.db, userId);
-  if (totpEnabled === undefined) throw invalidCredentials();
-  if (totpEnabled) {
-    const token = await issueToken(app.db, {
-      kind: 'otp',
-      userId,
-      data: accountId ? { accountId } : {},
-      ttlMs: TOKEN_TTL_MS.otp,
-    });
-    return { '2fa_required': true, token };
-  }
-  return completeSignIn(app, request, { userId, ...(accountId ? { accountId } : {}) });
 }
 
 /** `POST /api/auth` with email and password, limited per email and per IP. */
@@ -60,7 +33,7 @@ export async function signInWithPassword(
   if (!user || !user.passwordHash || !ok) throw invalidCredentials();
   await app.attempts.reset([keys[0]!]);
   await app.attempts.release([keys[1]!]);
-  return finishFirstFactor(app, request, user.id);
+  return openSession(app, request, { door: 'password', userId: user.id });
 }
 
 /** `POST /api/auth` with a one-time `social` token minted by the social sign-in callback. */
@@ -75,7 +48,7 @@ export async function signInWithToken(
   if (!row?.userId) throw new AppError('unauthenticated', { messageKey: 'error.signin_token_invalid' });
   await app.attempts.release(ipKey);
   const accountId = typeof row.data?.accountId === 'string' ? row.data.accountId : undefined;
-  return finishFirstFactor(app, request, row.userId, accountId);
+  return openSession(app, request, { door: 'social', userId: row.userId, accountId });
 }
 
 /** Mails a reset link when the user exists; the caller always answers the same. */

@@ -6,13 +6,90 @@ import { signinLog } from '../../db/schema/signin-log';
 import { AppError } from '../../lib/app-error';
 import { signSessionToken } from '../../lib/jwt';
 import { recordActivity } from '../activity/service';
-import { createSession, defaultAccountOf, recordLastLogin, userRecord } from '../identity/service';
+import { issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+import {
+  createSession,
+  defaultAccountOf,
+  recordLastLogin,
+  totpEnabledOf,
+  userRecord,
+} from '../identity/service';
 import { loadSubscription, type TSubscriptionRow } from '../billing/service';
 import { accountSummary, membershipsOf, type TMembership } from '../membership/service';
 import { isNotificationOn } from '../notification/service';
 import type { TServices, TCaller } from '../../core/services';
 
 export type { TUser, TSignInData };
+
+/** A session, or the pending second factor: the 5-minute token only `POST /api/auth/otp` takes. */
+export type TSignInAnswer = TSignInData | { '2fa_required': true; token: string };
+
+/**
+ * The way a session is being opened. Every door but two proves the first factor only (a
+ * password, a link mailed to the address, an identity provider, an invite with the password, a
+ * master's impersonation link): `otp` is the second factor just proven, and `session` continues a
+ * live session of the same user (switching accounts, accepting an invite while signed in), which
+ * passed the second factor when it was opened.
+ */
+export type TSessionDoor =
+  'password' | 'social' | 'magic_link' | 'sign_up' | 'invite' | 'impersonation' | 'otp' | 'session';
+
+export interface TOpenSession {
+  door: TSessionDoor;
+  userId: string;
+  /** The account to land in (else the user's default). */
+  accountId?: string;
+  /** Impersonation: the master who will hold the session (and whose second factor is asked). */
+  impersonatorUserId?: string;
+}
+
+function invalidCredentials(): AppError {
+  // One answer for an unknown email and a wrong password: no user enumeration.
+  return new AppError('unauthenticated', { messageKey: 'error.invalid_credentials', inputError: 'password' });
+}
+
+/**
+ * The one door to a session: every route that answers with a session comes through here
+ * (`test/two-factor-doors.test.ts` lists them from the route table). A first-factor door of a
+ * person with two-factor on answers the pending token instead (it carries the account to land in
+ * and the impersonating master); the person is the user, or for impersonation the master at the
+ * keyboard. Only the `otp` and `session` doors open the session at once.
+ */
+export async function openSession(
+  app: TServices,
+  request: TCaller,
+  input: TOpenSession & { door: 'otp' | 'session' },
+): Promise<TSignInData>;
+export async function openSession(
+  app: TServices,
+  request: TCaller,
+  input: TOpenSession,
+): Promise<TSignInAnswer>;
+export async function openSession(
+  app: TServices,
+  request: TCaller,
+  input: TOpenSession,
+): Promise<TSignInAnswer> {
+  const { door, userId, accountId, impersonatorUserId } = input;
+  if (door !== 'otp' && door !== 'session') {
+    const holder = door === 'impersonation' ? impersonatorUserId : userId;
+    const totpEnabled = holder === undefined ? undefined : await totpEnabledOf(app.db, holder);
+    if (totpEnabled === undefined) throw invalidCredentials();
+    if (totpEnabled) {
+      const token = await issueToken(app.db, {
+        kind: 'otp',
+        userId,
+        data: {
+          ...(accountId ? { accountId } : {}),
+          ...(impersonatorUserId ? { impersonatorUserId } : {}),
+        },
+        ttlMs: TOKEN_TTL_MS.otp,
+      });
+      return { '2fa_required': true, token };
+    }
+  }
+  return completeSignIn(app, request, { userId, accountId, impersonatorUserId });
+}
 
 function subscriptionOf(row: TSubscriptionRow | null): TUserSubscription | null {
   if (!row) return null;
@@ -111,6 +188,8 @@ export function clientOf(request: TCaller): { ip: string; userAgent: string } {
  * Signs a user in: a session row, a signed session token, the sign-in log, last_login, and the
  * new_signin mail when this IP + device pair was never seen before (not on the very first sign-in,
  * not for impersonation) and the user keeps that preference on. Returns the sign-in answer's data.
+ * Only `openSession` calls it (a test fails on any other caller in the server's code); tests'
+ * fixtures may, to sign a user in directly.
  */
 export async function completeSignIn(
   app: TServices,

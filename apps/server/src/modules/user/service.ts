@@ -1,9 +1,4 @@
-import {
-  ZInvitedSignUpNew,
-  type TInvitedSignUp,
-  type TSignInData,
-  type TUserUpdate,
-} from '@air/shared/schemas/user';
+import { ZInvitedSignUpNew, type TInvitedSignUp, type TUserUpdate } from '@air/shared/schemas/user';
 import { validationErrorOf } from '../../core/error-handler';
 import { AppError } from '../../lib/app-error';
 import { hashPassword } from '../../lib/password';
@@ -32,7 +27,7 @@ import {
   type TPendingInvite,
 } from '../membership/service';
 import { assertPasswordConfirmed } from './password';
-import { completeSignIn } from '../auth/service';
+import { openSession, type TSignInAnswer } from '../auth/service';
 import { addDefaultPrefs, isNotificationOn } from '../notification/service';
 import { attemptKey } from '../../lib/attempt-limiter';
 import { useSignInCode } from '../two-factor/service';
@@ -137,7 +132,7 @@ export async function acceptInvite(
   app: TServices,
   request: TCaller,
   body: TInvitedSignUp,
-): Promise<TSignInData> {
+): Promise<TSignInAnswer> {
   assertNotBot(body.confirm_password);
   const invite = await inviteByToken(app.db, body.invite_id);
   if (!invite)
@@ -150,9 +145,9 @@ export async function acceptInvite(
   }
   const existing = await userForSignUp(app.db, body.email);
   let passwordHash: string | null = null;
+  const auth = request.auth;
+  const signedInAsInvitee = existing !== undefined && auth?.kind === 'session' && auth.userId === existing.id;
   if (existing) {
-    const auth = request.auth;
-    const signedInAsInvitee = auth?.kind === 'session' && auth.userId === existing.id;
     if (!signedInAsInvitee) {
       if (!existing.passwordHash)
         throw new AppError('validation', { messageKey: 'error.invite_sign_in_first', inputError: 'email' });
@@ -198,7 +193,13 @@ export async function acceptInvite(
   }
   await app.changes.publish({ kind: 'user', userId });
   await notifyInviter(app, request, invite, { name: existing?.name ?? body.name!, email: body.email });
-  return completeSignIn(app, request, { userId, accountId: invite.accountId });
+  // Signed in as the invitee already: that session passed two-factor. Otherwise the password was
+  // the first factor, and two-factor is asked when on.
+  return openSession(app, request, {
+    door: signedInAsInvitee ? 'session' : 'invite',
+    userId,
+    accountId: invite.accountId,
+  });
 }
 
 async function notifyInviter(

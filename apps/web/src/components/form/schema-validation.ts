@@ -15,7 +15,7 @@ export function payloadOf(fields: TFormFields, values: TFormValues): TFormValues
   for (const [name, field] of activeFields(fields)) {
     const value = values[name];
     if (field.type === 'card') payload[name] = value == null ? undefined : CARD_PLACEHOLDER_TOKEN;
-    else payload[name] = value;
+    else payload[name] = field.toValue ? field.toValue(value) : value;
   }
   return payload;
 }

@@ -2,7 +2,7 @@ import i18n from '@/lib/i18n';
 import type { TAnswerOf } from '@air/shared/api';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, answerMessage, submitCall, type TWriteCall } from '@/lib/api';
-import { activeFields, type TFormFields, type TFormParams, type TFormValues } from './types';
+import { activeFields, bodyValues, type TFormFields, type TFormParams, type TFormValues } from './types';
 import {
   CardTokenError,
   PAYMENT_RESULT_FIELD,
@@ -97,14 +97,15 @@ export async function runSubmit<K extends TWriteCall>(
   { fields, call, params, onSuccess, onError }: TSubmitOptions<K>,
 ): Promise<void> {
   try {
-    const { response, sent } = await submitValues(fields, call, params, values);
+    const { response, sent } = await submitValues(fields, call, params, bodyValues(fields, values));
     const message = answerMessage(response);
     if (message) toast({ variant: 'success', title: message });
     await onSuccess?.(response, sent);
   } catch (error) {
     const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
     // A field the form does not show (type null or hidden) cannot carry the message: a toast does.
-    const name = body?.inputError;
+    // A nested field (`routes.0`) belongs to its form field (`routes`).
+    const name = body?.inputError?.split('.')[0];
     const field = name ? fields[name] : undefined;
     if (name && body?.message && field && field.type !== null && field.type !== 'hidden') {
       setError(name, { type: 'server', message: body.message });

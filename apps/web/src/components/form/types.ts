@@ -67,6 +67,12 @@ export interface TFormField {
   pattern?: string;
   /** password: `new-password` lets password managers offer a generated one. */
   autoComplete?: string;
+  /**
+   * The request body's value for the widget's value, when they differ (a number typed as text
+   * becomes a number, an empty one null; a date becomes a date-time). Validation and the request
+   * both see the converted value.
+   */
+  toValue?: (value: unknown) => unknown;
 }
 
 export type TFormFields = Record<string, TFormField>;
@@ -135,6 +141,14 @@ export function initialValue(field: TFormField): unknown {
     default:
       return '';
   }
+}
+
+/** The values as the request sends them: each field's `toValue` applied. */
+export function bodyValues(fields: TFormFields, values: TFormValues): TFormValues {
+  const out: TFormValues = { ...values };
+  for (const [name, field] of activeFields(fields))
+    if (field.toValue) out[name] = field.toValue(values[name]);
+  return out;
 }
 
 export function initialValues(fields: TFormFields): TFormValues {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { API_KEY_SCOPES } from '@air/shared/schemas/api-key';
-import { apiKeyFixture } from '@/test/fixtures';
+import { apiKeyFixture, endpointFixture, sharedEndpointFixture } from '@/test/fixtures';
 import { screen, waitFor, within } from '@testing-library/react';
 import { mockFetch, renderPage } from '@/test/render-page';
 import ApiKeyEditPage from './routes/api-key-edit';
@@ -16,6 +16,14 @@ describe('API keys', () => {
   it('create requires a name and a scope, then shows the full key once with copy and a warning', async () => {
     const calls = mockFetch({
       'GET /api/key/scopes': { body: scopes },
+      'GET /api/aiendpoint': { body: { data: [endpointFixture({ route_name: 'acme/echo' })] } },
+      'GET /api/aiendpointShared': {
+        body: {
+          data: [
+            sharedEndpointFixture({ id: '00000000-0000-4000-8000-0000000000d2', route_name: 'open/llm' }),
+          ],
+        },
+      },
       'POST /api/key': {
         body: {
           data: {
@@ -38,6 +46,9 @@ describe('API keys', () => {
 
     await user.type(screen.getByLabelText(/^Name/), 'Backend');
     await user.click(screen.getByRole('checkbox', { name: 'gateway.invoke' }));
+    // Key controls: only one route, a monthly cap.
+    await user.click(screen.getByRole('checkbox', { name: 'open/llm' }));
+    await user.type(screen.getByLabelText(/^Monthly calls/), '500');
     await user.click(create);
     const region = await screen.findByRole('region', { name: 'Your new API key' });
     expect(within(region).getByTestId('full-key')).toHaveTextContent(FULL_KEY);
@@ -46,6 +57,9 @@ describe('API keys', () => {
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({
       name: 'Backend',
       scope: ['gateway.invoke'],
+      expires_at: null,
+      routes: ['open/llm'],
+      monthly_calls: 500,
     });
     // The form is gone: the key cannot be created again from this screen by accident.
     expect(screen.queryByRole('button', { name: 'Create key' })).not.toBeInTheDocument();

@@ -6,7 +6,7 @@ import {
   sharedEndpointFixture,
   signInFixture,
 } from '@/test/fixtures';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { clearSession, setSession } from '@/lib/session';
 import { mockFetch, renderPage } from '@/test/render-page';
 import EndpointPage from './routes/endpoint';
@@ -167,4 +167,104 @@ describe('endpoint detail', () => {
       ),
     ).toEqual({ 'x-a': '********', 'x-b': null, 'x-c': 'new' });
   });
+
+  it('Settings edits routing: upstreams, retries, a fallback from the picker, with the contract ranges and server messages under the fields', async () => {
+    signIn();
+    const fallback = sharedEndpointFixture({
+      id: '00000000-0000-4000-8000-0000000000f1',
+      route_name: 'open/backup',
+    });
+    const saved = {
+      ...own,
+      config: routingConfigFixture('http://127.0.0.1:9/v1', {
+        upstreams: [
+          { url: 'http://127.0.0.1:9/v1', weight: 3 },
+          { url: 'http://127.0.0.1:9/v2', weight: 1 },
+        ],
+        retry: { attempts: 2, backoff_ms: 250 },
+        fallbacks: ['open/backup'],
+      }),
+    };
+    let refuse = true;
+    const calls = mockFetch({
+      'GET /api/aiendpoint/:id': { body: { data: own } },
+      'GET /api/aiendpoint': { body: { data: [own] } },
+      'GET /api/aiendpointShared': { body: { data: [fallback] } },
+      'GET /api/aiendpoint/:id/upstreams': {
+        body: {
+          data: {
+            routed: false,
+            upstreams: [
+              {
+                url: 'http://127.0.0.1:9/v1',
+                weight: 1,
+                state: 'closed',
+                last_failure_at: null,
+                attempts_1h: 0,
+                failures_1h: 0,
+              },
+            ],
+          },
+        },
+      },
+      'PATCH /api/aiendpoint/:id': () =>
+        refuse
+          ? {
+              status: 400,
+              body: {
+                inputError: 'config.upstreams.1.url',
+                message: 'Private, loopback and link-local addresses are not allowed',
+              },
+            }
+          : { body: { data: saved } },
+    });
+    const { user } = renderPage(EndpointPage, {
+      route: '/aiendpoints/:id',
+      path: `/aiendpoints/${id}`,
+      title: 'endpoint',
+    });
+    // The Overview shows each upstream's live state.
+    expect(await screen.findByRole('list', { name: 'Upstreams' })).toHaveTextContent('Closed');
+    await user.click(await screen.findByRole('tab', { name: 'Settings' }));
+    const form = await screen.findByRole('form', { name: 'Routing and resilience' });
+    await user.click(within(form).getByRole('button', { name: 'Add upstream' }));
+    await user.type(within(form).getByRole('textbox', { name: 'Upstream URL 2' }), 'http://127.0.0.1:9/v2');
+    const weight = within(form).getByRole('textbox', { name: 'Weight 1' });
+    await user.clear(weight);
+    await user.type(weight, '101');
+    const attempts = within(form).getByLabelText('Retry attempts');
+    await user.clear(attempts);
+    await user.type(attempts, '6');
+    await user.click(within(form).getByRole('button', { name: 'Save routing' }));
+    expect(await within(form).findByText('Weight must be at most 100')).toBeInTheDocument();
+    expect(within(form).getByText('Retry attempts must be at most 5')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
+
+    await user.clear(weight);
+    await user.type(weight, '3');
+    await user.clear(attempts);
+    await user.type(attempts, '2');
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Choose a route' }), 'open/backup');
+    await user.click(within(form).getByRole('button', { name: 'Add fallback' }));
+    await user.click(within(form).getByRole('button', { name: 'Save routing' }));
+    // The server's refusal shows under the upstream it names.
+    expect(
+      await within(form).findByText('Private, loopback and link-local addresses are not allowed'),
+    ).toBeInTheDocument();
+    refuse = false;
+    await user.click(within(form).getByRole('button', { name: 'Save routing' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(2));
+    expect(calls.filter((c) => c.method === 'PATCH')[1]!.body).toEqual({
+      config: {
+        upstreams: [
+          { url: 'http://127.0.0.1:9/v1', weight: 3 },
+          { url: 'http://127.0.0.1:9/v2', weight: 1 },
+        ],
+        retry: { attempts: 2, backoff_ms: 250 },
+        fallbacks: ['open/backup'],
+        circuit: { failures: 5, cooldown_s: 30 },
+        cache_ttl_s: 0,
+      },
+    });
+  }, 20_000);
 });

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, Loader2 } from 'lucide-react';
 import { ZCreateApiKey, ZUpdateApiKey } from '@air/shared/schemas/api-key';
+import { fromIsoDate, toIsoDate } from '@/components/form/date-field';
 import { Form } from '@/components/form/form';
 import type { TFormFields } from '@/components/form/types';
 import { PageHeading } from '@/components/layout/page-heading';
@@ -43,11 +44,55 @@ function useScopeOptions() {
   return scopes;
 }
 
+/** The expiry a picked day means: the key works through the end of that (local) day. */
+function expiryOf(day: unknown): string | null {
+  const date = fromIsoDate(day);
+  if (!date) return null;
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate() + 1).toISOString();
+}
+
+/** The day shown for a stored expiry (the last local day the key works). */
+function dayOf(expiresAt: string | null | undefined): string {
+  return expiresAt ? toIsoDate(new Date(Date.parse(expiresAt) - 1)) : '';
+}
+
+/** Digits typed as text: the number, or null when empty (no cap); anything else stays text (refused). */
+function capOf(value: unknown): unknown {
+  const text = String(value ?? '').trim();
+  if (text === '') return null;
+  return /^\d+$/.test(text) ? Number(text) : text;
+}
+
+/** The routes this account may call (its own endpoints and every shared public one), by route name. */
+function useCallableRoutes() {
+  const handleError = useErrorHandler();
+  const routes = useQuery({
+    queryKey: ['callable-routes'],
+    queryFn: async () => {
+      const [own, shared] = await Promise.all([
+        call('GET /api/aiendpoint'),
+        call('GET /api/aiendpointShared'),
+      ]);
+      const names = new Set<string>();
+      for (const endpoint of [...(own.data ?? []), ...(shared.data ?? [])])
+        if (endpoint.isActive) names.add(endpoint.route_name);
+      return [...names].sort();
+    },
+  });
+  React.useEffect(() => {
+    if (routes.error) handleError(routes.error);
+  }, [routes.error, handleError]);
+  return routes;
+}
+
 function keyFields(
   t: (key: string) => string,
   scopes: string[],
-  values: { name?: string; scope?: string[] } = {},
+  routes: string[],
+  values: Partial<Pick<TApiKey, 'name' | 'scope' | 'expires_at' | 'routes' | 'monthly_calls'>> = {},
 ): TFormFields {
+  // A restricted key keeps its routes listed even if one is no longer callable.
+  const names = [...new Set([...routes, ...(values.routes ?? [])])].sort();
   return {
     name: {
       type: 'text',
@@ -61,6 +106,30 @@ function keyFields(
       description: t('form.scopeDescription'),
       options: scopes.map((s) => ({ value: s, label: s })),
       value: values.scope,
+    },
+    expires_at: {
+      type: 'date',
+      label: t('form.expiresAt'),
+      description: t('form.expiresAtDescription'),
+      placeholder: t('form.never'),
+      value: dayOf(values.expires_at),
+      toValue: expiryOf,
+    },
+    routes: {
+      type: names.length > 0 ? 'checkbox' : null,
+      label: t('form.routes'),
+      description: t('form.routesDescription'),
+      options: names.map((name) => ({ value: name, label: name })),
+      value: values.routes ?? [],
+      toValue: (value) => (Array.isArray(value) && value.length > 0 ? value : null),
+    },
+    monthly_calls: {
+      type: 'number',
+      label: t('form.monthlyCalls'),
+      description: t('form.monthlyCallsDescription'),
+      placeholder: t('form.noCap'),
+      value: values.monthly_calls == null ? '' : String(values.monthly_calls),
+      toValue: capOf,
     },
   };
 }
@@ -78,6 +147,7 @@ function Pending() {
 function CreateApiKey() {
   const { t } = useTranslation('apikeys');
   const scopes = useScopeOptions();
+  const routes = useCallableRoutes();
   const forgetKeys = useForgetKeys();
   // The full key exists in this component's state only: leaving the page forgets it for good.
   const [created, setCreated] = React.useState<{ name: string; key: string } | null>(null);
@@ -110,9 +180,9 @@ function CreateApiKey() {
             </Button>
           </CardContent>
         </Card>
-      ) : scopes.data ? (
+      ) : scopes.data && routes.data ? (
         <Form
-          fields={keyFields(t, scopes.data)}
+          fields={keyFields(t, scopes.data, routes.data)}
           schema={ZCreateApiKey}
           call="POST /api/key"
           buttonText={t('form.create')}
@@ -135,6 +205,7 @@ function EditApiKey({ id }: { id: string | null }) {
   const navigate = useNavigate();
   const handleError = useErrorHandler();
   const scopes = useScopeOptions();
+  const routes = useCallableRoutes();
   const forgetKeys = useForgetKeys();
   const key = useQuery({
     queryKey: ['api-key', id],
@@ -155,10 +226,10 @@ function EditApiKey({ id }: { id: string | null }) {
   return (
     <section className="max-w-xl">
       <PageHeading />
-      {key.data && scopes.data ? (
+      {key.data && scopes.data && routes.data ? (
         <Form
           key={key.data.id}
-          fields={keyFields(t, scopes.data, key.data)}
+          fields={keyFields(t, scopes.data, routes.data, key.data)}
           schema={ZUpdateApiKey}
           call="PATCH /api/key/:id"
           params={{ id }}

@@ -1,11 +1,10 @@
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { routeAfterSignIn } from '@air/shared/route-guard';
 import { Form } from '@/components/form/form';
 import type { TFormSchema } from '@/components/form/types';
 import type { TFormFields } from '@/components/form/types';
 import { newPasswordField } from '@/features/account/lib/password-field';
-import { setSession, type TSessionUser } from '@/lib/session';
+import { finishSignIn } from './sign-in-answer';
 
 /**
  * The fields both sign-up forms share: name, email, new password and the hidden bot trap. Their
@@ -26,7 +25,9 @@ export function useSignupFields(extra: TFormFields = {}, email?: string): TFormF
 
 /**
  * A sign-up form: the server answers with a signed-in session (`{ token, …user }`), which is stored
- * before routing on as after any sign-in (spec section 4).
+ * before routing on as after any sign-in (spec section 4), or, for an existing user with two-factor
+ * on (an invite accepted with their password, a second account), with `2fa_required`: then the
+ * one-time code screen, as after a password sign-in.
  */
 export function SignupForm({
   fields,
@@ -50,17 +51,7 @@ export function SignupForm({
         call={call}
         buttonText={buttonText}
         className="[&_button[type=submit]]:w-full"
-        onSuccess={(response) => {
-          const data: TSessionUser & { token?: string } = response.data;
-          setSession(data);
-          void navigate(
-            routeAfterSignIn({
-              verified: data.verified === true,
-              plan: data.plan ?? null,
-              onboarded: data.onboarded === true,
-            }),
-          );
-        }}
+        onSuccess={(response) => finishSignIn(response.data, (to, options) => void navigate(to, options))}
       />
       <p className="text-center text-sm text-muted-foreground">
         {t('form.haveAccount')}{' '}

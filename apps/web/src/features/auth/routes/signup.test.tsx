@@ -56,6 +56,20 @@ describe('/signup', () => {
     expect(getSession().user).not.toHaveProperty('token');
   });
 
+  it('an existing user with two-factor on who signs up for an account of their own is asked for the code', async () => {
+    mockApi({
+      'POST /api/account': { status: 201, body: { data: { '2fa_required': true, token: 'otp-signup' } } },
+    });
+    const { user, router } = renderPage(<SignupPage />, { path: '/signup', title: 'signup' });
+    await user.type(screen.getByLabelText(/Name/), 'Grace');
+    await user.type(screen.getByLabelText(/Email/), 'grace@example.com');
+    await user.type(screen.getByLabelText(/Password/), 'correct-horse!');
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    await waitFor(() => expect(at(router)).toBe('/signin/otp'));
+    expect(router.state.location.state).toEqual({ otpToken: 'otp-signup' });
+    expect(getSession().token).toBeNull();
+  });
+
   it('attaches a taken email message to the email field', async () => {
     mockApi({
       'POST /api/account': {
@@ -135,6 +149,23 @@ describe('/signup/user', () => {
       password: 'old-secret!',
       invite_id: 'tok_0123456789abcdef',
     });
+  });
+
+  it('an existing user with two-factor on goes to the code screen with the temporary token, no session stored', async () => {
+    mockApi({
+      'GET /api/invite/:token': info(true),
+      'POST /api/user': { status: 201, body: { data: { '2fa_required': true, token: 'otp-invite' } } },
+    });
+    const { user, router } = renderPage(<SignupUserPage />, {
+      path: '/signup/user',
+      url: '/signup/user?token=tok_0123456789abcdef',
+      title: 'signupUser',
+    });
+    await user.type(await screen.findByLabelText(/current password/), 'old-secret!');
+    await user.click(screen.getByRole('button', { name: 'Join Acme' }));
+    await waitFor(() => expect(at(router)).toBe('/signin/otp'));
+    expect(router.state.location.state).toEqual({ otpToken: 'otp-invite' });
+    expect(getSession().token).toBeNull();
   });
 
   it('shows the server message for an expired or used invitation', async () => {

@@ -57,6 +57,11 @@ export const HELP_EN: THelpSection[] = [
             ],
             ['x-request-id (answer)', 'The id of this call, in every answer: quote it to support.'],
             ['Retry-After (answer)', 'Seconds to wait after a 429 rate_limit_exceeded.'],
+            [
+              'x-air-route, x-air-attempts (answer)',
+              'The route that answered (a fallback’s when one answered) and the upstream calls made (0 from the cache).',
+            ],
+            ['x-air-cache (answer)', 'hit or miss, on routes that cache answers.'],
           ],
         },
       },
@@ -77,7 +82,10 @@ export const HELP_EN: THelpSection[] = [
               '400 invalid_request / missing_route',
               'The body is not a JSON object, or no route is named (x-route-name header or "model").',
             ],
-            ['401 invalid_api_key', 'The key is missing, unknown or revoked.'],
+            [
+              '401 invalid_api_key',
+              'The key is missing, unknown, revoked or expired (the message says when it expired).',
+            ],
             ['403 insufficient_scope', 'The key lacks the gateway.invoke scope.'],
             [
               '404 route_not_found',
@@ -89,7 +97,15 @@ export const HELP_EN: THelpSection[] = [
               '429 rate_limit_exceeded',
               'Too many calls with this key in this minute; retry after Retry-After seconds.',
             ],
+            [
+              '429 key_quota_exceeded',
+              'This key has used its own monthly cap of calls (the message names the cap).',
+            ],
             ['502 upstream_unreachable', 'The endpoint’s URL could not be reached.'],
+            [
+              '503 upstreams_unavailable',
+              'Every upstream of the route is failing and skipped for its cooldown; retry after Retry-After seconds.',
+            ],
             ['504 upstream_timeout', 'The endpoint did not answer in time (its timeout, or 120 s).'],
           ],
         },
@@ -99,6 +115,51 @@ export const HELP_EN: THelpSection[] = [
       },
       {
         p: 'Usage metering: every forwarded call is recorded with its time, route, key, status, latency, whether it streamed, and prompt and completion tokens when the answer reports usage; tokens the gateway had to estimate are marked ≈. No request or answer body is stored. Account → Usage shows it per day, endpoint and key, with a CSV export and a request log of the last 30 days.',
+      },
+    ],
+  },
+  {
+    id: 'routing',
+    title: 'Routing',
+    blocks: [
+      {
+        p: 'An endpoint can spread its calls over several upstreams, retry failures, fall back to other routes, skip an upstream that keeps failing and answer repeated calls from a cache. Set it in the endpoint’s Settings tab, under Routing and resilience; an endpoint without these settings forwards each call to its one URL.',
+      },
+      {
+        table: {
+          head: ['Setting', 'What it does'],
+          rows: [
+            [
+              'Upstreams (1 to 8, weight 1 to 100)',
+              'Each call picks one at random in proportion to its weight, among those whose circuit is closed. The first one is the endpoint URL.',
+            ],
+            [
+              'Retry attempts (0 to 5), backoff (0 to 10,000 ms)',
+              'A failure before the first byte reaches you (connection refused or reset, timeout, or a 429, 500, 502, 503, 504 answer) is tried again, on another upstream when there is one, after the backoff doubled each time with jitter, or the upstream’s Retry-After when shorter than 10 s. Other answers (400, 401, 404…) come back at once; nothing is retried once the answer has started.',
+            ],
+            [
+              'Fallback routes (up to 3)',
+              'Tried in order when the route’s attempts are used up, only if your key may call them at that moment. The body’s "model" becomes the fallback’s route.',
+            ],
+            [
+              'Circuit breaker (1 to 100 failures, 1 to 3,600 s)',
+              'An upstream that fails that many times in a row is skipped for the cooldown; then one call tries it, and a success takes it back. With several AIR servers (REDIS_URL) they open and close it together.',
+            ],
+            [
+              'Cache answers for (0 to 86,400 s)',
+              'A non-streamed 200 answer is kept that long for your account, route and request body; the same call again is answered without calling the upstream. It counts against your quota.',
+            ],
+          ],
+        },
+      },
+      {
+        p: 'Worked example: acme/chat runs on two providers, with one fallback. Its upstreams are https://api.provider-a.example/v1/chat/completions (weight 3) and https://api.provider-b.example/v1/chat/completions (weight 1), with 2 retry attempts, a 250 ms backoff, the circuit at 5 failures and 30 s, and the fallback route acme/chat-small. Three calls in four go to provider A. When provider A refuses connections, a call that picked it is retried on provider B after the backoff, so you still get an answer; after 5 failures in a row provider A is skipped for 30 s, then one call probes it. If both providers fail, acme/chat-small answers, and x-air-route tells you so.',
+      },
+      {
+        code: 'curl -i {origin}/api/v1/chat/completions \\\n  -H "Authorization: Bearer air_…" -H "Content-Type: application/json" \\\n  -d \'{"model": "acme/chat", "messages": [{"role": "user", "content": "Hi"}]}\'\n\nHTTP/1.1 200 OK\nx-air-route: acme/chat\nx-air-attempts: 2',
+      },
+      {
+        p: 'The endpoint’s Overview shows each upstream’s state (closed, open, probing), its last failure and the last hour’s calls and failures; the request log in Account → Usage shows each call’s attempts and cache hits. Keys can be limited too: when you create or edit a key, set an expiry, the only routes it may call (others answer 404 route_not_found and GET /api/v1/models lists only those) and a monthly cap of calls (past it, 429 key_quota_exceeded).',
       },
     ],
   },

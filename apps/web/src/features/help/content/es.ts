@@ -57,6 +57,11 @@ export const HELP_ES: THelpSection[] = [
             ],
             ['x-request-id (respuesta)', 'El id de esta llamada, en cada respuesta: cítalo a soporte.'],
             ['Retry-After (respuesta)', 'Segundos de espera tras un 429 rate_limit_exceeded.'],
+            [
+              'x-air-route, x-air-attempts (respuesta)',
+              'La ruta que respondió (la alternativa, si respondió una) y las llamadas hechas a los destinos (0 desde la caché).',
+            ],
+            ['x-air-cache (respuesta)', 'hit o miss, en las rutas que guardan respuestas en caché.'],
           ],
         },
       },
@@ -77,7 +82,10 @@ export const HELP_ES: THelpSection[] = [
               '400 invalid_request / missing_route',
               'El cuerpo no es un objeto JSON, o no se indica ruta (cabecera x-route-name o "model").',
             ],
-            ['401 invalid_api_key', 'La clave falta, no existe o está revocada.'],
+            [
+              '401 invalid_api_key',
+              'La clave falta, no existe, está revocada o ha caducado (el mensaje dice cuándo caducó).',
+            ],
             ['403 insufficient_scope', 'La clave no tiene el ámbito gateway.invoke.'],
             [
               '404 route_not_found',
@@ -89,7 +97,15 @@ export const HELP_ES: THelpSection[] = [
               '429 rate_limit_exceeded',
               'Demasiadas llamadas con esta clave en este minuto; reintenta tras los segundos de Retry-After.',
             ],
+            [
+              '429 key_quota_exceeded',
+              'Esta clave ha agotado su propio límite mensual de llamadas (el mensaje indica el límite).',
+            ],
             ['502 upstream_unreachable', 'No se pudo conectar con la URL del endpoint.'],
+            [
+              '503 upstreams_unavailable',
+              'Todos los destinos de la ruta fallan y se saltan durante su pausa; reintenta tras los segundos de Retry-After.',
+            ],
             ['504 upstream_timeout', 'El endpoint no respondió a tiempo (su tiempo límite, o 120 s).'],
           ],
         },
@@ -99,6 +115,51 @@ export const HELP_ES: THelpSection[] = [
       },
       {
         p: 'Medición del uso: cada llamada reenviada se registra con su hora, ruta, clave, estado, latencia, si fue en streaming, y los tokens de entrada y salida cuando la respuesta informa el uso; los tokens que el gateway tuvo que estimar se marcan con ≈. No se guarda el contenido de peticiones ni respuestas. Cuenta → Uso lo muestra por día, endpoint y clave, con exportación CSV y un registro de peticiones de los últimos 30 días.',
+      },
+    ],
+  },
+  {
+    id: 'routing',
+    title: 'Enrutado',
+    blocks: [
+      {
+        p: 'Un endpoint puede repartir sus llamadas entre varios destinos, reintentar los fallos, recurrir a otras rutas, saltarse un destino que sigue fallando y responder llamadas repetidas desde una caché. Se configura en la pestaña Ajustes del endpoint, en Enrutado y resiliencia; un endpoint sin estos ajustes reenvía cada llamada a su única URL.',
+      },
+      {
+        table: {
+          head: ['Ajuste', 'Qué hace'],
+          rows: [
+            [
+              'Destinos (1 a 8, peso 1 a 100)',
+              'Cada llamada elige uno al azar en proporción a su peso, entre los que tienen el circuito cerrado. El primero es la URL del endpoint.',
+            ],
+            [
+              'Reintentos (0 a 5), espera (0 a 10.000 ms)',
+              'Un fallo antes de que te llegue el primer byte (conexión rechazada o cortada, tiempo agotado, o una respuesta 429, 500, 502, 503, 504) se vuelve a intentar, en otro destino si lo hay, tras la espera, que se duplica cada vez con un margen aleatorio, o el Retry-After del destino si es menor de 10 s. Las demás respuestas (400, 401, 404…) llegan enseguida; nada se reintenta una vez empezada la respuesta.',
+            ],
+            [
+              'Rutas alternativas (hasta 3)',
+              'Se prueban en orden cuando se agotan los intentos de la ruta, solo si tu clave puede llamarlas en ese momento. El "model" del cuerpo pasa a ser la ruta alternativa.',
+            ],
+            [
+              'Cortacircuitos (1 a 100 fallos, 1 a 3.600 s)',
+              'Un destino que falla esas veces seguidas se salta durante la pausa; después una llamada lo prueba, y si sale bien vuelve a usarse. Con varios servidores AIR (REDIS_URL) lo abren y cierran a la vez.',
+            ],
+            [
+              'Guardar respuestas durante (0 a 86.400 s)',
+              'Una respuesta 200 sin streaming se guarda ese tiempo para tu cuenta, ruta y cuerpo de la petición; la misma llamada se responde sin llamar al destino. Cuenta para tu cuota.',
+            ],
+          ],
+        },
+      },
+      {
+        p: 'Ejemplo: acme/chat funciona con dos proveedores y una alternativa. Sus destinos son https://api.provider-a.example/v1/chat/completions (peso 3) y https://api.provider-b.example/v1/chat/completions (peso 1), con 2 reintentos, una espera de 250 ms, el cortacircuitos en 5 fallos y 30 s, y la ruta alternativa acme/chat-small. Tres de cada cuatro llamadas van al proveedor A. Cuando el proveedor A rechaza conexiones, una llamada que lo eligió se reintenta en el proveedor B tras la espera, así que recibes respuesta; tras 5 fallos seguidos el proveedor A se salta durante 30 s y después una llamada lo prueba. Si fallan los dos, responde acme/chat-small, y x-air-route te lo indica.',
+      },
+      {
+        code: 'curl -i {origin}/api/v1/chat/completions \\\n  -H "Authorization: Bearer air_…" -H "Content-Type: application/json" \\\n  -d \'{"model": "acme/chat", "messages": [{"role": "user", "content": "Hola"}]}\'\n\nHTTP/1.1 200 OK\nx-air-route: acme/chat\nx-air-attempts: 2',
+      },
+      {
+        p: 'La vista general del endpoint muestra el estado de cada destino (cerrado, abierto, probando), su último fallo y las llamadas y fallos de la última hora; el registro de peticiones en Cuenta → Uso muestra los intentos y aciertos de caché de cada llamada. También puedes limitar las claves: al crear o editar una clave, fija una caducidad, las únicas rutas que puede llamar (las demás responden 404 route_not_found y GET /api/v1/models solo lista esas) y un límite mensual de llamadas (superado, 429 key_quota_exceeded).',
       },
     ],
   },

@@ -9,9 +9,12 @@ import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { EndpointOverviewForm } from '../components/endpoint-overview-form';
+import { EndpointPrice } from '../components/endpoint-price';
+import { EndpointRouting } from '../components/endpoint-routing';
 import { EndpointSettings } from '../components/endpoint-settings';
 import { EndpointSwitches } from '../components/endpoint-switches';
 import { Playground } from '../components/playground';
+import { UpstreamHealth } from '../components/upstream-health';
 import { RouteTypeBadge } from '../components/endpoint-badges';
 import type { TAiEndpoint } from '../endpoint-types';
 import { MY_ENDPOINTS_QUERY, SHARED_ENDPOINTS_QUERY } from '../registry-api';
@@ -95,12 +98,17 @@ export default function EndpointPage() {
         <TabsContent value="overview" className="space-y-6">
           <EndpointSwitches endpoint={data} signedIn={signedIn} readOnly={readOnly} onSaved={onSaved} />
           <EndpointOverviewForm key={data.id} endpoint={data} readOnly={readOnly} onSaved={onSaved} />
+          {!readOnly && <UpstreamHealth endpointId={data.id} />}
         </TabsContent>
         <TabsContent value="settings">
           {readOnly ? (
             <p className="text-sm text-muted-foreground">{t('settings.hidden')}</p>
           ) : (
-            <EndpointSettings key={data.id} endpoint={data} onSaved={onSaved} />
+            <div className="space-y-6">
+              <EndpointSettings key={data.id} endpoint={data} onSaved={onSaved} />
+              <EndpointRouting key={`routing-${data.id}`} endpoint={data} onSaved={onSaved} />
+              <EndpointPrice key={`price-${data.id}`} endpoint={data} onSaved={onSaved} />
+            </div>
           )}
         </TabsContent>
         <TabsContent value="try">

@@ -1,0 +1,78 @@
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { formatDateTime } from '@/components/table/format';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { call } from '@/lib/api';
+import { numberFormat } from '@/lib/format-number';
+
+const STATE_VARIANT = { closed: 'green', open: 'red', probing: 'orange' } as const;
+
+/**
+ * Each upstream's live state (closed, open, probing), its last failure and the last hour's calls
+ * and failures, refreshed every 10 s while the page is open (the owner's view).
+ */
+export function UpstreamHealth({ endpointId }: { endpointId: string }) {
+  const { t, i18n } = useTranslation('registry');
+  const health = useQuery({
+    queryKey: ['upstream-health', endpointId],
+    queryFn: async () =>
+      (await call('GET /api/aiendpoint/:id/upstreams', { params: { id: endpointId } })).data,
+    refetchInterval: 10_000,
+  });
+  const data = health.data;
+  const number = numberFormat(i18n.language);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{t('health.title')}</CardTitle>
+        <CardDescription>{t(data && !data.routed ? 'health.plain' : 'health.description')}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {!data ? (
+          <div role="status" className="h-16 animate-pulse rounded bg-muted">
+            <span className="sr-only">{t('common:loading')}</span>
+          </div>
+        ) : (
+          // A list, not a table: each upstream's figures wrap under its URL at phone width.
+          <ul aria-label={t('health.title')} className="divide-y rounded-md border">
+            {data.upstreams.map((upstream) => (
+              <li key={upstream.url} data-state={upstream.state} className="space-y-2 p-3">
+                <div className="flex flex-wrap items-center gap-2">
+                  <Badge variant={STATE_VARIANT[upstream.state]}>{t(`health.${upstream.state}`)}</Badge>
+                  <span className="font-mono text-xs break-all">{upstream.url}</span>
+                </div>
+                <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
+                  <div>
+                    <dt className="text-xs text-muted-foreground">{t('routing.weight')}</dt>
+                    <dd className="tabular-nums">{upstream.weight}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-xs text-muted-foreground">{t('health.lastFailure')}</dt>
+                    <dd>
+                      {upstream.last_failure_at
+                        ? formatDateTime(upstream.last_failure_at, i18n.language)
+                        : '—'}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="text-xs text-muted-foreground">{t('health.attempts')}</dt>
+                    <dd className="tabular-nums" data-testid="upstream-attempts">
+                      {number.format(upstream.attempts_1h)}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="text-xs text-muted-foreground">{t('health.failures')}</dt>
+                    <dd className="tabular-nums" data-testid="upstream-failures">
+                      {number.format(upstream.failures_1h)}
+                    </dd>
+                  </div>
+                </dl>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
