@@ -28,7 +28,10 @@ export const TABLE_OWNERS = [
   { tables: ['support-messages'], owners: ['support'] },
   { tables: ['usage-events', 'usage-daily', 'quota-warnings', 'meter-batches'], owners: ['usage'] },
   { tables: ['mail-outbox'], owners: ['dev-mail'] },
-  { tables: ['plans', 'subscriptions', 'cards', 'invoices', 'billing'], owners: ['billing'] },
+  {
+    tables: ['plans', 'subscriptions', 'cards', 'invoices', 'billing', 'spend-limits', 'marketplace-charges'],
+    owners: ['billing'],
+  },
 ];
 
 // Tables code outside modules/ reaches only through their owner's service.

@@ -41,7 +41,13 @@ describe('rate limiter', () => {
     const two = make();
     try {
       await expect.poll(() => one.redisUp() && two.redisUp()).toBe(true);
-      const limits = { planId: 'x', quotaCallsMonth: 5, rateLimitPerMinute: 8 };
+      const limits = {
+        planId: 'x',
+        quotaCallsMonth: 5,
+        rateLimitPerMinute: 8,
+        hasCard: false,
+        spendLimitMinor: null,
+      };
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           (i % 2 ? one : two).admit(

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { isIP } from 'node:net';
 import { decryptSecret } from '../lib/crypto';
 import { entitlementsFor } from '../modules/billing/service';
-import { endpointByRouteName } from '../modules/aiendpoint/service';
+import { endpointByRouteName, priceOf } from '../modules/aiendpoint/service';
+import type { TPrice } from '@air/shared/schemas/price';
 import { ROUTING_LIMITS } from '@air/shared/schemas/aiendpoint';
 import { AppError } from '../lib/app-error';
 import { LookupCache } from '../lib/lookup-cache';
@@ -51,6 +52,8 @@ export interface TRouteEntry {
   totalWeight: number;
   /** null: the plain path of server contract section 6 (one upstream, no retry, circuit or cache). */
   routing: TRouting | null;
+  /** The marketplace price other accounts' calls are charged at; null when free. */
+  price: TPrice | null;
   /** `x-air-route` and `x-air-attempts: 1`, built once: what most answers carry. */
   airHeaders: readonly string[];
 }
@@ -59,6 +62,10 @@ export interface TPlanLimits {
   planId: string;
   quotaCallsMonth: number;
   rateLimitPerMinute: number;
+  /** A card is on file (priced marketplace routes need one). */
+  hasCard: boolean;
+  /** Marketplace spend cap per period (minor units), or null. */
+  spendLimitMinor: number | null;
 }
 
 /** Routes and accounts kept, found or missing (a miss is a route name someone tried). */
@@ -159,6 +166,7 @@ export function createDirectory(app: FastifyInstance) {
       endpointId: row.id,
       accountId: row.accountId,
       routeName: row.routeName,
+      price: priceOf(row),
       isActive: row.isActive,
       isPublic: row.isActive && row.isShared && !row.isPrivate,
       origin: first.origin,

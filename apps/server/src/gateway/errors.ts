@@ -49,6 +49,11 @@ export const GATEWAY_ERRORS = {
     type: 'insufficient_quota',
     message: "You have used this month's calls of your plan. Upgrade the plan to continue.",
   },
+  payment_required: {
+    status: 402,
+    type: 'insufficient_quota',
+    message: 'This route is priced: add a card to your account (Billing) to call it.',
+  },
   rate_limit_exceeded: {
     status: 429,
     type: 'rate_limit_error',

@@ -156,6 +156,8 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
         errorCode: result.errorCode ?? (result.clientGone ? 'client_closed' : null),
         attempts,
         cacheHit,
+        // The provider's own calls are free; whether this one costs anything is decided when stored.
+        price: route.accountId === key.accountId ? null : route.price,
         createdAt: new Date(),
       },
       callId,
@@ -288,6 +290,9 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       let limits = directory.planLimits.peek(key.accountId);
       if (limits === undefined) limits = await directory.planLimits.load(key.accountId);
       if (!limits) return refuse(res, requestId, started, 'internal_error');
+      // A priced route of another account needs a card on file (contract 5a).
+      if (route.price && route.accountId !== key.accountId && !limits.hasCard)
+        return refuse(res, requestId, started, 'payment_required');
       let rewrite = false;
       if (route.upstreamModel) {
         parsed ??= parseObject(body);

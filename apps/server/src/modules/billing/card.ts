@@ -5,6 +5,7 @@ import {
   chargeKey,
   chargeOnSession,
   confirmPayment,
+  publish,
   storeCard,
   type TBillingOutcome,
 } from './charge';
@@ -79,6 +80,8 @@ export async function updateCard(b: TBilling, input: TCardUpdateInput): Promise<
         b.log.error({ err: error }, 'detaching the previous card failed');
       });
     }
+    // The gateway re-reads the account (a card on file opens priced marketplace routes).
+    await publish(b, accountId);
     await mailCardUpdated(b, accountId);
     return done;
   });

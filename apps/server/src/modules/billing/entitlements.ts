@@ -1,7 +1,9 @@
 import { eq, min, sql } from 'drizzle-orm';
 import type { TPlan } from '@air/shared/schemas/plan';
 import type { TDb } from '../../db/client';
+import { cards } from '../../db/schema/cards';
 import { plans as plansTable } from '../../db/schema/plans';
+import { spendLimits } from '../../db/schema/spend-limits';
 import { subscriptions, type TSubscriptionStatus } from '../../db/schema/subscriptions';
 import { accountPlans } from '../membership/service';
 import { planOfRow } from './records';
@@ -10,6 +12,10 @@ export interface TEntitlements {
   planId: string;
   quotaCallsMonth: number;
   rateLimitPerMinute: number;
+  /** A card is on file: the account may call priced marketplace routes (contract 5a). */
+  hasCard: boolean;
+  /** The account's cap on marketplace spend per period, in minor units; null for none. */
+  spendLimitMinor: number | null;
 }
 
 /**
@@ -24,11 +30,16 @@ function entitledPlanId(
   return row?.accountPlan ?? 'free';
 }
 
-function entitlementsOfPlan(plan: TPlan): TEntitlements {
+function entitlementsOfPlan(
+  plan: TPlan,
+  row: { hasCard: boolean; spendLimit: number | null } | undefined,
+): TEntitlements {
   return {
     planId: plan.id,
     quotaCallsMonth: plan.quota_calls_month,
     rateLimitPerMinute: plan.rate_limit_per_minute,
+    hasCard: row?.hasCard ?? false,
+    spendLimitMinor: row?.spendLimit ?? null,
   };
 }
 
@@ -52,9 +63,13 @@ export async function entitlementsOf(
       accountPlan: account.planId,
       subPlan: subscriptions.planId,
       status: subscriptions.status,
+      hasCard: sql<boolean>`${cards.accountId} is not null`,
+      spendLimit: spendLimits.limitMinor,
     })
     .from(account)
     .leftJoin(subscriptions, eq(subscriptions.accountId, account.id))
+    .leftJoin(cards, eq(cards.accountId, account.id))
+    .leftJoin(spendLimits, eq(spendLimits.accountId, account.id))
     // One array parameter (a bare array would expand into one parameter per id).
     .where(sql`${account.id} = any(${sql.param([...new Set(accountIds)])}::uuid[])`);
   const byAccount = new Map(rows.map((row) => [row.accountId, row]));
@@ -71,7 +86,7 @@ export async function entitlementsOf(
   }
   const free = known.get('free')!;
   for (const [accountId, planId] of planIds) {
-    answer.set(accountId, entitlementsOfPlan(known.get(planId) ?? free));
+    answer.set(accountId, entitlementsOfPlan(known.get(planId) ?? free, byAccount.get(accountId)));
   }
   return answer;
 }

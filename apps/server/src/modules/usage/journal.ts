@@ -11,6 +11,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import type { TPrice } from '@air/shared/schemas/price';
 
 /** What the journal knows of a call when it is forwarded. */
 export interface TJournalStart {
@@ -34,6 +35,12 @@ export interface TJournalEnd {
   /** Upstream calls made for the caller's request (retries and fallbacks included); 0 on a cache hit. */
   attempts: number;
   cacheHit: boolean;
+  /**
+   * The marketplace price the call is charged at (the route's when it was called), or null when
+   * it is free to this caller (an unpriced route, the provider's own call). Whether it costs
+   * anything is decided from it when the row is stored (`chargedMicros`).
+   */
+  price?: TPrice | null;
   createdAt: Date;
 }
 
@@ -120,7 +127,7 @@ export class UsageJournal {
             }
           } else if (
             f[0] === 'E' &&
-            (f.length === 8 || f.length === 10 || f.length === 14) &&
+            (f.length === 8 || f.length === 10 || f.length === 14 || f.length === 17) &&
             !ended.has(f[1]!)
           ) {
             const started = starts.get(f[1]!);
@@ -139,9 +146,18 @@ export class UsageJournal {
               errorCode: f[9] ? f[9] : null,
               // Written since routing (older lines carry 10 fields): attempts, cache hit, and the
               // endpoint that answered (a fallback's).
-              attempts: f.length === 14 ? Number(f[10]) : 1,
+              attempts: f.length >= 14 ? Number(f[10]) : 1,
               cacheHit: f[11] === '1',
-              ...(f.length === 14 && f[12] ? { endpointId: f[12], providerAccountId: f[13]! } : {}),
+              ...(f.length >= 14 && f[12] ? { endpointId: f[12], providerAccountId: f[13]! } : {}),
+              // A priced call's price (17 fields): spend survives a kill -9 like the call itself.
+              price:
+                f.length === 17
+                  ? {
+                      per_call: Number(f[14]),
+                      per_1m_input_tokens: Number(f[15]),
+                      per_1m_output_tokens: Number(f[16]),
+                    }
+                  : null,
             });
           }
           // Anything else is a line cut short by the kill: skipped.
@@ -200,7 +216,7 @@ export class UsageJournal {
   end(id: number, row: TJournalEnd & Partial<Pick<TJournalStart, 'endpointId' | 'providerAccountId'>>): void {
     this.inFlight.delete(id);
     this.append(
-      `E\t${id}\t${row.status}\t${row.latencyMs}\t${row.promptTokens ?? ''}\t${row.completionTokens ?? ''}\t${row.tokensEstimated ? 1 : 0}\t${row.createdAt.getTime()}\t${row.streamed ? 1 : 0}\t${row.errorCode ?? ''}\t${row.attempts}\t${row.cacheHit ? 1 : 0}\t${row.endpointId ?? ''}\t${row.providerAccountId ?? ''}\n`,
+      `E\t${id}\t${row.status}\t${row.latencyMs}\t${row.promptTokens ?? ''}\t${row.completionTokens ?? ''}\t${row.tokensEstimated ? 1 : 0}\t${row.createdAt.getTime()}\t${row.streamed ? 1 : 0}\t${row.errorCode ?? ''}\t${row.attempts}\t${row.cacheHit ? 1 : 0}\t${row.endpointId ?? ''}\t${row.providerAccountId ?? ''}${row.price ? `\t${row.price.per_call}\t${row.price.per_1m_input_tokens}\t${row.price.per_1m_output_tokens}` : ''}\n`,
     );
   }
 

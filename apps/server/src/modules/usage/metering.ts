@@ -1,4 +1,5 @@
 import { inArray, lt, sql } from 'drizzle-orm';
+import { costMicros, type TPrice } from '@air/shared/schemas/price';
 import type { TLog } from '../../core/services';
 import type { TDb } from '../../db/client';
 import { meterBatches } from '../../db/schema/meter-batches';
@@ -196,17 +197,34 @@ async function insertInStatements(db: TDb, rows: TUsageRow[]): Promise<void> {
 function insertStatement(db: TDb, rows: TUsageRow[]) {
   // sql.param: one array parameter (a bare array in the template would expand into a list).
   const column = <K extends keyof TUsageRow>(name: K) => sql.param(rows.map((row) => row[name]));
+  const priced = rows.map((row) => (chargedMicros(row) === null ? null : row.price!));
+  const pricePart = (part: keyof TPrice) => sql.param(priced.map((price) => (price ? price[part] : null)));
   return sql`insert into usage_events
-    (caller_account_id, key_id, endpoint_id, provider_account_id, status, latency_ms, prompt_tokens, completion_tokens, tokens_estimated, streamed, error_code, attempts, cache_hit, created_at)
+    (caller_account_id, key_id, endpoint_id, provider_account_id, status, latency_ms, prompt_tokens, completion_tokens, tokens_estimated, streamed, error_code, attempts, cache_hit,
+     cost_micros, price_per_call, price_per_1m_input, price_per_1m_output, created_at)
     select * from unnest(
       ${column('callerAccountId')}::uuid[], ${column('keyId')}::uuid[], ${column('endpointId')}::uuid[],
       ${column('providerAccountId')}::uuid[], ${column('status')}::int[], ${column('latencyMs')}::int[],
       ${column('promptTokens')}::int[], ${column('completionTokens')}::int[], ${column('tokensEstimated')}::bool[],
       ${column('streamed')}::bool[], ${column('errorCode')}::text[],
       ${column('attempts')}::smallint[], ${column('cacheHit')}::bool[],
+      ${sql.param(rows.map(chargedMicros))}::bigint[], ${pricePart('per_call')}::int[],
+      ${pricePart('per_1m_input_tokens')}::int[], ${pricePart('per_1m_output_tokens')}::int[],
       ${sql.param(rows.map((row) => row.createdAt.toISOString()))}::timestamptz[]
     ) as u(caller_account_id)
     where exists (select 1 from ${accountNames(db, 'a')} where a.id = u.caller_account_id)`;
+}
+
+/**
+ * What a metered call costs its caller, in millionths of a minor unit (contract 5a), or null when
+ * it is free: no price (an unpriced route, the provider's own call), a cache hit, or an answer that
+ * was not a success (2xx). Exact; rounded only on the invoice line.
+ */
+export function chargedMicros(
+  row: Pick<TUsageRow, 'price' | 'status' | 'cacheHit' | 'promptTokens' | 'completionTokens'>,
+): number | null {
+  if (!row.price || row.cacheHit || row.status < 200 || row.status >= 300) return null;
+  return costMicros(row.price, row.promptTokens, row.completionTokens);
 }
 
 /**

@@ -17,6 +17,7 @@ import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
 import { OTP_LENGTH } from '@air/shared/validation';
 import { DateField } from './date-field';
+import { FieldNotes } from './field-notes';
 import { FileField } from './file-field';
 import { RegisteredCardField, cardFieldComponent } from './payment-step';
 import { isCheckboxSet, type TFieldOption, type TFieldType, type TFormField } from './types';
@@ -78,16 +79,12 @@ export function FormField(props: TFieldProps) {
         </Label>
       )}
       <Control {...props} describedBy={describedBy} />
-      {field.description && (
-        <p id={descriptionId} className="text-sm text-muted-foreground">
-          {field.description}
-        </p>
-      )}
-      {error && (
-        <p id={errorId} role="alert" className="text-sm font-medium text-destructive">
-          {error}
-        </p>
-      )}
+      <FieldNotes
+        description={field.description}
+        descriptionId={descriptionId}
+        error={error}
+        errorId={errorId}
+      />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { errorText } from '@/components/form/error-text';
+import { FieldNotes } from '@/components/form/field-notes';
 import type * as TEngineModule from '@/components/form/engine';
 import type { TEngine, TFieldError } from '@/components/form/engine';
 import { activeFields, initialValues, type TFormField, type TFormValues } from '@/components/form/types';
@@ -190,16 +191,12 @@ export function AuthForm<K extends TWriteCall>({
                 onBlur={control.onBlur}
               />
             )}
-            {field.description && (
-              <p id={descriptionId} className="text-sm text-muted-foreground">
-                {field.description}
-              </p>
-            )}
-            {error && (
-              <p id={errorId} role="alert" className="text-sm font-medium text-destructive">
-                {error}
-              </p>
-            )}
+            <FieldNotes
+              description={field.description}
+              descriptionId={descriptionId}
+              error={error}
+              errorId={errorId}
+            />
           </div>
         );
       })}

@@ -1,11 +1,10 @@
 import { useMemo } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_MIN_LENGTH } from '@air/shared/validation';
-import { PageHeading } from '@/components/layout/page-heading';
 import { toast } from '@/components/ui/use-toast';
 import type { TFormField } from '@/components/form/types';
-import { keepFocus } from '@/features/auth/components/keep-focus';
+import { AuthPageIntro, BackToSignIn } from '@/features/auth/components/auth-page';
 import { AuthForm } from '@/features/auth/components/auth-form';
 import { StatusPanel } from '@/features/auth/components/status-panel';
 
@@ -50,10 +49,7 @@ export default function ResetPasswordPage() {
 
   return (
     <div className="grid gap-6">
-      <div>
-        <PageHeading className="mb-2" />
-        <p className="text-sm text-muted-foreground">{t('reset.description', { email })}</p>
-      </div>
+      <AuthPageIntro text={t('reset.description', { email })} />
       <AuthForm
         fields={fields}
         schema={loadResetSchema}
@@ -67,15 +63,7 @@ export default function ResetPasswordPage() {
           void navigate('/signin', { replace: true });
         }}
       />
-      <p className="text-center text-sm">
-        <Link
-          to="/signin"
-          onMouseDown={keepFocus}
-          className="text-primary underline underline-offset-4 hover:text-primary/80"
-        >
-          {t('backToSignIn')}
-        </Link>
-      </p>
+      <BackToSignIn />
     </div>
   );
 }

@@ -1,13 +1,13 @@
 import { useMemo, useState } from 'react';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { REGEXP_ONLY_DIGITS } from 'input-otp';
 import { OTP_LENGTH } from '@air/shared/validation';
-import { PageHeading } from '@/components/layout/page-heading';
 import { Button } from '@/components/ui/button';
 import { InputOTP, InputOTPGroup, InputOTPSeparator, InputOTPSlot } from '@/components/ui/input-otp';
 import type { TFormField } from '@/components/form/types';
 import { keepFocus } from '@/features/auth/components/keep-focus';
+import { AuthLink, AuthPageIntro } from '@/features/auth/components/auth-page';
 import { AuthForm, type TAuthControlProps } from '@/features/auth/components/auth-form';
 import { finishSignIn, type TOtpRouteState } from '@/features/auth/components/sign-in-answer';
 import { StatusPanel } from '@/features/auth/components/status-panel';
@@ -89,12 +89,7 @@ export default function SigninOtpPage() {
 
   return (
     <div className="grid gap-6">
-      <div>
-        <PageHeading className="mb-2" />
-        <p className="text-sm text-muted-foreground">
-          {backup ? t('otp.backupDescription') : t('otp.description')}
-        </p>
-      </div>
+      <AuthPageIntro text={backup ? t('otp.backupDescription') : t('otp.description')} />
       <AuthForm
         key={backup ? 'backup' : 'code'}
         fields={fields}
@@ -114,13 +109,12 @@ export default function SigninOtpPage() {
         >
           {backup ? t('otp.useCode') : t('otp.useBackup')}
         </Button>
-        <Link
+        <AuthLink
           to="/signin"
-          onMouseDown={keepFocus}
-          className="text-muted-foreground underline-offset-4 hover:underline"
+          className="text-muted-foreground no-underline hover:text-muted-foreground hover:underline"
         >
           {t('back')}
-        </Link>
+        </AuthLink>
       </div>
     </div>
   );

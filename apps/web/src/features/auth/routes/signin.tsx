@@ -1,12 +1,17 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Mail } from 'lucide-react';
-import { PageHeading } from '@/components/layout/page-heading';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import type { TFormField } from '@/components/form/types';
 import { keepFocus } from '@/features/auth/components/keep-focus';
+import {
+  AuthLink,
+  AuthPageIntro,
+  MailSentNotice,
+  useEmailFields,
+} from '@/features/auth/components/auth-page';
 import { AuthForm } from '@/features/auth/components/auth-form';
 import { errorParamText } from '@/features/auth/components/error-param';
 import { finishSignIn } from '@/features/auth/components/sign-in-answer';
@@ -51,19 +56,11 @@ export default function SigninPage() {
     }),
     [t],
   );
-  const magicFields = useMemo<Record<string, TFormField>>(
-    () => ({ email: { type: 'email', label: t('signin.email') } }),
-    [t],
-  );
+  const magicFields = useEmailFields();
 
   return (
     <div className="grid gap-6">
-      <div>
-        <PageHeading className="mb-2" />
-        <p className="text-sm text-muted-foreground">
-          {mode === 'password' ? t('signin.description') : t('signin.magicDescription')}
-        </p>
-      </div>
+      <AuthPageIntro text={mode === 'password' ? t('signin.description') : t('signin.magicDescription')} />
 
       {mode === 'password' && (
         <AuthForm
@@ -88,16 +85,15 @@ export default function SigninPage() {
       )}
 
       {mode === 'magic' && sentTo !== null && (
-        <div role="status" className="grid gap-3 rounded-lg border bg-card p-4 text-card-foreground">
-          <p className="flex items-center gap-2 font-medium">
-            <Mail className="size-4" aria-hidden="true" />
-            {t('signin.magicSentTitle')}
-          </p>
-          <p className="text-sm text-muted-foreground">{t('signin.magicSentText', { email: sentTo })}</p>
+        <MailSentNotice
+          icon={Mail}
+          title={t('signin.magicSentTitle')}
+          text={t('signin.magicSentText', { email: sentTo })}
+        >
           <Button variant="outline" size="sm" className="justify-self-start" onClick={() => setSentTo(null)}>
             {t('signin.magicAgain')}
           </Button>
-        </div>
+        </MailSentNotice>
       )}
 
       <Button
@@ -116,22 +112,12 @@ export default function SigninPage() {
       <SocialButtons />
 
       <div className="grid gap-2 text-center text-sm">
-        <Link
-          to="/forgotpassword"
-          onMouseDown={keepFocus}
-          className="text-primary underline underline-offset-4 hover:text-primary/80"
-        >
-          {t('signin.forgot')}
-        </Link>
+        <AuthLink to="/forgotpassword">{t('signin.forgot')}</AuthLink>
         <p className="text-muted-foreground">
           {t('signin.noAccount')}{' '}
-          <Link
-            to="/signup"
-            onMouseDown={keepFocus}
-            className="font-medium text-primary underline underline-offset-4 hover:text-primary/80"
-          >
+          <AuthLink to="/signup" className="font-medium">
             {t('signin.signup')}
-          </Link>
+          </AuthLink>
         </p>
       </div>
     </div>

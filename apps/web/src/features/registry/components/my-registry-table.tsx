@@ -11,7 +11,8 @@ import { toast } from '@/components/ui/use-toast';
 import { useErrorHandler } from '@/lib/error-handler';
 import type { TAiEndpoint } from '../endpoint-types';
 import { deleteEndpoints, MY_ENDPOINTS_QUERY, SHARED_ENDPOINTS_QUERY } from '../registry-api';
-import { ActiveBadge, RouteTypeBadge, VisibilityBadge } from './endpoint-badges';
+import { ActiveBadge, VisibilityBadge } from './endpoint-badges';
+import { endpointColumns } from './registry-columns';
 
 /** Spec section 9. */
 export const REGISTRY_PAGE_SIZE = 12;
@@ -78,8 +79,10 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
     });
   }
 
+  // Mine puts state and visibility between the name and the route, as the spec's table does.
+  const [nameColumn, ...routeColumns] = endpointColumns<TAiEndpoint>(t);
   const columns: TColumn<TAiEndpoint>[] = [
-    { key: 'name', header: t('column.name'), sortable: true },
+    nameColumn!,
     {
       key: 'isActive',
       header: t('column.isActive'),
@@ -92,18 +95,7 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
       sortable: true,
       cell: (r) => <VisibilityBadge isPrivate={r.isPrivate} />,
     },
-    {
-      key: 'route_type',
-      header: t('column.routeType'),
-      sortable: true,
-      cell: (r) => <RouteTypeBadge type={r.route_type} />,
-    },
-    {
-      key: 'route_name',
-      header: t('column.routeName'),
-      sortable: true,
-      cell: (r) => <code className="font-mono text-xs">{r.route_name}</code>,
-    },
+    ...routeColumns,
     {
       key: 'route_endpoint',
       header: t('column.routeEndpoint'),

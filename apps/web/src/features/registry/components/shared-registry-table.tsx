@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable } from '@/components/table/data-table';
 import type { TColumn } from '@/components/table/types';
 import { htmlToText, type TAiEndpoint } from '../endpoint-types';
-import { RouteTypeBadge } from './endpoint-badges';
+import { endpointColumns } from './registry-columns';
 import { REGISTRY_PAGE_SIZE } from './my-registry-table';
 
 interface TSharedRow extends TAiEndpoint {
@@ -33,19 +33,7 @@ export function SharedRegistryTable({
   );
 
   const columns: TColumn<TSharedRow>[] = [
-    { key: 'name', header: t('column.name'), sortable: true },
-    {
-      key: 'route_type',
-      header: t('column.routeType'),
-      sortable: true,
-      cell: (r) => <RouteTypeBadge type={r.route_type} />,
-    },
-    {
-      key: 'route_name',
-      header: t('column.routeName'),
-      sortable: true,
-      cell: (r) => <code className="font-mono text-xs">{r.route_name}</code>,
-    },
+    ...endpointColumns<TSharedRow>(t),
     { key: 'org', header: t('column.org'), sortable: true },
     {
       key: 'description',

@@ -9,6 +9,7 @@ import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { EndpointOverviewForm } from '../components/endpoint-overview-form';
+import { EndpointPrice } from '../components/endpoint-price';
 import { EndpointRouting } from '../components/endpoint-routing';
 import { EndpointSettings } from '../components/endpoint-settings';
 import { EndpointSwitches } from '../components/endpoint-switches';
@@ -106,6 +107,7 @@ export default function EndpointPage() {
             <div className="space-y-6">
               <EndpointSettings key={data.id} endpoint={data} onSaved={onSaved} />
               <EndpointRouting key={`routing-${data.id}`} endpoint={data} onSaved={onSaved} />
+              <EndpointPrice key={`price-${data.id}`} endpoint={data} onSaved={onSaved} />
             </div>
           )}
         </TabsContent>

@@ -1,0 +1,144 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usageEvents } from '../src/db/schema';
+import { UsageJournal } from '../src/modules/usage/journal';
+import { gatewayStateOf } from '../src/gateway/state';
+import { CARDS, cardToken, newOwner, send } from './billing-helpers';
+import { createTestApp, type TTestApp } from './helpers';
+import { insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+
+let t: TTestApp;
+let upstream: TMockUpstream;
+let base: string;
+
+beforeAll(async () => {
+  upstream = await startMockUpstream();
+  t = await createTestApp({ upstreamAllowPrivate: true });
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await upstream?.close();
+});
+
+const PRICE = { per_call: 3, per_1m_input_tokens: 150, per_1m_output_tokens: 600 };
+/** The mock answers 11 prompt and 7 completion tokens: 3 x 1e6 + 11 x 150 + 7 x 600 millionths. */
+const CALL_MICROS = 3_000_000 + 11 * 150 + 7 * 600;
+
+function call(key: string, routeName: string, content = 'hi') {
+  return fetch(`${base}/api/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ model: routeName, messages: [{ role: 'user', content }] }),
+  });
+}
+
+async function priced(owner: { headers: Record<string, string> }, routeName: string, upstreamPath = '/ok') {
+  const created = await send(t.app, owner.headers, 'POST', '/api/aiendpoint', {
+    route_name: routeName,
+    route_endpoint: `${upstream.url}${upstreamPath}`,
+    isShared: true,
+    isPrivate: false,
+    config: { price: PRICE },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return created.json().data.id as string;
+}
+
+async function rowsOf(endpointId: string) {
+  await gatewayStateOf(t.app).meter.flush();
+  return t.db
+    .select()
+    .from(usageEvents)
+    .where(eq(usageEvents.endpointId, endpointId))
+    .orderBy(asc(usageEvents.id));
+}
+
+describe('marketplace prices at metering', () => {
+  it('a caller without a card gets 402 payment_required from a priced route, and may call it with one', async () => {
+    const provider = await newOwner(t.app, 'free');
+    const caller = await newOwner(t.app, 'free');
+    await priced(provider, 'pricey/no-card');
+    const key = await insertKey(t.db, t.config.secret, caller.accountId);
+    const refused = await call(key.raw, 'pricey/no-card');
+    expect(refused.status).toBe(402);
+    expect((await refused.json()).error).toMatchObject({ code: 'payment_required' });
+
+    const token = await cardToken(t.app, caller.headers, CARDS.ok);
+    const saved = await send(t.app, caller.headers, 'PATCH', '/api/account/card', { token });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await call(key.raw, 'pricey/no-card')).status).toBe(200);
+  });
+
+  it('costs per call plus tokens, exactly; the provider own calls, failures and cache hits cost nothing', async () => {
+    const provider = await newOwner(t.app, 'free');
+    const caller = await newOwner(t.app, 'free');
+    const token = await cardToken(t.app, caller.headers, CARDS.ok);
+    expect((await send(t.app, caller.headers, 'PATCH', '/api/account/card', { token })).statusCode).toBe(200);
+    const id = await priced(provider, 'pricey/chat');
+    const failing = await priced(provider, 'pricey/failing', '/error');
+    const callerKey = await insertKey(t.db, t.config.secret, caller.accountId);
+    const ownKey = await insertKey(t.db, t.config.secret, provider.accountId);
+
+    for (let i = 0; i < 3; i++) expect((await call(callerKey.raw, 'pricey/chat')).status).toBe(200);
+    expect((await call(ownKey.raw, 'pricey/chat')).status).toBe(200);
+    expect((await call(callerKey.raw, 'pricey/failing')).status).toBe(429);
+    let rows = await rowsOf(id);
+    expect(rows.map((row) => row.costMicros)).toEqual([CALL_MICROS, CALL_MICROS, CALL_MICROS, null]);
+    expect(rows[0]).toMatchObject({ pricePerCall: 3, pricePer1mInput: 150, pricePer1mOutput: 600 });
+    expect(rows[3]).toMatchObject({ pricePerCall: null });
+    expect((await rowsOf(failing)).map((row) => row.costMicros)).toEqual([null]);
+
+    // A new price applies from the next call; earlier rows keep theirs.
+    const changed = await send(t.app, provider.headers, 'PATCH', `/api/aiendpoint/${id}`, {
+      config: { price: { per_call: 10, per_1m_input_tokens: 0, per_1m_output_tokens: 0 }, cache_ttl_s: 60 },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await call(callerKey.raw, 'pricey/chat', 'cached')).status).toBe(200);
+    const hit = await call(callerKey.raw, 'pricey/chat', 'cached');
+    expect(hit.headers.get('x-air-cache')).toBe('hit');
+    rows = await rowsOf(id);
+    expect(rows.slice(4).map((row) => [row.costMicros, row.pricePerCall, row.cacheHit])).toEqual([
+      [10_000_000, 10, false],
+      [null, null, true],
+    ]);
+    expect(rows[0]!.costMicros).toBe(CALL_MICROS);
+  });
+
+  it('keeps a priced call price through the journal (a kill -9 loses no spend)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'air-journal-price-'));
+    try {
+      const journal = new UsageJournal(dir);
+      journal.open();
+      const start = {
+        callerAccountId: '00000000-0000-4000-8000-000000000001',
+        keyId: '00000000-0000-4000-8000-000000000002',
+        endpointId: '00000000-0000-4000-8000-000000000003',
+        providerAccountId: '00000000-0000-4000-8000-000000000004',
+      };
+      const end = {
+        status: 200,
+        latencyMs: 5,
+        promptTokens: 11,
+        completionTokens: 7,
+        tokensEstimated: false,
+        streamed: false,
+        errorCode: null,
+        attempts: 1,
+        cacheHit: false,
+        createdAt: new Date(),
+      };
+      journal.end(journal.start(start, Date.now()), { ...end, price: PRICE });
+      journal.end(journal.start(start, Date.now()), { ...end, price: null });
+      journal.close(false);
+      const rows = UsageJournal.recover(dir).flatMap((segment) => segment.rows);
+      expect(rows.map((row) => row.price)).toEqual([PRICE, null]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import { setSession } from '@/lib/session';
+import { endpointFixture, PERMISSION_MAPS, signInFixture } from '@/test/fixtures';
+import { mockFetch, renderPage } from '@/test/render-page';
+import { toMinor } from './components/endpoint-price';
+import EndpointPage from './routes/endpoint';
+
+const own = endpointFixture({ id: 'e1', name: 'Echo', route_name: 'acme/echo', editable: true });
+
+function signIn() {
+  act(() =>
+    setSession(
+      signInFixture({
+        token: 't',
+        name: 'Ann',
+        account_id: 'acc',
+        role: 'owner',
+        permission: { ...PERMISSION_MAPS.owner },
+      }),
+    ),
+  );
+}
+
+describe('endpoint price (Settings tab)', () => {
+  it('reads amounts of at most 2 decimals as minor units', () => {
+    expect(toMinor('0.05')).toBe(5);
+    expect(toMinor('1,5')).toBe(150);
+    expect(toMinor('12')).toBe(1200);
+    expect(toMinor('')).toBe(0);
+    expect(toMinor('0.001')).toBeNull();
+    expect(toMinor('-1')).toBeNull();
+    expect(toMinor('abc')).toBeNull();
+  });
+
+  it('saves the price in minor units, refuses a bad amount, and saves all empty as free', async () => {
+    signIn();
+    const calls = mockFetch({
+      'GET /api/aiendpoint/:id': { body: { data: own } },
+      'PATCH /api/aiendpoint/:id': { body: { data: own } },
+      'GET /api/account/plans': {
+        body: {
+          data: {
+            plans: [],
+            active: null,
+            options: [],
+          },
+        },
+      },
+    });
+    const { user } = renderPage(EndpointPage, {
+      route: '/aiendpoints/:id',
+      path: '/aiendpoints/e1',
+      title: 'endpoint',
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Settings' }));
+    const perCall = await screen.findByLabelText('Per call (USD)');
+    await user.type(perCall, '0.001');
+    await user.click(screen.getByRole('button', { name: 'Save price' }));
+    expect(await screen.findByText(/Enter an amount from 0 to/)).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
+
+    await user.clear(perCall);
+    await user.type(perCall, '0.05');
+    await user.type(screen.getByLabelText('Per 1M input tokens (USD)'), '1.50');
+    await user.click(screen.getByRole('button', { name: 'Save price' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({
+      config: { price: { per_call: 5, per_1m_input_tokens: 150, per_1m_output_tokens: 0 } },
+    });
+
+    await user.clear(perCall);
+    await user.clear(screen.getByLabelText('Per 1M input tokens (USD)'));
+    await user.click(screen.getByRole('button', { name: 'Save price' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(2));
+    expect(calls.filter((c) => c.method === 'PATCH')[1]!.body).toEqual({ config: { price: null } });
+  });
+});
