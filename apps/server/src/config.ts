@@ -203,7 +203,9 @@ function collectOidcProviders(env: Record<string, string | undefined>, errors: s
   for (const [key, value] of Object.entries(env)) {
     const match = OIDC_PATTERN.exec(key);
     if (!match || !value) continue;
-    const [, name, part] = match as unknown as [string, string, 'ISSUER' | 'CLIENT_ID' | 'CLIENT_SECRET'];
+    // The pattern's two groups: the provider's name and which of its three variables this is.
+    const name = match[1]!;
+    const part = match[2] as 'ISSUER' | 'CLIENT_ID' | 'CLIENT_SECRET';
     byName.set(name, { ...byName.get(name), [part]: value });
   }
   const providers: TOidcProvider[] = [];

@@ -1,5 +1,5 @@
 import { withDatabase } from '../db/with-database';
-import { CliError, makeMaster } from '../modules/auth-impersonate/service';
+import { makeMaster } from '../modules/auth-impersonate/service';
 import type { TCliCommand } from './command';
 
 const createMaster: TCliCommand = {
@@ -11,21 +11,14 @@ const createMaster: TCliCommand = {
       console.error('Usage: npm run cli -- create-master EMAIL');
       return 1;
     }
-    try {
-      const result = await withDatabase(config, (database) => makeMaster(database.db, email));
-      console.log(
-        result.created
-          ? `${email} is now a master (role master in the new "Master" account ${result.accountId}).`
-          : `${email} was already a master (account ${result.accountId}).`,
-      );
-      return 0;
-    } catch (error) {
-      if (error instanceof CliError) {
-        console.error(error.message);
-        return 1;
-      }
-      throw error;
-    }
+    // A CliError (no such user, …) is printed by cli.ts, exit code 1.
+    const result = await withDatabase(config, (database) => makeMaster(database.db, email));
+    console.log(
+      result.created
+        ? `${email} is now a master (role master in the new "Master" account ${result.accountId}).`
+        : `${email} was already a master (account ${result.accountId}).`,
+    );
+    return 0;
   },
 };
 

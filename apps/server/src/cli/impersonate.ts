@@ -1,5 +1,5 @@
 import { withDatabase } from '../db/with-database';
-import { CliError, mintImpersonationLink } from '../modules/auth-impersonate/service';
+import { mintImpersonationLink } from '../modules/auth-impersonate/service';
 import type { TCliCommand } from './command';
 
 /** Parses `EMAIL [--as MASTER_EMAIL]`; null when the arguments are wrong. */
@@ -25,22 +25,15 @@ const impersonate: TCliCommand = {
       console.error('Usage: npm run cli -- impersonate EMAIL [--as MASTER_EMAIL]');
       return 1;
     }
-    try {
-      const link = await withDatabase(config, (database) =>
-        mintImpersonationLink(database.db, config.appUrl, parsed.email, parsed.as),
-      );
-      console.log(
-        `Sign in as ${parsed.email} (for master ${link.masterEmail}), once, before ${link.expiresAt.toISOString()}:`,
-      );
-      console.log(link.url);
-      return 0;
-    } catch (error) {
-      if (error instanceof CliError) {
-        console.error(error.message);
-        return 1;
-      }
-      throw error;
-    }
+    // A CliError (no such user, no master, …) is printed by cli.ts, exit code 1.
+    const link = await withDatabase(config, (database) =>
+      mintImpersonationLink(database.db, config.appUrl, parsed.email, parsed.as),
+    );
+    console.log(
+      `Sign in as ${parsed.email} (for master ${link.masterEmail}), once, before ${link.expiresAt.toISOString()}:`,
+    );
+    console.log(link.url);
+    return 0;
   },
 };
 

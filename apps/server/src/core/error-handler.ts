@@ -117,7 +117,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       hasZodFastifySchemaValidationErrors(error) ||
       (Array.isArray(error.validation) && error.validation.length > 0)
     ) {
-      const first = error.validation![0] as unknown as TValidationIssue;
+      const first: TValidationIssue = error.validation![0]!;
       const context = (error as { validationContext?: string }).validationContext;
       // Path and query parameters are not form fields: a bad id is simply "not found".
       if (context === 'params') return sendAppError(new AppError('not_found'), request, reply);

@@ -41,7 +41,7 @@ export async function openDatabase(
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
     // An idle client that loses its server must not crash the process: the next query reports it.
     pool.on('error', () => {});
-    const db = drizzlePg(pool, { schema }) as unknown as TDb;
+    const db: TDb = drizzlePg(pool, { schema });
     return {
       db,
       driver: 'postgres',
@@ -64,7 +64,7 @@ export async function openDatabase(
     ...(options.loadDataDir ? { loadDataDir: await options.loadDataDir.arrayBuffer() } : {}),
     postgresqlconf: SMALL_INSTALL_SETTINGS,
   });
-  const db = drizzlePglite(client as never, { schema }) as unknown as TDb;
+  const db: TDb = drizzlePglite(client as never, { schema });
   return {
     db,
     driver: 'pglite',

@@ -32,7 +32,7 @@ async function countApplied(query: TQuery): Promise<number> {
 export async function migrateDatabase(database: TDatabase): Promise<{ applied: number }> {
   if (database.driver === 'pglite') {
     const query: TQuery = async (text) =>
-      (await database.db.execute(sql.raw(text))) as unknown as { rows: Record<string, unknown>[] };
+      (await database.db.execute(sql.raw(text))) as { rows: Record<string, unknown>[] };
     const count = () => countApplied(query);
     const before = await count();
     await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: MIGRATIONS_FOLDER });

@@ -37,6 +37,29 @@ export async function issueToken(db: TDb, input: TIssueTokenInput): Promise<stri
   return raw;
 }
 
+/** The row of a live token: this raw token, of this kind, unused and unexpired. */
+function live(kind: TOneTimeTokenKind, rawToken: string) {
+  return and(
+    eq(oneTimeTokens.tokenHash, sha256(rawToken)),
+    eq(oneTimeTokens.kind, kind),
+    isNull(oneTimeTokens.usedAt),
+    gt(oneTimeTokens.expiresAt, sql`now()`),
+  );
+}
+
+/**
+ * A live token without using it up: the OTP step must keep its pending token through a wrong
+ * code, and only `consumeToken` after a right one.
+ */
+export async function peekToken(
+  db: TDb,
+  kind: TOneTimeTokenKind,
+  rawToken: string,
+): Promise<TOneTimeToken | null> {
+  const [row] = await db.select().from(oneTimeTokens).where(live(kind, rawToken)).limit(1);
+  return row ?? null;
+}
+
 /**
  * Uses a token up: one atomic UPDATE, so two concurrent uses cannot both succeed. Returns the row,
  * or null when the token is unknown, of another kind, already used or expired.
@@ -50,14 +73,7 @@ export async function consumeToken(
   const [row] = await db
     .update(oneTimeTokens)
     .set({ usedAt: sql`now()` })
-    .where(
-      and(
-        eq(oneTimeTokens.tokenHash, sha256(rawToken)),
-        eq(oneTimeTokens.kind, kind),
-        isNull(oneTimeTokens.usedAt),
-        gt(oneTimeTokens.expiresAt, sql`now()`),
-      ),
-    )
+    .where(live(kind, rawToken))
     .returning();
   return row ?? null;
 }

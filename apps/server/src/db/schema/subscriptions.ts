@@ -2,14 +2,9 @@ import { boolean, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg
 import { accounts } from './accounts';
 import { plans } from './plans';
 
-export const SUBSCRIPTION_STATUSES = [
-  'active',
-  'trialing',
-  'requires_payment_method',
-  'requires_action',
-  'canceled',
-] as const;
-export type TSubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+import { SUBSCRIPTION_STATUSES, type TSubscriptionStatus } from '@air/shared/schemas/billing';
+
+export { SUBSCRIPTION_STATUSES, type TSubscriptionStatus };
 
 /** One subscription per account (server contract section 7 state machine). */
 export const subscriptions = pgTable('subscriptions', {

@@ -1,38 +1,11 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { TSignInData } from '@air/shared/schemas/user';
-import { oneTimeTokens, type TOneTimeTokenKind } from '../../db/schema/one-time-tokens';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
-import { sha256 } from '../../lib/crypto';
-import { consumeToken, type TOneTimeToken } from '../../lib/one-time-tokens';
+import { consumeToken, peekToken } from '../../lib/one-time-tokens';
 import { openSession } from '../auth/service';
 import { userContact } from '../identity/service';
 import { useSignInCode } from '../two-factor/service';
 import type { TServices, TCaller } from '../../core/services';
-
-/**
- * A live token (unused, unexpired, of `kind`) without using it up: the OTP step must keep its
- * pending token through a wrong code, and only `consumeToken` after a right one.
- */
-export async function peekToken(
-  app: TServices,
-  kind: TOneTimeTokenKind,
-  rawToken: string,
-): Promise<TOneTimeToken | null> {
-  const [row] = await app.db
-    .select()
-    .from(oneTimeTokens)
-    .where(
-      and(
-        eq(oneTimeTokens.tokenHash, sha256(rawToken)),
-        eq(oneTimeTokens.kind, kind),
-        isNull(oneTimeTokens.usedAt),
-        gt(oneTimeTokens.expiresAt, sql`now()`),
-      ),
-    )
-    .limit(1);
-  return row ?? null;
-}
 
 /**
  * `POST /api/auth/otp`: the second step of a sign-in. A wrong code counts against the user's email
@@ -45,7 +18,7 @@ export async function signInWithCode(
   input: { code: string; jwt: string },
 ): Promise<TSignInData> {
   const ipKey = attemptKey('ip', request.ip);
-  const pending = await peekToken(app, 'otp', input.jwt);
+  const pending = await peekToken(app.db, 'otp', input.jwt);
   // The code is the person's at the keyboard: the user's, or the impersonating master's.
   const impersonatorUserId =
     typeof pending?.data?.impersonatorUserId === 'string' ? pending.data.impersonatorUserId : undefined;

@@ -16,7 +16,8 @@ import { daysBetween, percentileFromBuckets } from './period';
 
 /** Rows of a raw statement (node-postgres and PGlite both answer `{ rows }`). */
 export async function rowsOf<T>(db: TDb, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  // Drizzle types a raw result per driver (`unknown` for the driver-agnostic TDb).
+  const result = (await db.execute(query)) as { rows: T[] };
   return result.rows;
 }
 
