@@ -646,7 +646,12 @@ async function runChecks({ engine, base, mockBase, sql, containerOf, compose, ca
       const loadStarted = Date.now();
       const running = load(base, loadKey.key, loadKey.route, 32);
       await sleep(7_000);
+      // The kill must land on an instance in rotation: one that has just answered calls.
+      await until('air-1 answers calls under the load', 10_000, () =>
+        running.calls.some((c) => c.instance === 'air-1' && c.end > Date.now() - 200),
+      );
       const killStart = Date.now();
+      const servedBefore = count(running.calls, (c) => c.instance === 'air-1' && c.end > killStart - 1000);
       run(engine.cli, ['kill', victim]);
       run(engine.cli, ['wait', victim], { allowFail: true });
       const killDone = Date.now(); // the process is gone
@@ -668,6 +673,7 @@ async function runChecks({ engine, base, mockBase, sql, containerOf, compose, ca
       const gets = calls.filter((c) => c.method === 'GET');
       let summary =
         `${calls.length} calls (${byInstance(calls)}; ${gets.length} GET), ${ok} answered 200, ` +
+        `air-1 answered ${servedBefore} in the second before the kill, ` +
         `${failures.length - beyond.length} failed in flight at the kill`;
       if (!resendsBodies)
         summary += `, ${bodyRetryFailures.length} POSTs sent to the killed instance within ${DETECTION_MS / 1000} s failed (Caddy ${caddy}: caddyserver/caddy#7546), none after`;

@@ -3,7 +3,6 @@ import { useQuery } from '@tanstack/react-query';
 import { formatDateTime } from '@/components/table/format';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { call } from '@/lib/api';
 import { numberFormat } from '@/lib/format-number';
 
@@ -35,42 +34,43 @@ export function UpstreamHealth({ endpointId }: { endpointId: string }) {
             <span className="sr-only">{t('common:loading')}</span>
           </div>
         ) : (
-          <div className="overflow-x-auto rounded-md border">
-            <Table aria-label={t('health.title')}>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>{t('routing.url')}</TableHead>
-                  <TableHead className="text-right">{t('routing.weight')}</TableHead>
-                  <TableHead>{t('health.state')}</TableHead>
-                  <TableHead>{t('health.lastFailure')}</TableHead>
-                  <TableHead className="text-right">{t('health.attempts')}</TableHead>
-                  <TableHead className="text-right">{t('health.failures')}</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {data.upstreams.map((upstream) => (
-                  <TableRow key={upstream.url} data-state={upstream.state}>
-                    <TableCell className="max-w-64 font-mono text-xs break-all">{upstream.url}</TableCell>
-                    <TableCell className="text-right tabular-nums">{upstream.weight}</TableCell>
-                    <TableCell>
-                      <Badge variant={STATE_VARIANT[upstream.state]}>{t(`health.${upstream.state}`)}</Badge>
-                    </TableCell>
-                    <TableCell className="whitespace-nowrap">
+          // A list, not a table: each upstream's figures wrap under its URL at phone width.
+          <ul aria-label={t('health.title')} className="divide-y rounded-md border">
+            {data.upstreams.map((upstream) => (
+              <li key={upstream.url} data-state={upstream.state} className="space-y-2 p-3">
+                <div className="flex flex-wrap items-center gap-2">
+                  <Badge variant={STATE_VARIANT[upstream.state]}>{t(`health.${upstream.state}`)}</Badge>
+                  <span className="font-mono text-xs break-all">{upstream.url}</span>
+                </div>
+                <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
+                  <div>
+                    <dt className="text-xs text-muted-foreground">{t('routing.weight')}</dt>
+                    <dd className="tabular-nums">{upstream.weight}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-xs text-muted-foreground">{t('health.lastFailure')}</dt>
+                    <dd>
                       {upstream.last_failure_at
                         ? formatDateTime(upstream.last_failure_at, i18n.language)
                         : '—'}
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="text-xs text-muted-foreground">{t('health.attempts')}</dt>
+                    <dd className="tabular-nums" data-testid="upstream-attempts">
                       {number.format(upstream.attempts_1h)}
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="text-xs text-muted-foreground">{t('health.failures')}</dt>
+                    <dd className="tabular-nums" data-testid="upstream-failures">
                       {number.format(upstream.failures_1h)}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </div>
+                    </dd>
+                  </div>
+                </dl>
+              </li>
+            ))}
+          </ul>
         )}
       </CardContent>
     </Card>
