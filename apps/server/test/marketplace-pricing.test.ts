@@ -109,6 +109,31 @@ describe('marketplace prices at metering', () => {
     expect(rows[0]!.costMicros).toBe(CALL_MICROS);
   });
 
+  it("falls back to another account's priced route only when the caller has a card", async () => {
+    const provider = await newOwner(t.app, 'free');
+    const caller = await newOwner(t.app, 'free');
+    await priced(provider, 'pricey/fallback');
+    const own = await send(t.app, caller.headers, 'POST', '/api/aiendpoint', {
+      route_name: 'mine/failing',
+      route_endpoint: `${upstream.url}/error`,
+      config: { fallbacks: ['pricey/fallback'] },
+    });
+    expect(own.statusCode, own.body).toBe(201);
+    const key = await insertKey(t.db, t.config.secret, caller.accountId);
+    // No card: the priced fallback is not called; the route's own answer (429) passes through.
+    const without = await call(key.raw, 'mine/failing');
+    expect(without.status).toBe(429);
+    expect(without.headers.get('x-air-attempts')).toBe('1');
+    const token = await cardToken(t.app, caller.headers, CARDS.ok);
+    expect((await send(t.app, caller.headers, 'PATCH', '/api/account/card', { token })).statusCode).toBe(200);
+    await expect
+      .poll(async () => {
+        const answer = await call(key.raw, 'mine/failing');
+        return [answer.status, answer.headers.get('x-air-route')];
+      })
+      .toEqual([200, 'pricey/fallback']);
+  });
+
   it('keeps a priced call price through the journal (a kill -9 loses no spend)', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'air-journal-price-'));
     try {

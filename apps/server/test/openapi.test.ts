@@ -19,7 +19,7 @@ function openApiPath(url: string): string {
 
 describe('the OpenAPI document', () => {
   let t: TTestApp;
-  const routes: { method: string; url: string }[] = [];
+  const routes: { method: string; url: string; schema?: RouteOptions['schema']; call?: string }[] = [];
 
   beforeAll(async () => {
     t = await createTestApp(
@@ -27,7 +27,12 @@ describe('the OpenAPI document', () => {
       {
         onRoute: (route: RouteOptions) => {
           for (const method of [route.method].flat())
-            routes.push({ method: method.toLowerCase(), url: route.url });
+            routes.push({
+              method: method.toLowerCase(),
+              url: route.url,
+              schema: route.schema,
+              call: (route.config as { call?: string } | undefined)?.call,
+            });
         },
       },
     );
@@ -119,6 +124,20 @@ describe('the OpenAPI document', () => {
       .map((route) => `${route.method.toUpperCase()} ${route.url}`)
       .filter((call) => !table.has(call));
     expect([...new Set(missing)].sort()).toEqual([]);
+  });
+
+  it('registers every console call from the call table itself (core/route.ts): its very schemas', () => {
+    const copies: string[] = [];
+    for (const [call, spec] of Object.entries(CONSOLE_API)) {
+      const [method, url] = call.split(' ') as [string, string];
+      const found = routes.find((route) => route.method === method.toLowerCase() && route.url === url);
+      const schema = found?.schema as { body?: unknown; response?: Record<string, unknown> } | undefined;
+      const status = 'status' in spec ? spec.status : 200;
+      if (found?.call !== call) copies.push(`${call}: not registered with route()`);
+      if (schema?.response?.[status] !== spec.response) copies.push(`${call}: answer not the table's`);
+      if ('body' in spec && schema?.body !== spec.body) copies.push(`${call}: body not the table's`);
+    }
+    expect(copies).toEqual([]);
   });
 
   it('describes the gateway (OpenAI-compatible) calls', async () => {

@@ -156,8 +156,9 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
         errorCode: result.errorCode ?? (result.clientGone ? 'client_closed' : null),
         attempts,
         cacheHit,
-        // The provider's own calls are free; whether this one costs anything is decided when stored.
-        price: route.accountId === key.accountId ? null : route.price,
+        // The provider's own calls are free, and so is an answer from the cache (contract 5a, 6a);
+        // whether this one costs anything is decided when stored.
+        price: cacheHit || route.accountId === key.accountId ? null : route.price,
         createdAt: new Date(),
       },
       callId,
@@ -197,6 +198,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     parsed: Record<string, unknown> | null,
     streamed: Record<string, unknown> | null,
     stripUsage: boolean,
+    hasCard: boolean,
   ) {
     const callId = begin(key, route);
     if (route.routing !== null) {
@@ -205,6 +207,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
         res,
         requestId,
         key,
+        hasCard,
         route,
         body,
         parsed,
@@ -337,7 +340,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
         );
       if (admitted > 0) return refuse(res, requestId, started, 'rate_limit_exceeded', admitted);
       if (res.destroyed) return meterUnsent(started, key, route);
-      forward(res, requestId, started, key, route, out, parsed, streamed, stripUsage);
+      forward(res, requestId, started, key, route, out, parsed, streamed, stripUsage, limits.hasCard);
     } catch (error) {
       if (isAppError(error) && error.code === 'rate_limited')
         return refuse(res, requestId, started, 'too_many_unknown', error.retryAfter);

@@ -66,12 +66,16 @@ export class RoutedCall {
   private fallbackIndex = 0;
   private health: TUpstreamHealth | null = null;
   private cacheKey: string | null = null;
+  /** The last retried upstream answer: passed through if no other attempt can be made after all. */
+  private lastFailure: TCallResult['failedAnswer'] = null;
 
   constructor(
     private readonly ctx: TRoutingContext,
     private readonly res: ServerResponse,
     private readonly requestId: string,
     private readonly key: TKeyAuth,
+    /** The caller has a card on file: another account's priced route may be a fallback. */
+    private readonly hasCard: boolean,
     private readonly primary: TRouteEntry,
     body: Buffer,
     /** The body as parsed by the handler (null when it was not needed); read for the cache and fallbacks. */
@@ -268,10 +272,16 @@ export class RoutedCall {
         void this.ctx.directory.routes.load(fallbacks[i]!).catch(() => null);
         return true;
       }
-      if (mayCall(this.key, entry)) return true;
+      if (this.mayFallTo(entry)) return true;
     }
     return false;
   };
+
+  /** A fallback is used only where the key may call it now, as if it had been asked (priced ones need a card). */
+  private mayFallTo(entry: TRouteEntry | null): entry is TRouteEntry {
+    if (!mayCall(this.key, entry)) return false;
+    return !(entry.price && entry.accountId !== this.key.accountId && !this.hasCard);
+  }
 
   private readonly attemptDone = (result: TCallResult): void => {
     const health = this.health;
@@ -318,6 +328,7 @@ export class RoutedCall {
       }
       void this.fallback();
     };
+    this.lastFailure = result.failedAnswer ?? null;
     if (recorded instanceof Promise) recorded.then(go, go);
     else go();
   };
@@ -338,7 +349,7 @@ export class RoutedCall {
         const name = fallbacks[this.fallbackIndex++]!;
         let entry = directory.routes.peek(name);
         if (entry === undefined) entry = await directory.routes.load(name);
-        if (!mayCall(this.key, entry)) continue;
+        if (!this.mayFallTo(entry)) continue;
         if (this.res.destroyed) return this.done(this.gone());
         this.route = entry;
         this.retriesLeft = entry.routing?.retries ?? 0;
@@ -351,15 +362,36 @@ export class RoutedCall {
       // A fallback that cannot be looked up is skipped like one that may not be called.
     }
     if (this.res.destroyed) return this.done(this.gone());
+    const airHeaders = ['x-air-route', this.route.routeName, 'x-air-attempts', String(this.attempts)];
+    const failed = this.lastFailure;
+    if (failed) {
+      // A fallback turned out not to be callable: the last upstream answer goes out as it came.
+      this.ctx.beforeAnswer(this.callId);
+      this.res.writeHead(failed.status, [
+        ...failed.headers,
+        'content-length',
+        String(failed.body.length),
+        'x-request-id',
+        this.requestId,
+        'x-content-type-options',
+        'nosniff',
+        ...airHeaders,
+      ]);
+      this.res.end(failed.body);
+      return this.done({
+        status: failed.status,
+        errorCode: null,
+        upstreamMs: 0,
+        body: null,
+        stream: null,
+        clientGone: false,
+        streamed: false,
+      });
+    }
     // Nothing answered: every upstream skipped (circuits open) or every attempt failed.
     const code = this.attempts === 0 ? 'upstreams_unavailable' : 'upstream_unreachable';
     const retryAfter = this.attempts === 0 ? this.reopensInSeconds() : undefined;
-    const status = writeGatewayError(this.res, code, this.requestId, retryAfter, [
-      'x-air-route',
-      this.route.routeName,
-      'x-air-attempts',
-      String(this.attempts),
-    ]);
+    const status = writeGatewayError(this.res, code, this.requestId, retryAfter, airHeaders);
     this.done({
       status,
       errorCode: code,

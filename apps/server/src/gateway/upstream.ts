@@ -103,7 +103,12 @@ export interface TCallResult {
   retryAfterMs?: number;
   /** A whole 200 JSON answer that may be cached: the headers it went out with (its body is `body`). */
   cacheHeaders?: string[] | null;
+  /** A retried upstream answer, kept (up to 64 KiB) in case no other attempt can be made after all. */
+  failedAnswer?: { status: number; headers: string[]; body: Buffer } | null;
 }
+
+/** Bytes of a discarded (retried) answer kept to pass through if nothing else answers. */
+const FAILED_ANSWER_LIMIT = 65_536;
 
 export interface TForward {
   origin: string;
@@ -149,6 +154,9 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
   /** A failed answer being drained for a retry: nothing of it reaches the caller. */
   private discard = false;
   private retryAfter = -1;
+  private failedHeaders: string[] | null = null;
+  private failedChunks: Buffer[] | null = null;
+  private failedBytes = 0;
   private cacheHeaders: string[] | null = null;
   private readonly started = performance.now();
 
@@ -205,10 +213,15 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
     const retry = this.forward.retry;
     if (retry !== null && isRetryableStatus(statusCode) && !this.clientGone && retry()) {
       this.discard = true;
+      const kept: string[] = [];
       for (let i = 0; i < rawHeaders.length; i += 2) {
-        if (rawHeaders[i]!.toString('latin1').toLowerCase() === 'retry-after')
-          this.retryAfter = retryAfterMs(rawHeaders[i + 1]!.toString('latin1'));
+        const lower = rawHeaders[i]!.toString('latin1').toLowerCase();
+        if (lower === 'retry-after') this.retryAfter = retryAfterMs(rawHeaders[i + 1]!.toString('latin1'));
+        if (isForwardedHeader(lower) && lower !== 'content-length')
+          kept.push(rawHeaders[i]!.toString('latin1'), rawHeaders[i + 1]!.toString('latin1'));
       }
+      this.failedHeaders = kept;
+      this.failedChunks = [];
       return true;
     }
     const headers: string[] = [];
@@ -239,7 +252,15 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
   }
 
   onData(chunk: Buffer): boolean {
-    if (this.discard) return true;
+    if (this.discard) {
+      const kept = this.failedChunks;
+      if (kept) {
+        this.failedBytes += chunk.length;
+        if (this.failedBytes > FAILED_ANSWER_LIMIT) this.failedChunks = null;
+        else kept.push(chunk);
+      }
+      return true;
+    }
     if (this.tap) {
       chunk = this.tap.push(chunk);
       if (chunk.length === 0) return true;
@@ -315,6 +336,10 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
       retried: retried && !this.clientGone,
       retryAfterMs: this.retryAfter,
       cacheHeaders: this.cacheHeaders,
+      failedAnswer:
+        this.discard && this.failedHeaders && this.failedChunks
+          ? { status: this.status, headers: this.failedHeaders, body: Buffer.concat(this.failedChunks) }
+          : null,
     });
   }
 }

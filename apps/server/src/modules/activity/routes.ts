@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZActivityPage, ZActivityQuery } from '@air/shared/schemas/activity';
-import { ZEnvelope } from '@air/shared/schemas/common';
+import { ZActivityQuery } from '@air/shared/schemas/activity';
 import { repeatWhileOpen } from '../../lib/repeat-while-open';
 import { listActivity, purgeActivity } from './service';
+import { route } from '../../core/route';
 
 const PURGE_EVERY_MS = 60 * 60_000;
 
@@ -12,16 +12,10 @@ const activityRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const admin = app.authorize({ permission: 'admin', sessionOnly: true });
 
-  app.get(
-    '/account/activity',
-    {
-      preHandler: admin,
-      schema: {
-        tags: ['activity'],
-        querystring: ZActivityQuery,
-        response: { 200: ZEnvelope(ZActivityPage) },
-      },
-    },
+  route(
+    app,
+    'GET /api/account/activity',
+    { preHandler: admin, schema: { tags: ['activity'], querystring: ZActivityQuery } },
     async (request) => ({ data: await listActivity(app.db, request.auth!.accountId, request.query) }),
   );
 

@@ -1,16 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ZSharedAiEndpoint } from '@air/shared/schemas/aiendpoint';
-import { ZEnvelope } from '@air/shared/schemas/common';
-import {
-  ZMarketplaceEndpoint,
-  ZMarketplacePage,
-  ZMarketplaceParams,
-  ZMarketplaceQuery,
-} from '@air/shared/schemas/marketplace';
+import { ZMarketplaceParams, ZMarketplaceQuery } from '@air/shared/schemas/marketplace';
 import { listSharedEndpoints } from '../aiendpoint/service';
 import { catalogEndpoint, catalogPage } from './catalog';
+import { route } from '../../core/route';
 
 /**
  * The marketplace. `GET /api/aiendpointShared`: every active, shared, public endpoint of every
@@ -20,36 +13,27 @@ import { catalogEndpoint, catalogPage } from './catalog';
  */
 const sharedRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.get(
-    '/aiendpointShared',
+  route(
+    app,
+    'GET /api/aiendpointShared',
     {
       preValidation: app.authorize({ permission: 'signed-in', scope: 'aiendpoint.read' }),
-      schema: { tags: ['marketplace'], response: { 200: ZEnvelope(z.array(ZSharedAiEndpoint)) } },
+      schema: { tags: ['marketplace'] },
     },
     async () => ({ data: await listSharedEndpoints(app) }),
   );
 
-  app.get(
-    '/marketplace',
-    {
-      schema: {
-        tags: ['marketplace'],
-        querystring: ZMarketplaceQuery,
-        response: { 200: ZEnvelope(ZMarketplacePage) },
-      },
-    },
+  route(
+    app,
+    'GET /api/marketplace',
+    { schema: { tags: ['marketplace'], querystring: ZMarketplaceQuery } },
     async (request) => ({ data: await catalogPage(app.db, app.plans, request.query) }),
   );
 
-  app.get(
-    '/marketplace/:provider/:name',
-    {
-      schema: {
-        tags: ['marketplace'],
-        params: ZMarketplaceParams,
-        response: { 200: ZEnvelope(ZMarketplaceEndpoint) },
-      },
-    },
+  route(
+    app,
+    'GET /api/marketplace/:provider/:name',
+    { schema: { tags: ['marketplace'], params: ZMarketplaceParams } },
     async (request) => ({
       data: await catalogEndpoint(
         app.db,

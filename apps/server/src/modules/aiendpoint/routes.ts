@@ -1,16 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  ZAiEndpoint,
-  ZAiEndpointIdsParams,
-  ZAiEndpointRead,
-  ZCreateAiEndpoint,
-  ZCreatedAiEndpoint,
-  ZUpdateAiEndpoint,
-  ZUpstreamHealth,
-} from '@air/shared/schemas/aiendpoint';
-import { ZDeleted, ZEnvelope, ZIdParams } from '@air/shared/schemas/common';
+import { ZAiEndpointIdsParams } from '@air/shared/schemas/aiendpoint';
+import { ZIdParams } from '@air/shared/schemas/common';
 import { t } from '../../i18n';
 import { AppError } from '../../lib/app-error';
 import './messages';
@@ -24,6 +16,7 @@ import {
   updateEndpoint,
   upstreamHealthOf,
 } from './service';
+import { route } from '../../core/route';
 
 const ZUuid = z.uuid();
 
@@ -48,50 +41,40 @@ const aiEndpointRoutes: FastifyPluginAsync = async (fastify) => {
   };
   const tags = ['registry'];
 
-  app.get(
-    '/aiendpoint',
-    { ...read, schema: { tags, response: { 200: ZEnvelope(z.array(ZAiEndpoint)) } } },
-    async (request) => ({
-      data: await listEndpoints(app, request.auth!.accountId),
-    }),
-  );
+  route(app, 'GET /api/aiendpoint', { ...read, schema: { tags } }, async (request) => ({
+    data: await listEndpoints(app, request.auth!.accountId),
+  }));
 
-  app.get(
-    '/aiendpoint/:id',
-    { ...read, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(ZAiEndpointRead) } } },
+  route(
+    app,
+    'GET /api/aiendpoint/:id',
+    { ...read, schema: { tags, params: ZIdParams } },
     async (request) => ({
       data: await getEndpoint(app, request.auth!.accountId, request.params.id),
     }),
   );
 
   // The owner's live view of the routing (contract 6a): each upstream's circuit and last hour.
-  app.get(
-    '/aiendpoint/:id/upstreams',
-    { ...read, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(ZUpstreamHealth) } } },
+  route(
+    app,
+    'GET /api/aiendpoint/:id/upstreams',
+    { ...read, schema: { tags, params: ZIdParams } },
     async (request) => {
       const { routed, upstreams } = await endpointUpstreams(app, request.auth!.accountId, request.params.id);
       return { data: { routed, upstreams: upstreamHealthOf(app.server, upstreams) } };
     },
   );
 
-  app.post(
-    '/aiendpoint',
-    { ...write, schema: { tags, body: ZCreateAiEndpoint, response: { 201: ZEnvelope(ZCreatedAiEndpoint) } } },
-    async (request, reply) => {
-      const id = await createEndpoint(app, request.auth!.accountId, request.body, actorOf(request));
-      // The console reads the new id from `data.data`; `data.id` is the plain reading.
-      return reply
-        .status(201)
-        .send({ data: { data: id, id }, message: t(request.locale, 'registry.created') });
-    },
-  );
+  route(app, 'POST /api/aiendpoint', { ...write, schema: { tags } }, async (request, reply) => {
+    const id = await createEndpoint(app, request.auth!.accountId, request.body, actorOf(request));
+    // The console reads the new id from `data.data`; `data.id` is the plain reading.
+    return reply.status(201).send({ data: { data: id, id }, message: t(request.locale, 'registry.created') });
+  });
 
-  app.patch(
-    '/aiendpoint/:id',
-    {
-      ...write,
-      schema: { tags, params: ZIdParams, body: ZUpdateAiEndpoint, response: { 200: ZEnvelope(ZAiEndpoint) } },
-    },
+  route(
+    app,
+    'PATCH /api/aiendpoint/:id',
+    { ...write, schema: { tags, params: ZIdParams } },
     async (request) => ({
       data: await updateEndpoint(
         app,
@@ -104,9 +87,10 @@ const aiEndpointRoutes: FastifyPluginAsync = async (fastify) => {
     }),
   );
 
-  app.delete(
-    '/aiendpoint/:ids',
-    { ...write, schema: { tags, params: ZAiEndpointIdsParams, response: { 200: ZEnvelope(ZDeleted) } } },
+  route(
+    app,
+    'DELETE /api/aiendpoint/:ids',
+    { ...write, schema: { tags, params: ZAiEndpointIdsParams } },
     async (request) => {
       const deleted = await deleteEndpoints(
         app,

@@ -2,14 +2,14 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZEnvelope } from '@air/shared/schemas/common';
-import { ZSocialCallbackQuery, ZSocialParams, ZSocialProviders } from '@air/shared/schemas/social';
+import { ZSocialCallbackQuery, ZSocialParams } from '@air/shared/schemas/social';
 import { t } from '../../i18n';
 import { documentedAs } from '../../core/openapi';
 import { OidcClients, providerLabel } from '../../lib/oidc';
 import { clearFlowCookie, readFlowCookie, setFlowCookie } from './flow-cookie';
 import './messages';
 import { finishSocialSignIn, type TSocialError } from './service';
+import { route } from '../../core/route';
 
 /**
  * Social sign-in over OpenID Connect (server contract section 3). The browser navigates to
@@ -54,11 +54,7 @@ const socialRoutes: FastifyPluginAsync = async (fastify) => {
     });
   }
 
-  app.get(
-    '/auth/providers',
-    { schema: { tags, response: { 200: ZEnvelope(ZSocialProviders) } } },
-    async () => ({ data: clients.list() }),
-  );
+  route(app, 'GET /api/auth/providers', { schema: { tags } }, async () => ({ data: clients.list() }));
 
   // Params are checked by hand (not by schema) so that a bad name still ends in a redirect.
   app.get('/auth/social/:provider', { config: { swaggerTransform: startDocs } }, async (request, reply) => {

@@ -1,15 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  ZAuthStatus,
-  ZPasswordReset,
-  ZPasswordResetRequest,
-  ZSignIn,
-  ZSignInAnswer,
-  ZSwitchAccount,
-} from '@air/shared/schemas/auth';
-import { ZEnvelope, ZMessageOnly } from '@air/shared/schemas/common';
-import { ZSignInData } from '@air/shared/schemas/user';
 import { AppError } from '../../lib/app-error';
 import { t } from '../../i18n';
 import '../../i18n/identity';
@@ -17,6 +7,7 @@ import { requestPasswordReset, resetPassword, signInWithPassword, signInWithToke
 import { revokeSession } from './sessions';
 import { roleIn } from '../membership/service';
 import { openSession, userPayload } from './sign-in';
+import { route } from '../../core/route';
 
 /** Sign-in, session check, sign-out, account switch and password reset (server contract section 3). */
 const authRoutes: FastifyPluginAsync = async (fastify) => {
@@ -24,26 +15,22 @@ const authRoutes: FastifyPluginAsync = async (fastify) => {
   const tags = ['auth'];
   const session = app.authorize({ permission: 'signed-in', sessionOnly: true });
 
-  app.post(
-    '/auth',
-    { schema: { tags, body: ZSignIn, response: { 200: ZEnvelope(ZSignInAnswer) } } },
-    async (request) => {
-      const { email, password, token } = request.body;
-      if (token !== undefined) return { data: await signInWithToken(app, request, token) };
-      if (!email)
-        throw new AppError('validation', { messageKey: 'validation.email_required', inputError: 'email' });
-      if (!password) {
-        throw new AppError('validation', {
-          messageKey: 'validation.password_required',
-          inputError: 'password',
-        });
-      }
-      return { data: await signInWithPassword(app, request, email, password) };
-    },
-  );
+  route(app, 'POST /api/auth', { schema: { tags } }, async (request) => {
+    const { email, password, token } = request.body;
+    if (token !== undefined) return { data: await signInWithToken(app, request, token) };
+    if (!email)
+      throw new AppError('validation', { messageKey: 'validation.email_required', inputError: 'email' });
+    if (!password) {
+      throw new AppError('validation', {
+        messageKey: 'validation.password_required',
+        inputError: 'password',
+      });
+    }
+    return { data: await signInWithPassword(app, request, email, password) };
+  });
 
   // The console's start-up check: never 401, so a stale token simply reads "not authenticated".
-  app.get('/auth', { schema: { tags, response: { 200: ZEnvelope(ZAuthStatus) } } }, async (request) => {
+  route(app, 'GET /api/auth', { schema: { tags } }, async (request) => {
     const auth = request.auth;
     if (auth?.kind !== 'session') return { data: { authenticated: false as const } };
     return {
@@ -51,50 +38,31 @@ const authRoutes: FastifyPluginAsync = async (fastify) => {
     };
   });
 
-  app.delete(
-    '/auth',
-    { preHandler: session, schema: { tags, response: { 200: ZMessageOnly } } },
-    async (request) => {
-      if (request.auth?.kind === 'session') await revokeSession(app, request.auth.sessionId);
-      return { message: t(request.locale, 'auth.signed_out') };
-    },
-  );
+  route(app, 'DELETE /api/auth', { preHandler: session, schema: { tags } }, async (request) => {
+    if (request.auth?.kind === 'session') await revokeSession(app, request.auth.sessionId);
+    return { message: t(request.locale, 'auth.signed_out') };
+  });
 
-  app.post(
-    '/auth/switch',
-    {
-      preHandler: session,
-      schema: { tags, body: ZSwitchAccount, response: { 200: ZEnvelope(ZSignInData) } },
-    },
-    async (request) => {
-      const auth = request.auth!;
-      if (auth.kind !== 'session') throw new AppError('forbidden');
-      const accountId = request.body.account;
-      if (!(await roleIn(app.db, auth.userId, accountId))) throw new AppError('not_found');
-      const data = await openSession(app, request, { door: 'session', userId: auth.userId, accountId });
-      // The old token is replaced by the new one: end its session so it cannot linger.
-      await revokeSession(app, auth.sessionId);
-      return { data };
-    },
-  );
+  route(app, 'POST /api/auth/switch', { preHandler: session, schema: { tags } }, async (request) => {
+    const auth = request.auth!;
+    if (auth.kind !== 'session') throw new AppError('forbidden');
+    const accountId = request.body.account;
+    if (!(await roleIn(app.db, auth.userId, accountId))) throw new AppError('not_found');
+    const data = await openSession(app, request, { door: 'session', userId: auth.userId, accountId });
+    // The old token is replaced by the new one: end its session so it cannot linger.
+    await revokeSession(app, auth.sessionId);
+    return { data };
+  });
 
-  app.post(
-    '/auth/password/reset/request',
-    { schema: { tags, body: ZPasswordResetRequest, response: { 200: ZMessageOnly } } },
-    async (request) => {
-      await requestPasswordReset(app, request, request.body.email);
-      return { message: t(request.locale, 'auth.reset_sent') };
-    },
-  );
+  route(app, 'POST /api/auth/password/reset/request', { schema: { tags } }, async (request) => {
+    await requestPasswordReset(app, request, request.body.email);
+    return { message: t(request.locale, 'auth.reset_sent') };
+  });
 
-  app.post(
-    '/auth/password/reset',
-    { schema: { tags, body: ZPasswordReset, response: { 200: ZMessageOnly } } },
-    async (request) => {
-      await resetPassword(app, request.body);
-      return { message: t(request.locale, 'auth.password_reset') };
-    },
-  );
+  route(app, 'POST /api/auth/password/reset', { schema: { tags } }, async (request) => {
+    await resetPassword(app, request.body);
+    return { message: t(request.locale, 'auth.password_reset') };
+  });
 };
 
 export default authRoutes;

@@ -1,23 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { ZEarnings } from '@air/shared/schemas/marketplace';
+import { earningsOf } from './earnings';
 import { documentedAs } from '../../core/openapi';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  ZBillingConfig,
-  ZCard,
-  ZCardUpdate,
   ZClockAdvance,
   ZClockAnswer,
-  ZInvoiceList,
   ZInvoicePdfParams,
   ZInvoicePdfQuery,
-  ZLocalCardToken,
-  ZLocalCardTokenRequest,
-  ZLocalConfirmAnswer,
-  ZLocalConfirmRequest,
-  ZPaymentActionRequired,
-  ZSubscription,
-  ZSubscriptionAuthorize,
 } from '@air/shared/schemas/billing';
 import { checkCardFields } from '@air/shared/cards';
 import { ZEnvelope } from '@air/shared/schemas/common';
@@ -35,6 +26,7 @@ import { AppError } from '../../lib/app-error';
 import { isLocalCaller } from '../../lib/local-caller';
 import { paymentActionAnswer, planChangeRoute } from './plan-route';
 import { registerWebhook } from './webhook';
+import { route } from '../../core/route';
 
 /**
  * Billing calls of the console (decision 007): subscription, invoices and their PDF, the card,
@@ -49,31 +41,27 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
   const verifiedOwner = app.authorize({ permission: 'owner', sessionOnly: true, verified: true });
   const local = app.billing.provider instanceof LocalProcessor ? app.billing.provider : null;
 
-  app.get(
-    '/billing/config',
-    { schema: { tags, response: { 200: ZEnvelope(ZBillingConfig) } } },
-    async () => ({
-      data: { provider: app.billing.provider.name, publishable_key: app.billing.provider.publishableKey },
-    }),
-  );
+  route(app, 'GET /api/billing/config', { schema: { tags } }, async () => ({
+    data: { provider: app.billing.provider.name, publishable_key: app.billing.provider.publishableKey },
+  }));
 
-  app.get(
-    '/account/subscription',
-    {
-      preHandler: app.authorize({ permission: 'owner', scope: 'account.read' }),
-      schema: { tags, response: { 200: ZEnvelope(ZSubscription.nullable()) } },
-    },
+  route(
+    app,
+    'GET /api/account/subscription',
+    { preHandler: app.authorize({ permission: 'owner', scope: 'account.read' }), schema: { tags } },
     async (request) => ({ data: await subscriptionWire(app.billing, request.auth!.accountId) }),
   );
 
+  route(app, 'GET /api/account/invoice', { preHandler: owner, schema: { tags } }, async (request) => ({
+    data: (await listInvoices(app.db, request.auth!.accountId)).map((row) =>
+      invoiceWire(row, app.config.secret),
+    ),
+  }));
+
   app.get(
-    '/account/invoice',
-    { preHandler: owner, schema: { tags, response: { 200: ZEnvelope(ZInvoiceList) } } },
-    async (request) => ({
-      data: (await listInvoices(app.db, request.auth!.accountId)).map((row) =>
-        invoiceWire(row, app.config.secret),
-      ),
-    }),
+    '/account/earnings',
+    { preHandler: owner, schema: { tags, response: { 200: ZEnvelope(ZEarnings) } } },
+    async (request) => ({ data: await earningsOf(app.billing, request.auth!.accountId) }),
   );
 
   // Opened in a new tab: authorised by the signed token of `invoice_pdf`, or by the owner's session.
@@ -120,67 +108,39 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
     },
   );
 
-  app.get(
-    '/account/card',
-    { preHandler: owner, schema: { tags, response: { 200: ZEnvelope(ZCard.nullable()) } } },
-    async (request) => {
-      const card = await loadCard(app.db, request.auth!.accountId);
-      return {
-        data: card
-          ? { brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear }
-          : null,
-      };
-    },
-  );
+  route(app, 'GET /api/account/card', { preHandler: owner, schema: { tags } }, async (request) => {
+    const card = await loadCard(app.db, request.auth!.accountId);
+    return {
+      data: card
+        ? { brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear }
+        : null,
+    };
+  });
 
-  app.patch(
-    '/account/card',
-    {
-      preHandler: verifiedOwner,
-      schema: {
-        tags,
-        body: ZCardUpdate,
-        response: {
-          200: z.union([ZPaymentActionRequired, ZEnvelope(ZCard).extend({ message: z.string() })]),
-        },
-      },
-    },
-    async (request) => {
-      const auth = request.auth!;
-      const accountId = auth.accountId;
-      const outcome = await updateCard(app.billing, {
-        accountId,
-        actorUserId: auth.kind === 'session' ? auth.userId : null,
-        token: request.body.token,
-        payment: request.body.payment,
-        idempotencyKey: request.body.idempotency_key,
-        locale: request.locale,
-      });
-      if (outcome.kind === 'action') return paymentActionAnswer(outcome);
-      const card = (await loadCard(app.db, accountId))!;
-      return {
-        data: { brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear },
-        message: outcome.message,
-      };
-    },
-  );
+  route(app, 'PATCH /api/account/card', { preHandler: verifiedOwner, schema: { tags } }, async (request) => {
+    const auth = request.auth!;
+    const accountId = auth.accountId;
+    const outcome = await updateCard(app.billing, {
+      accountId,
+      actorUserId: auth.kind === 'session' ? auth.userId : null,
+      token: request.body.token,
+      payment: request.body.payment,
+      idempotencyKey: request.body.idempotency_key,
+      locale: request.locale,
+    });
+    if (outcome.kind === 'action') return paymentActionAnswer(outcome);
+    const card = (await loadCard(app.db, accountId))!;
+    return {
+      data: { brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear },
+      message: outcome.message,
+    };
+  });
 
   // A renewal waiting for the card holder's authentication (banner "Authorization needed").
-  app.post(
-    '/account/subscription/authorize',
-    {
-      preHandler: verifiedOwner,
-      schema: {
-        tags,
-        body: ZSubscriptionAuthorize,
-        response: {
-          200: z.union([
-            ZPaymentActionRequired,
-            ZEnvelope(ZSubscription.nullable()).extend({ message: z.string() }),
-          ]),
-        },
-      },
-    },
+  route(
+    app,
+    'POST /api/account/subscription/authorize',
+    { preHandler: verifiedOwner, schema: { tags } },
     async (request) => {
       const accountId = request.auth!.accountId;
       const outcome = await authorizeInvoice(app.billing, {
@@ -194,45 +154,36 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
   );
 
   const plan = planChangeRoute(app, tags);
-  app.post('/account/upgrade', plan.options, plan.handler);
+  route(app, 'POST /api/account/upgrade', plan.options, plan.handler);
   // The sign-up plan step (POST) and the plan change (PATCH) are the same plan-change call (decision
   // 007); listed under the account in the API document, where the console looks for them.
   const accountPlan = planChangeRoute(app, ['account']);
-  app.post('/account/plan', accountPlan.options, accountPlan.handler);
-  app.patch('/account/plan', accountPlan.options, accountPlan.handler);
+  route(app, 'POST /api/account/plan', accountPlan.options, accountPlan.handler);
+  route(app, 'PATCH /api/account/plan', accountPlan.options, accountPlan.handler);
 
   // The local processor's browser-side calls (Stripe.js does these against Stripe in stripe mode).
-  app.post(
-    '/billing/local/token',
-    {
-      preHandler: signedIn,
-      schema: { tags, body: ZLocalCardTokenRequest, response: { 200: ZEnvelope(ZLocalCardToken) } },
-    },
-    async (request) => {
-      if (!local) throw new AppError('not_found', { messageKey: 'billing.not_available' });
-      const problem = checkCardFields(request.body, new Date());
-      if (problem) throw cardAppError(new CardError(problem.problem, problem.problem), problem.field);
-      const token = await local.createToken(request.body, request.auth!.accountId);
-      return {
-        data: {
-          id: token.id,
-          card: {
-            brand: token.brand,
-            last4: token.last4,
-            exp_month: token.expMonth,
-            exp_year: token.expYear,
-          },
+  route(app, 'POST /api/billing/local/token', { preHandler: signedIn, schema: { tags } }, async (request) => {
+    if (!local) throw new AppError('not_found', { messageKey: 'billing.not_available' });
+    const problem = checkCardFields(request.body, new Date());
+    if (problem) throw cardAppError(new CardError(problem.problem, problem.problem), problem.field);
+    const token = await local.createToken(request.body, request.auth!.accountId);
+    return {
+      data: {
+        id: token.id,
+        card: {
+          brand: token.brand,
+          last4: token.last4,
+          exp_month: token.expMonth,
+          exp_year: token.expYear,
         },
-      };
-    },
-  );
+      },
+    };
+  });
 
-  app.post(
-    '/billing/local/confirm',
-    {
-      preHandler: signedIn,
-      schema: { tags, body: ZLocalConfirmRequest, response: { 200: ZEnvelope(ZLocalConfirmAnswer) } },
-    },
+  route(
+    app,
+    'POST /api/billing/local/confirm',
+    { preHandler: signedIn, schema: { tags } },
     async (request) => {
       if (!local) throw new AppError('not_found', { messageKey: 'billing.not_available' });
       // Only the account the payment belongs to may confirm it; anyone else sees no such payment.

@@ -1,21 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZEnvelope } from '@air/shared/schemas/common';
-import { ZEvent, ZEventRecorded } from '@air/shared/schemas/feedback';
 import { events } from '../../db/schema/events';
 import '../../i18n/identity';
+import { route } from '../../core/route';
 
 /** Product events the console reports (`POST /api/event`); the answer is not read. */
 const eventRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const signedIn = app.authorize({ permission: 'signed-in', sessionOnly: true });
 
-  app.post(
-    '/event',
-    {
-      preHandler: signedIn,
-      schema: { tags: ['event'], body: ZEvent, response: { 201: ZEnvelope(ZEventRecorded) } },
-    },
+  route(
+    app,
+    'POST /api/event',
+    { preHandler: signedIn, schema: { tags: ['event'] } },
     async (request, reply) => {
       const auth = request.auth!;
       await app.db.insert(events).values({

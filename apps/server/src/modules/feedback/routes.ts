@@ -1,10 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZMessageOnly } from '@air/shared/schemas/common';
-import { ZFeedback } from '@air/shared/schemas/feedback';
 import { feedback } from '../../db/schema/feedback';
 import { t } from '../../i18n';
 import '../../i18n/identity';
+import { route } from '../../core/route';
 
 /** Stored as a score so ratings can be averaged: positive 1, neutral 0, negative -1. */
 const SCORE = { positive: 1, neutral: 0, negative: -1 } as const;
@@ -13,12 +12,10 @@ const feedbackRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const signedIn = app.authorize({ permission: 'signed-in', sessionOnly: true });
 
-  app.post(
-    '/feedback',
-    {
-      preHandler: signedIn,
-      schema: { tags: ['feedback'], body: ZFeedback, response: { 201: ZMessageOnly } },
-    },
+  route(
+    app,
+    'POST /api/feedback',
+    { preHandler: signedIn, schema: { tags: ['feedback'] } },
     async (request, reply) => {
       const auth = request.auth!;
       await app.db.insert(feedback).values({

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZDeleted, ZEnvelope, ZIdParams, ZIdsParams } from '@air/shared/schemas/common';
-import { ITEM_KINDS, ZDeleteItems, ZItem, ZItemInput, type TItemKind } from '@air/shared/schemas/item';
+import { ZIdParams, ZIdsParams } from '@air/shared/schemas/common';
+import { ITEM_KINDS, type TItemKind } from '@air/shared/schemas/item';
+import { route } from '../../core/route';
 import { t } from '../../i18n';
 import { AppError } from '../../lib/app-error';
 import './messages';
@@ -37,56 +38,39 @@ const itemRoutes: FastifyPluginAsync = async (fastify) => {
       kind: kind as TItemKind,
     });
 
-    app.get(
-      `/${kind}`,
-      { ...read, schema: { tags, response: { 200: ZEnvelope(z.array(ZItem)) } } },
-      async (request) => ({
-        data: await listItems(app.db, scopeOf(request)),
-      }),
-    );
+    route(app, `GET /api/${kind}`, { ...read, schema: { tags } }, async (request) => ({
+      data: await listItems(app.db, scopeOf(request)),
+    }));
 
-    app.get(
-      `/${kind}/:id`,
-      { ...read, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(ZItem) } } },
-      async (request) => ({
-        data: await getItem(app.db, scopeOf(request), request.params.id),
-      }),
-    );
+    route(app, `GET /api/${kind}/:id`, { ...read, schema: { tags, params: ZIdParams } }, async (request) => ({
+      data: await getItem(app.db, scopeOf(request), request.params.id),
+    }));
 
-    app.post(
-      `/${kind}`,
-      { ...write, schema: { tags, body: ZItemInput, response: { 201: ZEnvelope(ZItem) } } },
-      async (request, reply) => {
-        const data = await createItem(app.db, scopeOf(request), request.body.name);
-        return reply.status(201).send({ data, message: t(request.locale, 'items.created') });
-      },
-    );
+    route(app, `POST /api/${kind}`, { ...write, schema: { tags } }, async (request) => {
+      const data = await createItem(app.db, scopeOf(request), request.body.name);
+      return { data, message: t(request.locale, 'items.created') };
+    });
 
-    app.patch(
-      `/${kind}/:id`,
-      {
-        ...write,
-        schema: { tags, params: ZIdParams, body: ZItemInput, response: { 200: ZEnvelope(ZItem) } },
-      },
+    route(
+      app,
+      `PATCH /api/${kind}/:id`,
+      { ...write, schema: { tags, params: ZIdParams } },
       async (request) => ({
         data: await renameItem(app.db, scopeOf(request), request.params.id, request.body.name),
         message: t(request.locale, 'items.updated'),
       }),
     );
 
-    app.delete(
-      `/${kind}`,
-      { ...write, schema: { tags, body: ZDeleteItems, response: { 200: ZEnvelope(ZDeleted) } } },
-      async (request) => {
-        const ids = Array.isArray(request.body) ? request.body : request.body.ids;
-        const deleted = await deleteItems(app.db, scopeOf(request), ids);
-        return { data: { deleted }, message: t(request.locale, 'items.deleted') };
-      },
-    );
+    route(app, `DELETE /api/${kind}`, { ...write, schema: { tags } }, async (request) => {
+      const ids = Array.isArray(request.body) ? request.body : request.body.ids;
+      const deleted = await deleteItems(app.db, scopeOf(request), ids);
+      return { data: { deleted }, message: t(request.locale, 'items.deleted') };
+    });
 
-    app.delete(
-      `/${kind}/:ids`,
-      { ...write, schema: { tags, params: ZIdsParams, response: { 200: ZEnvelope(ZDeleted) } } },
+    route(
+      app,
+      `DELETE /api/${kind}/:ids`,
+      { ...write, schema: { tags, params: ZIdsParams } },
       async (request) => {
         const deleted = await deleteItems(app.db, scopeOf(request), parseIds(request.params.ids));
         return { data: { deleted }, message: t(request.locale, 'items.deleted') };

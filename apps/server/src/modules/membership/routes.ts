@@ -1,21 +1,8 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { hasPermission } from '@air/shared/permissions';
-import { ZEnvelope, ZIdParams } from '@air/shared/schemas/common';
-import {
-  INVITE_TTL_DAYS,
-  inviteAddresses,
-  ZAccountUsers,
-  ZDeletedCount,
-  ZDeleteInvites,
-  ZInviteInfo,
-  ZInviteRequest,
-  ZInviteResult,
-  ZInviteTokenParams,
-  ZMember,
-  ZRoleChange,
-  ZSignoutAnswer,
-} from '@air/shared/schemas/membership';
+import { ZIdParams } from '@air/shared/schemas/common';
+import { INVITE_TTL_DAYS, inviteAddresses, ZInviteTokenParams } from '@air/shared/schemas/membership';
 import { AppError } from '../../lib/app-error';
 import { t } from '../../i18n';
 import type { TAuth } from '../../core/credentials';
@@ -32,6 +19,7 @@ import {
   removeMember,
   type TInviteSend,
 } from './service';
+import { route } from '../../core/route';
 
 type TSessionAuth = Extract<TAuth, { kind: 'session' }>;
 
@@ -51,11 +39,9 @@ const membershipRoutes: FastifyPluginAsync = async (fastify) => {
   const admin = app.authorize({ permission: 'admin', sessionOnly: true });
   const signedIn = app.authorize({ permission: 'signed-in', sessionOnly: true });
 
-  app.get(
-    '/account/users',
-    { preHandler: admin, schema: { tags, response: { 200: ZEnvelope(ZAccountUsers) } } },
-    async (request) => ({ data: await listAccountUsers(app.db, request.auth!.accountId) }),
-  );
+  route(app, 'GET /api/account/users', { preHandler: admin, schema: { tags } }, async (request) => ({
+    data: await listAccountUsers(app.db, request.auth!.accountId),
+  }));
 
   async function sendInvites(request: FastifyRequest, auth: TSessionAuth, sends: TInviteSend[]) {
     if (sends.length === 0) return;
@@ -81,27 +67,20 @@ const membershipRoutes: FastifyPluginAsync = async (fastify) => {
     }
   }
 
-  app.post(
-    '/invite',
-    {
-      preHandler: admin,
-      schema: { tags, body: ZInviteRequest, response: { 200: ZEnvelope(ZInviteResult) } },
-    },
-    async (request) => {
-      const auth = sessionOf(request);
-      // The schema (ZInviteRequest) has refused a bad address or too many of them.
-      const emails = inviteAddresses(request.body.email);
-      const outcome = await inviteMembers(app.db, {
-        accountId: auth.accountId,
-        actorUserId: auth.userId,
-        emails,
-        permission: request.body.permission,
-      });
-      await sendInvites(request, auth, outcome.sends);
-      const { sends: _sends, ...data } = outcome;
-      return { data, message: t(request.locale, 'membership.invited', { count: emails.length }) };
-    },
-  );
+  route(app, 'POST /api/invite', { preHandler: admin, schema: { tags } }, async (request) => {
+    const auth = sessionOf(request);
+    // The schema (ZInviteRequest) has refused a bad address or too many of them.
+    const emails = inviteAddresses(request.body.email);
+    const outcome = await inviteMembers(app.db, {
+      accountId: auth.accountId,
+      actorUserId: auth.userId,
+      emails,
+      permission: request.body.permission,
+    });
+    await sendInvites(request, auth, outcome.sends);
+    const { sends: _sends, ...data } = outcome;
+    return { data, message: t(request.locale, 'membership.invited', { count: emails.length }) };
+  });
 
   const deleted = async (request: FastifyRequest, ids: string[]) => {
     const auth = sessionOf(request);
@@ -109,48 +88,38 @@ const membershipRoutes: FastifyPluginAsync = async (fastify) => {
     return { data: { deleted: count }, message: t(request.locale, 'membership.invite_deleted', { count }) };
   };
 
-  app.delete(
-    '/invite/:id',
-    { preHandler: admin, schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(ZDeletedCount) } } },
+  route(
+    app,
+    'DELETE /api/invite/:id',
+    { preHandler: admin, schema: { tags, params: ZIdParams } },
     async (request) => deleted(request, [request.params.id]),
   );
 
-  app.delete(
-    '/invite',
-    {
-      preHandler: admin,
-      schema: { tags, body: ZDeleteInvites, response: { 200: ZEnvelope(ZDeletedCount) } },
-    },
-    async (request) => deleted(request, request.body.ids),
+  route(app, 'DELETE /api/invite', { preHandler: admin, schema: { tags } }, async (request) =>
+    deleted(request, request.body.ids),
   );
 
   // What an invite link opens. The token is the proof: no session needed.
-  app.get(
-    '/invite/:token',
-    { schema: { tags, params: ZInviteTokenParams, response: { 200: ZEnvelope(ZInviteInfo) } } },
-    async (request) => {
-      const invite = await inviteByToken(app.db, request.params.token);
-      if (!invite) throw new AppError('not_found', { messageKey: 'error.invite_invalid' });
-      if (invite.expired) throw new AppError('bad_request', { messageKey: 'error.invite_expired' });
-      const existing = await userIdByEmail(app.db, invite.email);
-      return {
-        data: {
-          email: invite.email,
-          account_name: invite.accountName,
-          inviter_name: invite.inviterName,
-          permission: invite.permission,
-          existing_user: Boolean(existing),
-        },
-      };
-    },
-  );
+  route(app, 'GET /api/invite/:token', { schema: { tags, params: ZInviteTokenParams } }, async (request) => {
+    const invite = await inviteByToken(app.db, request.params.token);
+    if (!invite) throw new AppError('not_found', { messageKey: 'error.invite_invalid' });
+    if (invite.expired) throw new AppError('bad_request', { messageKey: 'error.invite_expired' });
+    const existing = await userIdByEmail(app.db, invite.email);
+    return {
+      data: {
+        email: invite.email,
+        account_name: invite.accountName,
+        inviter_name: invite.inviterName,
+        permission: invite.permission,
+        existing_user: Boolean(existing),
+      },
+    };
+  });
 
-  app.patch(
-    '/user/:id',
-    {
-      preHandler: admin,
-      schema: { tags, params: ZIdParams, body: ZRoleChange, response: { 200: ZEnvelope(ZMember) } },
-    },
+  route(
+    app,
+    'PATCH /api/user/:id',
+    { preHandler: admin, schema: { tags, params: ZIdParams } },
     async (request) => {
       const auth = sessionOf(request);
       const data = await changeRole(app.db, {
@@ -166,12 +135,10 @@ const membershipRoutes: FastifyPluginAsync = async (fastify) => {
   );
 
   // An admin removes a member; any member (not the owner) leaves with their own id.
-  app.delete(
-    '/user/:id',
-    {
-      preHandler: signedIn,
-      schema: { tags, params: ZIdParams, response: { 200: ZEnvelope(ZSignoutAnswer) } },
-    },
+  route(
+    app,
+    'DELETE /api/user/:id',
+    { preHandler: signedIn, schema: { tags, params: ZIdParams } },
     async (request) => {
       const auth = sessionOf(request);
       const self = request.params.id === auth.userId;

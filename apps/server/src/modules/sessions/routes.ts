@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZIdParams } from '@air/shared/schemas/common';
-import { ZSessionList, ZSessionsSignedOut } from '@air/shared/schemas/session';
 import { registerMessages, t } from '../../i18n';
 import { AppError } from '../../lib/app-error';
 import { listSessions, signOutOtherSessions, signOutSession } from './service';
+import { route } from '../../core/route';
 
 registerMessages({
   en: {
@@ -29,27 +29,22 @@ const sessionRoutes: FastifyPluginAsync = async (fastify) => {
   const tags = ['user'];
   const preHandler = app.authorize({ permission: 'signed-in', sessionOnly: true });
 
-  app.get(
-    '/user/sessions',
-    { preHandler, schema: { tags, response: { 200: ZSessionList } } },
-    async (request) => ({ data: await listSessions(app, sessionOf(request)) }),
-  );
+  route(app, 'GET /api/user/sessions', { preHandler, schema: { tags } }, async (request) => ({
+    data: await listSessions(app, sessionOf(request)),
+  }));
 
-  app.delete(
-    '/user/sessions',
-    { preHandler, schema: { tags, response: { 200: ZSessionsSignedOut } } },
-    async (request) => {
-      const count = await signOutOtherSessions(app, sessionOf(request));
-      return {
-        data: { signed_out: count, signout: false },
-        message: t(request.locale, 'sessions.others_signed_out'),
-      };
-    },
-  );
+  route(app, 'DELETE /api/user/sessions', { preHandler, schema: { tags } }, async (request) => {
+    const count = await signOutOtherSessions(app, sessionOf(request));
+    return {
+      data: { signed_out: count, signout: false },
+      message: t(request.locale, 'sessions.others_signed_out'),
+    };
+  });
 
-  app.delete(
-    '/user/sessions/:id',
-    { preHandler, schema: { tags, params: ZIdParams, response: { 200: ZSessionsSignedOut } } },
+  route(
+    app,
+    'DELETE /api/user/sessions/:id',
+    { preHandler, schema: { tags, params: ZIdParams } },
     async (request) => {
       const auth = sessionOf(request);
       await signOutSession(app, auth, request.params.id);

@@ -1,16 +1,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZEnvelope } from '@air/shared/schemas/common';
-import {
-  ZTwoFactorSetup,
-  ZTwoFactorToggle,
-  ZTwoFactorVerified,
-  ZTwoFactorVerify,
-} from '@air/shared/schemas/two-factor';
 import { t } from '../../i18n';
 import { AppError } from '../../lib/app-error';
 import './messages';
 import { confirmTwoFactor, disableTwoFactor, startTwoFactorSetup } from './service';
+import { route } from '../../core/route';
 
 /** The signed-in user (the guard already refused anything but a console session). */
 function sessionUserId(request: FastifyRequest): string {
@@ -27,28 +21,20 @@ const twoFactorRoutes: FastifyPluginAsync = async (fastify) => {
   const guard = { preHandler: app.authorize({ permission: 'signed-in', sessionOnly: true }) };
   const tags = ['two-factor'];
 
-  app.put(
-    '/user/2fa',
-    { ...guard, schema: { tags, body: ZTwoFactorToggle, response: { 200: ZEnvelope(ZTwoFactorSetup) } } },
-    async (request) => {
-      const userId = sessionUserId(request);
-      if (request.body['2fa_enabled']) {
-        return { data: await startTwoFactorSetup(app, userId), message: t(request.locale, 'twofactor.scan') };
-      }
-      await disableTwoFactor(app, request, userId, request.body.code);
-      return { data: { '2fa_enabled': false }, message: t(request.locale, 'twofactor.disabled') };
-    },
-  );
+  route(app, 'PUT /api/user/2fa', { ...guard, schema: { tags } }, async (request) => {
+    const userId = sessionUserId(request);
+    if (request.body['2fa_enabled']) {
+      return { data: await startTwoFactorSetup(app, userId), message: t(request.locale, 'twofactor.scan') };
+    }
+    await disableTwoFactor(app, request, userId, request.body.code);
+    return { data: { '2fa_enabled': false }, message: t(request.locale, 'twofactor.disabled') };
+  });
 
-  app.post(
-    '/user/2fa/verify',
-    { ...guard, schema: { tags, body: ZTwoFactorVerify, response: { 200: ZEnvelope(ZTwoFactorVerified) } } },
-    async (request) => {
-      const userId = sessionUserId(request);
-      const backupCode = await confirmTwoFactor(app, userId, request.body.code);
-      return { data: { backup_code: backupCode }, message: t(request.locale, 'twofactor.enabled') };
-    },
-  );
+  route(app, 'POST /api/user/2fa/verify', { ...guard, schema: { tags } }, async (request) => {
+    const userId = sessionUserId(request);
+    const backupCode = await confirmTwoFactor(app, userId, request.body.code);
+    return { data: { backup_code: backupCode }, message: t(request.locale, 'twofactor.enabled') };
+  });
 };
 
 export default twoFactorRoutes;

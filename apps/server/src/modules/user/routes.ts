@@ -1,19 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { permissionsFor } from '@air/shared/permissions';
-import { ZSignInAnswer } from '@air/shared/schemas/auth';
-import { ZEnvelope, ZMessageOnly, ZSignOut } from '@air/shared/schemas/common';
-import {
-  ZInvitedSignUp,
-  ZPasswordChange,
-  ZPasswordConfirm,
-  ZPermissionMap,
-  ZUser,
-  ZUserOrKey,
-  ZUserUpdate,
-  ZVerifyAnswer,
-  ZVerifyEmail,
-} from '@air/shared/schemas/user';
 import { AppError } from '../../lib/app-error';
 import { t } from '../../i18n';
 import '../../i18n/identity';
@@ -24,6 +11,7 @@ import { keyIdentity } from '../keys/service';
 import { assertPasswordConfirmed, changePassword } from './password';
 import { acceptInvite, deleteSelf, updateUser } from './service';
 import { sendVerification, verifyEmail } from './verification';
+import { route } from '../../core/route';
 
 type TSessionAuth = Extract<TAuth, { kind: 'session' }>;
 
@@ -39,12 +27,10 @@ const userRoutes: FastifyPluginAsync = async (fastify) => {
   const tags = ['user'];
   const signedIn = app.authorize({ permission: 'signed-in', sessionOnly: true });
 
-  app.get(
-    '/user',
-    {
-      preHandler: app.authorize({ permission: 'signed-in', scope: 'account.read' }),
-      schema: { tags, response: { 200: ZEnvelope(ZUserOrKey) } },
-    },
+  route(
+    app,
+    'GET /api/user',
+    { preHandler: app.authorize({ permission: 'signed-in', scope: 'account.read' }), schema: { tags } },
     async (request) => {
       const auth = request.auth!;
       if (auth.kind === 'key') return { data: await keyIdentity(app, auth.accountId, auth.keyId) };
@@ -52,94 +38,63 @@ const userRoutes: FastifyPluginAsync = async (fastify) => {
     },
   );
 
-  app.patch(
-    '/user',
-    { preHandler: signedIn, schema: { tags, body: ZUserUpdate, response: { 200: ZEnvelope(ZUser) } } },
-    async (request) => {
-      const auth = sessionOf(request);
-      const { emailChangePending } = await updateUser(app, request, auth, request.body);
-      return {
-        data: await userPayload(app, auth.userId, auth.accountId),
-        message: emailChangePending
-          ? t(request.locale, 'user.email_change_sent', { email: emailChangePending })
-          : t(request.locale, 'user.updated'),
-      };
-    },
-  );
+  route(app, 'PATCH /api/user', { preHandler: signedIn, schema: { tags } }, async (request) => {
+    const auth = sessionOf(request);
+    const { emailChangePending } = await updateUser(app, request, auth, request.body);
+    return {
+      data: await userPayload(app, auth.userId, auth.accountId),
+      message: emailChangePending
+        ? t(request.locale, 'user.email_change_sent', { email: emailChangePending })
+        : t(request.locale, 'user.updated'),
+    };
+  });
 
-  app.post(
-    '/user',
-    { schema: { tags, body: ZInvitedSignUp, response: { 201: ZEnvelope(ZSignInAnswer) } } },
-    async (request, reply) => {
-      return reply.status(201).send({ data: await acceptInvite(app, request, request.body) });
-    },
-  );
+  route(app, 'POST /api/user', { schema: { tags } }, async (request, reply) => {
+    return reply.status(201).send({ data: await acceptInvite(app, request, request.body) });
+  });
 
-  app.get(
-    '/user/permissions',
-    { preHandler: signedIn, schema: { tags, response: { 200: ZEnvelope(ZPermissionMap) } } },
-    async (request) => ({
-      data: permissionsFor(sessionOf(request).role),
-    }),
-  );
+  route(app, 'GET /api/user/permissions', { preHandler: signedIn, schema: { tags } }, async (request) => ({
+    data: permissionsFor(sessionOf(request).role),
+  }));
 
-  app.put(
-    '/user/password',
-    { preHandler: signedIn, schema: { tags, body: ZPasswordChange, response: { 200: ZEnvelope(ZUser) } } },
-    async (request) => {
-      const auth = sessionOf(request);
-      await changePassword(app, request, auth, request.body);
-      return {
-        data: await userPayload(app, auth.userId, auth.accountId),
-        message: t(request.locale, 'user.password_changed'),
-      };
-    },
-  );
+  route(app, 'PUT /api/user/password', { preHandler: signedIn, schema: { tags } }, async (request) => {
+    const auth = sessionOf(request);
+    await changePassword(app, request, auth, request.body);
+    return {
+      data: await userPayload(app, auth.userId, auth.accountId),
+      message: t(request.locale, 'user.password_changed'),
+    };
+  });
 
   // The link's token is the proof: no session needed (the link may open in another browser).
-  app.post(
-    '/user/verify',
-    { schema: { tags, body: ZVerifyEmail, response: { 200: ZEnvelope(ZVerifyAnswer) } } },
-    async (request) => {
-      const userId = await verifyEmail(app, request.body.token);
-      const auth = request.auth;
-      const data =
-        auth?.kind === 'session' && auth.userId === userId
-          ? await userPayload(app, userId, auth.accountId)
-          : { verified: true as const };
-      return { data, message: t(request.locale, 'user.verified') };
-    },
-  );
+  route(app, 'POST /api/user/verify', { schema: { tags } }, async (request) => {
+    const userId = await verifyEmail(app, request.body.token);
+    const auth = request.auth;
+    const data =
+      auth?.kind === 'session' && auth.userId === userId
+        ? await userPayload(app, userId, auth.accountId)
+        : { verified: true as const };
+    return { data, message: t(request.locale, 'user.verified') };
+  });
 
-  app.post(
-    '/user/verify/request',
-    { preHandler: signedIn, schema: { tags, response: { 200: ZMessageOnly } } },
-    async (request) => {
-      const auth = sessionOf(request);
-      const user = await userRecord(app.db, auth.userId);
-      if (!user) throw new AppError('unauthenticated');
-      if (user.verified) throw new AppError('bad_request', { messageKey: 'error.already_verified' });
-      // Caps re-sends per user (mail bombing); 429 with Retry-After past it.
-      const keys = [`verify:${user.id}`];
-      await app.attempts.reserve(keys);
-      await sendVerification(app, request, user);
-      return { message: t(request.locale, 'user.verification_sent') };
-    },
-  );
+  route(app, 'POST /api/user/verify/request', { preHandler: signedIn, schema: { tags } }, async (request) => {
+    const auth = sessionOf(request);
+    const user = await userRecord(app.db, auth.userId);
+    if (!user) throw new AppError('unauthenticated');
+    if (user.verified) throw new AppError('bad_request', { messageKey: 'error.already_verified' });
+    // Caps re-sends per user (mail bombing); 429 with Retry-After past it.
+    const keys = [`verify:${user.id}`];
+    await app.attempts.reserve(keys);
+    await sendVerification(app, request, user);
+    return { message: t(request.locale, 'user.verification_sent') };
+  });
 
-  app.delete(
-    '/user',
-    {
-      preHandler: signedIn,
-      schema: { tags, body: ZPasswordConfirm, response: { 200: ZEnvelope(ZSignOut) } },
-    },
-    async (request) => {
-      const auth = sessionOf(request);
-      await assertPasswordConfirmed(app, request, auth.userId, request.body.password, 'password');
-      await deleteSelf(app, auth.userId);
-      return { data: { signout: true }, message: t(request.locale, 'user.deleted') };
-    },
-  );
+  route(app, 'DELETE /api/user', { preHandler: signedIn, schema: { tags } }, async (request) => {
+    const auth = sessionOf(request);
+    await assertPasswordConfirmed(app, request, auth.userId, request.body.password, 'password');
+    await deleteSelf(app, auth.userId);
+    return { data: { signout: true }, message: t(request.locale, 'user.deleted') };
+  });
 };
 
 export default userRoutes;
