@@ -79,6 +79,7 @@ const ZEnv = z.object({
     z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   ),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).default('AIR <no-reply@air.local>')),
+  PLATFORM_FEE_PERCENT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100).default(10)),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: 'must be an email address' }).optional()),
   DOCS_URL: z.preprocess(
     emptyToUndefined,
@@ -153,6 +154,8 @@ export interface TConfig {
   mailFrom: string;
   /** Where support-form messages go; unset: the form answers that support is not configured. */
   supportEmail: string | undefined;
+  /** The platform's share of marketplace charges, in percent (0-100, default 10). */
+  platformFeePercent: number;
   /** The side navigation's Docs link; unset: the OpenAPI reference at /api/docs. */
   docsUrl: string | undefined;
   billing:
@@ -322,6 +325,7 @@ export function loadConfig(
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,
+    platformFeePercent: e.PLATFORM_FEE_PERCENT,
     docsUrl: e.DOCS_URL,
     billing,
     oidcProviders,

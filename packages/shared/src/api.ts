@@ -58,7 +58,7 @@ import { ZDeleted, ZEnvelope, ZMessageOnly, ZSignOut } from './schemas/common';
 import { ZEvent, ZEventRecorded, ZFeedback } from './schemas/feedback';
 import { ZImpersonate } from './schemas/impersonate';
 import { ITEM_KINDS, ZDeleteItems, ZItem, ZItemInput, type TItemKind } from './schemas/item';
-import { ZMarketplaceEndpoint, ZMarketplacePage } from './schemas/marketplace';
+import { ZEarnings, ZMarketplaceEndpoint, ZMarketplacePage } from './schemas/marketplace';
 import { ZMagicLinkRequest, ZMagicLinkVerify } from './schemas/magic-link';
 import { ZNotificationPrefs, ZNotificationUpdate } from './schemas/notification';
 import { ZSocialProviders } from './schemas/social';
@@ -137,6 +137,7 @@ export const CONSOLE_API = {
   'GET /api/billing/config': { response: ZEnvelope(ZBillingConfig) },
   'GET /api/account/subscription': { response: ZEnvelope(ZSubscription.nullable()) },
   'GET /api/account/invoice': { response: ZEnvelope(ZInvoiceList) },
+  'GET /api/account/earnings': { response: ZEnvelope(ZEarnings) },
   'GET /api/account/card': { response: ZEnvelope(ZCard.nullable()) },
   'PATCH /api/account/card': {
     body: ZCardUpdate,

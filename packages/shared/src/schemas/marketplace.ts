@@ -101,3 +101,28 @@ export const ZMarketplaceEndpoint = ZMarketplaceItem.extend({
   snippets: ZMarketplaceSnippets,
 });
 export type TMarketplaceEndpoint = z.infer<typeof ZMarketplaceEndpoint>;
+
+/**
+ * `GET /api/account/earnings` (owner): the provider's statement, one row per billing month,
+ * route and price, from the charges on callers' invoices. Money in minor units.
+ */
+export const ZEarningsRow = z.object({
+  /** `YYYY-MM`: the month the callers' invoices carrying these calls were written. */
+  period: z.string(),
+  route_name: z.string(),
+  price: ZPrice,
+  calls: z.number().int().nonnegative(),
+  paying_accounts: z.number().int().nonnegative(),
+  gross: z.number().int(),
+  fee: z.number().int(),
+  net: z.number().int(),
+});
+export type TEarningsRow = z.infer<typeof ZEarningsRow>;
+
+export const ZEarnings = z.object({
+  fee_percent: z.number(),
+  currency: z.string(),
+  currency_symbol: z.string(),
+  rows: z.array(ZEarningsRow),
+});
+export type TEarnings = z.infer<typeof ZEarnings>;

@@ -22,6 +22,7 @@ export async function advanceAndRenew(
     plans: loadPlans(config.plansFile),
     changes: createMemoryChangeBus(),
     mailer: createMailer({ db, config, log }),
+    platformFeePercent: config.platformFeePercent,
     log,
   };
   const now = ms > 0 ? await advanceClock(db, ms) : await billingNow(db);

@@ -14,6 +14,8 @@ export interface TBilling {
   plans: TPlan[];
   changes: TChangeBus;
   mailer: TMailer;
+  /** The platform's share of marketplace charges, percent. */
+  platformFeePercent: number;
   log: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 

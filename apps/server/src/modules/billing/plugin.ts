@@ -24,6 +24,7 @@ export default fp(
       db: app.db,
       provider,
       plans: app.plans,
+      platformFeePercent: app.config.platformFeePercent,
       get changes() {
         return app.changes;
       },

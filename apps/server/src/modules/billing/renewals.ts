@@ -4,6 +4,9 @@ import { invoices, type TInvoiceLine } from '../../db/schema/invoices';
 import { subscriptions } from '../../db/schema/subscriptions';
 import { AppError } from '../../lib/app-error';
 import { memberCount, setAccountPlan } from '../membership/service';
+import { takeUnbilledCalls, unbilledSpendBefore, type TBilledCalls } from '../usage/service';
+import { marketplaceCharges } from '../../db/schema/marketplace-charges';
+import type { TPlan } from '@air/shared/schemas/plan';
 import { addInterval, billingNow } from './clock';
 import type { TBilling } from './context';
 import { money } from './charge';
@@ -138,7 +141,8 @@ async function renewOne(b: TBilling, claimed: TSubscriptionRow, now: Date): Prom
     });
     return;
   }
-  if (plan.price === 0) {
+  // A free plan renews without an invoice, unless the period's marketplace calls are to be paid.
+  if (plan.price === 0 && !(await hasUnbilledCalls(b, sub.accountId, sub.currentPeriodEnd))) {
     await b.db
       .update(subscriptions)
       .set({ ...periodCovering(sub.currentPeriodEnd, plan.interval, now), updatedAt: new Date() })
@@ -147,16 +151,19 @@ async function renewOne(b: TBilling, claimed: TSubscriptionRow, now: Date): Prom
   }
 
   // A paid renewal: the invoice of the new period (seats as they are now, plus the prorations
-  // carried from the last period), then the charge.
-  const seats = seatsFor(plan, await memberCount(b.db, sub.accountId));
-  const lines: TInvoiceLine[] = [
-    {
-      description: plan.type === 'tiered' ? `${plan.name} plan, per seat` : `${plan.name} plan`,
-      quantity: seats,
-      unitAmount: plan.price,
-      amount: plan.price * seats,
-    },
-  ];
+  // carried from the last period, plus the last period's priced marketplace calls), then the charge.
+  const seats = plan.price === 0 ? 0 : seatsFor(plan, await memberCount(b.db, sub.accountId));
+  const lines: TInvoiceLine[] =
+    plan.price === 0
+      ? []
+      : [
+          {
+            description: plan.type === 'tiered' ? `${plan.name} plan, per seat` : `${plan.name} plan`,
+            quantity: seats,
+            unitAmount: plan.price,
+            amount: plan.price * seats,
+          },
+        ];
   const base = plan.price * seats;
   const adjustment = Math.max(sub.prorationBalance, -base);
   if (adjustment !== 0) {
@@ -170,6 +177,9 @@ async function renewOne(b: TBilling, claimed: TSubscriptionRow, now: Date): Prom
   const start = sub.currentPeriodEnd;
   const invoice = await b.db.transaction(async (tx) => {
     const db = tx;
+    // The last period's priced calls, one line per route and price, taken in this transaction.
+    const marketplace = await takeUnbilledCalls(db, sub.accountId, sub.currentPeriodEnd);
+    for (const group of marketplace) lines.push(marketplaceLine(plan, group));
     const row = await insertInvoice(db, {
       accountId: sub.accountId,
       status: 'open',
@@ -178,6 +188,29 @@ async function renewOne(b: TBilling, claimed: TSubscriptionRow, now: Date): Prom
       date: now,
       providerRef: null,
     });
+    if (marketplace.length > 0) {
+      await db.insert(marketplaceCharges).values(
+        marketplace.map((group) => ({
+          id: group.chargeId,
+          callerAccountId: sub.accountId,
+          providerAccountId: group.providerAccountId,
+          endpointId: group.endpointId,
+          routeName: group.routeName ?? 'deleted route',
+          invoiceId: row!.id,
+          pricePerCall: group.pricePerCall,
+          pricePer1mInput: group.pricePer1mInput,
+          pricePer1mOutput: group.pricePer1mOutput,
+          calls: group.calls,
+          promptTokens: group.promptTokens,
+          completionTokens: group.completionTokens,
+          amount: group.amount,
+          fee: platformFee(group.amount, b.platformFeePercent),
+          currency: plan.currency,
+          periodStart: sub.currentPeriodStart,
+          periodEnd: sub.currentPeriodEnd,
+        })),
+      );
+    }
     await db
       .update(subscriptions)
       .set({
@@ -194,6 +227,33 @@ async function renewOne(b: TBilling, claimed: TSubscriptionRow, now: Date): Prom
     return row!;
   });
   await attemptInvoice(b, { ...sub, failedAttempts: 0 }, invoice);
+}
+
+/** The platform's part of a charge: `percent` of it, rounded once, half up. */
+export function platformFee(amount: number, percent: number): number {
+  return Math.floor((amount * percent + 50) / 100);
+}
+
+async function hasUnbilledCalls(b: TBilling, accountId: string, cutoff: Date): Promise<boolean> {
+  return (await unbilledSpendBefore(b.db, accountId, cutoff)) > 0;
+}
+
+/** An invoice line for one route at one price: the calls, tokens and price it used, and the amount. */
+function marketplaceLine(plan: TPlan, group: TBilledCalls): TInvoiceLine {
+  const m = (minor: number) => money(plan, minor);
+  const price = [
+    `${m(group.pricePerCall)}/call`,
+    `${m(group.pricePer1mInput)}/1M input tokens`,
+    `${m(group.pricePer1mOutput)}/1M output tokens`,
+  ].join(', ');
+  return {
+    description:
+      `Marketplace: ${group.routeName ?? 'deleted route'}, ${group.calls} calls, ` +
+      `${group.promptTokens} input + ${group.completionTokens} output tokens at ${price}`,
+    quantity: 1,
+    unitAmount: group.amount,
+    amount: group.amount,
+  };
 }
 
 function periodCovering(from: Date, interval: string, now: Date) {

@@ -1,4 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { ZEarnings } from '@air/shared/schemas/marketplace';
+import { earningsOf } from './earnings';
 import { documentedAs } from '../../core/openapi';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -55,6 +57,12 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
       invoiceWire(row, app.config.secret),
     ),
   }));
+
+  app.get(
+    '/account/earnings',
+    { preHandler: owner, schema: { tags, response: { 200: ZEnvelope(ZEarnings) } } },
+    async (request) => ({ data: await earningsOf(app.billing, request.auth!.accountId) }),
+  );
 
   // Opened in a new tab: authorised by the signed token of `invoice_pdf`, or by the owner's session.
   app.get(

@@ -1,4 +1,5 @@
-import { and, count, eq, gte } from 'drizzle-orm';
+import { and, count, eq, gte, sql } from 'drizzle-orm';
+import { endpointRoutes } from '../aiendpoint/service';
 import type { TUsageList } from '@air/shared/schemas/usage';
 import type { TUsageInsight, TUsageInsightQuery } from '@air/shared/schemas/usage-insight';
 import type { TServices } from '../../core/services';
@@ -161,4 +162,86 @@ export async function usageInsight(
       reached: quota !== null && calls >= quota,
     },
   };
+}
+
+/** One route at one price of a caller's priced calls not billed yet, taken for a charge. */
+export interface TBilledCalls {
+  chargeId: string;
+  endpointId: string;
+  providerAccountId: string;
+  routeName: string | null;
+  pricePerCall: number;
+  pricePer1mInput: number;
+  pricePer1mOutput: number;
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** The exact cost (millionths) rounded once, half up, to the minor unit. */
+  amount: number;
+}
+
+/**
+ * Takes the caller's priced calls metered before `cutoff` and not billed yet, grouped by route and
+ * price, and marks each with its group's new charge id, in the caller's transaction (the renewal's):
+ * a call is billed once, and one metered late (a replayed journal) is billed at the next renewal.
+ */
+export async function takeUnbilledCalls(
+  db: TDb | TTx,
+  accountId: string,
+  cutoff: Date,
+): Promise<TBilledCalls[]> {
+  const routes = endpointRoutes(db as TDb, 'r');
+  const result = (await db.execute(sql`
+    with groups as (
+      select gen_random_uuid() as charge_id, g.* from (
+        select endpoint_id, provider_account_id, price_per_call, price_per_1m_input, price_per_1m_output,
+          count(*)::int as calls, coalesce(sum(prompt_tokens), 0)::bigint as prompt_tokens,
+          coalesce(sum(completion_tokens), 0)::bigint as completion_tokens,
+          ((sum(cost_micros)::bigint + 500000) / 1000000) as amount
+        from usage_events
+        where caller_account_id = ${accountId} and cost_micros is not null and charge_id is null
+          and created_at < ${cutoff.toISOString()}::timestamptz
+        group by 1, 2, 3, 4, 5
+      ) g
+    ), marked as (
+      update usage_events u set charge_id = g.charge_id from groups g
+      where u.caller_account_id = ${accountId} and u.cost_micros is not null and u.charge_id is null
+        and u.created_at < ${cutoff.toISOString()}::timestamptz
+        and u.endpoint_id = g.endpoint_id and u.provider_account_id = g.provider_account_id
+        and u.price_per_call = g.price_per_call and u.price_per_1m_input = g.price_per_1m_input
+        and u.price_per_1m_output = g.price_per_1m_output
+      returning 1
+    )
+    select g.charge_id::text as "chargeId", g.endpoint_id::text as "endpointId",
+      g.provider_account_id::text as "providerAccountId", r.route_name as "routeName",
+      g.price_per_call as "pricePerCall", g.price_per_1m_input as "pricePer1mInput",
+      g.price_per_1m_output as "pricePer1mOutput", g.calls, g.prompt_tokens::float8 as "promptTokens",
+      g.completion_tokens::float8 as "completionTokens", g.amount::float8 as amount,
+      (select count(*) from marked)::int as marked
+    from groups g left join ${routes} on r.id = g.endpoint_id
+    order by r.route_name, g.price_per_call`)) as unknown as { rows: (TBilledCalls & { marked: number })[] };
+  return result.rows.map(({ marked: _marked, ...row }) => ({
+    ...row,
+    calls: Number(row.calls),
+    promptTokens: Number(row.promptTokens),
+    completionTokens: Number(row.completionTokens),
+    amount: Number(row.amount),
+    pricePerCall: Number(row.pricePerCall),
+    pricePer1mInput: Number(row.pricePer1mInput),
+    pricePer1mOutput: Number(row.pricePer1mOutput),
+  }));
+}
+
+/**
+ * The caller's marketplace spend not billed yet (metered before `before`, default all), in minor
+ * units rounded once, half up.
+ */
+export async function unbilledSpendBefore(db: TDb, accountId: string, before?: Date): Promise<number> {
+  const result = (await db.execute(sql`
+    select ((coalesce(sum(cost_micros), 0)::bigint + 500000) / 1000000)::float8 as spend from usage_events
+    where caller_account_id = ${accountId} and cost_micros is not null and charge_id is null
+      ${before ? sql`and created_at < ${before.toISOString()}::timestamptz` : sql``}`)) as unknown as {
+    rows: { spend: number }[];
+  };
+  return Number(result.rows[0]?.spend ?? 0);
 }
