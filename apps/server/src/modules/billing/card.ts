@@ -1,17 +1,9 @@
 import type { TPaymentResult } from '@air/shared/schemas/billing';
 import { t, type TLocale } from '../../i18n';
-import {
-  attach,
-  chargeKey,
-  chargeOnSession,
-  confirmPayment,
-  publish,
-  storeCard,
-  type TBillingOutcome,
-} from './charge';
+import { attach, chargeKey, chargeOnSession, publish, storeCard, type TBillingOutcome } from './charge';
 import type { TBilling } from './context';
 import { invoiceMetadata } from './intent';
-import { applyInvoicePayment } from './invoice-payment';
+import { applyConfirmedInvoice, applyInvoicePayment } from './invoice-payment';
 import { withBillingLock } from './lock';
 import { mailOwners } from './mails';
 import { loadCard, loadSubscription, openInvoice } from './records';
@@ -35,15 +27,8 @@ export async function updateCard(b: TBilling, input: TCardUpdateInput): Promise<
   const done: TBillingOutcome = { kind: 'done', message: t(locale, 'billing.card_saved') };
   return withBillingLock(b.db, accountId, async () => {
     if (input.payment) {
-      const confirmed = await confirmPayment(
-        b,
-        accountId,
-        input.payment.payment_intent,
-        { action: 'invoice' },
-        locale,
-      );
-      if (confirmed.kind === 'action') return confirmed.outcome;
-      if (confirmed.kind === 'invoice') await applyInvoicePayment(b, confirmed.intent, confirmed.payment);
+      const action = await applyConfirmedInvoice(b, accountId, input.payment.payment_intent, locale);
+      if (action) return action;
       await mailCardUpdated(b, accountId);
       return done;
     }

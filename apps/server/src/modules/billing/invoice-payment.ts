@@ -59,6 +59,22 @@ export async function applyPaidInvoice(b: TBilling, payment: TPayment): Promise<
   return applyInvoicePayment(b, read.intent, payment);
 }
 
+/**
+ * The repeated request after 3-D Secure on an invoice's payment (a new card, an authorized
+ * renewal): applies the confirmed payment, or answers the step still to complete.
+ */
+export async function applyConfirmedInvoice(
+  b: TBilling,
+  accountId: string,
+  paymentId: string,
+  locale: TLocale,
+): Promise<TBillingOutcome | null> {
+  const confirmed = await confirmPayment(b, accountId, paymentId, { action: 'invoice' }, locale);
+  if (confirmed.kind === 'action') return confirmed.outcome;
+  if (confirmed.kind === 'invoice') await applyInvoicePayment(b, confirmed.intent, confirmed.payment);
+  return null;
+}
+
 export interface TAuthorizeInput {
   accountId: string;
   payment?: TPaymentResult | undefined;
@@ -76,15 +92,8 @@ export async function authorizeInvoice(b: TBilling, input: TAuthorizeInput): Pro
   const done: TBillingOutcome = { kind: 'done', message: t(locale, 'billing.payment_authorized') };
   return withBillingLock(b.db, accountId, async () => {
     if (input.payment) {
-      const confirmed = await confirmPayment(
-        b,
-        accountId,
-        input.payment.payment_intent,
-        { action: 'invoice' },
-        locale,
-      );
-      if (confirmed.kind === 'action') return confirmed.outcome;
-      if (confirmed.kind === 'invoice') await applyInvoicePayment(b, confirmed.intent, confirmed.payment);
+      const action = await applyConfirmedInvoice(b, accountId, input.payment.payment_intent, locale);
+      if (action) return action;
       return done;
     }
     const sub = await loadSubscription(b.db, accountId);
