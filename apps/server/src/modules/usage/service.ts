@@ -219,7 +219,7 @@ export async function takeUnbilledCalls(
       g.completion_tokens::float8 as "completionTokens", g.amount::float8 as amount,
       (select count(*) from marked)::int as marked
     from groups g left join ${routes} on r.id = g.endpoint_id
-    order by r.route_name, g.price_per_call`)) as unknown as { rows: (TBilledCalls & { marked: number })[] };
+    order by r.route_name, g.price_per_call`)) as { rows: (TBilledCalls & { marked: number })[] };
   return result.rows.map(({ marked: _marked, ...row }) => ({
     ...row,
     calls: Number(row.calls),
@@ -240,7 +240,7 @@ export async function unbilledSpendBefore(db: TDb, accountId: string, before?: D
   const result = (await db.execute(sql`
     select ((coalesce(sum(cost_micros), 0)::bigint + 500000) / 1000000)::float8 as spend from usage_events
     where caller_account_id = ${accountId} and cost_micros is not null and charge_id is null
-      ${before ? sql`and created_at < ${before.toISOString()}::timestamptz` : sql``}`)) as unknown as {
+      ${before ? sql`and created_at < ${before.toISOString()}::timestamptz` : sql``}`)) as {
     rows: { spend: number }[];
   };
   return Number(result.rows[0]?.spend ?? 0);
