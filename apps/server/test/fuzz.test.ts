@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -176,7 +177,18 @@ beforeAll(async () => {
     const database = await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'air_fuzz');
     dropDatabase = database.drop;
     env.DATABASE_URL = database.url;
-    if (process.env.TEST_REDIS_URL) env.REDIS_URL = process.env.TEST_REDIS_URL;
+    // A Redis database of its own: thousands of refused sign-ins from 127.0.0.1 would otherwise
+    // fill the shared per-address attempt counter that other test files signing in run against.
+    if (process.env.TEST_REDIS_URL) {
+      const redis = new URL(process.env.TEST_REDIS_URL);
+      redis.pathname = '/14';
+      env.REDIS_URL = redis.toString();
+      // Emptied first: the refused sign-ins of the previous run (15-minute window) would refuse this
+      // run's own sign-in.
+      const client = new Redis(env.REDIS_URL);
+      await client.flushdb();
+      client.disconnect();
+    }
   }
   server = await startInstance(env);
   doc = JSON.parse((await request('GET', '/api/docs/json')).text);

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ZEarnings } from '@air/shared/schemas/marketplace';
 import { earningsOf } from './earnings';
 import { documentedAs } from '../../core/openapi';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -58,11 +57,9 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
     ),
   }));
 
-  app.get(
-    '/account/earnings',
-    { preHandler: owner, schema: { tags, response: { 200: ZEnvelope(ZEarnings) } } },
-    async (request) => ({ data: await earningsOf(app.billing, request.auth!.accountId) }),
-  );
+  route(app, 'GET /api/account/earnings', { preHandler: owner, schema: { tags } }, async (request) => ({
+    data: await earningsOf(app.billing, request.auth!.accountId),
+  }));
 
   // Opened in a new tab: authorised by the signed token of `invoice_pdf`, or by the owner's session.
   app.get(
