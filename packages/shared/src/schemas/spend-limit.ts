@@ -7,6 +7,9 @@ import { z } from 'zod';
  */
 export const SPEND_LIMIT_MAX_MINOR = 100_000_000;
 
+/** One message for every wrong amount: the console's field takes money, the wire minor units. */
+const SPEND_LIMIT_MESSAGE = 'validation.spend_limit';
+
 /**
  * `PATCH /api/account/spend-limit` (owner or admin, contract 5a): the caller account's cap on
  * marketplace spend per period (the calendar month in UTC, as the quota's), in minor units of
@@ -14,7 +17,12 @@ export const SPEND_LIMIT_MAX_MINOR = 100_000_000;
  * Example: `{ "marketplace_spend_limit": 2500 }`.
  */
 export const ZSpendLimitUpdate = z.strictObject({
-  marketplace_spend_limit: z.number().int().min(0).max(SPEND_LIMIT_MAX_MINOR).nullable(),
+  marketplace_spend_limit: z
+    .number({ error: SPEND_LIMIT_MESSAGE })
+    .int({ error: SPEND_LIMIT_MESSAGE })
+    .min(0, { error: SPEND_LIMIT_MESSAGE })
+    .max(SPEND_LIMIT_MAX_MINOR, { error: SPEND_LIMIT_MESSAGE })
+    .nullable(),
 });
 export type TSpendLimitUpdate = z.infer<typeof ZSpendLimitUpdate>;
 
