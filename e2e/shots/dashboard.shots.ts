@@ -6,7 +6,10 @@ import { createUser, seedTraffic, startUpstream, useSessionOf } from '../support
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/dashboard/', import.meta.url));
 const stamp = Date.now().toString(36);
 
-test('dashboard and registry at 390 dark and 1280 light, with traffic and new', async ({ browser, request }) => {
+test('dashboard and registry at 390 dark and 1280 light, with traffic and new', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(300_000);
   mkdirSync(SHOTS, { recursive: true });
   const upstream = await startUpstream();

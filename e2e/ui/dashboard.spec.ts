@@ -9,7 +9,10 @@ import { createUser, seedTraffic, startUpstream, useSessionOf } from '../support
 
 const stamp = Date.now().toString(36);
 
-test('a new account sees the Get started checklist and empty figures that say so', async ({ page, request }) => {
+test('a new account sees the Get started checklist and empty figures that say so', async ({
+  page,
+  request,
+}) => {
   const fresh = await createUser(request, 'Gus Start', 'dash-start');
   await useSessionOf(page, fresh);
   await page.goto('/dashboard');
@@ -39,7 +42,9 @@ test('the overview shows the calls made through the gateway; the checklist folds
     await expect(page.getByTestId('usage-total')).toHaveText('5');
     await expect(page.getByTestId('error-rate')).toHaveText('40%');
     await expect(page.getByTestId('latency-p50')).toContainText('ms');
-    await expect(page.getByRole('img', { name: /^Calls per day over the last 30 days: 5 in all/ })).toBeVisible();
+    await expect(
+      page.getByRole('img', { name: /^Calls per day over the last 30 days: 5 in all/ }),
+    ).toBeVisible();
     const routes = page.getByTestId('top-routes').getByRole('listitem');
     await expect(routes.first()).toContainText(`insight-dash-${stamp}/ok3 calls`);
     await expect(routes.nth(1)).toContainText(`insight-dash-${stamp}/fail2 calls2 errors`);
@@ -50,7 +55,10 @@ test('the overview shows the calls made through the gateway; the checklist folds
     await page.getByText('Quick-start examples').click();
     await expect(page.getByTestId('snippet-curl')).toBeVisible();
     // A route opens its endpoint.
-    await page.getByTestId('top-routes').getByRole('link', { name: `insight-dash-${stamp}/ok` }).click();
+    await page
+      .getByTestId('top-routes')
+      .getByRole('link', { name: `insight-dash-${stamp}/ok` })
+      .click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`insight-dash-${stamp}/ok`);
   } finally {
     upstream.server.close();

@@ -27,7 +27,11 @@ test('a registry row opens its endpoint on click and on Enter; a new endpoint is
   for (const name of ['beta', 'gamma']) {
     const created = await request.post('/api/aiendpoint', {
       headers: owner.headers,
-      data: { route_name: `lia-${stamp}/${name}`, route_endpoint: 'https://upstream.example.com/v1', route_type: 'model' },
+      data: {
+        route_name: `lia-${stamp}/${name}`,
+        route_endpoint: 'https://upstream.example.com/v1',
+        route_type: 'model',
+      },
     });
     expect(created.status(), await created.text()).toBe(201);
   }
@@ -59,7 +63,11 @@ test('at 390 px the sort controls are one menu above the cards', async ({ page, 
   for (const name of ['a-first', 'm-middle', 'z-last']) {
     const created = await request.post('/api/aiendpoint', {
       headers: owner.headers,
-      data: { route_name: `pia-${stamp}/${name}`, route_endpoint: 'https://upstream.example.com/v1', route_type: 'agent' },
+      data: {
+        route_name: `pia-${stamp}/${name}`,
+        route_endpoint: 'https://upstream.example.com/v1',
+        route_type: 'agent',
+      },
     });
     expect(created.status(), await created.text()).toBe(201);
   }

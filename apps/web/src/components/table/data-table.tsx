@@ -65,6 +65,11 @@ const features = tableFeatures({
 
 type TFeatures = typeof features;
 
+/** The table's row: the caller's row boxed, since TanStack's rows must be records and T is anything. */
+interface TBoxed<T> {
+  row: T;
+}
+
 function defaultRowId(row: unknown): string {
   return String((row as { id?: unknown }).id);
 }
@@ -101,6 +106,7 @@ export function DataTable<T>({
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
 
   const rows = useMemo(() => searchRows(data ?? [], query, searchKeys), [data, query, searchKeys]);
+  const boxed = useMemo<TBoxed<T>[]>(() => rows.map((row) => ({ row })), [rows]);
   const pages = pageCount(rows.length, pageSize);
   const page = clampPage(params.get('page'), pages);
   const pagination: PaginationState = { pageIndex: page - 1, pageSize };
@@ -118,11 +124,11 @@ export function DataTable<T>({
     );
   }
 
-  const columnDefs = useMemo<ColumnDef<TFeatures, T>[]>(
+  const columnDefs = useMemo<ColumnDef<TFeatures, TBoxed<T>>[]>(
     () =>
       columns.map((column) => ({
         id: column.key,
-        accessorFn: (row: T) => row[column.key] as unknown,
+        accessorFn: (boxed: TBoxed<T>) => boxed.row[column.key] as unknown,
         header: column.header,
         enableSorting: Boolean(column.sortable),
         sortFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
@@ -133,8 +139,8 @@ export function DataTable<T>({
   const table = useTable({
     features,
     columns: columnDefs,
-    data: rows,
-    getRowId: (row: T) => getRowId(row),
+    data: boxed,
+    getRowId: (boxed: TBoxed<T>) => getRowId(boxed.row),
     state: { sorting, pagination, rowSelection },
     onSortingChange: setSorting,
     onRowSelectionChange: setRowSelection,
@@ -175,40 +181,40 @@ export function DataTable<T>({
   }
 
   const sortMenu = (
-            <DropdownMenu>
-              <DropdownMenuTrigger asChild>
-                <Button variant="outline" size="sm" >
-                  <ListFilter aria-hidden="true" />
-                  {sort
-                    ? t('sortedBy', {
-                        column: columns.find((column) => column.key === sort.id)?.header ?? sort.id,
-                        direction: t(sort.desc ? 'descending' : 'ascending'),
-                      })
-                    : t('sort')}
-                </Button>
-              </DropdownMenuTrigger>
-              <DropdownMenuContent align="end">
-                <DropdownMenuLabel>{t('sort')}</DropdownMenuLabel>
-                <DropdownMenuRadioGroup
-                  value={sort ? `${sort.id}:${sort.desc ? 'desc' : 'asc'}` : ''}
-                  onValueChange={(value) => {
-                    const [id, direction] = value.split(':') as [string, string];
-                    setSorting([{ id, desc: direction === 'desc' }]);
-                  }}
-                >
-                  {sortableColumns.flatMap((column) =>
-                    (['asc', 'desc'] as const).map((direction) => (
-                      <DropdownMenuRadioItem key={`${column.key}:${direction}`} value={`${column.key}:${direction}`}>
-                        {t('sortOption', {
-                          column: column.header,
-                          direction: t(direction === 'asc' ? 'ascending' : 'descending'),
-                        })}
-                      </DropdownMenuRadioItem>
-                    )),
-                  )}
-                </DropdownMenuRadioGroup>
-              </DropdownMenuContent>
-            </DropdownMenu>
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="outline" size="sm">
+          <ListFilter aria-hidden="true" />
+          {sort
+            ? t('sortedBy', {
+                column: columns.find((column) => column.key === sort.id)?.header ?? sort.id,
+                direction: t(sort.desc ? 'descending' : 'ascending'),
+              })
+            : t('sort')}
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuLabel>{t('sort')}</DropdownMenuLabel>
+        <DropdownMenuRadioGroup
+          value={sort ? `${sort.id}:${sort.desc ? 'desc' : 'asc'}` : ''}
+          onValueChange={(value) => {
+            const [id, direction] = value.split(':') as [string, string];
+            setSorting([{ id, desc: direction === 'desc' }]);
+          }}
+        >
+          {sortableColumns.flatMap((column) =>
+            (['asc', 'desc'] as const).map((direction) => (
+              <DropdownMenuRadioItem key={`${column.key}:${direction}`} value={`${column.key}:${direction}`}>
+                {t('sortOption', {
+                  column: column.header,
+                  direction: t(direction === 'asc' ? 'ascending' : 'descending'),
+                })}
+              </DropdownMenuRadioItem>
+            )),
+          )}
+        </DropdownMenuRadioGroup>
+      </DropdownMenuContent>
+    </DropdownMenu>
   );
 
   const selectAll = (
@@ -347,7 +353,7 @@ export function DataTable<T>({
               </TableRow>
             ) : (
               visible.map((tableRow) => {
-                const row = tableRow.original;
+                const row = tableRow.original.row;
                 const isSelected = tableRow.getIsSelected();
                 const rowActions = (actions ?? []).filter((action) => !action.show || action.show(row));
                 return (
@@ -420,10 +426,20 @@ export function DataTable<T>({
       {pages > 1 && (
         <nav className="flex items-center justify-end gap-2" aria-label={t('pagination')}>
           <span className="text-sm text-muted-foreground">{t('pageOf', { page, pages })}</span>
-          <Button variant="outline" size="sm" disabled={!table.getCanPreviousPage()} onClick={() => table.previousPage()}>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={!table.getCanPreviousPage()}
+            onClick={() => table.previousPage()}
+          >
             {t('previous')}
           </Button>
-          <Button variant="outline" size="sm" disabled={!table.getCanNextPage()} onClick={() => table.nextPage()}>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={!table.getCanNextPage()}
+            onClick={() => table.nextPage()}
+          >
             {t('next')}
           </Button>
         </nav>
