@@ -71,6 +71,7 @@ import {
   ZTwoFactorVerified,
   ZTwoFactorVerify,
 } from './schemas/two-factor';
+import { ZSpendLimit, ZSpendLimitUpdate } from './schemas/spend-limit';
 import { ZUsageList } from './schemas/usage';
 import {
   ZInvitedSignUp,
@@ -142,6 +143,7 @@ export const CONSOLE_API = {
   'GET /api/account/subscription': { response: ZEnvelope(ZSubscription.nullable()) },
   'GET /api/account/invoice': { response: ZEnvelope(ZInvoiceList) },
   'GET /api/account/earnings': { response: ZEnvelope(ZEarnings) },
+  'PATCH /api/account/spend-limit': { body: ZSpendLimitUpdate, response: ZEnvelope(ZSpendLimit) },
   'GET /api/account/card': { response: ZEnvelope(ZCard.nullable()) },
   'PATCH /api/account/card': {
     body: ZCardUpdate,
