@@ -100,7 +100,7 @@ export async function buildApp(config: TConfig, options: TBuildAppOptions = {}) 
   await seedPlans(database.db, plans);
 
   app.decorate('config', config);
-  app.decorate('database', database);
+  app.decorate<TDatabase>('database', database);
   app.decorate('db', database.db);
   app.decorate('plans', plans);
 
