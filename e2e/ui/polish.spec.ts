@@ -198,3 +198,36 @@ test('dark mode: switches, toasts and destructive buttons meet WCAG AA contrast'
   const onSignIn = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
   expect(onSignIn.violations.flatMap((v) => v.nodes.map((n) => n.html))).toEqual([]);
 });
+
+test('the dashboard welcome never covers a heading or a Copy button, on a phone and on a desktop', async ({
+  page,
+  request,
+}) => {
+  const who = await createUser(request, 'Wendy Welcome', 'polish-welcome');
+  await useSessionOf(page, who);
+  for (const [width, height] of [
+    [PHONE.width, PHONE.height],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto('/dashboard');
+    const welcome = page.getByText('Welcome, Wendy Welcome', { exact: true });
+    await expect(welcome).toBeVisible();
+    await expect(page.getByRole('button', { name: /Copy/ }).first()).toBeVisible();
+    // Nothing covers a heading or a Copy button: each takes a click at its own centre.
+    const targets = [
+      ...(await page.getByRole('heading').all()),
+      ...(await page.getByRole('button', { name: /Copy/ }).all()),
+    ];
+    for (const target of targets) {
+      if (!(await target.isVisible())) continue;
+      const box = (await target.boundingBox())!;
+      if (box.y + box.height <= 0 || box.y >= height) continue;
+      const hit = await target.evaluate(
+        (element, [x, y]) => element.contains(document.elementFromPoint(x!, y!)),
+        [box.x + box.width / 2, box.y + box.height / 2],
+      );
+      expect(hit, `${await target.textContent()} is covered at ${width} px`).toBe(true);
+    }
+  }
+});

@@ -58,7 +58,7 @@ describe('dashboard quick-start', () => {
     expect(openai).toContain(`baseURL: "${origin}/api/v1"`);
     expect(openai).toContain('model: "gpt-4o"');
     expect(screen.getByTestId('usage-total')).toHaveTextContent('42');
-    // The welcome notification.
+    // The welcome, in the page's flow.
     expect(await screen.findByText('Welcome to AIR')).toBeInTheDocument();
   });
 

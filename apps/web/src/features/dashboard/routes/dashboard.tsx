@@ -1,13 +1,11 @@
-import * as React from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { PageHeading } from '@/components/layout/page-heading';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { toast } from '@/components/ui/use-toast';
-import { useSession } from '@/lib/session';
 import { CodeBlock } from '../components/code-block';
+import { WelcomeNote } from '../components/welcome-note';
 import { callsRow, firstApiKey, firstRouteName } from '../dashboard-data';
 import { monthUsageQuery } from '@/features/usage/usage-api';
 import { buildSnippets, PLACEHOLDER_KEY, PLACEHOLDER_ROUTE, SAMPLE_MODEL } from '../snippets';
@@ -16,23 +14,10 @@ import { formatNumber } from '@/lib/format-number';
 /** /dashboard: the quick-start (cURL, NodeJS, Python, OpenAI compatibility) and usage this period. */
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
-  const { user } = useSession();
   const key = useQuery({ queryKey: ['quickstart-key'], queryFn: firstApiKey, staleTime: 60_000 });
   const route = useQuery({ queryKey: ['quickstart-route'], queryFn: firstRouteName });
   // The quota banner reads the same query: one cache entry, one shape (the list), each selects.
   const usage = useQuery({ ...monthUsageQuery, select: callsRow });
-
-  // The welcome notification, once per visit of the page.
-  const welcomed = React.useRef(false);
-  React.useEffect(() => {
-    if (welcomed.current) return;
-    welcomed.current = true;
-    toast({
-      variant: 'info',
-      title: user?.name ? t('welcome.titleNamed', { name: user.name }) : t('welcome.title'),
-      description: t('welcome.description'),
-    });
-  }, [t, user?.name]);
 
   // The server's APP_URL is the origin the console is served from.
   const origin = window.location.origin;
@@ -43,6 +28,7 @@ export default function DashboardPage() {
   return (
     <section className="space-y-6">
       <PageHeading />
+      <WelcomeNote />
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
         <Card className="min-w-0">
           <CardHeader>

@@ -137,7 +137,10 @@ export function RequestLog({
               {items.map((item) => (
                 <TableRow key={item.id} data-status={item.status}>
                   <TableCell className="whitespace-nowrap">{formatDateTime(item.time, locale)}</TableCell>
-                  <TableCell className="font-mono text-xs">{item.route_name ?? t('log.deleted')}</TableCell>
+                  <TableCell className="font-mono text-xs">
+                    {item.route_name ??
+                      (item.endpoint_id === null ? t('log.unknownRoute') : t('log.deleted'))}
+                  </TableCell>
                   <TableCell>{item.key_name ?? t('log.deleted')}</TableCell>
                   <TableCell>
                     <Badge variant={item.status >= 500 ? 'red' : item.status >= 400 ? 'orange' : 'green'}>
