@@ -25,7 +25,7 @@ const ROUTES = [
   },
   {
     route: '/dashboard',
-    budgetKb: 175,
+    budgetKb: 210,
     modules: [
       ...dataLayout('app-layout'),
       'src/features/dashboard/routes/dashboard.tsx',
@@ -34,12 +34,12 @@ const ROUTES = [
   },
   {
     route: '/account/usage',
-    budgetKb: 175,
+    budgetKb: 210,
     modules: [...dataLayout('account-layout'), 'src/features/usage/routes/usage.tsx', ...catalogues('usage')],
   },
   {
     route: '/account/upgrade',
-    budgetKb: 185,
+    budgetKb: 295,
     modules: [
       ...dataLayout('account-layout'),
       'src/features/billing/routes/upgrade.tsx',

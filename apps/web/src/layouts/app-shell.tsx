@@ -8,7 +8,8 @@ import { Logo } from '@/components/layout/logo';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { QuotaBanner } from '@/features/usage/components/quota-banner';
 
-function PageLoading({ label }: { label: string }) {
+/** What a page shows in the frame while its code or its translations load. */
+export function PageLoading({ label }: { label: string }) {
   return (
     <p role="status" className="flex items-center gap-2 py-8 text-sm text-muted-foreground">
       <Loader2 className="size-4 animate-spin" aria-hidden="true" />
