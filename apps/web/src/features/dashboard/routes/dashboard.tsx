@@ -42,7 +42,7 @@ export default function DashboardPage() {
                   <>
                     {t('quickstart.noKey')}{' '}
                     <Link
-                      className="text-primary underline-offset-4 hover:underline"
+                      className="text-primary underline underline-offset-4"
                       to="/account/apikeys/create"
                     >
                       {t('quickstart.createKey')}
@@ -53,7 +53,7 @@ export default function DashboardPage() {
                 {!route.data && (
                   <>
                     {t('quickstart.noRoute')}{' '}
-                    <Link className="text-primary underline-offset-4 hover:underline" to="/registry">
+                    <Link className="text-primary underline underline-offset-4" to="/registry">
                       {t('quickstart.register')}
                     </Link>
                     .
