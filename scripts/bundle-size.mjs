@@ -39,7 +39,7 @@ const ROUTES = [
   },
   {
     route: '/account/upgrade',
-    budgetKb: 295,
+    budgetKb: 280,
     modules: [
       ...dataLayout('account-layout'),
       'src/features/billing/routes/upgrade.tsx',
