@@ -9,7 +9,10 @@ import { TOAST_DURATION, TOAST_LIMIT, attachToaster } from '@/components/ui/use-
 const base =
   'group pointer-events-auto relative flex w-full items-start gap-3 rounded-md border p-4 pr-8 shadow-lg text-sm';
 const CLASSES = {
-  toast: `${base} border-border bg-background text-foreground`,
+  // Colours per variant only: two background classes on one toast would leave the winner to the
+  // stylesheet's order.
+  toast: base,
+  default: 'border-border bg-background text-foreground',
   success: 'border-success bg-success text-success-foreground',
   info: 'border-info bg-info text-info-foreground',
   error: 'border-destructive bg-destructive text-destructive-foreground',
