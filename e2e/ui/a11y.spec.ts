@@ -239,7 +239,8 @@ async function check(page: Page, where: string, variant: string, found: string[]
     found.push(`${where} [${variant}] ${v.id} (${v.impact}, ${v.nodes.length} nodes): ${nodes}`);
   }
   // Headings never skip a level (axe's heading-order is only a moderate best practice): the first
-  // is the page's h1, and each one goes at most one level deeper than the one before it.
+  // is the page's h1 (or, over a modal that hides the page, the dialog's title, an h2), and each
+  // one goes at most one level deeper than the one before it.
   const headings = await page.evaluate(() =>
     [...document.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]')]
       .filter(
@@ -248,9 +249,10 @@ async function check(page: Page, where: string, variant: string, found: string[]
       .map((el) => ({
         level: Number(el.getAttribute('aria-level') ?? el.tagName.slice(1)),
         text: (el.textContent ?? '').trim().slice(0, 40),
+        inDialog: el.closest('[role="dialog"], [role="alertdialog"]') !== null,
       })),
   );
-  let previous = 0;
+  let previous = headings[0]?.inDialog ? 1 : 0;
   for (const heading of headings) {
     if (heading.level > previous + 1)
       found.push(
