@@ -21,6 +21,7 @@ describe('account sub-navigation', () => {
       'password',
       'twoFactor',
       'billing',
+      'earnings',
       'notifications',
       'apikeys',
       'users',

@@ -19,6 +19,7 @@ export const ACCOUNT_NAV: readonly TAccountNavEntry[] = [
   { key: 'password', to: '/account/password', permission: 'user' },
   { key: 'twoFactor', to: '/account/2fa', permission: 'user' },
   { key: 'billing', to: '/account/billing', permission: 'owner' },
+  { key: 'earnings', to: '/account/earnings', permission: 'owner' },
   { key: 'notifications', to: '/account/notifications', permission: 'user' },
   { key: 'apikeys', to: '/account/apikeys', permission: 'developer' },
   { key: 'users', to: '/account/users', permission: 'admin' },
