@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // AIR gateway benchmark (server contract section 9). `npm run bench [-- options]` from the repo root.
-//   --duration S     seconds measured per target and concurrency (default 8, after a 2 s warm-up)
+//   --duration S     seconds measured per run (default 4, after a --warmup of 1 s)
+//   --rounds N       runs of each target and concurrency, interleaved (direct, floor, AIR, ...,
+//                    direct, floor, AIR, ...); the report gives each figure's median and spread
+//                    (default 3)
 //   --connections L  concurrencies, comma-separated (default 1,64)
 //   --delay MS       the mock upstream's fixed delay before answering (default 0)
 //   --ttfb N         streamed requests for the time-to-first-byte comparison (default 300)
@@ -8,13 +11,20 @@
 //   --no-portkey     skip Portkey's gateway
 //   --database-url U run AIR on this PostgreSQL database instead of the embedded one
 //   --root DIR       start AIR from another checkout of the repository (to compare two versions)
-//   --fault S        the fault scenario's length at the top concurrency (default 30; 0 skips it): one
+//   --only LIST      measure only these targets (comma-separated names, e.g. floor,AIR)
+//   --cpu-prof DIR   run AIR under `node --cpu-prof` (one profile per thread, written into DIR
+//                    when the bench stops it)
+//   --fault S        the fault scenario's length at the top concurrency (default 15; 0 skips it): one
 //                    of a routed route's two upstreams refuses connections for its middle third
 // Starts, each in its own process: the mock upstream, the floor (bare undici proxy), AIR and Portkey's
 // gateway; drives them with autocannon from this process. AIR starts exactly as `npm start` starts it
 // (`node scripts/start.mjs`: same entry point, mode and log level, the embedded database in a fresh
 // DATA_DIR): once on the empty data folder (first-start memory), then, after seed.ts has written
-// the bench account, key and route, again (idle memory after a restart), and that one is measured.
+// the bench accounts, key and routes, again (idle memory after a restart), and that one is measured.
+// Every run also reads, from /proc, the CPU time the measured server spent per call (by thread:
+// event loop, embedded database, others) and how busy the machine was (CPU steal, other processes'
+// CPU, load average): a run during which other processes took more than a quarter of a core, or
+// steal passed 2 %, is marked busy. CPU time per call is the figure that holds on a busy machine.
 // Its own dependencies (autocannon, @portkey-ai/gateway) live in this folder and are installed on
 // first run.
 import { spawn, spawnSync } from 'node:child_process';
@@ -27,12 +37,17 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { sampleTreeRss, treeRss } from '../../../scripts/process-memory.mjs';
+import { compare, snapshot } from './machine.mjs';
 
 const here = import.meta.dirname;
 const root = path.resolve(here, '../../..');
 const { values: args } = parseArgs({
   options: {
-    duration: { type: 'string', default: '8' },
+    duration: { type: 'string', default: '4' },
+    warmup: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '3' },
+    only: { type: 'string' },
+    'cpu-prof': { type: 'string' },
     connections: { type: 'string', default: '1,64' },
     delay: { type: 'string', default: '0' },
     ttfb: { type: 'string', default: '300' },
@@ -40,11 +55,13 @@ const { values: args } = parseArgs({
     'no-portkey': { type: 'boolean', default: false },
     'database-url': { type: 'string' },
     root: { type: 'string' },
-    fault: { type: 'string', default: '30' },
+    fault: { type: 'string', default: '15' },
   },
 });
 const FAULT = Number(args.fault);
 const DURATION = Number(args.duration);
+const WARMUP = Number(args.warmup);
+const ROUNDS = Math.max(1, Number(args.rounds));
 const CONNECTIONS = args.connections.split(',').map(Number);
 const SUSTAIN = Number(args.sustain);
 const PORTKEY_PORT = 8787;
@@ -131,6 +148,7 @@ function load(target, connections, duration, onTick) {
         latencies.sort((a, b) => a - b);
         resolve({
           rps: result.requests.total / result.duration,
+          requests: result.requests.total,
           p50: percentile(latencies, 50),
           p99: percentile(latencies, 99),
           non2xx: result.non2xx,
@@ -195,8 +213,8 @@ function freePort() {
 }
 
 /** `node scripts/start.mjs` in `cwd`; resolves once it prints its running line. Output is drained, not shown. */
-function startNpmStart(cwd, env) {
-  const child = spawn(process.execPath, [path.join(cwd, 'scripts/start.mjs')], {
+function startNpmStart(cwd, env, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(cwd, 'scripts/start.mjs')], {
     cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -282,7 +300,9 @@ async function startAirAsNpmStartDoes(upstreamUrl, faultUrl) {
   );
   if (seed.status !== 0) throw new Error(`seeding failed:\n${seed.stderr}`);
   const info = JSON.parse(seed.stdout.trim().split('\n').at(-1));
-  child = await startNpmStart(startRoot, env);
+  // Only the measured start is profiled (start.mjs's re-run keeps the flags).
+  const profile = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
+  child = await startNpmStart(startRoot, env, profile);
   // Idle for a moment, as after a restart, before the memory reading.
   await new Promise((resolve) => setTimeout(resolve, 5000));
   return { child, firstStart, info: { ...info, port } };
@@ -328,22 +348,37 @@ try {
   // not permitted here: the peak below then includes start-up
 }
 const jsonHeaders = { 'content-type': 'application/json' };
-const targets = [
-  { name: 'direct', url: `${upstream}/v1/chat/completions`, headers: jsonHeaders },
-  { name: 'floor', url: `http://127.0.0.1:${floor.info.port}/v1/chat/completions`, headers: jsonHeaders },
+const airUrl = `http://127.0.0.1:${air.info.port}/api/v1/chat/completions`;
+const airHeaders = { ...jsonHeaders, authorization: `Bearer ${air.info.key}` };
+const bodyFor = (model) => JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello' }] });
+let targets = [
+  { name: 'direct', url: `${upstream}/v1/chat/completions`, headers: jsonHeaders, pid: mock.child.pid },
   {
-    name: 'AIR',
-    url: `http://127.0.0.1:${air.info.port}/api/v1/chat/completions`,
-    headers: { ...jsonHeaders, authorization: `Bearer ${air.info.key}` },
+    name: 'floor',
+    url: `http://127.0.0.1:${floor.info.port}/v1/chat/completions`,
+    headers: jsonHeaders,
+    pid: floor.child.pid,
   },
+  { name: 'AIR', url: airUrl, headers: airHeaders, pid: air.child.pid },
   {
     // Two healthy upstreams, retries 2, the circuit on, no cache (contract 6a).
     name: 'AIR-routed',
-    url: `http://127.0.0.1:${air.info.port}/api/v1/chat/completions`,
-    headers: { ...jsonHeaders, authorization: `Bearer ${air.info.key}` },
-    body: JSON.stringify({ model: air.info.routed, messages: [{ role: 'user', content: 'Hello' }] }),
+    url: airUrl,
+    headers: airHeaders,
+    body: bodyFor(air.info.routed),
+    pid: air.child.pid,
   },
 ];
+if (air.info.priced)
+  targets.push({
+    // Another account's priced, public route (contract 5a): the caller has a card on file and a
+    // spend limit, so every call is priced and checked.
+    name: 'AIR-priced',
+    url: airUrl,
+    headers: airHeaders,
+    body: bodyFor(air.info.priced),
+    pid: air.child.pid,
+  });
 if (!args['no-portkey']) {
   const bin = path.join(here, 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js');
   const portkey = spawn(process.execPath, [bin, `--port=${PORTKEY_PORT}`, '--headless'], { stdio: 'ignore' });
@@ -358,22 +393,42 @@ if (!args['no-portkey']) {
       'x-portkey-provider': 'openai',
       'x-portkey-custom-host': `${upstream}/v1`,
     },
+    pid: portkey.pid,
   });
 }
+if (args.only) {
+  const only = new Set(args.only.split(','));
+  targets = targets.filter((target) => only.has(target.name));
+}
+const byName = (name) => targets.find((target) => target.name === name);
 
 console.log(
-  `\nAIR gateway benchmark: node ${process.version}, ${DURATION} s per run after a 2 s warm-up, upstream delay ${args.delay} ms, AIR started as \`npm start\` does${args.root ? ` from ${args.root}` : ''} on ${args['database-url'] ? 'PostgreSQL' : 'the embedded database'}\n`,
+  `\nAIR gateway benchmark: node ${process.version}, ${ROUNDS} interleaved rounds of ${DURATION} s runs after a ${WARMUP} s warm-up, upstream delay ${args.delay} ms, AIR started as \`npm start\` does${args.root ? ` from ${args.root}` : ''} on ${args['database-url'] ? 'PostgreSQL' : 'the embedded database'}${args['cpu-prof'] ? ', under --cpu-prof' : ''}\n`,
 );
+const benchPids = () => [
+  process.pid,
+  ...children.filter((child) => child.exitCode === null).map((child) => child.pid),
+];
+/** name@connections -> one result per round. */
 const results = {};
 for (const connections of CONNECTIONS) {
-  for (const target of targets) {
-    await load(target, connections, 2);
-    const result = await load(target, connections, DURATION);
-    results[`${target.name}@${connections}`] = result;
-    const bad = result.non2xx + result.errors;
-    console.log(
-      `  ${target.name.padEnd(8)} c=${String(connections).padEnd(3)} ${fmt(result.rps, 0).padStart(7)} req/s  p50 ${fmt(result.p50, 3)} ms  p99 ${fmt(result.p99, 3)} ms${bad ? `  (${bad} failed)` : ''}`,
-    );
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const target of targets) {
+      if (WARMUP > 0) await load(target, connections, WARMUP);
+      const before = snapshot(benchPids(), target.pid);
+      const result = await load(target, connections, DURATION);
+      result.machine = compare(before, snapshot(benchPids(), target.pid));
+      const focus = result.machine?.focus;
+      result.cpuUs = focus ? (focus.cpuMs * 1000) / result.requests : NaN;
+      result.mainUs = focus ? (focus.mainMs * 1000) / result.requests : NaN;
+      result.databaseUs = focus ? (focus.databaseMs * 1000) / result.requests : NaN;
+      (results[`${target.name}@${connections}`] ??= []).push(result);
+      const bad = result.non2xx + result.errors;
+      const machine = result.machine;
+      console.log(
+        `  ${target.name.padEnd(10)} c=${String(connections).padEnd(3)} round ${round}  ${fmt(result.rps, 0).padStart(6)} req/s  p50 ${fmt(result.p50, 3)} ms  p99 ${fmt(result.p99, 3)} ms  CPU ${fmt(result.cpuUs, 0)} µs/call${target.pid === air.child.pid ? ` (loop ${fmt(result.mainUs, 0)}, db ${fmt(result.databaseUs, 0)})` : ''}${bad ? `  (${bad} failed)` : ''}${machine?.busy ? `  BUSY: others ${fmt(machine.otherCores, 2)} cores, steal ${fmt(machine.steal * 100, 1)} %, load ${fmt(machine.load1, 1)}` : ''}`,
+      );
+    }
   }
 }
 
@@ -431,67 +486,122 @@ async function faultScenario(connections, seconds) {
 }
 
 let fault = null;
-if (FAULT > 0) {
-  await load(
-    targets.find((target) => target.name === 'AIR-routed'),
-    Math.max(...CONNECTIONS),
-    2,
-  );
+const routedTarget = byName('AIR-routed');
+if (FAULT > 0 && routedTarget) {
+  await load(routedTarget, Math.max(...CONNECTIONS), 2);
   fault = await faultScenario(Math.max(...CONNECTIONS), FAULT);
 }
 
-const streamTargets = targets.filter((target) => target.name !== 'Portkey' && target.name !== 'AIR-routed');
+const streamTargets = targets.filter((target) => ['direct', 'floor', 'AIR'].includes(target.name));
 const ttfbResults = {};
-for (const target of streamTargets) ttfbResults[target.name] = await ttfb(target, Number(args.ttfb));
+if (Number(args.ttfb) > 0)
+  for (const target of streamTargets) ttfbResults[target.name] = await ttfb(target, Number(args.ttfb));
 const airPeakAfterRuns = memory(air.child.pid);
 
 // ---- report ------------------------------------------------------------------------------------
-console.log('\n| target | c | req/s | p50 ms | p99 ms |\n|---|---|---|---|---|');
+function median(values) {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+/** "median (min-max)" of a figure over the rounds. */
+function cell(values, digits) {
+  const finite = values.filter(Number.isFinite);
+  if (finite.length === 0) return '–';
+  if (finite.length === 1) return fmt(finite[0], digits);
+  return `${fmt(median(finite), digits)} (${fmt(Math.min(...finite), digits)}-${fmt(Math.max(...finite), digits)})`;
+}
+const runsOf = (name, connections) => results[`${name}@${connections}`] ?? [];
+const figure = (name, connections, key) => runsOf(name, connections).map((run) => run[key]);
+/** Round by round, `name`'s figure minus (or over) the same round's figure of `base`. */
+function paired(name, base, connections, key, ratio = false) {
+  const own = figure(name, connections, key);
+  const other = figure(base, connections, key);
+  if (own.length === 0 || other.length === 0) return [];
+  return own.map((value, i) => (ratio ? value / other[i] : value - other[i]));
+}
+
+console.log(
+  `\nMedians of ${ROUNDS} interleaved rounds (min-max); added = the same round's figure minus the floor's; CPU = the target's own server process (the mock for direct), µs per call\n`,
+);
+console.log(
+  '| target | c | req/s | p50 ms | p99 ms | added p50 ms | added p99 ms | CPU µs/call | AIR loop / db µs |\n|---|---|---|---|---|---|---|---|---|',
+);
 for (const connections of CONNECTIONS)
   for (const target of targets) {
-    const r = results[`${target.name}@${connections}`];
+    const isAir = target.pid === air.child.pid;
+    const vsFloor = target.name !== 'direct' && target.name !== 'floor' && byName('floor');
     console.log(
-      `| ${target.name} | ${connections} | ${fmt(r.rps, 0)} | ${fmt(r.p50, 3)} | ${fmt(r.p99, 3)} |`,
+      `| ${target.name} | ${connections} | ${cell(figure(target.name, connections, 'rps'), 0)} | ${cell(figure(target.name, connections, 'p50'), 3)} | ${cell(figure(target.name, connections, 'p99'), 3)} | ${vsFloor ? cell(paired(target.name, 'floor', connections, 'p50'), 3) : ''} | ${vsFloor ? cell(paired(target.name, 'floor', connections, 'p99'), 3) : ''} | ${cell(figure(target.name, connections, 'cpuUs'), 0)} | ${isAir ? `${fmt(median(figure(target.name, connections, 'mainUs')), 0)} / ${fmt(median(figure(target.name, connections, 'databaseUs')), 0)}` : ''} |`,
     );
   }
+
 const low = Math.min(...CONNECTIONS);
 const high = Math.max(...CONNECTIONS);
-const direct = results[`direct@${low}`];
-const airLow = results[`AIR@${low}`];
-const added50 = airLow.p50 - direct.p50;
-const added99 = airLow.p99 - direct.p99;
-const airHigh = results[`AIR@${high}`];
-const floorHigh = results[`floor@${high}`];
-const portkeyHigh = results[`Portkey@${high}`];
 const check = (ok) => (ok ? 'met' : 'MISSED');
-console.log('\nTargets');
-console.log(
-  `  added latency c=${low}: p50 ${fmt(added50, 3)} ms (target <= 0.3: ${check(added50 <= 0.3)}), p99 ${fmt(added99, 3)} ms (target <= 1.5: ${check(added99 <= 1.5)})`,
-);
-console.log(
-  `  throughput c=${high}: AIR / floor ${fmt((airHigh.rps / floorHigh.rps) * 100, 0)} % (target >= 70 %: ${check(airHigh.rps / floorHigh.rps >= 0.7)})`,
-);
-if (portkeyHigh)
+const has = (...names) => names.every((name) => byName(name));
+console.log('\nTargets (medians of the rounds; each round compared with the same round)');
+if (has('AIR', 'direct')) {
+  const added50 = median(paired('AIR', 'direct', low, 'p50'));
+  const added99 = median(paired('AIR', 'direct', low, 'p99'));
   console.log(
-    `  throughput c=${high}: AIR / Portkey ${fmt(airHigh.rps / portkeyHigh.rps, 1)}x (target >= 2x: ${check(airHigh.rps / portkeyHigh.rps >= 2)})`,
+    `  added latency c=${low} over direct: p50 ${fmt(added50, 3)} ms (target <= 0.3: ${check(added50 <= 0.3)}), p99 ${fmt(added99, 3)} ms (target <= 1.5: ${check(added99 <= 1.5)})`,
   );
-const routedLow = results[`AIR-routed@${low}`];
-const routedHigh = results[`AIR-routed@${high}`];
-const routedAdded = routedLow.p50 - airLow.p50;
-console.log(
-  `  routing c=${low}: routed p50 ${fmt(routedLow.p50, 3)} ms vs plain ${fmt(airLow.p50, 3)} ms, added ${fmt(routedAdded, 3)} ms (target <= 0.05: ${check(routedAdded <= 0.05)}); c=${high}: routed / plain ${fmt((routedHigh.rps / airHigh.rps) * 100, 1)} % (target >= 95 %: ${check(routedHigh.rps / airHigh.rps >= 0.95)})`,
-);
+}
+if (has('AIR', 'floor')) {
+  const ratios = paired('AIR', 'floor', high, 'rps', true).map((ratio) => ratio * 100);
+  console.log(
+    `  throughput c=${high}: AIR / floor ${cell(ratios, 0)} % (target >= 70 %: ${check(median(ratios) >= 70)})`,
+  );
+}
+if (has('AIR', 'Portkey')) {
+  const ratios = paired('AIR', 'Portkey', high, 'rps', true);
+  console.log(
+    `  throughput c=${high}: AIR / Portkey ${cell(ratios, 1)}x (target >= 2x: ${check(median(ratios) >= 2)})`,
+  );
+}
+if (has('AIR', 'AIR-routed')) {
+  const added = median(paired('AIR-routed', 'AIR', low, 'p50'));
+  const ratios = paired('AIR-routed', 'AIR', high, 'rps', true).map((ratio) => ratio * 100);
+  console.log(
+    `  routing c=${low}: routed p50 ${cell(figure('AIR-routed', low, 'p50'), 3)} ms vs plain ${cell(figure('AIR', low, 'p50'), 3)} ms, added ${fmt(added, 3)} ms (target <= 0.05: ${check(added <= 0.05)}); c=${high}: routed / plain ${cell(ratios, 1)} % (target >= 95 %: ${check(median(ratios) >= 95)})`,
+  );
+}
+if (has('AIR', 'AIR-priced')) {
+  const added = median(paired('AIR-priced', 'AIR', low, 'p50'));
+  const ratios = paired('AIR-priced', 'AIR', high, 'rps', true).map((ratio) => ratio * 100);
+  console.log(
+    `  marketplace c=${low}: priced p50 added ${fmt(added, 3)} ms over plain; c=${high}: priced / plain ${cell(ratios, 1)} %`,
+  );
+}
 if (fault)
   console.log(
     `  fault (one of two upstreams refusing connections for ${fmt(FAULT / 3, 0)} s of ${FAULT} s, c=${high}, retries 2): ${fault.failed} caller-visible errors (target 0: ${check(fault.failed === 0)}); p99 before ${fmt(fault.p99Before, 3)} ms, during ${fmt(fault.p99During, 3)} ms (added ${fmt(fault.p99During - fault.p99Before, 3)} ms); ${fmt(fault.rpsDuring, 0)} req/s during`,
   );
-const ttfbAdded = ttfbResults.AIR.p50 - ttfbResults.direct.p50;
-console.log(
-  `  streaming TTFB p50: direct ${fmt(ttfbResults.direct.p50, 3)} ms, AIR ${fmt(ttfbResults.AIR.p50, 3)} ms, added ${fmt(ttfbAdded, 3)} ms (target <= 1: ${check(ttfbAdded <= 1)}); floor p50 ${fmt(ttfbResults.floor.p50, 3)} ms; p99 direct ${fmt(ttfbResults.direct.p99, 3)}, floor ${fmt(ttfbResults.floor.p99, 3)}, AIR ${fmt(ttfbResults.AIR.p99, 3)}`,
-);
+if (ttfbResults.AIR && ttfbResults.direct && ttfbResults.floor) {
+  const ttfbAdded = ttfbResults.AIR.p50 - ttfbResults.direct.p50;
+  console.log(
+    `  streaming TTFB p50: direct ${fmt(ttfbResults.direct.p50, 3)} ms, AIR ${fmt(ttfbResults.AIR.p50, 3)} ms, added ${fmt(ttfbAdded, 3)} ms (target <= 1: ${check(ttfbAdded <= 1)}); floor p50 ${fmt(ttfbResults.floor.p50, 3)} ms; p99 direct ${fmt(ttfbResults.direct.p99, 3)}, floor ${fmt(ttfbResults.floor.p99, 3)}, AIR ${fmt(ttfbResults.AIR.p99, 3)}`,
+  );
+}
 console.log(
   `  AIR RSS: first start ${fmt(airFirstStart.rssMb, 1)} MB (peak ${fmt(airFirstStart.peakMb, 1)} MB, target <= 500: ${check(airFirstStart.peakMb <= 500)}); idle after a restart ${fmt(airStartup.rssMb, 1)} MB (target <= 250: ${check(airStartup.rssMb <= 250)}, restart peak ${fmt(airStartup.peakMb, 1)} MB); peak under load ${fmt(airPeakAfterRuns.peakMb, 1)} MB; now ${fmt(airPeakAfterRuns.rssMb, 1)} MB`,
 );
+
+const machines = Object.values(results)
+  .flat()
+  .map((run) => run.machine)
+  .filter(Boolean);
+const busy = machines.filter((machine) => machine.busy);
+if (busy.length > 0)
+  console.log(
+    `\nWARNING: the machine was busy during ${busy.length} of ${machines.length} runs (other processes up to ${fmt(Math.max(...busy.map((m) => m.otherCores)), 2)} cores, CPU steal up to ${fmt(Math.max(...busy.map((m) => m.steal)) * 100, 1)} %, 1-minute load average ${fmt(Math.min(...machines.map((m) => m.load1)), 1)}-${fmt(Math.max(...machines.map((m) => m.load1)), 1)} on ${os.cpus().length} CPUs): the wall-clock figures are not a quiet machine's; CPU µs per call is.`,
+  );
+else if (machines.length > 0)
+  console.log(
+    `\nThe machine was quiet during every run (other processes under 0.25 cores, steal under 2 %).`,
+  );
 
 if (SUSTAIN > 0) {
   const samples = [];
@@ -511,6 +621,11 @@ if (SUSTAIN > 0) {
     `  sustained ${SUSTAIN} s at c=${high}: ${fmt(sustained.rps, 0)} req/s; RSS at 10 s ${fmt(first.rssMb, 1)} MB, end ${fmt(last.rssMb, 1)} MB, max ${fmt(max, 1)} MB, change ${fmt(growth, 1)} % (target within 10 %: ${check(Math.abs(growth) <= 10 && ((max - first.rssMb) / first.rssMb) * 100 <= 10)})`,
   );
   console.log(`  RSS samples (MB, every 5 s): ${samples.map((sample) => fmt(sample.rssMb, 0)).join(' ')}`);
+}
+// A profiled AIR writes its profiles as it exits: waited for.
+if (args['cpu-prof']) {
+  await stopProcess(air.child);
+  console.log(`\nCPU profiles of AIR's threads: ${path.resolve(args['cpu-prof'])}`);
 }
 cleanup();
 process.exit(0);

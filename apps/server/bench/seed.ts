@@ -1,12 +1,16 @@
 // The benchmark's data, written before AIR starts (AIR itself starts exactly as `npm start` does):
-// one account on an unlimited plan, one key and one endpoint pointing at the mock upstream, in the
-// database the environment names (DATA_DIR's embedded one, or DATABASE_URL). Prints
-// `{"key":"air_…","route":"bench/mock-…"}`. Run with `node --import tsx`.
+// one account on an unlimited plan, with a card on file and a spend limit, one key and endpoints
+// pointing at the mock upstream (plain, routed, the fault scenario's), and a second account's
+// priced public endpoint (the marketplace target), in the database the environment names
+// (DATA_DIR's embedded one, or DATABASE_URL). Prints
+// `{"key":"air_…","route":"bench/mock-…",…}`. Run with `node --import tsx`.
 import { parseArgs } from 'node:util';
 import { loadPlans, seedPlans } from '../src/modules/billing/plans';
 import { loadConfig } from '../src/config';
 import { withDatabase } from '../src/db/with-database';
 import { accounts, aiEndpoints, apiKeys } from '../src/db/schema';
+import { cards } from '../src/db/schema/cards';
+import { spendLimits } from '../src/db/schema/spend-limits';
 import { encryptSecret, randomBase62, sha256 } from '../src/lib/crypto';
 
 const { values } = parseArgs({
@@ -70,6 +74,30 @@ const seeded = await withDatabase(config, async ({ db }) => {
       circuit: { failures: 5, cooldown_s: 2 },
     },
   });
-  return { key, route, routed, fault };
+  // The marketplace target: another account's public endpoint with a price (contract 5a). The
+  // caller has a card on file (priced routes of others need one) and a spend limit it never
+  // reaches, so each call is priced and, where the gateway checks spend, checked.
+  const [provider] = await db
+    .insert(accounts)
+    .values({ name: 'Bench provider', planId: 'bench' })
+    .returning();
+  const priced = `bench/priced-${randomBase62(8).toLowerCase()}`;
+  await db.insert(aiEndpoints).values({
+    accountId: provider!.id,
+    name: 'bench priced',
+    routeName: priced,
+    routeEndpoint: first,
+    routeType: 'model',
+    isPrivate: false,
+    isShared: true,
+    pricePerCall: 1,
+    pricePer1mInput: 100,
+    pricePer1mOutput: 200,
+  });
+  await db
+    .insert(cards)
+    .values({ accountId: account!.id, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2099 });
+  await db.insert(spendLimits).values({ accountId: account!.id, limitMinor: 2_000_000_000 });
+  return { key, route, routed, fault, priced };
 });
 process.stdout.write(JSON.stringify(seeded) + '\n');

@@ -27,6 +27,7 @@ import {
 import { ZSessionList, ZSessionsSignedOut } from './schemas/session';
 import { ZSupportMail, ZUtilityConfig } from './schemas/support';
 import { ZUsageInsight, ZUsageLog } from './schemas/usage-insight';
+import { ZAccountOverview } from './schemas/overview';
 
 import { ZPaymentActionRequired, ZPlanSaved, ZPlanState } from './schemas/billing';
 import {
@@ -132,6 +133,7 @@ export const CONSOLE_API = {
   'GET /api/account/usage': { response: ZEnvelope(ZUsageList) },
   'GET /api/account/usage/insight': { response: ZEnvelope(ZUsageInsight) },
   'GET /api/account/usage/log': { response: ZEnvelope(ZUsageLog) },
+  'GET /api/account/overview': { response: ZEnvelope(ZAccountOverview) },
   'GET /api/account/activity': { response: ZEnvelope(ZActivityPage) },
 
   'GET /api/billing/config': { response: ZEnvelope(ZBillingConfig) },

@@ -6,7 +6,10 @@ import type { TServices } from '../../core/services';
 import type { TDb, TTx } from '../../db/client';
 import { usageEvents } from '../../db/schema/usage-events';
 import { callerUsage, providerUsage } from './insight';
-import { periodOf, periodRange, periodStart, projectedQuotaDay } from './period';
+import { periodOf, periodRange, periodStart, quotaState } from './period';
+import { OVERVIEW_LATEST_CALLS, type TAccountOverview } from '@air/shared/schemas/overview';
+import { accountOverview } from './overview';
+import { requestLog } from './request-log';
 
 /*
  * Usage owns the calls the gateway serves (`usage_events`, its daily roll-up, the meter's batches
@@ -153,15 +156,25 @@ export async function usageInsight(
     period: range,
     caller,
     provider,
-    quota: {
-      period: periodOf(now),
-      calls,
-      quota,
-      percent: quota === null ? null : quota === 0 ? 100 : Math.floor((calls * 100) / quota),
-      projected_day: quota === null ? null : projectedQuotaDay(calls, quota, now),
-      reached: quota !== null && calls >= quota,
-    },
+    quota: quotaState(calls, quota, now),
   };
+}
+
+/**
+ * The dashboard (`GET /api/account/overview`): the roll-up's figures after the pending batch is
+ * written (a call made a moment ago counts), this month against the quota as the gateway counts
+ * it, the endpoints' circuits and the request log's newest calls.
+ */
+export async function overview(
+  app: TServices,
+  gateway: TGatewayView,
+  server: object,
+  accountId: string,
+): Promise<TAccountOverview> {
+  const month = await monthCalls(app, gateway, accountId);
+  await flushUsage(gateway);
+  const latest = await requestLog(app.db, accountId, { limit: OVERVIEW_LATEST_CALLS });
+  return accountOverview(app, accountId, { month, server, latestCalls: latest.items });
 }
 
 /** One route at one price of a caller's priced calls not billed yet, taken for a charge. */
