@@ -11,6 +11,7 @@ import {
   ZLocalConfirmAnswer,
   ZLocalConfirmRequest,
   ZPlanChange,
+  ZPlanPreview,
   ZSubscription,
   ZSubscriptionAuthorize,
 } from './schemas/billing';
@@ -70,6 +71,7 @@ import {
   ZTwoFactorVerified,
   ZTwoFactorVerify,
 } from './schemas/two-factor';
+import { ZSpendLimit, ZSpendLimitUpdate } from './schemas/spend-limit';
 import { ZUsageList } from './schemas/usage';
 import {
   ZInvitedSignUp,
@@ -129,6 +131,7 @@ export const CONSOLE_API = {
   'GET /api/account/plan': { response: ZEnvelope(ZPlanState) },
   'POST /api/account/plan': { body: ZPlanChoice, response: ZPlanAnswer },
   'PATCH /api/account/plan': { body: ZPlanChoice, response: ZPlanAnswer },
+  'GET /api/account/plan/preview': { response: ZEnvelope(ZPlanPreview) },
   'DELETE /api/account': { body: ZPasswordConfirm, response: ZEnvelope(ZSignOut) },
   'GET /api/account/usage': { response: ZEnvelope(ZUsageList) },
   'GET /api/account/usage/insight': { response: ZEnvelope(ZUsageInsight) },
@@ -140,6 +143,7 @@ export const CONSOLE_API = {
   'GET /api/account/subscription': { response: ZEnvelope(ZSubscription.nullable()) },
   'GET /api/account/invoice': { response: ZEnvelope(ZInvoiceList) },
   'GET /api/account/earnings': { response: ZEnvelope(ZEarnings) },
+  'PATCH /api/account/spend-limit': { body: ZSpendLimitUpdate, response: ZEnvelope(ZSpendLimit) },
   'GET /api/account/card': { response: ZEnvelope(ZCard.nullable()) },
   'PATCH /api/account/card': {
     body: ZCardUpdate,

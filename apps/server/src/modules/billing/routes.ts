@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { earningsOf } from './earnings';
+import { setSpendLimit } from './spend-limit';
 import { documentedAs } from '../../core/openapi';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,17 +9,26 @@ import {
   ZClockAnswer,
   ZInvoicePdfParams,
   ZInvoicePdfQuery,
+  ZPlanPreviewQuery,
 } from '@air/shared/schemas/billing';
 import { checkCardFields } from '@air/shared/cards';
 import { ZEnvelope } from '@air/shared/schemas/common';
 import { updateCard } from './card';
 import { authorizeInvoice } from './invoice-payment';
 import { cardAppError } from './errors';
-import { findInvoice, invoiceWire, listInvoices, pdfTokenValid, renderInvoicePdf } from './invoices';
+import {
+  billToOf,
+  findInvoice,
+  invoiceWire,
+  listInvoices,
+  pdfTokenValid,
+  renderInvoicePdf,
+} from './invoices';
 import { LocalProcessor } from './local/processor';
 import { CardError } from './provider';
 import { loadCard } from './records';
 import { subscriptionWire } from './subscription';
+import { previewPlanChange } from './plan-preview';
 import { advanceClock, billingNow } from './clock';
 import { runDueRenewals } from './renewals';
 import { AppError } from '../../lib/app-error';
@@ -51,6 +61,16 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
     async (request) => ({ data: await subscriptionWire(app.billing, request.auth!.accountId) }),
   );
 
+  // What a plan change would charge, before the button (read-only, the change's own arithmetic).
+  route(
+    app,
+    'GET /api/account/plan/preview',
+    { preHandler: owner, schema: { tags, querystring: ZPlanPreviewQuery } },
+    async (request) => ({
+      data: await previewPlanChange(app.billing, request.auth!.accountId, request.query.plan),
+    }),
+  );
+
   route(app, 'GET /api/account/invoice', { preHandler: owner, schema: { tags } }, async (request) => ({
     data: (await listInvoices(app.db, request.auth!.accountId)).map((row) =>
       invoiceWire(row, app.config.secret),
@@ -60,6 +80,16 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
   route(app, 'GET /api/account/earnings', { preHandler: owner, schema: { tags } }, async (request) => ({
     data: await earningsOf(app.billing, request.auth!.accountId),
   }));
+
+  // The caller's cap on marketplace spend (contract 5a): the account's owner or an admin.
+  route(
+    app,
+    'PATCH /api/account/spend-limit',
+    { preHandler: app.authorize({ permission: 'admin', sessionOnly: true }), schema: { tags } },
+    async (request) => ({
+      data: await setSpendLimit(app.billing, request.auth!.accountId, request.body.marketplace_spend_limit),
+    }),
+  );
 
   // Opened in a new tab: authorised by the signed token of `invoice_pdf`, or by the owner's session.
   app.get(
@@ -91,12 +121,7 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
       }
       const invoice = await findInvoice(app.db, id, accountId);
       if (!invoice) throw new AppError('not_found');
-      const pdf = await renderInvoicePdf(invoice, {
-        name: 'AIR',
-        address: app.config.appUrl,
-        // SUPPORT_EMAIL is optional: the sender address stands in for it.
-        email: app.config.supportEmail ?? app.config.mailFrom,
-      });
+      const pdf = await renderInvoicePdf(invoice, app.config.invoiceSeller, await billToOf(app.db, invoice));
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="${invoice.number}.pdf"`)
