@@ -95,6 +95,8 @@ export default function ApiKeysPage() {
           columns={columns}
           searchKeys={['name']}
           selectable
+          onRowClick={(row) => void navigate(`/account/apikeys/edit?id=${encodeURIComponent(row.id)}`)}
+          rowLabel={(row) => row.name}
           actions={[
             {
               label: t('list.edit'),
