@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sum } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type TDatabase } from '../src/db/client';
-import { aiEndpoints, apiKeys, usageEvents } from '../src/db/schema';
+import { aiEndpoints, apiKeys, cards, spendLimits, usageEvents } from '../src/db/schema';
 import { periodOf } from '../src/gateway/limits';
 import { withDatabaseName } from './global-setup';
 import {
@@ -259,6 +259,46 @@ describe.runIf(onPostgres)('two gateway instances on one PostgreSQL and Redis', 
       Array.from({ length: 200 }, (_, i) => call((i % 2 ? a : b).url, key.raw, routeName)),
     );
     expect(tally(statuses)).toEqual({ 200: 20, 429: 180 });
+  });
+
+  it("holds a caller's marketplace spend limit exactly across both instances under a burst", async () => {
+    const provider = await caller('free');
+    await database.db
+      .update(aiEndpoints)
+      .set({ isShared: true, isPrivate: false, pricePerCall: 7, pricePer1mInput: 0, pricePer1mOutput: 0 })
+      .where(eq(aiEndpoints.id, provider.endpoint.id));
+    const { account, key } = await caller('free');
+    await database.db
+      .insert(cards)
+      .values({ accountId: account.id, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2099 });
+    // 3 calls' worth already spent this month; the limit leaves room for 10 more (21 + 70 = 91).
+    await database.db.insert(usageEvents).values(
+      Array.from({ length: 3 }, () => ({
+        callerAccountId: account.id,
+        keyId: key.id,
+        endpointId: provider.endpoint.id,
+        providerAccountId: provider.account.id,
+        status: 200,
+        latencyMs: 1,
+        costMicros: 7_000_000,
+        pricePerCall: 7,
+        pricePer1mInput: 0,
+        pricePer1mOutput: 0,
+      })),
+    );
+    await database.db.insert(spendLimits).values({ accountId: account.id, limitMinor: 95 });
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => call((i % 2 ? a : b).url, key.raw, provider.routeName)),
+    );
+    expect(tally(statuses)).toEqual({ 200: 10, 402: 50 });
+    const spent = async () => {
+      const [row] = await database.db
+        .select({ micros: sum(usageEvents.costMicros), calls: count() })
+        .from(usageEvents)
+        .where(eq(usageEvents.callerAccountId, account.id));
+      return [Number(row!.calls), Number(row!.micros)];
+    };
+    await expect.poll(spent, { timeout: 10_000 }).toEqual([13, 91_000_000]);
   });
 
   it('keeps serving while Redis is down, says so, and reconciles the counters when it returns', async () => {

@@ -47,6 +47,7 @@ describe('rate limiter', () => {
         rateLimitPerMinute: 8,
         hasCard: false,
         spendLimitMinor: null,
+        spendLimitSetAt: null,
       };
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
@@ -63,6 +64,56 @@ describe('rate limiter', () => {
       expect(await one.calls(`${id}-account`)).toBe(5);
     } finally {
       await admin.del(`air:q:${id}-account:2026-01`, `air:rl:${id}-key:${Math.floor(time / 60_000)}`);
+      admin.disconnect();
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it('reserves and settles marketplace spend atomically in Redis across instances, never past the limit', async () => {
+    const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const time = Date.UTC(2026, 0, 1, 10, 0, 30);
+    const id = `spend-${process.pid}-${Date.now()}`;
+    const spendKey = `air:sp:${id}:5:2026-01`;
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(url);
+    // Seeded: 10 minor units spent already (in millionths).
+    await admin.set(spendKey, 10_000_000, 'PX', 60_000);
+    const log = pino({ level: 'silent' });
+    const make = () =>
+      new RedisCallCounters(
+        url,
+        {} as TDb,
+        log,
+        async () => {},
+        () => {},
+        () => time,
+      );
+    const one = make();
+    const two = make();
+    try {
+      await expect.poll(() => one.redisUp() && two.redisUp()).toBe(true);
+      // A 50 limit and 4 per call: 10 calls fit (10 + 40), the other 20 are refused.
+      const tickets = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => (i % 2 ? one : two).reserveSpend(id, 5, 50, 4_000_000)),
+      );
+      const taken = tickets.filter((ticket) => ticket !== null);
+      expect(taken).toHaveLength(10);
+      // Each costs 4 plus tokens worth 1.5: the first settled is charged 5.5, and so on until the
+      // limit; what is charged adds up to the limit exactly.
+      const charged = await Promise.all(
+        taken.map((ticket, i) => (i % 2 ? one : two).settleSpend(ticket!, 5_500_000)),
+      );
+      expect(charged.reduce((total, micros) => total + micros, 0)).toBe(40_000_000);
+      expect(charged.every((micros) => micros >= 4_000_000 && micros <= 5_500_000)).toBe(true);
+      expect(Number(await admin.get(spendKey))).toBe(50_000_000);
+      // A refused or failed call gives its reservation back whole.
+      expect(await one.settleSpend({ ...taken[0]!, reservedMicros: 4_000_000 }, 0)).toBe(0);
+      expect(Number(await admin.get(spendKey))).toBe(46_000_000);
+      expect(await two.reserveSpend(id, 5, 50, 4_000_000)).not.toBeNull();
+      expect(await two.reserveSpend(id, 5, 50, 0)).toBeNull();
+    } finally {
+      await admin.del(spendKey);
       admin.disconnect();
       await one.close();
       await two.close();

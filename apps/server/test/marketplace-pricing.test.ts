@@ -5,6 +5,7 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageEvents } from '../src/db/schema';
 import { UsageJournal } from '../src/modules/usage/journal';
+import { chargedMicros } from '../src/modules/usage/service';
 import { gatewayStateOf } from '../src/gateway/state';
 import { CARDS, cardToken, newOwner, send } from './billing-helpers';
 import { createTestApp, type TTestApp } from './helpers';
@@ -159,9 +160,13 @@ describe('marketplace prices at metering', () => {
       };
       journal.end(journal.start(start, Date.now()), { ...end, price: PRICE });
       journal.end(journal.start(start, Date.now()), { ...end, price: null });
+      // Capped by the caller's spend limit: the cap is journalled with the price.
+      journal.end(journal.start(start, Date.now()), { ...end, price: PRICE, costCapMicros: 1_250_000 });
       journal.close(false);
       const rows = UsageJournal.recover(dir).flatMap((segment) => segment.rows);
-      expect(rows.map((row) => row.price)).toEqual([PRICE, null]);
+      expect(rows.map((row) => row.price)).toEqual([PRICE, null, PRICE]);
+      expect(rows.map((row) => row.costCapMicros ?? null)).toEqual([null, null, 1_250_000]);
+      expect(rows.map((row) => chargedMicros(row))).toEqual([CALL_MICROS, null, 1_250_000]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

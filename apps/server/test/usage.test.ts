@@ -60,6 +60,7 @@ describe('GET /api/account/usage', () => {
     expect(callerUsage.json().data).toEqual([
       expect.objectContaining({ label: 'calls', total: 2, quota: free.quota_calls_month, period }),
       expect.objectContaining({ label: 'served', total: 0, quota: null, period }),
+      expect.objectContaining({ label: 'spend', total: 0, quota: null, period, currency: free.currency }),
     ]);
     const providerUsage = (await usage(provider.token)).json().data;
     expect(providerUsage[0]).toMatchObject({ label: 'calls', total: 1 });

@@ -27,6 +27,7 @@ import {
 import { ZSessionList, ZSessionsSignedOut } from './schemas/session';
 import { ZSupportMail, ZUtilityConfig } from './schemas/support';
 import { ZUsageInsight, ZUsageLog } from './schemas/usage-insight';
+import { ZAccountOverview } from './schemas/overview';
 
 import { ZPaymentActionRequired, ZPlanSaved, ZPlanState } from './schemas/billing';
 import {
@@ -69,6 +70,7 @@ import {
   ZTwoFactorVerified,
   ZTwoFactorVerify,
 } from './schemas/two-factor';
+import { ZSpendLimit, ZSpendLimitUpdate } from './schemas/spend-limit';
 import { ZUsageList } from './schemas/usage';
 import {
   ZInvitedSignUp,
@@ -132,12 +134,14 @@ export const CONSOLE_API = {
   'GET /api/account/usage': { response: ZEnvelope(ZUsageList) },
   'GET /api/account/usage/insight': { response: ZEnvelope(ZUsageInsight) },
   'GET /api/account/usage/log': { response: ZEnvelope(ZUsageLog) },
+  'GET /api/account/overview': { response: ZEnvelope(ZAccountOverview) },
   'GET /api/account/activity': { response: ZEnvelope(ZActivityPage) },
 
   'GET /api/billing/config': { response: ZEnvelope(ZBillingConfig) },
   'GET /api/account/subscription': { response: ZEnvelope(ZSubscription.nullable()) },
   'GET /api/account/invoice': { response: ZEnvelope(ZInvoiceList) },
   'GET /api/account/earnings': { response: ZEnvelope(ZEarnings) },
+  'PATCH /api/account/spend-limit': { body: ZSpendLimitUpdate, response: ZEnvelope(ZSpendLimit) },
   'GET /api/account/card': { response: ZEnvelope(ZCard.nullable()) },
   'PATCH /api/account/card': {
     body: ZCardUpdate,

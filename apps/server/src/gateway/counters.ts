@@ -10,6 +10,16 @@ import {
   storedKeyCalls,
   type TRateLimiter,
 } from './limits';
+import {
+  LocalSpend,
+  RESERVE_SCRIPT,
+  SETTLE_SCRIPT,
+  limitMicrosOf,
+  spendCounterId,
+  spendKeyName,
+  storedSpendOf,
+  type TSpendTicket,
+} from './spend';
 
 /**
  * `admit` answers 0 (admitted and counted), QUOTA_EXCEEDED (the account's plan), KEY_QUOTA_EXCEEDED
@@ -31,6 +41,18 @@ export interface TAdmitKey {
  */
 export interface TCallCounters {
   admit(key: TAdmitKey, limits: TPlanLimits): number | Promise<number>;
+  /**
+   * Takes `reservedMicros` of the account's spend limit for a priced call (spend.ts): a ticket, or
+   * null when the call would pass the limit.
+   */
+  reserveSpend(
+    accountId: string,
+    limitSetAt: number,
+    limitMinor: number,
+    reservedMicros: number,
+  ): TSpendTicket | null | Promise<TSpendTicket | null>;
+  /** Replaces a ticket's reservation with the call's cost; answers the charge (capped at the limit). */
+  settleSpend(ticket: TSpendTicket, costMicros: number): number | Promise<number>;
   /** Calls counted this period (what the quota is enforced against). */
   calls(accountId: string): number | Promise<number>;
   /** null without REDIS_URL; else whether the shared counters are in use right now. */
@@ -43,6 +65,7 @@ export class LocalCallCounters implements TCallCounters {
   private limiter: TRateLimiter;
   private monthly: MonthlyCalls;
   private keyMonthly: MonthlyCalls;
+  private spend: LocalSpend;
 
   constructor(
     private readonly db: TDb,
@@ -52,6 +75,24 @@ export class LocalCallCounters implements TCallCounters {
     this.limiter = createMemoryRateLimiter(now);
     this.monthly = new MonthlyCalls(db, now, beforeSeed);
     this.keyMonthly = this.keyCounters();
+    this.spend = new LocalSpend(db, now, beforeSeed);
+  }
+
+  reserveSpend(
+    accountId: string,
+    limitSetAt: number,
+    limitMinor: number,
+    reservedMicros: number,
+  ): TSpendTicket | null | Promise<TSpendTicket | null> {
+    return this.spend.reserve(
+      spendCounterId(accountId, limitSetAt),
+      limitMicrosOf(limitMinor),
+      reservedMicros,
+    );
+  }
+
+  settleSpend(ticket: TSpendTicket, costMicros: number): number {
+    return this.spend.settle(ticket, costMicros);
   }
 
   private keyCounters(): MonthlyCalls {
@@ -111,6 +152,7 @@ export class LocalCallCounters implements TCallCounters {
     this.limiter = createMemoryRateLimiter(this.now);
     this.monthly = new MonthlyCalls(this.db, this.now, this.beforeSeed);
     this.keyMonthly = this.keyCounters();
+    this.spend = new LocalSpend(this.db, this.now, this.beforeSeed);
   }
 
   async close(): Promise<void> {
@@ -164,6 +206,13 @@ type TAdmitRedis = Redis & {
     quota: number,
     keyCap: number,
   ): Promise<number>;
+  airReserve(spendKey: string, limitMicros: number, reservedMicros: number): Promise<number>;
+  airSettle(
+    spendKey: string,
+    limitMicros: number,
+    reservedMicros: number,
+    costMicros: number,
+  ): Promise<number>;
 };
 
 /**
@@ -184,6 +233,8 @@ export class RedisCallCounters implements TCallCounters {
   private readonly countedLocally = new Set<string>();
   /** Capped keys' counter ids admitted locally meanwhile (their months are re-seeded too). */
   private readonly keysCountedLocally = new Set<string>();
+  /** Spend counters reserved in locally meanwhile (re-seeded too). */
+  private readonly spendCountedLocally = new Set<string>();
   private readonly seeding = new Map<string, Promise<void>>();
   private reconciling: Promise<void> | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -209,6 +260,8 @@ export class RedisCallCounters implements TCallCounters {
       enableAutoPipelining: true,
     }) as TAdmitRedis;
     this.redis.defineCommand('airAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
+    this.redis.defineCommand('airReserve', { numberOfKeys: 1, lua: RESERVE_SCRIPT });
+    this.redis.defineCommand('airSettle', { numberOfKeys: 1, lua: SETTLE_SCRIPT });
     this.redis.on('ready', () => void this.reconcile());
     this.redis.on('close', () => this.markDown());
     // Connection errors are reported by 'close' and retried by ioredis; they must not crash the process.
@@ -256,6 +309,77 @@ export class RedisCallCounters implements TCallCounters {
           return this.admitLocally(key, limits);
         },
       );
+  }
+
+  reserveSpend(
+    accountId: string,
+    limitSetAt: number,
+    limitMinor: number,
+    reservedMicros: number,
+  ): TSpendTicket | null | Promise<TSpendTicket | null> {
+    const counterId = spendCounterId(accountId, limitSetAt);
+    const limitMicros = limitMicrosOf(limitMinor);
+    if (!this.up) return this.reserveLocally(counterId, limitMicros, reservedMicros);
+    const period = this.monthly.period();
+    const spendKey = spendKeyName(counterId, period);
+    return this.redis.airReserve(spendKey, limitMicros, reservedMicros).then(
+      (result): TSpendTicket | null | Promise<TSpendTicket | null> => {
+        if (result === -2) return null;
+        if (result === -1)
+          return this.seedSpend(counterId, period).then(() =>
+            this.reserveSpend(accountId, limitSetAt, limitMinor, reservedMicros),
+          );
+        return { counterId, period, limitMicros, reservedMicros, shared: true };
+      },
+      (error: unknown) => {
+        this.log.warn({ err: error }, 'gateway: Redis counters unavailable, counting spend locally');
+        if (this.redis.status !== 'ready') this.markDown();
+        else this.scheduleReconcile();
+        return this.reserveLocally(counterId, limitMicros, reservedMicros);
+      },
+    );
+  }
+
+  settleSpend(ticket: TSpendTicket, costMicros: number): number | Promise<number> {
+    if (!ticket.shared) return this.local.settleSpend(ticket, costMicros);
+    return this.redis
+      .airSettle(
+        spendKeyName(ticket.counterId, ticket.period),
+        ticket.limitMicros,
+        ticket.reservedMicros,
+        costMicros,
+      )
+      .then(Number, (error: unknown) => {
+        // The call went; unsure of the count, it is charged no more than it reserved.
+        this.log.warn({ err: error }, 'gateway: Redis unavailable to settle a spend reservation');
+        return Math.min(costMicros, ticket.reservedMicros);
+      });
+  }
+
+  private reserveLocally(
+    counterId: string,
+    limitMicros: number,
+    reservedMicros: number,
+  ): TSpendTicket | null | Promise<TSpendTicket | null> {
+    this.spendCountedLocally.add(counterId);
+    this.onLocalAdmit();
+    const [accountId, setAt] = counterId.split(':');
+    return this.local.reserveSpend(accountId!, Number(setAt), limitMicros / 1_000_000, reservedMicros);
+  }
+
+  /** A spend counter's month, seeded once from usage_events like the quota (SET NX). */
+  private seedSpend(counterId: string, period: string): Promise<void> {
+    const key = spendKeyName(counterId, period);
+    let pending = this.seeding.get(key);
+    if (!pending) {
+      pending = (async () => {
+        await this.beforeSeed();
+        const stored = await storedSpendOf(this.db, counterId, period);
+        await this.redis.set(key, stored, 'PX', QUOTA_KEY_TTL_MS, 'NX');
+      })().finally(() => this.seeding.delete(key));
+      this.seeding.set(key, pending);
+    }
+    return pending;
   }
 
   async calls(accountId: string): Promise<number> {
@@ -342,23 +466,27 @@ export class RedisCallCounters implements TCallCounters {
 
   private async catchUp(): Promise<void> {
     try {
-      if (this.countedLocally.size > 0) {
+      if (this.countedLocally.size > 0 || this.spendCountedLocally.size > 0) {
         await this.beforeSeed();
         const period = this.monthly.period();
         const accounts = [...this.countedLocally];
         const keys = [...this.keysCountedLocally];
+        const spends = [...this.spendCountedLocally];
         await this.redis.del(
           ...accounts.map((accountId) => `air:q:${accountId}:${period}`),
           ...keys.map((counterId) => keyQuotaName(counterId, period)),
+          ...spends.map((counterId) => spendKeyName(counterId, period)),
         );
         for (const accountId of accounts) this.countedLocally.delete(accountId);
         for (const counterId of keys) this.keysCountedLocally.delete(counterId);
+        for (const counterId of spends) this.spendCountedLocally.delete(counterId);
         this.local.reset();
         this.log.info({ accounts: accounts.length }, 'gateway: Redis back, counters re-seeded from usage');
       }
       if (this.redis.status === 'ready') this.up = true;
       // Calls admitted locally while this ran: their months are dropped and re-seeded too.
-      if (this.countedLocally.size > 0) setImmediate(() => this.scheduleReconcile());
+      if (this.countedLocally.size > 0 || this.spendCountedLocally.size > 0)
+        setImmediate(() => this.scheduleReconcile());
     } catch (error) {
       this.log.warn({ err: error }, 'gateway: Redis counters not reconciled yet');
       // Retried once this attempt is over (scheduleReconcile waits for it to finish).

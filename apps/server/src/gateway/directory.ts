@@ -66,6 +66,8 @@ export interface TPlanLimits {
   hasCard: boolean;
   /** Marketplace spend cap per period (minor units), or null. */
   spendLimitMinor: number | null;
+  /** When that cap was saved (ms): names its spend counter (spend.ts). */
+  spendLimitSetAt: number | null;
 }
 
 /** Routes and accounts kept, found or missing (a miss is a route name someone tried). */

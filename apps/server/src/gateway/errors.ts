@@ -54,6 +54,12 @@ export const GATEWAY_ERRORS = {
     type: 'insufficient_quota',
     message: 'This route is priced: add a card to your account (Billing) to call it.',
   },
+  spend_limit_reached: {
+    status: 402,
+    type: 'insufficient_quota',
+    message:
+      "This call would pass your account's marketplace spend limit for this month. Raise the limit (Usage) to continue.",
+  },
   rate_limit_exceeded: {
     status: 429,
     type: 'rate_limit_error',

@@ -8,6 +8,10 @@ import { goneResult, mayCall, ownResult, parseObject } from './call-outcome';
 import { RoutedCall } from './routed-call';
 import { isAppError } from '../lib/app-error';
 import { estimateTokens, promptChars, tokensFrom } from './stream-usage';
+import { MICROS_PER_MINOR } from '@air/shared/schemas/price';
+import { chargedMicros, type TUsageRow } from '../modules/usage/service';
+import type { TPlanLimits } from './directory';
+import type { TSpendTicket } from './spend';
 import type { TGatewayState } from './state';
 import { ProxyCall, type TCallResult } from './upstream';
 
@@ -100,6 +104,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     streamed: Record<string, unknown> | null,
     attempts = 1,
     cacheHit = false,
+    spend: TSpendTicket | null = null,
   ) {
     const latencyMs = performance.now() - started;
     countCall(result.status);
@@ -127,28 +132,64 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       promptTokens = tokens.prompt;
       completionTokens = tokens.completion;
     }
-    meter.record(
-      {
-        callerAccountId: key.accountId,
-        keyId: key.keyId,
-        endpointId: route.endpointId,
-        providerAccountId: route.accountId,
-        status: result.status,
-        latencyMs: Math.round(latencyMs),
-        promptTokens,
-        completionTokens,
-        tokensEstimated,
-        streamed: result.streamed,
-        errorCode: result.errorCode ?? (result.clientGone ? 'client_closed' : null),
-        attempts,
-        cacheHit,
-        // The provider's own calls are free, and so is an answer from the cache (contract 5a, 6a);
-        // whether this one costs anything is decided when stored.
-        price: cacheHit || route.accountId === key.accountId ? null : route.price,
-        createdAt: new Date(),
-      },
+    const row: TUsageRow = {
+      callerAccountId: key.accountId,
+      keyId: key.keyId,
+      endpointId: route.endpointId,
+      providerAccountId: route.accountId,
+      status: result.status,
+      latencyMs: Math.round(latencyMs),
+      promptTokens,
+      completionTokens,
+      tokensEstimated,
+      streamed: result.streamed,
+      errorCode: result.errorCode ?? (result.clientGone ? 'client_closed' : null),
+      attempts,
+      cacheHit,
+      // The provider's own calls are free, and so is an answer from the cache (contract 5a, 6a);
+      // whether this one costs anything is decided when stored.
+      price: cacheHit || route.accountId === key.accountId ? null : route.price,
+      createdAt: new Date(),
+    };
+    if (!spend) return meter.record(row, callId);
+    // The caller has a spend limit: the reservation becomes the call's charge, capped at the limit.
+    const charged = counters.settleSpend(spend, chargedMicros(row) ?? 0);
+    if (typeof charged === 'number') return meter.record({ ...row, costCapMicros: charged }, callId);
+    meter.recordWhen(
+      charged.then((cap) => ({ ...row, costCapMicros: cap })),
       callId,
     );
+  }
+
+  /**
+   * A priced call of a caller with a spend limit takes its per-call price from the limit before it
+   * is forwarded (spend.ts); so does a call whose fallbacks may be priced (it reserves 0, and is
+   * refused once the limit is reached). Answers a ticket, null when there is nothing to reserve,
+   * or 'refused'.
+   */
+  function reserveSpend(
+    key: TKeyAuth,
+    route: TRouteEntry,
+    limits: TPlanLimits,
+  ): TSpendTicket | null | 'refused' | Promise<TSpendTicket | null | 'refused'> {
+    if (limits.spendLimitMinor === null || limits.spendLimitSetAt === null) return null;
+    const priced = route.price !== null && route.accountId !== key.accountId;
+    if (!priced && !route.routing?.fallbacks.length) return null;
+    const reserved = priced ? route.price!.per_call * MICROS_PER_MINOR : 0;
+    const ticket = counters.reserveSpend(
+      key.accountId,
+      limits.spendLimitSetAt,
+      limits.spendLimitMinor,
+      reserved,
+    );
+    if (ticket === null) return 'refused';
+    if (ticket instanceof Promise) return ticket.then((taken) => taken ?? 'refused');
+    return ticket;
+  }
+
+  /** A reservation given back whole: the call was refused or never sent. */
+  function release(spend: TSpendTicket | null) {
+    if (spend) void counters.settleSpend(spend, 0);
   }
 
   function begin(key: TKeyAuth, route: TRouteEntry): number {
@@ -161,8 +202,8 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
   }
 
   /** Admitted (counted against the quota) but the caller left before it was forwarded. */
-  function meterUnsent(started: number, key: TKeyAuth, route: TRouteEntry) {
-    meterCall(started, key, route, goneResult(), begin(key, route), null, 0);
+  function meterUnsent(started: number, key: TKeyAuth, route: TRouteEntry, spend: TSpendTicket | null) {
+    meterCall(started, key, route, goneResult(), begin(key, route), null, 0, false, spend);
   }
 
   function forward(
@@ -176,6 +217,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     streamed: Record<string, unknown> | null,
     stripUsage: boolean,
     hasCard: boolean,
+    spend: TSpendTicket | null,
   ) {
     const callId = begin(key, route);
     if (route.routing !== null) {
@@ -191,10 +233,11 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
         streamed ? { stripUsage } : null,
         callId,
         (answered, result, attempts, cacheHit) =>
-          meterCall(started, key, answered, result, callId, streamed, attempts, cacheHit),
+          meterCall(started, key, answered, result, callId, streamed, attempts, cacheHit, spend),
       ).start();
     }
-    const onDone = (result: TCallResult) => meterCall(started, key, route, result, callId, streamed);
+    const onDone = (result: TCallResult) =>
+      meterCall(started, key, route, result, callId, streamed, 1, false, spend);
     if (route.literalPrivate && !allowPrivate) {
       // Same answer as a refused DNS result: the caller learns nothing about the network.
       app.log.warn({ routeName: route.routeName }, 'gateway: upstream is a private address');
@@ -293,10 +336,16 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       const out = rewrite ? Buffer.from(JSON.stringify(parsed)) : body;
       // The caller may have left while a look-up was awaited: nothing to count or forward.
       if (res.destroyed) return;
+      // A caller's spend limit is checked first (one more Redis round trip, only for a limited
+      // caller's priced route); a call refused below gives its reservation back.
+      let spend = reserveSpend(key, route, limits);
+      if (spend instanceof Promise) spend = await spend;
+      if (spend === 'refused') return refuse(res, requestId, started, 'spend_limit_reached');
       // Checks and counts the call against the rate limit and the quota in one step (one Redis
       // round trip with REDIS_URL): from here on it is a call, metered whatever happens to it.
       let admitted = counters.admit(key, limits);
       if (typeof admitted !== 'number') admitted = await admitted;
+      if (admitted !== 0) release(spend);
       if (admitted === QUOTA_EXCEEDED) return refuse(res, requestId, started, 'quota_exceeded');
       if (admitted === KEY_QUOTA_EXCEEDED)
         return refuse(
@@ -308,8 +357,8 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
           keyQuotaBody(key.monthlyCalls ?? 0),
         );
       if (admitted > 0) return refuse(res, requestId, started, 'rate_limit_exceeded', admitted);
-      if (res.destroyed) return meterUnsent(started, key, route);
-      forward(res, requestId, started, key, route, out, parsed, streamed, stripUsage, limits.hasCard);
+      if (res.destroyed) return meterUnsent(started, key, route, spend);
+      forward(res, requestId, started, key, route, out, parsed, streamed, stripUsage, limits.hasCard, spend);
     } catch (error) {
       if (isAppError(error) && error.code === 'rate_limited')
         return refuse(res, requestId, started, 'too_many_unknown', error.retryAfter);

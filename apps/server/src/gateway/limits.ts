@@ -69,12 +69,12 @@ export class MonthlyCalls {
     return this.seed(accountId, period);
   }
 
-  /** Counts a forwarded call (after `current` has seeded the account). */
-  add(accountId: string): void {
+  /** Counts a forwarded call, or `amount` (spend), after `current` has seeded the id. */
+  add(accountId: string, amount = 1): void {
     const period = this.currentPeriod();
     const entry = this.counts.get(accountId);
-    if (entry && entry.period === period) entry.calls++;
-    else this.counts.set(accountId, { period, calls: 1 });
+    if (entry && entry.period === period) entry.calls += amount;
+    else this.counts.set(accountId, { period, calls: amount });
   }
 
   /** The period name, recomputed only when a month boundary passes (it is asked on every call). */

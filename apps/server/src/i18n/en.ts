@@ -35,6 +35,7 @@ export const en = {
   'validation.not_a_number': 'Please enter a valid number',
   'validation.old_password_required': 'Please enter your current password',
   'validation.otp_length': 'Please enter the 6-character code',
+  'validation.spend_limit': 'Enter an amount from 0 to 1,000,000.00, with at most 2 decimals',
   'validation.body_required': 'A request body is required',
   'validation.body_object': 'The request body must be a JSON object',
 } as const;

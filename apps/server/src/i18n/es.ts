@@ -33,6 +33,7 @@ export const es: Record<TMessageKey, string> = {
   'validation.not_a_number': 'Introduce un número válido',
   'validation.old_password_required': 'Introduce tu contraseña actual',
   'validation.otp_length': 'Introduce el código de 6 caracteres',
+  'validation.spend_limit': 'Introduce un importe de 0 a 1.000.000,00, con 2 decimales como máximo',
   'validation.body_required': 'Se requiere un cuerpo en la solicitud',
   'validation.body_object': 'El cuerpo de la solicitud debe ser un objeto JSON',
 };

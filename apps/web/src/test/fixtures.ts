@@ -2,6 +2,7 @@ import type { TAiEndpoint, TSharedAiEndpoint } from '@air/shared/schemas/aiendpo
 import type { TApiKey } from '@air/shared/schemas/api-key';
 import type { TItem } from '@air/shared/schemas/item';
 import type { TUsage } from '@air/shared/schemas/usage';
+import type { TAccountOverview } from '@air/shared/schemas/overview';
 import type { TSignInData, TUser, TUserSubscription } from '@air/shared/schemas/user';
 
 /**
@@ -145,3 +146,40 @@ export function usageFixture(patch: Partial<TUsage> = {}): TUsage {
     ...patch,
   };
 }
+
+/** 30 days to 2026-05-20 with `calls` on each day (errors 0), oldest first. */
+function trendFixture(calls: (day: number) => number) {
+  return Array.from({ length: 30 }, (_, i) => {
+    const day = new Date(Date.UTC(2026, 4, 20) - (29 - i) * 86_400_000).toISOString().slice(0, 10);
+    return { day, calls: calls(i), errors: 0 };
+  });
+}
+
+export function overviewFixture(patch: Partial<TAccountOverview> = {}): TAccountOverview {
+  return {
+    today: '2026-05-20',
+    period: { period: '2026-05', from: '2026-05-01' },
+    calls_today: 0,
+    calls_period: 0,
+    errors_period: 0,
+    error_rate: null,
+    latency_p50_ms: null,
+    trend: trendFixture(() => 0),
+    quota: {
+      period: '2026-05',
+      calls: 0,
+      quota: 1000,
+      percent: 0,
+      projected_day: null,
+      reached: false,
+    },
+    top_routes: [],
+    endpoints: [],
+    endpoint_count: 0,
+    latest_calls: [],
+    started: { key: false, endpoint: false, call: false },
+    ...patch,
+  };
+}
+
+export { trendFixture };

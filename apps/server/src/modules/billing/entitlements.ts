@@ -16,6 +16,11 @@ export interface TEntitlements {
   hasCard: boolean;
   /** The account's cap on marketplace spend per period, in minor units; null for none. */
   spendLimitMinor: number | null;
+  /**
+   * When the limit was last saved (ms), null without one: the gateway's spend counter is named by
+   * it, so each saved limit counts afresh from the stored spend.
+   */
+  spendLimitSetAt: number | null;
 }
 
 /**
@@ -32,7 +37,7 @@ function entitledPlanId(
 
 function entitlementsOfPlan(
   plan: TPlan,
-  row: { hasCard: boolean; spendLimit: number | null } | undefined,
+  row: { hasCard: boolean; spendLimit: number | null; spendLimitSetAt: Date | null } | undefined,
 ): TEntitlements {
   return {
     planId: plan.id,
@@ -40,6 +45,7 @@ function entitlementsOfPlan(
     rateLimitPerMinute: plan.rate_limit_per_minute,
     hasCard: row?.hasCard ?? false,
     spendLimitMinor: row?.spendLimit ?? null,
+    spendLimitSetAt: row?.spendLimit == null ? null : (row.spendLimitSetAt?.getTime() ?? 0),
   };
 }
 
@@ -65,6 +71,7 @@ export async function entitlementsOf(
       status: subscriptions.status,
       hasCard: sql<boolean>`${cards.accountId} is not null`,
       spendLimit: spendLimits.limitMinor,
+      spendLimitSetAt: spendLimits.updatedAt,
     })
     .from(account)
     .leftJoin(subscriptions, eq(subscriptions.accountId, account.id))

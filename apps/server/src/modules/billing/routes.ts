@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { earningsOf } from './earnings';
+import { setSpendLimit } from './spend-limit';
 import { documentedAs } from '../../core/openapi';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -60,6 +61,16 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
   route(app, 'GET /api/account/earnings', { preHandler: owner, schema: { tags } }, async (request) => ({
     data: await earningsOf(app.billing, request.auth!.accountId),
   }));
+
+  // The caller's cap on marketplace spend (contract 5a): the account's owner or an admin.
+  route(
+    app,
+    'PATCH /api/account/spend-limit',
+    { preHandler: app.authorize({ permission: 'admin', sessionOnly: true }), schema: { tags } },
+    async (request) => ({
+      data: await setSpendLimit(app.billing, request.auth!.accountId, request.body.marketplace_spend_limit),
+    }),
+  );
 
   // Opened in a new tab: authorised by the signed token of `invoice_pdf`, or by the owner's session.
   app.get(

@@ -41,6 +41,11 @@ export interface TJournalEnd {
    * anything is decided from it when the row is stored (`chargedMicros`).
    */
   price?: TPrice | null;
+  /**
+   * The most the call may be charged (millionths), when the caller's spend limit capped it
+   * (gateway/spend.ts); absent: its cost in full.
+   */
+  costCapMicros?: number | null;
   createdAt: Date;
 }
 
@@ -127,7 +132,7 @@ export class UsageJournal {
             }
           } else if (
             f[0] === 'E' &&
-            (f.length === 8 || f.length === 10 || f.length === 14 || f.length === 17) &&
+            (f.length === 8 || f.length === 10 || f.length === 14 || f.length === 17 || f.length === 18) &&
             !ended.has(f[1]!)
           ) {
             const started = starts.get(f[1]!);
@@ -151,13 +156,15 @@ export class UsageJournal {
               ...(f.length >= 14 && f[12] ? { endpointId: f[12], providerAccountId: f[13]! } : {}),
               // A priced call's price (17 fields): spend survives a kill -9 like the call itself.
               price:
-                f.length === 17
+                f.length >= 17
                   ? {
                       per_call: Number(f[14]),
                       per_1m_input_tokens: Number(f[15]),
                       per_1m_output_tokens: Number(f[16]),
                     }
                   : null,
+              // The spend limit's cap on its charge (18 fields).
+              ...(f.length === 18 ? { costCapMicros: Number(f[17]) } : {}),
             });
           }
           // Anything else is a line cut short by the kill: skipped.
@@ -216,7 +223,7 @@ export class UsageJournal {
   end(id: number, row: TJournalEnd & Partial<Pick<TJournalStart, 'endpointId' | 'providerAccountId'>>): void {
     this.inFlight.delete(id);
     this.append(
-      `E\t${id}\t${row.status}\t${row.latencyMs}\t${row.promptTokens ?? ''}\t${row.completionTokens ?? ''}\t${row.tokensEstimated ? 1 : 0}\t${row.createdAt.getTime()}\t${row.streamed ? 1 : 0}\t${row.errorCode ?? ''}\t${row.attempts}\t${row.cacheHit ? 1 : 0}\t${row.endpointId ?? ''}\t${row.providerAccountId ?? ''}${row.price ? `\t${row.price.per_call}\t${row.price.per_1m_input_tokens}\t${row.price.per_1m_output_tokens}` : ''}\n`,
+      `E\t${id}\t${row.status}\t${row.latencyMs}\t${row.promptTokens ?? ''}\t${row.completionTokens ?? ''}\t${row.tokensEstimated ? 1 : 0}\t${row.createdAt.getTime()}\t${row.streamed ? 1 : 0}\t${row.errorCode ?? ''}\t${row.attempts}\t${row.cacheHit ? 1 : 0}\t${row.endpointId ?? ''}\t${row.providerAccountId ?? ''}${row.price ? `\t${row.price.per_call}\t${row.price.per_1m_input_tokens}\t${row.price.per_1m_output_tokens}${row.costCapMicros != null ? `\t${row.costCapMicros}` : ''}` : ''}\n`,
     );
   }
 

@@ -49,6 +49,8 @@ export class Meter {
   private closing = false;
   /** The embedded database's staging table exists (copyStatements). */
   private staged = false;
+  /** Rows waiting for their charge to be settled (recordWhen). */
+  private readonly settling = new Set<Promise<void>>();
 
   constructor(
     private readonly db: TDb,
@@ -117,8 +119,25 @@ export class Meter {
     if (this.buffer.length >= this.batchSize) void this.flush();
   }
 
+  /**
+   * Records the row once it is known: a call whose charge the spend limit settles in Redis. A
+   * flush waits for it, so a report written after the call answered includes it.
+   */
+  recordWhen(row: Promise<TUsageRow>, callId = 0): void {
+    const pending: Promise<void> = row
+      .then((known) => this.record(known, callId))
+      .finally(() => this.settling.delete(pending));
+    this.settling.add(pending);
+  }
+
   /** Writes what is buffered; resolves when this and earlier batches are written. */
   flush(): Promise<void> {
+    // The rows settling now, not those that start meanwhile: a busy gateway still flushes.
+    if (this.settling.size > 0) return Promise.all([...this.settling]).then(() => this.flushBuffer());
+    return this.flushBuffer();
+  }
+
+  private flushBuffer(): Promise<void> {
     if (this.buffer.length === 0) return this.writing;
     const batch: TBatch = { rows: this.buffer, segment: this.journal ? this.journal.rotate() : null };
     this.buffer = [];
@@ -282,10 +301,15 @@ function copyStatements(db: TDb, rows: TUsageRow[], segment: string | null, crea
  * was not a success (2xx). Exact; rounded only on the invoice line.
  */
 export function chargedMicros(
-  row: Pick<TUsageRow, 'price' | 'status' | 'cacheHit' | 'promptTokens' | 'completionTokens'>,
+  row: Pick<
+    TUsageRow,
+    'price' | 'status' | 'cacheHit' | 'promptTokens' | 'completionTokens' | 'costCapMicros'
+  >,
 ): number | null {
   if (!row.price || row.cacheHit || row.status < 200 || row.status >= 300) return null;
-  return costMicros(row.price, row.promptTokens, row.completionTokens);
+  const cost = costMicros(row.price, row.promptTokens, row.completionTokens);
+  // Capped by the caller's spend limit (gateway/spend.ts): never charged past it.
+  return row.costCapMicros == null ? cost : Math.min(cost, row.costCapMicros);
 }
 
 /**

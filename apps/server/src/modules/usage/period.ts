@@ -1,5 +1,6 @@
 import {
   MAX_USAGE_DAYS,
+  type TUsageQuota,
   type TUsageInsightQuery,
   type TUsagePeriod,
 } from '@air/shared/schemas/usage-insight';
@@ -116,4 +117,16 @@ export function periodOf(time: number): string {
 
 export function periodStart(period: string): Date {
   return new Date(`${period}-01T00:00:00.000Z`);
+}
+
+/** This month's calls against the quota: per cent used, the projected day, whether it is reached. */
+export function quotaState(calls: number, quota: number | null, now = Date.now()): TUsageQuota {
+  return {
+    period: periodOf(now),
+    calls,
+    quota,
+    percent: quota === null ? null : quota === 0 ? 100 : Math.floor((calls * 100) / quota),
+    projected_day: quota === null ? null : projectedQuotaDay(calls, quota, now),
+    reached: quota !== null && calls >= quota,
+  };
 }

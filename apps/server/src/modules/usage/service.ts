@@ -1,19 +1,23 @@
 import { and, count, eq, gte, sql } from 'drizzle-orm';
 import { endpointRoutes } from '../aiendpoint/service';
 import type { TUsageList } from '@air/shared/schemas/usage';
+import { microsToMinor } from '@air/shared/schemas/price';
 import type { TUsageInsight, TUsageInsightQuery } from '@air/shared/schemas/usage-insight';
 import type { TServices } from '../../core/services';
 import type { TDb, TTx } from '../../db/client';
 import { usageEvents } from '../../db/schema/usage-events';
 import { callerUsage, providerUsage } from './insight';
-import { periodOf, periodRange, periodStart, projectedQuotaDay } from './period';
+import { periodOf, periodRange, periodStart, quotaState } from './period';
+import { OVERVIEW_LATEST_CALLS, type TAccountOverview } from '@air/shared/schemas/overview';
+import { accountOverview } from './overview';
+import { requestLog } from './request-log';
 
 /*
  * Usage owns the calls the gateway serves (`usage_events`, its daily roll-up, the meter's batches
  * and the quota warnings): the meter that writes them (metering.ts, with its journal), the
  * reports that read them, and the stored count the gateway seeds its quota counter from.
  */
-export { Meter, insertUsageRows, type TMeterOptions, type TUsageRow } from './metering';
+export { Meter, chargedMicros, insertUsageRows, type TMeterOptions, type TUsageRow } from './metering';
 export type { TJournalStart } from './journal';
 export { periodOf, periodStart };
 
@@ -56,12 +60,28 @@ export async function storedCalls(
 }
 
 /**
+ * A caller account's exact marketplace spend (millionths of a minor unit) since the period began:
+ * what the gateway seeds its spend counter from, and what the usage report shows.
+ */
+export async function storedSpendMicros(db: TDb, accountId: string, period: string): Promise<number> {
+  const result = (await db.execute(sql`
+    select coalesce(sum(cost_micros), 0)::float8 as spend from usage_events
+    where caller_account_id = ${accountId} and cost_micros is not null
+      and created_at >= ${periodStart(period).toISOString()}::timestamptz`)) as {
+    rows: { spend: number }[];
+  };
+  return Number(result.rows[0]?.spend ?? 0);
+}
+
+/**
  * The gateway's in-memory parts that usage reports on: its quota counter, the plan limits it
  * enforces and its pending usage rows. The gateway hands them over when it starts
  * (`reportGatewayTo`); usage does not import the gateway, which sits above the modules.
  */
 interface TQuota {
+  planId: string;
   quotaCallsMonth: number;
+  spendLimitMinor: number | null;
 }
 
 export interface TGatewayView {
@@ -97,7 +117,7 @@ async function monthCalls(app: TServices, gateway: TGatewayView, accountId: stri
   ]);
   // No limits loaded yet (no subscription row): the free plan's, as the gateway's entitlements say.
   const free = app.plans.find((plan) => plan.id === 'free');
-  return { calls, quota: limits?.quotaCallsMonth ?? free?.quota_calls_month ?? null };
+  return { calls, quota: limits?.quotaCallsMonth ?? free?.quota_calls_month ?? null, limits };
 }
 
 /**
@@ -112,8 +132,9 @@ export async function accountUsage(
 ): Promise<TUsageList> {
   const period = periodOf(Date.now());
   const start = periodStart(period);
-  const { calls, quota } = await monthCalls(app, gateway, accountId);
+  const { calls, quota, limits } = await monthCalls(app, gateway, accountId);
   await flushUsage(gateway);
+  const spendMicros = await storedSpendMicros(app.db, accountId, period);
   const [served] = await app.db
     .select({ total: count() })
     .from(usageEvents)
@@ -128,9 +149,19 @@ export async function accountUsage(
       .where(and(eq(usageEvents.callerAccountId, accountId), gte(usageEvents.createdAt, start)));
     total = Number(made?.total ?? 0);
   }
+  const plan =
+    app.plans.find((p) => p.id === limits?.planId) ?? app.plans.find((p) => p.price > 0) ?? app.plans[0];
   return [
     { label: 'calls', total, quota, ...bounds },
     { label: 'served', total: Number(served?.total ?? 0), quota: null, ...bounds },
+    {
+      label: 'spend',
+      total: microsToMinor(spendMicros),
+      quota: limits?.spendLimitMinor ?? null,
+      ...bounds,
+      currency: plan?.currency ?? 'usd',
+      currency_symbol: plan?.currency_symbol ?? '$',
+    },
   ];
 }
 
@@ -153,15 +184,25 @@ export async function usageInsight(
     period: range,
     caller,
     provider,
-    quota: {
-      period: periodOf(now),
-      calls,
-      quota,
-      percent: quota === null ? null : quota === 0 ? 100 : Math.floor((calls * 100) / quota),
-      projected_day: quota === null ? null : projectedQuotaDay(calls, quota, now),
-      reached: quota !== null && calls >= quota,
-    },
+    quota: quotaState(calls, quota, now),
   };
+}
+
+/**
+ * The dashboard (`GET /api/account/overview`): the roll-up's figures after the pending batch is
+ * written (a call made a moment ago counts), this month against the quota as the gateway counts
+ * it, the endpoints' circuits and the request log's newest calls.
+ */
+export async function overview(
+  app: TServices,
+  gateway: TGatewayView,
+  server: object,
+  accountId: string,
+): Promise<TAccountOverview> {
+  const month = await monthCalls(app, gateway, accountId);
+  await flushUsage(gateway);
+  const latest = await requestLog(app.db, accountId, { limit: OVERVIEW_LATEST_CALLS });
+  return accountOverview(app, accountId, { month, server, latestCalls: latest.items });
 }
 
 /** One route at one price of a caller's priced calls not billed yet, taken for a charge. */

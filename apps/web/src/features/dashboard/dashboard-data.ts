@@ -1,5 +1,4 @@
 import { call } from '@/lib/api';
-import type { TUsage, TUsageList } from '@air/shared/schemas/usage';
 import { revealKey } from '@/features/apikeys/api-keys-api';
 
 /**
@@ -30,9 +29,4 @@ export async function firstRouteName(): Promise<string | null> {
     console.warn('Quick-start: could not load the registry', error);
     return null;
   }
-}
-
-/** The calls row of GET /api/account/usage (this month against the quota), or null. */
-export function callsRow(rows: TUsageList): TUsage | null {
-  return rows.find((row) => row.label === 'calls') ?? null;
 }

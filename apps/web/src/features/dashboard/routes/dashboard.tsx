@@ -1,26 +1,58 @@
 import * as React from 'react';
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
+import { hasPermission } from '@air/shared/permissions';
 import { PageHeading } from '@/components/layout/page-heading';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/use-toast';
+import { QuotaCard } from '@/features/usage/components/quota-card';
 import { useSession } from '@/lib/session';
-import { CodeBlock } from '../components/code-block';
-import { callsRow, firstApiKey, firstRouteName } from '../dashboard-data';
-import { monthUsageQuery } from '@/features/usage/usage-api';
-import { buildSnippets, PLACEHOLDER_KEY, PLACEHOLDER_ROUTE, SAMPLE_MODEL } from '../snippets';
-import { formatNumber } from '@/lib/format-number';
+import { EndpointHealth } from '../components/endpoint-health';
+import { GetStarted } from '../components/get-started';
+import { LatestCalls } from '../components/latest-calls';
+import { QuickStart } from '../components/quick-start';
+import { StatTiles } from '../components/stat-tiles';
+import { TopRoutes } from '../components/top-routes';
+import { firstApiKey, firstRouteName } from '../dashboard-data';
+import { overviewQuery } from '../overview-api';
+import { PLACEHOLDER_KEY, PLACEHOLDER_ROUTE } from '../snippets';
 
-/** /dashboard: the quick-start (cURL, NodeJS, Python, OpenAI compatibility) and usage this period. */
-export default function DashboardPage() {
+function OverviewSkeleton() {
   const { t } = useTranslation('dashboard');
+  return (
+    <div role="status" aria-live="polite" className="space-y-6" data-testid="overview-loading">
+      <span className="sr-only">{t('common:loading')}</span>
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        {[0, 1, 2, 3].map((i) => (
+          <div key={i} className="h-28 animate-pulse rounded-lg border bg-muted" />
+        ))}
+      </div>
+      <div className="grid gap-6 lg:grid-cols-3">
+        {[0, 1, 2].map((i) => (
+          <div key={i} className="h-48 animate-pulse rounded-lg border bg-muted" />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * /dashboard: how things are (calls today and this period with their trend, error rate, median
+ * latency, quota, top routes, endpoint health, latest calls) from `GET /api/account/overview`, and
+ * the "Get started" checklist until a key exists and a call has succeeded. Only calls the member
+ * may make are made: the key for the examples is read only by those who may read keys.
+ */
+export default function DashboardPage() {
+  const { t, i18n } = useTranslation('dashboard');
   const { user } = useSession();
-  const key = useQuery({ queryKey: ['quickstart-key'], queryFn: firstApiKey, staleTime: 60_000 });
+  const canReadKeys = hasPermission(user?.permission, 'developer');
+  const overview = useQuery(overviewQuery);
+  const key = useQuery({
+    queryKey: ['quickstart-key'],
+    queryFn: firstApiKey,
+    staleTime: 60_000,
+    enabled: canReadKeys,
+  });
   const route = useQuery({ queryKey: ['quickstart-route'], queryFn: firstRouteName });
-  // The quota banner reads the same query: one cache entry, one shape (the list), each selects.
-  const usage = useQuery({ ...monthUsageQuery, select: callsRow });
 
   // The welcome notification, once per visit of the page.
   const welcomed = React.useRef(false);
@@ -34,123 +66,53 @@ export default function DashboardPage() {
     });
   }, [t, user?.name]);
 
-  // The server's APP_URL is the origin the console is served from.
-  const origin = window.location.origin;
-  const apiKey = key.data ?? PLACEHOLDER_KEY;
-  const routeName = route.data ?? PLACEHOLDER_ROUTE;
-  const snippets = buildSnippets({ origin, apiKey, routeName });
+  const data = overview.data;
+  const examples = (
+    <QuickStart apiKey={key.data ?? PLACEHOLDER_KEY} routeName={route.data ?? PLACEHOLDER_ROUTE} />
+  );
+  const started = data?.started;
+  const checklistOpen = started ? !(started.key && started.call) : false;
 
   return (
     <section className="space-y-6">
       <PageHeading />
-      <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
-        <Card className="min-w-0">
-          <CardHeader>
-            <CardTitle>{t('quickstart.title')}</CardTitle>
-            <CardDescription>{t('quickstart.description')}</CardDescription>
-          </CardHeader>
-          <CardContent className="space-y-4">
-            {(!key.data || !route.data) && !key.isPending && !route.isPending && (
-              <p className="text-sm text-muted-foreground">
-                {!key.data && (
-                  <>
-                    {t('quickstart.noKey')}{' '}
-                    <Link
-                      className="text-primary underline-offset-4 hover:underline"
-                      to="/account/apikeys/create"
-                    >
-                      {t('quickstart.createKey')}
-                    </Link>
-                    {'. '}
-                  </>
-                )}
-                {!route.data && (
-                  <>
-                    {t('quickstart.noRoute')}{' '}
-                    <Link className="text-primary underline-offset-4 hover:underline" to="/registry">
-                      {t('quickstart.register')}
-                    </Link>
-                    .
-                  </>
-                )}
-              </p>
-            )}
-            <Tabs defaultValue="curl">
-              <TabsList>
-                <TabsTrigger value="curl">cURL</TabsTrigger>
-                <TabsTrigger value="node">NodeJS</TabsTrigger>
-                <TabsTrigger value="python">Python</TabsTrigger>
-              </TabsList>
-              <TabsContent value="curl">
-                <CodeBlock
-                  code={snippets.curl}
-                  label={t('quickstart.snippet', { name: 'cURL' })}
-                  testId="snippet-curl"
-                />
-              </TabsContent>
-              <TabsContent value="node">
-                <CodeBlock
-                  code={snippets.node}
-                  label={t('quickstart.snippet', { name: 'NodeJS' })}
-                  testId="snippet-node"
-                />
-              </TabsContent>
-              <TabsContent value="python">
-                <CodeBlock
-                  code={snippets.python}
-                  label={t('quickstart.snippet', { name: 'Python' })}
-                  testId="snippet-python"
-                />
-              </TabsContent>
-            </Tabs>
-          </CardContent>
-        </Card>
-        <Card>
-          <CardHeader>
-            <CardTitle>{t('usage.title')}</CardTitle>
-            <CardDescription>{usage.data?.period ?? t('usage.period')}</CardDescription>
-          </CardHeader>
-          <CardContent>
-            {usage.data ? (
-              <p>
-                <span className="text-3xl font-semibold" data-testid="usage-total">
-                  {formatNumber(usage.data.total)}
-                </span>{' '}
-                <span className="text-sm text-muted-foreground">
-                  {usage.data.quota != null
-                    ? t('usage.ofQuota', { quota: formatNumber(usage.data.quota) })
-                    : (usage.data.label ?? t('usage.calls'))}
-                </span>
-                <Link
-                  className="mt-2 block text-sm font-medium text-primary underline-offset-4 hover:underline"
-                  to="/account/usage"
-                >
-                  {t('usage.details')}
-                </Link>
-              </p>
-            ) : (
-              <p className="text-sm text-muted-foreground">
-                {usage.isPending ? t('common:loading') : t('usage.unavailable')}
-              </p>
-            )}
-          </CardContent>
-        </Card>
-      </div>
-      <Card className="min-w-0">
-        <CardHeader>
-          <CardTitle>{t('openai.title')}</CardTitle>
-          <CardDescription>{t('openai.description', { model: SAMPLE_MODEL })}</CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-3">
-          <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
-            <dt className="text-muted-foreground">{t('openai.baseUrl')}</dt>
-            <dd className="font-mono break-all">{`${origin}/api/v1`}</dd>
-            <dt className="text-muted-foreground">{t('openai.endpoint')}</dt>
-            <dd className="font-mono break-all">{`${origin}/api/v1/chat/completions`}</dd>
-          </dl>
-          <CodeBlock code={snippets.openai} label={t('openai.title')} testId="snippet-openai" />
-        </CardContent>
-      </Card>
+      {started && checklistOpen && (
+        <GetStarted started={started} canCreateKey={canReadKeys} examples={started.call ? null : examples} />
+      )}
+      <section aria-labelledby="overview-title" className="space-y-6">
+        <h2 id="overview-title" className="sr-only">
+          {t('overview.title')}
+        </h2>
+        {!data ? (
+          overview.isError ? (
+            <p role="alert" className="text-sm text-destructive">
+              {t('overview.unavailable')}
+            </p>
+          ) : (
+            <OverviewSkeleton />
+          )
+        ) : (
+          <>
+            <StatTiles overview={data} />
+            <div className="grid gap-6 lg:grid-cols-3">
+              <QuotaCard
+                quota={data.quota}
+                locale={i18n.language}
+                canUpgrade={hasPermission(user?.permission, 'owner')}
+              />
+              <TopRoutes routes={data.top_routes} />
+              <EndpointHealth endpoints={data.endpoints} count={data.endpoint_count} />
+            </div>
+            <LatestCalls calls={data.latest_calls} />
+          </>
+        )}
+      </section>
+      {started && (!checklistOpen || started.call) && (
+        <details className="group rounded-lg border bg-card p-4 shadow-sm" data-testid="quick-start">
+          <summary className="cursor-pointer font-medium">{t('quickstart.folded')}</summary>
+          <div className="mt-4">{examples}</div>
+        </details>
+      )}
     </section>
   );
 }

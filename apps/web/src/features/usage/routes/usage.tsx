@@ -21,6 +21,7 @@ import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { BarChart } from '../components/bar-chart';
 import { QuotaCard } from '../components/quota-card';
+import { SpendCard } from '../components/spend-card';
 import { RequestLog } from '../components/request-log';
 import { CountTable, Tokens, UsageRowsTable } from '../components/usage-tables';
 import { downloadText, usageCsv } from '../csv';
@@ -39,7 +40,8 @@ const selectClass =
 /**
  * /account/usage: what flowed through the gateway in a period. Caller view (calls per day by
  * status class, by endpoint and key, tokens, latency), provider view (other accounts' calls to this
- * account's endpoints), this month against the quota, CSV of what is shown, and the request log.
+ * account's endpoints), this month against the quota, the month's marketplace spend against the
+ * spend limit (set here by an owner or admin), CSV of what is shown, and the request log.
  */
 export default function UsagePage() {
   const { t, i18n } = useTranslation('usage');
@@ -146,6 +148,7 @@ export default function UsagePage() {
             />
             <Totals data={data} locale={locale} />
           </div>
+          <SpendCard locale={locale} canEdit={hasPermission(user?.permission, 'admin')} />
           <CallerView data={data} locale={locale} />
           <ProviderView data={data} locale={locale} />
         </>

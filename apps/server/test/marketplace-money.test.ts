@@ -1,0 +1,185 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { microsToMinor } from '@air/shared/schemas/price';
+import { invoices, usageEvents } from '../src/db/schema';
+import { gatewayStateOf } from '../src/gateway/state';
+import { advance, CARDS, cardToken, newOwner, send } from './billing-helpers';
+import { createTestApp, type TTestApp } from './helpers';
+import { insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+
+/*
+ * Money adds up (issue 24): for one billing period with several callers and providers, per-call
+ * and token prices, a platform fee other than the default, and a caller held to a spend limit,
+ * every caller's marketplace lines add up to every provider's gross, gross = fee + net, and each
+ * line is its calls' exact cost rounded once, to the minor unit. Refused calls cost nothing.
+ */
+
+let t: TTestApp;
+let upstream: TMockUpstream;
+let base: string;
+const FEE_PERCENT = 15;
+
+beforeAll(async () => {
+  upstream = await startMockUpstream();
+  t = await createTestApp({ upstreamAllowPrivate: true, platformFeePercent: FEE_PERCENT });
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await upstream?.close();
+});
+
+async function call(key: string, routeName: string): Promise<number> {
+  const answer = await fetch(`${base}/api/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ model: routeName, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  await answer.arrayBuffer();
+  return answer.status;
+}
+
+async function route(owner: { headers: Record<string, string> }, routeName: string, price: object) {
+  const created = await send(t.app, owner.headers, 'POST', '/api/aiendpoint', {
+    route_name: routeName,
+    route_endpoint: `${upstream.url}/ok`,
+    isShared: true,
+    isPrivate: false,
+    config: { price },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+}
+
+describe('marketplace money for a period', () => {
+  it("adds every caller's lines up to every provider's gross (gross = fee + net), with spend-limit refusals costing nothing", async () => {
+    const tag = `${process.pid}${Date.now() % 100000}`;
+    const providers = [await newOwner(t.app, 'free'), await newOwner(t.app, 'free')];
+    // Per call only; per call plus tokens with fractions of a cent per call; tokens only.
+    const routes = [`money${tag}/flat`, `money${tag}/tokens`, `money${tag}/only-tokens`];
+    await route(providers[0]!, routes[0]!, { per_call: 9, per_1m_input_tokens: 0, per_1m_output_tokens: 0 });
+    await route(providers[0]!, routes[1]!, {
+      per_call: 2,
+      per_1m_input_tokens: 4_321,
+      per_1m_output_tokens: 8_765,
+    });
+    await route(providers[1]!, routes[2]!, {
+      per_call: 0,
+      per_1m_input_tokens: 50_000,
+      per_1m_output_tokens: 90_000,
+    });
+
+    const callers: { accountId: string; headers: Record<string, string>; key: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const owner = await newOwner(t.app);
+      const token = await cardToken(t.app, owner.headers, CARDS.ok);
+      const plan = await send(t.app, owner.headers, 'POST', '/api/account/plan', { plan: 'pro', token });
+      expect(plan.statusCode, plan.body).toBe(200);
+      callers.push({ ...owner, key: (await insertKey(t.db, t.config.secret, owner.accountId)).raw });
+    }
+    // The third caller may spend 0.50 this month: the flat route's 9 a call stops it at 5 calls
+    // (45); two calls of the token route (2 reserved, about 2.11 each) fit, the third does not;
+    // one tokens-only call is admitted with 0.78 left and charged just that (capped), then refused.
+    const limited = callers[2]!;
+    expect(
+      (
+        await send(t.app, limited.headers, 'PATCH', '/api/account/spend-limit', {
+          marketplace_spend_limit: 50,
+        })
+      ).statusCode,
+    ).toBe(200);
+
+    const statuses: Record<string, number[]> = {};
+    for (const [n, caller] of callers.entries()) {
+      const seen: number[] = [];
+      for (let i = 0; i < 6 + n; i++) seen.push(await call(caller.key, routes[0]!));
+      for (let i = 0; i < 3; i++) seen.push(await call(caller.key, routes[1]!));
+      for (let i = 0; i < 2 + n; i++) seen.push(await call(caller.key, routes[2]!));
+      statuses[caller.accountId] = seen;
+    }
+    // Unlimited callers: every call answered.
+    expect(statuses[callers[0]!.accountId]!.every((status) => status === 200)).toBe(true);
+    expect(statuses[callers[1]!.accountId]!.every((status) => status === 200)).toBe(true);
+    const limitedStatuses = statuses[limited.accountId]!;
+    expect(limitedStatuses.slice(0, 8)).toEqual([200, 200, 200, 200, 200, 402, 402, 402]);
+    expect(limitedStatuses.slice(8)).toEqual([200, 200, 402, 200, 402, 402, 402]);
+    await gatewayStateOf(t.app).meter.flush();
+
+    // Refused calls are not stored at all; the limited caller's stored spend is its limit exactly.
+    const stored = await t.db
+      .select({
+        caller: usageEvents.callerAccountId,
+        calls: sql<number>`count(*)::int`,
+        micros: sql<number>`coalesce(sum(${usageEvents.costMicros}), 0)::float8`,
+      })
+      .from(usageEvents)
+      .where(
+        inArray(
+          usageEvents.callerAccountId,
+          callers.map((caller) => caller.accountId),
+        ),
+      )
+      .groupBy(usageEvents.callerAccountId);
+    const byCaller = new Map(stored.map((row) => [row.caller, row]));
+    expect(Number(byCaller.get(limited.accountId)!.calls)).toBe(8);
+    expect(Number(byCaller.get(limited.accountId)!.micros)).toBe(50_000_000);
+
+    // The exact cost of each caller's lines, grouped as a renewal groups them, rounded once each.
+    const groups = await t.db
+      .select({
+        caller: usageEvents.callerAccountId,
+        micros: sql<number>`sum(${usageEvents.costMicros})::float8`,
+      })
+      .from(usageEvents)
+      .where(
+        sql`${usageEvents.costMicros} is not null and ${inArray(
+          usageEvents.callerAccountId,
+          callers.map((caller) => caller.accountId),
+        )}`,
+      )
+      .groupBy(usageEvents.callerAccountId, usageEvents.endpointId, usageEvents.pricePerCall);
+    const expected = new Map<string, number>();
+    for (const group of groups)
+      expected.set(group.caller, (expected.get(group.caller) ?? 0) + microsToMinor(Number(group.micros)));
+
+    await advance(t.app, 32);
+
+    let callerLines = 0;
+    let lineFees = 0;
+    for (const caller of callers) {
+      const rows = await t.db.select().from(invoices).where(eq(invoices.accountId, caller.accountId));
+      const lines = rows
+        .flatMap((invoice) => invoice.lines)
+        .filter((line) => line.description.startsWith('Marketplace'));
+      const sum = lines.reduce((total, line) => total + line.amount, 0);
+      expect(sum).toBe(expected.get(caller.accountId));
+      expect(
+        rows.filter((invoice) => invoice.lines.some((line) => line.description.startsWith('Marketplace'))),
+      ).toEqual([expect.objectContaining({ status: 'paid' })]);
+      callerLines += sum;
+      for (const line of lines) lineFees += Math.floor((line.amount * FEE_PERCENT + 50) / 100);
+    }
+    expect(expected.get(limited.accountId)).toBe(50);
+
+    let gross = 0;
+    let fees = 0;
+    for (const provider of providers) {
+      const earnings = await t.app.inject({ url: '/api/account/earnings', headers: provider.headers });
+      expect(earnings.statusCode, earnings.body).toBe(200);
+      const data = earnings.json().data as {
+        fee_percent: number;
+        rows: { gross: number; fee: number; net: number; paying_accounts: number }[];
+      };
+      expect(data.fee_percent).toBe(FEE_PERCENT);
+      for (const row of data.rows) {
+        expect(row.gross).toBe(row.fee + row.net);
+        gross += row.gross;
+        fees += row.fee;
+      }
+    }
+    expect(callerLines).toBe(gross);
+    // The fee is 15 % of each caller line, rounded once per line (half up).
+    expect(fees).toBe(lineFees);
+    expect(fees).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,55 @@
+import { useTranslation } from 'react-i18next';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { CodeBlock } from './code-block';
+import { buildSnippets, SAMPLE_MODEL } from '../snippets';
+
+/** The examples (cURL, NodeJS, Python) and the OpenAI-compatible form, with the key and route given. */
+export function QuickStart({ apiKey, routeName }: { apiKey: string; routeName: string }) {
+  const { t } = useTranslation('dashboard');
+  // The server's APP_URL is the origin the console is served from.
+  const origin = window.location.origin;
+  const snippets = buildSnippets({ origin, apiKey, routeName });
+  return (
+    <div className="min-w-0 space-y-4">
+      <Tabs defaultValue="curl">
+        <TabsList>
+          <TabsTrigger value="curl">cURL</TabsTrigger>
+          <TabsTrigger value="node">NodeJS</TabsTrigger>
+          <TabsTrigger value="python">Python</TabsTrigger>
+        </TabsList>
+        <TabsContent value="curl">
+          <CodeBlock
+            code={snippets.curl}
+            label={t('quickstart.snippet', { name: 'cURL' })}
+            testId="snippet-curl"
+          />
+        </TabsContent>
+        <TabsContent value="node">
+          <CodeBlock
+            code={snippets.node}
+            label={t('quickstart.snippet', { name: 'NodeJS' })}
+            testId="snippet-node"
+          />
+        </TabsContent>
+        <TabsContent value="python">
+          <CodeBlock
+            code={snippets.python}
+            label={t('quickstart.snippet', { name: 'Python' })}
+            testId="snippet-python"
+          />
+        </TabsContent>
+      </Tabs>
+      <div className="space-y-3">
+        <p className="text-sm font-medium">{t('openai.title')}</p>
+        <p className="text-sm text-muted-foreground">{t('openai.description', { model: SAMPLE_MODEL })}</p>
+        <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+          <dt className="text-muted-foreground">{t('openai.baseUrl')}</dt>
+          <dd className="font-mono break-all">{`${origin}/api/v1`}</dd>
+          <dt className="text-muted-foreground">{t('openai.endpoint')}</dt>
+          <dd className="font-mono break-all">{`${origin}/api/v1/chat/completions`}</dd>
+        </dl>
+        <CodeBlock code={snippets.openai} label={t('openai.title')} testId="snippet-openai" />
+      </div>
+    </div>
+  );
+}
