@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
-import { createUser, type TUser } from '../support/users';
+import { createUser, startUpstream, type TUser } from '../support/users';
 
 /*
  * axe-core on every route of the console's table (apps/web/src/app/routes.ts), signed out and
@@ -98,6 +98,9 @@ function signedInVisits({ keyId, endpointId, routeName, items }: TSeed): TVisit[
       route: '/dashboard',
       ready: async (page) => {
         await expect(page.getByTestId('snippet-curl')).toContainText('air_');
+        // The overview with its figures (the seed's failed calls) and the checklist's last step.
+        await expect(page.getByTestId('latest-calls').getByRole('listitem')).toHaveCount(2);
+        await expect(page.getByTestId('get-started')).toBeVisible();
         // The welcome toast fades in: audited once it is there (settle waits for the fade).
         await expect(page.getByText('Welcome, Ada Audit', { exact: true })).toBeVisible();
       },
@@ -302,6 +305,27 @@ test.beforeAll(async ({ request }) => {
     data: { description: '<p>An <b>agent</b> that answers questions about your documents.</p>' },
   });
   expect(described.status(), await described.text()).toBeLessThan(300);
+  // Two calls through the gateway that an upstream answers 500: the dashboard shows its figures,
+  // its latest calls and, no call having succeeded, the checklist with its examples.
+  const upstream = await startUpstream();
+  try {
+    const failing = `a11y-${Date.now().toString(36)}/fail`;
+    const failingEndpoint = await request.post('/api/aiendpoint', {
+      headers,
+      data: { route_name: failing, route_endpoint: `${upstream.url}/fail`, route_type: 'model' },
+    });
+    expect(failingEndpoint.status(), await failingEndpoint.text()).toBe(201);
+    const fullKey = ((await key.json()) as { data: { full_key: string } }).data.full_key;
+    for (let i = 0; i < 2; i++) {
+      const called = await request.post('/api/v1/chat/completions', {
+        headers: { Authorization: `Bearer ${fullKey}`, 'x-route-name': failing },
+        data: { messages: [{ role: 'user', content: 'Hi' }] },
+      });
+      expect(called.status()).toBe(500);
+    }
+  } finally {
+    upstream.server.close();
+  }
   const items: Record<string, string> = {};
   for (const kind of ['newitem', 'newitemtwo', 'endpointtest', 'airoute', 'air', 'search']) {
     const item = await request.post(`/api/${kind}`, { headers, data: { name: `First ${kind}` } });

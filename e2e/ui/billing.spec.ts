@@ -98,11 +98,21 @@ test('paid sign-up with 4242, invoice PDF, a declined card, a failed renewal and
   // The guard now sends the owner to billing, where the banner asks for a new card.
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/account\/billing$/);
-  await expect(page.getByRole('alert').filter({ hasText: 'Payment failed' })).toBeVisible();
+  const failed = page.getByRole('alert').filter({ hasText: 'Payment failed' });
+  await expect(failed).toBeVisible();
+  // When the card is tried again, said in the banner and instead of "Renews on"; the quota shown
+  // is the free plan's, which the gateway holds the account to until it pays.
+  await expect(failed).toContainText(/We will try your card again on \w+ \d+, \d{4}\./);
+  await expect(page.getByText(/^Payment due, retrying on \w+ \d+, \d{4}$/)).toBeVisible();
+  await expect(page.getByText(/Renews on/)).toHaveCount(0);
+  await expect(page.getByText('Free plan limits until the payment goes through')).toBeVisible();
 
-  await page.getByRole('tab', { name: 'Card' }).click();
+  // The banner's own "Update card" opens the card form with the focus on the card number.
+  await failed.getByRole('button', { name: 'Update card' }).click();
+  await expect(page.getByRole('tab', { name: 'Card' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByLabel('Card number')).toBeFocused();
   await fillCard(page, '4242 4242 4242 4242');
-  await page.getByRole('button', { name: 'Update card' }).click();
+  await page.getByRole('tabpanel').getByRole('button', { name: 'Update card' }).click();
   await expect(page.getByText('Visa ending in 4242')).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: 'Payment failed' })).toHaveCount(0);
   await page.goto('/dashboard');
@@ -142,4 +152,40 @@ test('a renewal the bank wants authorized: the banner, Authorize payment, the di
   await expect(page.locator('tr[data-invoice]').first()).toContainText('Paid');
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('the free plan reads as free; a plan change previews what it costs; a failed 3-D Secure lands under the card', async ({
+  page,
+  request,
+  consoleErrors,
+}) => {
+  test.setTimeout(60_000);
+  await useSessionOf(page, await createUser(request, 'Ada Lovelace', 'billing-preview'));
+  await page.goto('/account/billing');
+  const free = page.locator('label[data-plan="free"]');
+  await expect(free).toContainText('No card needed');
+  await expect(free.getByText(/Free/)).toHaveCount(1);
+  await expect(page.locator('[data-total="plan"]')).toHaveText('Free');
+  await expect(page.locator('[data-total="seats"]')).toHaveCount(0);
+
+  // Pro for one seat, from free: its full price, due now, before the button.
+  await page.getByRole('radio', { name: /Pro/ }).click();
+  const preview = page.getByRole('region', { name: 'What this change costs' });
+  await expect(preview.locator('[data-preview-row="seats"]')).toContainText('1 × $29');
+  await expect(preview.locator('[data-preview-row="due"]')).toContainText('Due now$29');
+  await expect(preview).toContainText('Then $29 / month');
+
+  // A 3-D Secure card whose authentication fails: the message under the card field, as a decline's.
+  await fillCard(page, '4000 0025 0000 3155');
+  await page.getByRole('button', { name: 'Change plan' }).click();
+  await page
+    .getByRole('dialog', { name: 'Authenticate payment' })
+    .getByRole('button', { name: 'Fail authentication' })
+    .click();
+  await expect(
+    page.locator('[data-field="token"]').getByText(/We are unable to authenticate your payment method/),
+  ).toBeVisible();
+  await expect(page.getByText('Something went wrong')).toHaveCount(0);
+  await expect(page.locator('[data-total="plan"]')).toHaveText('Free');
+  allowRefusals(consoleErrors, [400]);
 });

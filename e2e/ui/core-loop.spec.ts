@@ -139,7 +139,8 @@ test('key, endpoint, dashboard cURL snippet through the gateway, usage, marketpl
     await expect(card).toContainText('A fast model shared b...');
     await card.getByRole('link', { name: /Details/ }).click();
     await expect(page).toHaveURL(new RegExp(`/aiendpoints/${bobId}$`));
-    await expect(page.getByRole('heading', { level: 1, name: 'Bob shared model' })).toBeVisible();
+    // The endpoint page's title is its route name, its identity.
+    await expect(page.getByRole('heading', { level: 1, name: bobRoute })).toBeVisible();
     await expect(page.getByRole('switch', { name: 'Active' })).toBeDisabled();
   } finally {
     upstream.server.close();

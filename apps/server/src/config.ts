@@ -81,6 +81,14 @@ const ZEnv = z.object({
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).default('AIR <no-reply@air.local>')),
   PLATFORM_FEE_PERCENT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100).default(10)),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: 'must be an email address' }).optional()),
+  INVOICE_SELLER: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .max(1000, 'must be at most 1000 characters')
+      .regex(/^[^\r\n]+$/, 'must be one line, its parts separated by |')
+      .optional(),
+  ),
   DOCS_URL: z.preprocess(
     emptyToUndefined,
     z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
@@ -154,6 +162,11 @@ export interface TConfig {
   mailFrom: string;
   /** Where support-form messages go; unset: the form answers that support is not configured. */
   supportEmail: string | undefined;
+  /**
+   * The seller block of invoice PDFs, one entry a printed line: the seller's name, postal address
+   * and billing address (INVOICE_SELLER, split at `|`); by default AIR, APP_URL and SUPPORT_EMAIL.
+   */
+  invoiceSeller: string[];
   /** The platform's share of marketplace charges, in percent (0-100, default 10). */
   platformFeePercent: number;
   /** The side navigation's Docs link; unset: the OpenAPI reference at /api/docs. */
@@ -195,6 +208,25 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
   if (['true', 'yes', 'on'].includes(trimmed)) return true;
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
   return value.trim();
+}
+
+/**
+ * INVOICE_SELLER split into its printed lines; unset, the product's name, its address on the web
+ * and the support address when one is set (never the mail sender, a no-reply address).
+ */
+function invoiceSellerOf(
+  value: string | undefined,
+  appUrl: string,
+  supportEmail: string | undefined,
+): string[] {
+  if (value) {
+    const lines = value
+      .split('|')
+      .map((line) => line.trim())
+      .filter(Boolean);
+    if (lines.length > 0) return lines;
+  }
+  return ['AIR', appUrl, ...(supportEmail ? [supportEmail] : [])];
 }
 
 export const BUILT_IN_PLANS_FILE = path.join(import.meta.dirname, 'modules', 'billing', 'plans.json');
@@ -311,13 +343,14 @@ export function loadConfig(
   const dataDir = path.resolve(cwd, e.DATA_DIR);
   const hostForUrl =
     e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
+  const appUrl = (e.APP_URL ?? `http://${hostForUrl}:${e.PORT}`).replace(/\/+$/, '');
   return {
     nodeEnv: e.NODE_ENV,
     isProduction,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     port: e.PORT,
     host: e.HOST,
-    appUrl: (e.APP_URL ?? `http://${hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
+    appUrl,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
@@ -325,6 +358,7 @@ export function loadConfig(
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,
+    invoiceSeller: invoiceSellerOf(e.INVOICE_SELLER, appUrl, e.SUPPORT_EMAIL),
     platformFeePercent: e.PLATFORM_FEE_PERCENT,
     docsUrl: e.DOCS_URL,
     billing,

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 
 const SERVER = path.resolve(import.meta.dirname, '../src/server.ts');
+const CLI = path.resolve(import.meta.dirname, '../src/cli.ts');
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /** A port nobody listens on right now (the OS picks it). */
@@ -58,22 +59,42 @@ export interface TInstance {
   stop(): Promise<void>;
 }
 
+/** The environment a test's server process (and a CLI run against its database) gets. */
+function processEnv(env: Record<string, string>, port = 0): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    SECRET: 'test-secret-that-is-at-least-32-characters-long',
+    UPSTREAM_ALLOW_PRIVATE: 'true',
+    ...env,
+  };
+}
+
+/**
+ * `npm run cli -- <args>` against the database of `env` (an instance's): its output, or a throw
+ * when it fails. An embedded database is one process's: stop the instance first.
+ */
+export function runCli(args: string[], env: Record<string, string>): string {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: ROOT,
+    env: processEnv(env),
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (result.status !== 0) throw new Error(`cli ${args.join(' ')} failed:\n${result.stdout}${result.stderr}`);
+  return result.stdout;
+}
+
 /** Starts the real server (src/server.ts) as its own process and waits for /healthz. */
 export async function startInstance(env: Record<string, string>): Promise<TInstance> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SECRET: 'test-secret-that-is-at-least-32-characters-long',
-      UPSTREAM_ALLOW_PRIVATE: 'true',
-      ...env,
-    },
+    env: processEnv(env, port),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

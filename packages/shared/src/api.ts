@@ -11,6 +11,7 @@ import {
   ZLocalConfirmAnswer,
   ZLocalConfirmRequest,
   ZPlanChange,
+  ZPlanPreview,
   ZSubscription,
   ZSubscriptionAuthorize,
 } from './schemas/billing';
@@ -130,6 +131,7 @@ export const CONSOLE_API = {
   'GET /api/account/plan': { response: ZEnvelope(ZPlanState) },
   'POST /api/account/plan': { body: ZPlanChoice, response: ZPlanAnswer },
   'PATCH /api/account/plan': { body: ZPlanChoice, response: ZPlanAnswer },
+  'GET /api/account/plan/preview': { response: ZEnvelope(ZPlanPreview) },
   'DELETE /api/account': { body: ZPasswordConfirm, response: ZEnvelope(ZSignOut) },
   'GET /api/account/usage': { response: ZEnvelope(ZUsageList) },
   'GET /api/account/usage/insight': { response: ZEnvelope(ZUsageInsight) },

@@ -117,8 +117,51 @@ export const ZSubscription = ZUserSubscription.extend({
   plan: z.string(),
   plan_name: z.string(),
   status: ZSubscriptionStatus,
+  /**
+   * When an unpaid renewal (`requires_payment_method`, `requires_action`) is tried again on the
+   * card on file (dunning: 1 and 3 days after it failed); null when nothing waits.
+   */
+  next_attempt_at: z.string().nullable(),
 });
 export type TSubscription = z.infer<typeof ZSubscription>;
+
+/** `GET /api/account/plan/preview?plan=`: the plan a change would move to. */
+export const ZPlanPreviewQuery = z.strictObject({
+  plan: z
+    .string({ error: missingError('validation.plan_required') })
+    .min(1, { error: 'validation.plan_required' })
+    .max(64),
+});
+export type TPlanPreviewQuery = z.infer<typeof ZPlanPreviewQuery>;
+
+/**
+ * What a plan change would do, before the button (read-only; the change itself computes the same
+ * figures with the same function). Minor units.
+ * - `free_now`: the free plan starts now; `free_at_period_end`: the paid plan runs to `period_end`
+ *   and the account is on free then; `keep`: the plan already paid for, nothing charged;
+ * - `new`: a first paid period, `seats` × `seat_price` charged now;
+ * - `prorate`: a move between paid plans: `proration` is the difference for the rest of the
+ *   period, charged now when above zero, credited on the next invoice when below.
+ * `amount_due` is what the card is charged now (never below zero); `credit` what the next invoice
+ * takes off; `renewal_amount` what each following period costs.
+ */
+export const ZPlanPreview = z.object({
+  plan: z.string(),
+  plan_name: z.string(),
+  mode: z.enum(['free_now', 'free_at_period_end', 'keep', 'new', 'prorate']),
+  seats: z.number().int().min(1),
+  seat_price: z.number().int(),
+  proration: z.number().int(),
+  amount_due: z.number().int().min(0),
+  credit: z.number().int().min(0),
+  renewal_amount: z.number().int().min(0),
+  currency: z.string(),
+  currency_symbol: z.string(),
+  interval: z.string(),
+  /** The end of the paid period the change is measured against; null without one. */
+  period_end: z.string().nullable(),
+});
+export type TPlanPreview = z.infer<typeof ZPlanPreview>;
 
 /** The card on file (spec entity Card): only these four fields are ever stored. */
 export const ZCard = z.object({

@@ -7,6 +7,8 @@ export interface TInvoiceLine {
   /** Minor units. */
   unitAmount: number;
   amount: number;
+  /** The seats a plan line charges for (the invoice PDF names them); absent on other lines. */
+  seats?: number;
 }
 
 /** One invoice per charge; `total` in minor units. */

@@ -16,6 +16,7 @@ const ZStoredLine = z.object({
   quantity: z.int(),
   unitAmount: z.int(),
   amount: z.int(),
+  seats: z.int().optional(),
 }) satisfies z.ZodType<TInvoiceLine>;
 
 /** The card a payment was made with, so a confirmed payment stores it as the account's card. */

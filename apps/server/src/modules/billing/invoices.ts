@@ -4,6 +4,7 @@ import type { TInvoice } from '@air/shared/schemas/billing';
 import type { TDb } from '../../db/client';
 import { invoices } from '../../db/schema/invoices';
 import { deriveKey } from '../../lib/crypto';
+import { ownerContacts } from '../membership/service';
 import type { TInvoiceRow } from './records';
 
 const PDF_LINK_TTL_MS = 60 * 60_000;
@@ -69,10 +70,22 @@ export async function findInvoice(
   return row ?? null;
 }
 
-export interface TSeller {
+/** Who the invoice is from: the configured seller's lines (INVOICE_SELLER), name first. */
+export type TSeller = readonly string[];
+
+/** Who it is billed to: the organisation, then its billing contact (the owners) and their addresses. */
+export interface TBillTo {
   name: string;
-  address: string;
-  email: string;
+  contacts: { name: string; email: string }[];
+}
+
+/** The invoice's bill-to block: the account's name as invoiced, and its owners as they are now. */
+export async function billToOf(db: TDb, row: TInvoiceRow): Promise<TBillTo> {
+  const contacts = row.accountId ? await ownerContacts(db, row.accountId) : [];
+  return {
+    name: row.accountName || 'Closed account',
+    contacts: contacts.map((owner) => ({ name: owner.name, email: owner.email })),
+  };
 }
 
 function amountText(symbol: string, minor: number): string {
@@ -80,8 +93,15 @@ function amountText(symbol: string, minor: number): string {
   return `${sign}${symbol}${(Math.abs(minor) / 100).toFixed(2)}`;
 }
 
-/** The invoice as a PDF (pdfkit, built-in Helvetica): seller, account, lines with seats, subtotal, tax 0, total. */
-export async function renderInvoicePdf(row: TInvoiceRow, seller: TSeller): Promise<Buffer> {
+function seatsText(seats: number): string {
+  return `${seats} ${seats === 1 ? 'seat' : 'seats'}`;
+}
+
+/**
+ * The invoice as a PDF (pdfkit, built-in Helvetica): the seller and the bill-to blocks, the seats
+ * charged, the lines (a plan line names its seats), subtotal, tax 0, total.
+ */
+export async function renderInvoicePdf(row: TInvoiceRow, seller: TSeller, billTo: TBillTo): Promise<Buffer> {
   // pdfkit (with its font code) is loaded on the first invoice download, not at start.
   const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
@@ -90,34 +110,45 @@ export async function renderInvoicePdf(row: TInvoiceRow, seller: TSeller): Promi
       size: 'A4',
       margin: 50,
       compress: false,
-      info: { Title: `Invoice ${row.number}`, Author: seller.name },
+      info: { Title: `Invoice ${row.number}`, Author: seller[0] ?? '' },
     });
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
     const symbol = row.currencySymbol;
+    const seatLines = row.lines.filter((line) => typeof line.seats === 'number');
 
     doc.fontSize(20).text('Invoice', { align: 'right' });
     doc.fontSize(10).text(`Number: ${row.number}`, { align: 'right' });
     doc.text(`Date: ${row.date.toISOString().slice(0, 10)}`, { align: 'right' });
     doc.text(`Status: ${row.status}`, { align: 'right' });
+    if (seatLines.length > 0) {
+      doc.text(`Seats charged: ${Math.max(...seatLines.map((line) => line.seats!))}`, { align: 'right' });
+    }
     doc.moveDown();
-    doc.fontSize(12).text('From', { underline: true });
-    doc.fontSize(10).text(seller.name).text(seller.address).text(seller.email);
-    doc.moveDown();
-    doc.fontSize(12).text('Bill to', { underline: true });
-    doc.fontSize(10).text(row.accountName || 'Closed account');
+    const top = doc.y;
+    doc.fontSize(12).text('From', 50, top, { underline: true, width: 230 });
+    doc.fontSize(10);
+    for (const line of seller) doc.text(line, { width: 230 });
+    const fromBottom = doc.y;
+    doc.fontSize(12).text('Bill to', 310, top, { underline: true, width: 235 });
+    doc.fontSize(10).text(billTo.name, { width: 235 });
+    for (const contact of billTo.contacts) doc.text(`${contact.name} <${contact.email}>`, { width: 235 });
+    doc.x = 50;
+    doc.y = Math.max(fromBottom, doc.y);
     doc.moveDown();
 
     const columns = [50, 300, 370, 460];
     const header = doc.y;
-    doc.fontSize(10).text('Description', columns[0], header).text('Seats', columns[1], header);
+    doc.fontSize(10).text('Description', columns[0], header).text('Quantity', columns[1], header);
     doc.text('Unit price', columns[2], header).text('Amount', columns[3], header);
     doc.moveDown(0.5);
     for (const line of row.lines) {
       const y = doc.y;
-      doc.text(line.description, columns[0], y, { width: 240 });
+      const description =
+        typeof line.seats === 'number' ? `${line.description} (${seatsText(line.seats)})` : line.description;
+      doc.text(description, columns[0], y, { width: 240 });
       const after = doc.y;
       doc.text(String(line.quantity), columns[1], y);
       doc.text(amountText(symbol, line.unitAmount), columns[2], y);

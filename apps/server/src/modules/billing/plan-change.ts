@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { TPaymentResult } from '@air/shared/schemas/billing';
 import type { TPlan } from '@air/shared/schemas/plan';
 import type { TDb } from '../../db/client';
-import { invoices, type TInvoiceLine } from '../../db/schema/invoices';
+import { invoices } from '../../db/schema/invoices';
 import { subscriptions } from '../../db/schema/subscriptions';
 import { t, type TLocale } from '../../i18n';
 import { AppError } from '../../lib/app-error';
@@ -24,7 +24,8 @@ import { planMetadata, type TPlanIntent } from './intent';
 import { withBillingLock } from './lock';
 import { mailOwners } from './mails';
 import type { TCardDetails, TPayment } from './provider';
-import { customerFor, insertInvoice, loadCard, loadSubscription, planById, seatsFor } from './records';
+import { customerFor, insertInvoice, loadCard, loadSubscription, planById } from './records';
+import { isPaying, quotePlanChange } from './plan-quote';
 
 /**
  * Plan changes (server contract section 7, decision 007). A paid change is charged before anything
@@ -32,8 +33,6 @@ import { customerFor, insertInvoice, loadCard, loadSubscription, planById, seats
  * invoice in one transaction keyed by the payment id, so a payment is applied once however often
  * its request (or Stripe's webhook) is repeated.
  */
-
-const PAYING = new Set(['active', 'trialing']);
 
 function dateText(date: Date, locale: TLocale): string {
   return date.toLocaleDateString(locale === 'es' ? 'es-ES' : 'en-US', {
@@ -152,7 +151,7 @@ export async function changePlan(b: TBilling, input: TPlanChangeInput): Promise<
     const now = await billingNow(b.db);
     const sub = await loadSubscription(b.db, accountId);
     const current = sub ? await planById(b.db, b.plans, sub.planId) : null;
-    const paying = !!sub && !!current && current.price > 0 && PAYING.has(sub.status);
+    const paying = !!sub && !!current && isPaying(sub, current);
 
     if (plan.price === 0) {
       if (paying) {
@@ -191,7 +190,14 @@ export async function changePlan(b: TBilling, input: TPlanChangeInput): Promise<
       return saved;
     }
 
-    const seats = seatsFor(plan, await memberCount(b.db, accountId));
+    // The same arithmetic as the preview the console shows before the button.
+    const { seats, lines, amount } = quotePlanChange({
+      plan,
+      sub,
+      current,
+      members: await memberCount(b.db, accountId),
+      now,
+    });
     let customerRef: string;
     let paymentMethodRef: string;
     let card: TCardDetails;
@@ -207,33 +213,6 @@ export async function changePlan(b: TBilling, input: TPlanChangeInput): Promise<
       card = { brand: onFile.brand, last4: onFile.last4, expMonth: onFile.expMonth, expYear: onFile.expYear };
     }
 
-    let lines: TInvoiceLine[];
-    if (paying) {
-      // An upgrade charges the difference for the rest of the period now; a downgrade between
-      // paid plans is a credit on the next invoice.
-      const length = sub.currentPeriodEnd.getTime() - sub.currentPeriodStart.getTime();
-      const left = Math.max(0, sub.currentPeriodEnd.getTime() - now.getTime());
-      const difference = plan.price * seats - sub.seatPrice * sub.seats;
-      const amount = Math.round((difference * left) / Math.max(1, length));
-      lines = [
-        {
-          description: `${plan.name} (prorated change from ${current.name})`,
-          quantity: 1,
-          unitAmount: amount,
-          amount,
-        },
-      ];
-    } else {
-      lines = [
-        {
-          description: `${plan.name} plan`,
-          quantity: seats,
-          unitAmount: plan.price,
-          amount: plan.price * seats,
-        },
-      ];
-    }
-    const amount = lines.reduce((sum, line) => sum + line.amount, 0);
     const intent: TPlanIntent = {
       accountId,
       planId: plan.id,

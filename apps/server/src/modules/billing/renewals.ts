@@ -162,6 +162,7 @@ async function renewOne(b: TBilling, claimed: TSubscriptionRow, now: Date): Prom
             quantity: seats,
             unitAmount: plan.price,
             amount: plan.price * seats,
+            seats,
           },
         ];
   const base = plan.price * seats;

@@ -9,17 +9,26 @@ import {
   ZClockAnswer,
   ZInvoicePdfParams,
   ZInvoicePdfQuery,
+  ZPlanPreviewQuery,
 } from '@air/shared/schemas/billing';
 import { checkCardFields } from '@air/shared/cards';
 import { ZEnvelope } from '@air/shared/schemas/common';
 import { updateCard } from './card';
 import { authorizeInvoice } from './invoice-payment';
 import { cardAppError } from './errors';
-import { findInvoice, invoiceWire, listInvoices, pdfTokenValid, renderInvoicePdf } from './invoices';
+import {
+  billToOf,
+  findInvoice,
+  invoiceWire,
+  listInvoices,
+  pdfTokenValid,
+  renderInvoicePdf,
+} from './invoices';
 import { LocalProcessor } from './local/processor';
 import { CardError } from './provider';
 import { loadCard } from './records';
 import { subscriptionWire } from './subscription';
+import { previewPlanChange } from './plan-preview';
 import { advanceClock, billingNow } from './clock';
 import { runDueRenewals } from './renewals';
 import { AppError } from '../../lib/app-error';
@@ -50,6 +59,16 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
     'GET /api/account/subscription',
     { preHandler: app.authorize({ permission: 'owner', scope: 'account.read' }), schema: { tags } },
     async (request) => ({ data: await subscriptionWire(app.billing, request.auth!.accountId) }),
+  );
+
+  // What a plan change would charge, before the button (read-only, the change's own arithmetic).
+  route(
+    app,
+    'GET /api/account/plan/preview',
+    { preHandler: owner, schema: { tags, querystring: ZPlanPreviewQuery } },
+    async (request) => ({
+      data: await previewPlanChange(app.billing, request.auth!.accountId, request.query.plan),
+    }),
   );
 
   route(app, 'GET /api/account/invoice', { preHandler: owner, schema: { tags } }, async (request) => ({
@@ -102,12 +121,7 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
       }
       const invoice = await findInvoice(app.db, id, accountId);
       if (!invoice) throw new AppError('not_found');
-      const pdf = await renderInvoicePdf(invoice, {
-        name: 'AIR',
-        address: app.config.appUrl,
-        // SUPPORT_EMAIL is optional: the sender address stands in for it.
-        email: app.config.supportEmail ?? app.config.mailFrom,
-      });
+      const pdf = await renderInvoicePdf(invoice, app.config.invoiceSeller, await billToOf(app.db, invoice));
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="${invoice.number}.pdf"`)

@@ -18,5 +18,9 @@ export async function subscriptionWire(b: TBilling, accountId: string): Promise<
     interval: sub.interval,
     current_period_start: sub.currentPeriodStart.toISOString(),
     current_period_end: sub.currentPeriodEnd.toISOString(),
+    next_attempt_at:
+      sub.status === 'requires_payment_method' || sub.status === 'requires_action'
+        ? (sub.nextAttemptAt?.toISOString() ?? null)
+        : null,
   };
 }

@@ -150,6 +150,56 @@ describe('DataTable', () => {
     expect(cells[2]!.textContent).not.toMatch(/456/);
   });
 
+  it('opens a row on click and on Enter, but not from its checkbox or its menu', async () => {
+    const open = vi.fn();
+    const view = vi.fn();
+    const user = renderTable({
+      onRowClick: open,
+      rowLabel: (r) => r.name,
+      selectable: true,
+      actions: [{ label: 'View', onSelect: view }],
+    });
+    const row = screen.getByRole('row', { name: 'Item 03' });
+    expect(row).toHaveAttribute('tabindex', '0');
+    await user.click(within(row).getAllByRole('cell')[1]!);
+    expect(open).toHaveBeenLastCalledWith(rows[2]);
+    // The keyboard: Tab reaches the row itself; Enter opens it.
+    row.focus();
+    await user.keyboard('{Enter}');
+    expect(open).toHaveBeenCalledTimes(2);
+    // Its own controls keep their keys and clicks.
+    await user.click(within(row).getByRole('checkbox', { name: 'Select row' }));
+    within(row).getByRole('button', { name: 'Actions' }).focus();
+    await user.keyboard('{Enter}');
+    await user.click(await screen.findByRole('menuitem', { name: 'View' }));
+    expect(view).toHaveBeenCalledWith(rows[2]);
+    expect(open).toHaveBeenCalledTimes(2);
+  });
+
+  it('makes rows focusable only when they open something', () => {
+    renderTable();
+    expect(bodyRows()[0]).not.toHaveAttribute('tabindex');
+  });
+
+  it('sorts from the one Sort menu the phone layout shows above the cards', async () => {
+    const user = renderTable();
+    await user.click(within(screen.getByTestId('phone-sort')).getByRole('button', { name: 'Sort' }));
+    await user.click(await screen.findByRole('menuitemradio', { name: 'Name, descending' }));
+    expect(names()[0]).toBe('Item 25');
+    expect(screen.getByRole('columnheader', { name: 'Name' }).getAttribute('aria-sort')).toBe('descending');
+    expect(within(screen.getByTestId('phone-sort')).getByRole('button')).toHaveTextContent(
+      'Sorted by Name, descending',
+    );
+  });
+
+  it('says what to do when the search matches nothing', async () => {
+    const user = renderTable();
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'zzz');
+    expect(screen.getByText('Nothing matches “zzz”.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Clear the search' }));
+    expect(bodyRows()).toHaveLength(12);
+  });
+
   it('shows the translated empty message', () => {
     renderTable({ data: [] });
     expect(screen.getByText('No results found')).toBeTruthy();

@@ -1,31 +1,49 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ArrowDown, ArrowUp, ArrowUpDown, Loader2, MoreHorizontal, Search } from 'lucide-react';
+import {
+  createPaginatedRowModel,
+  createSortedRowModel,
+  rowPaginationFeature,
+  rowSelectionFeature,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+  type ColumnDef,
+  type PaginationState,
+  type RowSelectionState,
+  type SortingState,
+  type Updater,
+} from '@tanstack/react-table';
+import { ArrowDown, ArrowUp, ArrowUpDown, ListFilter, Loader2, MoreHorizontal, Search } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { Input } from '@/components/ui/input';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/utils';
 import { formatDateTime } from './format';
-import { clampPage, pageCount, searchRows, sortRows } from './rows';
-import type { TColumn, TDataTableProps, TSortState } from './types';
+import { clampPage, compareValues, pageCount, searchRows } from './rows';
+import type { TColumn, TDataTableProps } from './types';
 
 /**
  * Below the `sm` breakpoint each row is a stacked card (a label before every value, the row's
  * checkbox and actions menu pinned in its corners), so a phone never scrolls sideways to reach
- * the actions. The header row becomes the sort and select-all toolbar. Same DOM at every width.
+ * the actions. The header row becomes the bar above the cards: the select-all box and one Sort
+ * menu in place of the column headers. Same DOM at every width.
  */
 const STACKED = {
   table: 'max-sm:block',
   header: 'max-sm:block [&_tr]:max-sm:border-b-0',
-  headerRow: 'max-sm:flex max-sm:flex-wrap max-sm:items-center max-sm:gap-1 max-sm:px-2 max-sm:py-1',
+  headerRow: 'max-sm:flex max-sm:items-center max-sm:gap-2 max-sm:px-2 max-sm:py-1',
   headerCell: 'max-sm:h-auto max-sm:px-2 max-sm:py-1',
   body: 'max-sm:block',
   row: 'max-sm:relative max-sm:block max-sm:py-2 max-sm:pr-14 max-sm:pl-3',
@@ -34,14 +52,36 @@ const STACKED = {
   actionsCell: 'max-sm:absolute max-sm:top-1 max-sm:right-1 max-sm:p-0',
 } as const;
 
+// Sorting, paging and selection come from TanStack Table (v9: only the features registered here
+// are bundled). Search stays a plain filter of the data before the table: it reads keys that are
+// not always columns (`searchKeys`).
+const features = tableFeatures({
+  rowSortingFeature,
+  sortedRowModel: createSortedRowModel(),
+  rowPaginationFeature,
+  paginatedRowModel: createPaginatedRowModel(),
+  rowSelectionFeature,
+});
+
+type TFeatures = typeof features;
+
+/** The table's row: the caller's row boxed, since TanStack's rows must be records and T is anything. */
+interface TBoxed<T> {
+  row: T;
+}
+
 function defaultRowId(row: unknown): string {
   return String((row as { id?: unknown }).id);
 }
 
+/** A click or Enter on one of these inside a row is theirs, not the row's. */
+const INTERACTIVE = 'a, button, input, select, textarea, [role="checkbox"], [role="menuitem"], [role="menu"]';
+
 /**
  * The console's list table (spec section 2): search, sorting, selection with bulk actions, a
  * per-row actions menu, paging through the `page` query parameter, a translated empty message,
- * and dates as date + time without milliseconds.
+ * dates as date + time without milliseconds, and rows that open on click and on Enter when
+ * `onRowClick` is given (the row itself takes the focus; its checkbox and menu keep their own keys).
  */
 export function DataTable<T>({
   data,
@@ -56,25 +96,20 @@ export function DataTable<T>({
   emptyMessage,
   toolbar,
   label,
+  onRowClick,
+  rowLabel,
 }: TDataTableProps<T>) {
   const { t, i18n } = useTranslation('table');
   const [params, setParams] = useSearchParams();
   const [query, setQuery] = useState('');
-  const [sort, setSort] = useState<TSortState<T>>(null);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
 
-  const rows = useMemo(
-    () => sortRows(searchRows(data ?? [], query, searchKeys), sort),
-    [data, query, searchKeys, sort],
-  );
+  const rows = useMemo(() => searchRows(data ?? [], query, searchKeys), [data, query, searchKeys]);
+  const boxed = useMemo<TBoxed<T>[]>(() => rows.map((row) => ({ row })), [rows]);
   const pages = pageCount(rows.length, pageSize);
   const page = clampPage(params.get('page'), pages);
-  const visible = rows.slice((page - 1) * pageSize, page * pageSize);
-  // Selection only ever refers to rows that still exist (after a delete or a refetch).
-  const selectedRows = (data ?? []).filter((row) => selected.has(getRowId(row)));
-  const visibleIds = visible.map(getRowId);
-  const allVisibleSelected = visibleIds.length > 0 && visibleIds.every((id) => selected.has(id));
-  const someVisibleSelected = visibleIds.some((id) => selected.has(id));
+  const pagination: PaginationState = { pageIndex: page - 1, pageSize };
   const hasActions = Boolean(actions?.length);
 
   function goToPage(next: number) {
@@ -89,33 +124,40 @@ export function DataTable<T>({
     );
   }
 
-  function toggleSort(column: TColumn<T>) {
-    setSort((prev) =>
-      prev?.key === column.key
-        ? { key: column.key, direction: prev.direction === 'asc' ? 'desc' : 'asc' }
-        : { key: column.key, direction: 'asc' },
-    );
-  }
+  const columnDefs = useMemo<ColumnDef<TFeatures, TBoxed<T>>[]>(
+    () =>
+      columns.map((column) => ({
+        id: column.key,
+        accessorFn: (boxed: TBoxed<T>) => boxed.row[column.key] as unknown,
+        header: column.header,
+        enableSorting: Boolean(column.sortable),
+        sortFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
+      })),
+    [columns],
+  );
 
-  function toggleRow(id: string, on: boolean) {
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-  }
+  const table = useTable({
+    features,
+    columns: columnDefs,
+    data: boxed,
+    getRowId: (boxed: TBoxed<T>) => getRowId(boxed.row),
+    state: { sorting, pagination, rowSelection },
+    onSortingChange: setSorting,
+    onRowSelectionChange: setRowSelection,
+    onPaginationChange: (updater: Updater<PaginationState>) => {
+      const next = typeof updater === 'function' ? updater(pagination) : updater;
+      goToPage(next.pageIndex + 1);
+    },
+    enableSortingRemoval: false,
+    autoResetPageIndex: false,
+  });
 
-  function toggleAll(on: boolean) {
-    setSelected((prev) => {
-      const next = new Set(prev);
-      for (const id of visibleIds) {
-        if (on) next.add(id);
-        else next.delete(id);
-      }
-      return next;
-    });
-  }
+  const visible = table.getRowModel().rows;
+  // Selection only ever refers to rows that still exist (after a delete or a refetch).
+  const selectedRows = (data ?? []).filter((row) => rowSelection[getRowId(row)]);
+  const sortableColumns = columns.filter((column) => column.sortable);
+  const sort = sorting[0];
+  const columnCount = columns.length + (selectable ? 1 : 0) + (hasActions ? 1 : 0);
 
   function renderCell(row: T, column: TColumn<T>) {
     if (column.cell) return column.cell(row);
@@ -124,7 +166,67 @@ export function DataTable<T>({
     return value == null ? '' : String(value);
   }
 
-  const columnCount = columns.length + (selectable ? 1 : 0) + (hasActions ? 1 : 0);
+  function openFromClick(event: MouseEvent<HTMLTableRowElement>, row: T) {
+    const target = event.target as HTMLElement;
+    if (target.closest(INTERACTIVE) && target.closest(INTERACTIVE) !== event.currentTarget) return;
+    // Selecting text in a row is not opening it.
+    if (window.getSelection()?.toString()) return;
+    onRowClick?.(row);
+  }
+
+  function openFromKey(event: KeyboardEvent<HTMLTableRowElement>, row: T) {
+    if (event.key !== 'Enter' || event.target !== event.currentTarget) return;
+    event.preventDefault();
+    onRowClick?.(row);
+  }
+
+  const sortMenu = (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="outline" size="sm">
+          <ListFilter aria-hidden="true" />
+          {sort
+            ? t('sortedBy', {
+                column: columns.find((column) => column.key === sort.id)?.header ?? sort.id,
+                direction: t(sort.desc ? 'descending' : 'ascending'),
+              })
+            : t('sort')}
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuLabel>{t('sort')}</DropdownMenuLabel>
+        <DropdownMenuRadioGroup
+          value={sort ? `${sort.id}:${sort.desc ? 'desc' : 'asc'}` : ''}
+          onValueChange={(value) => {
+            const [id, direction] = value.split(':') as [string, string];
+            setSorting([{ id, desc: direction === 'desc' }]);
+          }}
+        >
+          {sortableColumns.flatMap((column) =>
+            (['asc', 'desc'] as const).map((direction) => (
+              <DropdownMenuRadioItem key={`${column.key}:${direction}`} value={`${column.key}:${direction}`}>
+                {t('sortOption', {
+                  column: column.header,
+                  direction: t(direction === 'asc' ? 'ascending' : 'descending'),
+                })}
+              </DropdownMenuRadioItem>
+            )),
+          )}
+        </DropdownMenuRadioGroup>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+
+  const selectAll = (
+    <Checkbox
+      aria-label={t('selectAll')}
+      checked={
+        table.getIsAllPageRowsSelected() ? true : table.getIsSomePageRowsSelected() ? 'indeterminate' : false
+      }
+      disabled={visible.length === 0}
+      onCheckedChange={(checked) => table.toggleAllPageRowsSelected(checked === true)}
+    />
+  );
 
   return (
     <div className="space-y-4">
@@ -161,7 +263,7 @@ export function DataTable<T>({
                   variant={action.destructive ? 'destructive' : 'outline'}
                   onClick={() => {
                     action.onSelect(selectedRows);
-                    setSelected(new Set());
+                    setRowSelection({});
                   }}
                 >
                   {action.label}
@@ -176,48 +278,53 @@ export function DataTable<T>({
       <div className="rounded-md border">
         <Table aria-label={label} aria-busy={loading || undefined} className={STACKED.table}>
           <TableHeader className={STACKED.header}>
-            <TableRow className={STACKED.headerRow}>
-              {selectable && (
-                <TableHead className={cn('w-10', STACKED.headerCell)}>
-                  <Checkbox
-                    aria-label={t('selectAll')}
-                    checked={allVisibleSelected ? true : someVisibleSelected ? 'indeterminate' : false}
-                    disabled={visible.length === 0}
-                    onCheckedChange={(checked) => toggleAll(checked === true)}
-                  />
-                </TableHead>
-              )}
-              {columns.map((column) => {
-                const direction = sort?.key === column.key ? sort.direction : null;
-                return (
-                  <TableHead
-                    key={column.key}
-                    className={cn(column.className, STACKED.headerCell, !column.sortable && 'max-sm:hidden')}
-                    aria-sort={direction ? (direction === 'asc' ? 'ascending' : 'descending') : undefined}
-                  >
-                    {column.sortable ? (
-                      <Button variant="ghost" size="sm" className="-ml-3" onClick={() => toggleSort(column)}>
-                        {column.header}
-                        {direction === 'asc' ? (
-                          <ArrowUp aria-hidden="true" />
-                        ) : direction === 'desc' ? (
-                          <ArrowDown aria-hidden="true" />
-                        ) : (
-                          <ArrowUpDown aria-hidden="true" className="opacity-50" />
-                        )}
-                      </Button>
-                    ) : (
-                      column.header
-                    )}
+            {table.getHeaderGroups().map((group) => (
+              <TableRow key={group.id} className={STACKED.headerRow}>
+                {selectable && <TableHead className={cn('w-10', STACKED.headerCell)}>{selectAll}</TableHead>}
+                {group.headers.map((header) => {
+                  const column = header.column;
+                  const direction = column.getIsSorted();
+                  const title = columns.find((c) => c.key === column.id)!;
+                  return (
+                    <TableHead
+                      key={header.id}
+                      className={cn(title.className, 'max-sm:hidden')}
+                      aria-sort={direction ? (direction === 'asc' ? 'ascending' : 'descending') : undefined}
+                    >
+                      {column.getCanSort() ? (
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          className="-ml-3"
+                          onClick={() => column.toggleSorting(direction === 'asc')}
+                        >
+                          {title.header}
+                          {direction === 'asc' ? (
+                            <ArrowUp aria-hidden="true" />
+                          ) : direction === 'desc' ? (
+                            <ArrowDown aria-hidden="true" />
+                          ) : (
+                            <ArrowUpDown aria-hidden="true" className="opacity-50" />
+                          )}
+                        </Button>
+                      ) : (
+                        title.header
+                      )}
+                    </TableHead>
+                  );
+                })}
+                {hasActions && (
+                  <TableHead className="w-12 max-sm:hidden">
+                    <span className="sr-only">{t('actions')}</span>
                   </TableHead>
-                );
-              })}
-              {hasActions && (
-                <TableHead className="w-12 max-sm:hidden">
-                  <span className="sr-only">{t('actions')}</span>
-                </TableHead>
-              )}
-            </TableRow>
+                )}
+                {sortableColumns.length > 0 && (
+                  <TableHead className={cn('ml-auto sm:hidden', STACKED.headerCell)} data-testid="phone-sort">
+                    {sortMenu}
+                  </TableHead>
+                )}
+              </TableRow>
+            ))}
           </TableHeader>
           <TableBody className={STACKED.body}>
             {loading ? (
@@ -232,26 +339,44 @@ export function DataTable<T>({
             ) : visible.length === 0 ? (
               <TableRow>
                 <TableCell colSpan={columnCount} className="h-24 text-center text-muted-foreground">
-                  {emptyMessage ?? t('empty')}
+                  {query.trim() && (data?.length ?? 0) > 0 ? (
+                    <span>
+                      {t('noMatch', { query: query.trim() })}{' '}
+                      <Button variant="link" className="h-auto p-0" onClick={() => setQuery('')}>
+                        {t('clearSearch')}
+                      </Button>
+                    </span>
+                  ) : (
+                    (emptyMessage ?? t('empty'))
+                  )}
                 </TableCell>
               </TableRow>
             ) : (
-              visible.map((row) => {
-                const id = getRowId(row);
-                const isSelected = selected.has(id);
+              visible.map((tableRow) => {
+                const row = tableRow.original.row;
+                const isSelected = tableRow.getIsSelected();
                 const rowActions = (actions ?? []).filter((action) => !action.show || action.show(row));
                 return (
                   <TableRow
-                    key={id}
+                    key={tableRow.id}
                     data-state={isSelected ? 'selected' : undefined}
-                    className={cn(STACKED.row, selectable && 'max-sm:pl-12')}
+                    tabIndex={onRowClick ? 0 : undefined}
+                    aria-label={onRowClick && rowLabel ? rowLabel(row) : undefined}
+                    onClick={onRowClick ? (event) => openFromClick(event, row) : undefined}
+                    onKeyDown={onRowClick ? (event) => openFromKey(event, row) : undefined}
+                    className={cn(
+                      STACKED.row,
+                      selectable && 'max-sm:pl-12',
+                      onRowClick &&
+                        'cursor-pointer focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring',
+                    )}
                   >
                     {selectable && (
                       <TableCell className={STACKED.selectCell}>
                         <Checkbox
                           aria-label={t('selectRow')}
                           checked={isSelected}
-                          onCheckedChange={(checked) => toggleRow(id, checked === true)}
+                          onCheckedChange={(checked) => tableRow.toggleSelected(checked === true)}
                         />
                       </TableCell>
                     )}
@@ -301,10 +426,20 @@ export function DataTable<T>({
       {pages > 1 && (
         <nav className="flex items-center justify-end gap-2" aria-label={t('pagination')}>
           <span className="text-sm text-muted-foreground">{t('pageOf', { page, pages })}</span>
-          <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => goToPage(page - 1)}>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={!table.getCanPreviousPage()}
+            onClick={() => table.previousPage()}
+          >
             {t('previous')}
           </Button>
-          <Button variant="outline" size="sm" disabled={page >= pages} onClick={() => goToPage(page + 1)}>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={!table.getCanNextPage()}
+            onClick={() => table.nextPage()}
+          >
             {t('next')}
           </Button>
         </nav>

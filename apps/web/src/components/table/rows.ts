@@ -1,5 +1,3 @@
-import type { TSortState } from './types';
-
 /** Client-side search: a row matches when any searched key contains the query, case-insensitively. */
 export function searchRows<T>(rows: T[], query: string, keys: (keyof T & string)[] | undefined): T[] {
   const q = query.trim().toLowerCase();
@@ -13,19 +11,14 @@ export function searchRows<T>(rows: T[], query: string, keys: (keyof T & string)
   );
 }
 
-function compare(a: unknown, b: unknown): number {
+/** Nulls last; numbers, booleans and text (numeric-aware, case-insensitive) each in their order. */
+export function compareValues(a: unknown, b: unknown): number {
   if (a == null && b == null) return 0;
   if (a == null) return 1;
   if (b == null) return -1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
-}
-
-export function sortRows<T>(rows: T[], sort: TSortState<T>): T[] {
-  if (!sort) return rows;
-  const sign = sort.direction === 'asc' ? 1 : -1;
-  return [...rows].sort((a, b) => sign * compare(a[sort.key], b[sort.key]));
 }
 
 export function pageCount(total: number, pageSize: number): number {

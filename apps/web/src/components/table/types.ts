@@ -48,6 +48,8 @@ export interface TDataTableProps<T> {
   toolbar?: ReactNode;
   /** Accessible name of the table. */
   label?: string;
+  /** Opens a row's detail: on a click in the row (not on its controls) and on Enter when it has focus. */
+  onRowClick?: (row: T) => void;
+  /** The row's accessible name when it opens something (its identity, e.g. the route name). */
+  rowLabel?: (row: T) => string;
 }
-
-export type TSortState<T> = { key: keyof T & string; direction: 'asc' | 'desc' } | null;

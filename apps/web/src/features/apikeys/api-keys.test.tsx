@@ -1,12 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { API_KEY_SCOPES } from '@air/shared/schemas/api-key';
 import { apiKeyFixture, endpointFixture, sharedEndpointFixture } from '@/test/fixtures';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import i18n from '@/lib/i18n';
 import { mockFetch, renderPage } from '@/test/render-page';
 import ApiKeyEditPage from './routes/api-key-edit';
 import ApiKeysPage from './routes/api-keys';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(async () => {
+  await act(() => i18n.changeLanguage('en'));
+  vi.unstubAllGlobals();
+});
 
 const FULL_KEY = `air_${'Z'.repeat(40)}`;
 const id = '00000000-0000-4000-8000-000000000001';
@@ -122,5 +126,47 @@ describe('API keys', () => {
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Revoke key' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
     expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ active: false });
+  });
+
+  it("shows each key's controls (expiry, call cap, routes), an expired key as expired, labelled for phone cards, in both languages", async () => {
+    const future = '2099-06-30T23:59:59.999Z';
+    mockFetch({
+      'GET /api/key': {
+        body: {
+          data: [
+            apiKeyFixture({
+              id,
+              name: 'Capped',
+              expires_at: future,
+              monthly_calls: 25000,
+              routes: ['acme/echo'],
+            }),
+            apiKeyFixture({ id: 'k2', name: 'Open' }),
+            apiKeyFixture({ id: 'k3', name: 'Lapsed', expires_at: '2020-01-01T00:00:00.000Z' }),
+          ],
+        },
+      },
+    });
+    renderPage(ApiKeysPage, { route: '/account/apikeys', path: '/account/apikeys', title: 'apikeys' });
+    const capped = (await screen.findByText('Capped')).closest('tr')!;
+    const cell = (row: HTMLElement, label: string) => row.querySelector(`td[data-label="${label}"]`)!;
+    expect(cell(capped, 'Expires').querySelector('time')).toHaveAttribute('datetime', future);
+    expect(cell(capped, 'Expires')).toHaveTextContent('2099');
+    expect(cell(capped, 'Call cap')).toHaveTextContent('25,000 calls per period');
+    expect(cell(capped, 'Routes')).toHaveTextContent('acme/echo');
+    expect(within(capped).getByText('Active')).toHaveAttribute('data-variant', 'green');
+    const open = screen.getByText('Open').closest('tr')!;
+    expect(cell(open, 'Expires')).toHaveTextContent('Never');
+    expect(cell(open, 'Call cap')).toHaveTextContent('No cap');
+    expect(cell(open, 'Routes')).toHaveTextContent('All routes');
+    const lapsed = screen.getByText('Lapsed').closest('tr')!;
+    expect(within(lapsed).getByText('Expired')).toHaveAttribute('data-variant', 'orange');
+
+    await act(() => i18n.changeLanguage('es'));
+    expect(await screen.findByText('25.000 llamadas por periodo')).toBeInTheDocument();
+    expect(cell(open, 'Caduca')).toHaveTextContent('Nunca');
+    expect(cell(open, 'Límite de llamadas')).toHaveTextContent('Sin límite');
+    expect(cell(open, 'Rutas')).toHaveTextContent('Todas las rutas');
+    expect(within(lapsed).getByText('Caducada')).toBeInTheDocument();
   });
 });

@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { ZCreateAiEndpoint, ZUpdateAiEndpoint } from '@air/shared/schemas/aiendpoint';
 import type { TFormSchema } from '@/components/form/types';
 import type { TFormFields } from '@/components/form/types';
-import { generateEndpointName, ROUTE_TYPES, type TAiEndpoint } from './endpoint-types';
+import { ROUTE_TYPES, type TAiEndpoint } from './endpoint-types';
 
 /** A form dialog's fields with the request schema that validates them (the server's own). */
 export interface TEndpointForm {
@@ -35,12 +35,14 @@ function routeFields(t: TFunction, values: Partial<TAiEndpoint>): TFormFields {
   };
 }
 
-/** The New dialog: route name, endpoint URL, type (default agent); the name is generated. */
-export function createEndpointForm(t: TFunction, now = new Date()): TEndpointForm {
+/**
+ * The New dialog: route name, endpoint URL, type (default agent). No name is sent: the server
+ * names the endpoint after its route, the identity people read in lists (issue 26).
+ */
+export function createEndpointForm(t: TFunction): TEndpointForm {
   return {
     fields: {
       ...routeFields(t, {}),
-      name: { type: 'hidden', value: generateEndpointName(now) },
       isShared: { type: 'hidden', value: false },
       isPrivate: { type: 'hidden', value: true },
     },

@@ -31,14 +31,4 @@ export function routeTypeBadge(type: string): TBadgeVariant {
   return ROUTE_TYPE_BADGE[type as TRouteType] ?? 'default';
 }
 
-/** The create form's generated name: a prefix plus the date-time as text (spec section 2). */
-export const ENDPOINT_NAME_PREFIX = 'aiendpoint-';
-
-export function generateEndpointName(now: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const date = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}`;
-  const time = `${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
-  return `${ENDPOINT_NAME_PREFIX}${date}-${time}`;
-}
-
 export { htmlToText } from './html-text';

@@ -61,8 +61,11 @@ describe('endpoint detail', () => {
       path: `/aiendpoints/${id}`,
       title: 'endpoint',
     });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Echo' })).toBeInTheDocument();
-    expect(screen.getByRole('navigation', { name: 'Breadcrumb' })).toHaveTextContent('Registry');
+    // The route name is the endpoint's identity (monospace title); its own name shows beside.
+    const title = await screen.findByRole('heading', { level: 1, name: 'acme/echo' });
+    expect(title).toHaveClass('font-mono');
+    expect(screen.getByRole('navigation', { name: 'Breadcrumb' })).toHaveTextContent('Registryacme/echo');
+    expect(screen.getByText('Echo', { selector: 'dd' })).toBeInTheDocument();
     // The lazily loaded rich-text editor shows the stored description.
     expect(await screen.findByRole('toolbar', { name: 'Formatting' }, { timeout: 8000 })).toBeInTheDocument();
     expect(await screen.findByText('Hello')).toBeInTheDocument();

@@ -3,7 +3,6 @@ import { endpointFixture, sharedEndpointFixture } from '@/test/fixtures';
 import { screen, waitFor, within } from '@testing-library/react';
 import { mockFetch, renderPage } from '@/test/render-page';
 import RegistryPage from './routes/registry';
-import { ENDPOINT_NAME_PREFIX, generateEndpointName } from './endpoint-types';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -43,9 +42,8 @@ describe('registry page', () => {
     const headers = within(screen.getByRole('table'))
       .getAllByRole('columnheader')
       .map((h) => h.textContent);
-    expect(headers).toEqual(
-      expect.arrayContaining(['Name', 'Status', 'Visibility', 'Type', 'Route name', 'Endpoint']),
-    );
+    // The route name first: it is the row's identity.
+    expect(headers.slice(1, 7)).toEqual(['Route name', 'Name', 'Status', 'Visibility', 'Type', 'Endpoint']);
     expect(rows()).toHaveLength(12);
     expect(screen.getByText('Page 1 of 2')).toBeInTheDocument();
 
@@ -73,12 +71,12 @@ describe('registry page', () => {
     const headers = within(screen.getByRole('table'))
       .getAllByRole('columnheader')
       .map((h) => h.textContent);
-    expect(headers).toEqual(['Name', 'Type', 'Route name', 'Provider', 'Description', 'Actions']);
+    expect(headers.slice(0, 6)).toEqual(['Route name', 'Name', 'Type', 'Provider', 'Description', 'Actions']);
     expect(screen.getByText('Globex')).toBeInTheDocument();
     expect(screen.getByText('Fast and cheap')).toBeInTheDocument();
   });
 
-  it('creates with route_type agent by default and a generated prefixed name; 409 lands on route_name', async () => {
+  it('creates with route_type agent by default and no name (the server names it after its route); 409 lands on route_name', async () => {
     let attempt = 0;
     const calls = mockFetch({
       'GET /api/aiendpoint': { body: { data: mine } },
@@ -109,8 +107,8 @@ describe('registry page', () => {
       isShared: false,
       isPrivate: true,
     });
-    expect(String(sent.name)).toMatch(new RegExp(`^${ENDPOINT_NAME_PREFIX}\\d{8}-\\d{6}$`));
-  }, 20_000);
+    expect(sent).not.toHaveProperty('name');
+  }, 40_000);
 
   it('bulk deletes the selected rows through DELETE /api/aiendpoint/{ids}', async () => {
     const calls = mockFetch({
@@ -133,9 +131,29 @@ describe('registry page', () => {
     );
   });
 
-  it('generates names as the prefix plus date-time text', () => {
-    expect(generateEndpointName(new Date(2026, 0, 2, 3, 4, 5))).toBe(
-      `${ENDPOINT_NAME_PREFIX}20260102-030405`,
-    );
+  it('opens an endpoint from its row on click, the route name as the row name', async () => {
+    mockFetch({ 'GET /api/aiendpoint': { body: { data: mine } } });
+    const { user } = renderPage(RegistryPage, { route: '/registry', path: '/registry', title: 'registry' });
+    const row = await screen.findByRole('row', { name: 'acme/route-2' });
+    expect(within(row).getByText('acme/route-2')).toHaveClass('font-mono');
+    await user.click(within(row).getByText('Endpoint 02'));
+    expect(screen.getByTestId('elsewhere')).toBeInTheDocument();
+  });
+
+  it('opens an endpoint on Enter from a focused row', async () => {
+    mockFetch({ 'GET /api/aiendpoint': { body: { data: mine } } });
+    const { user } = renderPage(RegistryPage, { route: '/registry', path: '/registry', title: 'registry' });
+    const row = await screen.findByRole('row', { name: 'acme/route-3' });
+    row.focus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByTestId('elsewhere')).toBeInTheDocument();
+  });
+
+  it('says what to do when the registry is empty', async () => {
+    mockFetch({ 'GET /api/aiendpoint': { body: { data: [] } } });
+    renderPage(RegistryPage, { route: '/registry', path: '/registry', title: 'registry' });
+    expect(await screen.findByText('Register your first endpoint')).toBeInTheDocument();
+    expect(screen.getByText(/New asks for a route name/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'New' })).toBeInTheDocument();
   });
 });

@@ -68,6 +68,8 @@ export function ScaffoldListPage({ kind }: { kind: TScaffoldKind }) {
           ]}
           searchKeys={['name']}
           selectable
+          onRowClick={(item) => void navigate(`${kind.listPath}/${item.id}`)}
+          rowLabel={(item) => item.name}
           actions={[
             { label: t('view'), onSelect: (item) => void navigate(`${kind.listPath}/${item.id}`) },
             { label: t('edit'), onSelect: dialogs.edit },

@@ -14,6 +14,7 @@ import { useDialog } from '@/app/dialog-provider';
 import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { API_KEYS_QUERY, deleteApiKeys, fetchApiKeys, type TApiKey } from '../api-keys-api';
+import { KeyCap, KeyExpiry, KeyRoutes, KeyStatus } from '../key-controls';
 import { RevealKey } from '../reveal-key';
 
 /** /account/apikeys: the account's keys, masked until revealed; edit, revoke, delete, bulk delete. */
@@ -62,15 +63,14 @@ export default function ApiKeysPage() {
       ),
     },
     {
-      key: 'active',
-      header: t('list.status'),
+      key: 'expires_at',
+      header: t('list.expires'),
       sortable: true,
-      cell: (row) => (
-        <Badge variant={row.active ? 'green' : 'red'}>
-          {row.active ? t('list.active') : t('list.revoked')}
-        </Badge>
-      ),
+      cell: (row) => <KeyExpiry apiKey={row} />,
     },
+    { key: 'monthly_calls', header: t('list.cap'), sortable: true, cell: (row) => <KeyCap apiKey={row} /> },
+    { key: 'routes', header: t('list.routes'), cell: (row) => <KeyRoutes apiKey={row} /> },
+    { key: 'active', header: t('list.status'), sortable: true, cell: (row) => <KeyStatus apiKey={row} /> },
   ];
 
   const createButton = (
@@ -95,6 +95,8 @@ export default function ApiKeysPage() {
           columns={columns}
           searchKeys={['name']}
           selectable
+          onRowClick={(row) => void navigate(`/account/apikeys/edit?id=${encodeURIComponent(row.id)}`)}
+          rowLabel={(row) => row.name}
           actions={[
             {
               label: t('list.edit'),

@@ -19,7 +19,7 @@ export function AuthorizePayment() {
       schema={ZSubscriptionAuthorize}
       call="POST /api/account/subscription/authorize"
       buttonText={t('banner.requiresAction.authorize')}
-      className="mt-2 space-y-0"
+      className="space-y-0"
       onSuccess={(response) =>
         void afterBillingChange(queryClient, 'data' in response ? response.data : null)
       }

@@ -18,6 +18,7 @@ import { useErrorHandler } from '@/lib/error-handler';
 import { cn } from '@/lib/utils';
 import { formatDate, formatMoney } from '../lib/money';
 import { isPaid } from '../lib/plans';
+import { PlanPreview } from './plan-preview';
 
 export interface TPlanCheckoutProps {
   plans: TPlanOption[];
@@ -75,7 +76,11 @@ export function PlanCheckout({
     onSuccess: (response, values) => onDone(response as TPlanSaved, String(values.plan)),
     onError: (error) => {
       const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
-      if (body?.message && body.inputError && needsCard) {
+      // A card refusal (declined, or its 3-D Secure failed) without a card field on the form (the
+      // card on file was charged): the message stays on the form, under the plans.
+      if (body?.message && body.inputError === 'token') {
+        form.setError(needsCard ? 'token' : 'plan', { type: 'server', message: body.message });
+      } else if (body?.message && body.inputError && needsCard) {
         form.setError('token', { type: 'server', message: body.message });
       } else handleError(error);
     },
@@ -160,6 +165,7 @@ export function PlanCheckout({
           )}
         />
       )}
+      {plan && plan.id !== active && <PlanPreview plan={plan.id} />}
       <Button type="submit" className="w-full sm:w-auto" loading={submitting} disabled={!plan}>
         {submitText}
       </Button>
@@ -195,7 +201,7 @@ function PlanOption({
         </span>
         <span className="text-sm">
           {plan.price === 0
-            ? t('plans.free')
+            ? t('plans.noCard')
             : t(plan.type === 'tiered' ? 'plans.perSeat' : 'plans.perInterval', { price, interval })}
         </span>
         <span className="text-xs text-muted-foreground">

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertTriangle, XCircle } from 'lucide-react';
+import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
+import { formatDate } from '../lib/money';
 
 const BANNERS = {
   requires_payment_method: { tone: 'error', key: 'paymentFailed' },
@@ -11,21 +13,32 @@ const BANNERS = {
 
 /**
  * The subscription banner (spec section 4): none for active and trialing; an error when a payment
- * failed (update the card), a warning when the bank wants an authorisation, an error when the
- * subscription is canceled (choose a new plan).
+ * failed (when it is tried again, and "Update card"), a warning when the bank wants an
+ * authorisation (its button, and "Update card"), an error when the subscription is canceled
+ * ("Choose a plan"). Each banner carries the action that mends it.
  */
 export function SubscriptionBanner({
   status,
+  nextAttemptAt,
+  onUpdateCard,
+  onChoosePlan,
   children,
 }: {
   status: string | null | undefined;
-  /** What the user can do about it (the requires_action banner's "Authorize payment"). */
+  /** When the unpaid renewal is tried again on the card on file (null: no retry left). */
+  nextAttemptAt?: string | null | undefined;
+  /** Opens the Card tab's form (the page moves focus to it). */
+  onUpdateCard: () => void;
+  /** Opens the Plan tab. */
+  onChoosePlan: () => void;
+  /** What else the user can do about it (the requires_action banner's "Authorize payment"). */
   children?: ReactNode;
 }) {
-  const { t } = useTranslation('billing');
+  const { t, i18n } = useTranslation('billing');
   const banner = status ? BANNERS[status as keyof typeof BANNERS] : undefined;
   if (!banner) return null;
   const Icon = banner.tone === 'error' ? XCircle : AlertTriangle;
+  const unpaid = status !== 'canceled';
   return (
     <div
       role="alert"
@@ -41,7 +54,25 @@ export function SubscriptionBanner({
       <div className="grid gap-1">
         <p className="font-semibold">{t(`banner.${banner.key}.title`)}</p>
         <p>{t(`banner.${banner.key}.text`)}</p>
-        {children}
+        {unpaid && (
+          <p data-next-attempt>
+            {nextAttemptAt
+              ? t('banner.nextAttempt', { date: formatDate(nextAttemptAt, i18n.language) })
+              : t('banner.noRetry')}
+          </p>
+        )}
+        <div className="mt-2 flex flex-wrap items-center gap-2">
+          {children}
+          {unpaid ? (
+            <Button type="button" variant={children ? 'outline' : 'default'} onClick={onUpdateCard}>
+              {t('card.update')}
+            </Button>
+          ) : (
+            <Button type="button" onClick={onChoosePlan}>
+              {t('banner.canceled.choose')}
+            </Button>
+          )}
+        </div>
       </div>
     </div>
   );

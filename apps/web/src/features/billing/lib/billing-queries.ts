@@ -18,11 +18,17 @@ export const BILLING_READS = [
  */
 export async function afterBillingChange(queryClient: QueryClient, answer: unknown) {
   if (answer && typeof answer === 'object' && 'plan' in answer) updateUser(answer as TSessionUser);
-  await Promise.all(BILLING_READS.map((name) => queryClient.invalidateQueries({ queryKey: [name] })));
+  await Promise.all(
+    [...BILLING_READS, 'GET /api/account/plan/preview'].map((name) =>
+      queryClient.invalidateQueries({ queryKey: [name] }),
+    ),
+  );
   try {
     const res = await call('GET /api/auth');
-    const { authenticated, ...user } = res.data ?? { authenticated: false };
-    if (authenticated !== false && Object.keys(user).length > 0) updateUser(user);
+    if (res.data?.authenticated) {
+      const { authenticated: _authenticated, ...user } = res.data;
+      updateUser(user);
+    }
   } catch {
     // The answer above already carried the new plan; the next auth check refreshes the rest.
   }

@@ -21,12 +21,13 @@ function register(processor: TCardProcessor) {
   });
   registerPaymentConfirmer(async ({ clientSecret }) => {
     const { paymentIntent, error } = await processor.confirmCardPayment(clientSecret);
-    // A failed confirmation goes to the shared error handler (spec section 8) as the processor's
-    // refusal it is: an error notification with its message.
+    // A failed confirmation is the processor refusing the card, as a declined card is: its message
+    // lands under the card field (`token`, every billing form's card) where the form shows one.
     if (!paymentIntent) {
       throw new ApiError(400, {
         message: error?.message || i18n.t('billing:authenticate.failed'),
         code: error?.code,
+        inputError: 'token',
       });
     }
     return { payment_intent: paymentIntent.id };

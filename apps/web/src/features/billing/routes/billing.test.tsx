@@ -235,9 +235,123 @@ describe('/account/billing', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Payment failed');
     await user.click(screen.getByRole('tab', { name: 'Card' }));
     await typeCard(user, '4242424242424242');
-    await user.click(screen.getByRole('button', { name: 'Update card' }));
+    await user.click(within(screen.getByRole('tabpanel')).getByRole('button', { name: 'Update card' }));
     expect(await screen.findByText('Card updated')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Payment failed')).toBeNull());
     expect(getSession().user?.subscription).toMatchObject({ status: 'active' });
+  });
+
+  it('payment failed: the banner says when the card is tried again and "Update card" opens the card form', async () => {
+    signInAs({ plan: 'team', subscription: subscriptionFixture({ status: 'requires_payment_method' }) });
+    billingApi({
+      'GET /api/account/subscription': {
+        body: {
+          data: subscription({
+            status: 'requires_payment_method',
+            seats: 2,
+            seat_price: 1900,
+            next_attempt_at: '2026-12-02T00:00:00.000Z',
+          }),
+        },
+      },
+    });
+    const { user } = open();
+    const banner = await screen.findByRole('alert');
+    expect(banner).toHaveTextContent('We will try your card again on December 2, 2026.');
+    // Past due: no "Renews on", the retry instead, and the quota says it is the free plan's for now.
+    expect(screen.queryByText(/Renews on/)).toBeNull();
+    expect(screen.getByText('Payment due, retrying on December 2, 2026')).toBeInTheDocument();
+    expect(screen.getByText('Free plan limits until the payment goes through')).toBeInTheDocument();
+    await user.click(within(banner).getByRole('button', { name: 'Update card' }));
+    expect(screen.getByRole('tab', { name: 'Card' })).toHaveAttribute('aria-selected', 'true');
+    await waitFor(() => expect(screen.getByLabelText('Card number')).toHaveFocus());
+  });
+
+  it('the free plan: no renewal date, no "1 × $0", and "Free" printed once on its plan card', async () => {
+    signInAs({ plan: 'free' });
+    billingApi({
+      'GET /api/account/plans': { body: plansAnswer('free') },
+      'GET /api/account/subscription': {
+        body: { data: subscription({ plan: 'free', plan_name: 'Free', seats: 1, seat_price: 0 }) },
+      },
+      'GET /api/account/card': { body: { data: null } },
+      'GET /api/account/invoice': { body: { data: [] } },
+    });
+    open();
+    await screen.findByRole('tab', { name: 'Plan' });
+    expect(screen.queryByText(/Renews on|Ends on/)).toBeNull();
+    expect(screen.queryByText(/1 × \$0/)).toBeNull();
+    expect(screen.queryByText('Seats')).toBeNull();
+    const freeCard = screen.getByRole('radio', { name: /Free/ }).closest('label') as HTMLElement;
+    expect(within(freeCard).getAllByText(/Free/)).toHaveLength(1);
+    expect(within(freeCard).getByText('No card needed')).toBeInTheDocument();
+  });
+
+  it('a plan change previews seats, the prorated difference and the amount due before the button', async () => {
+    signInAs({ plan: 'team' });
+    const calls = billingApi({
+      'GET /api/account/plan/preview': {
+        body: {
+          data: {
+            plan: 'pro',
+            plan_name: 'Pro',
+            mode: 'prorate' as const,
+            seats: 1,
+            seat_price: 2900,
+            proration: 1234,
+            amount_due: 1234,
+            credit: 0,
+            renewal_amount: 2900,
+            currency: 'usd',
+            currency_symbol: '$',
+            interval: 'month',
+            period_end: '2026-12-01T00:00:00.000Z',
+          },
+        },
+      },
+    });
+    const { user } = open();
+    await user.click(await screen.findByRole('radio', { name: /Pro/ }));
+    const preview = await screen.findByRole('region', { name: 'What this change costs' });
+    expect(within(preview).getByText('1 × $29')).toBeInTheDocument();
+    expect(within(preview).getByText('Prorated difference to December 1, 2026')).toBeInTheDocument();
+    expect(within(preview).getByText('Due now').nextSibling).toHaveTextContent('$12.34');
+    expect(within(preview).getByText('Then $29 / month')).toBeInTheDocument();
+    expect(calls.find((c) => c.path === '/api/account/plan/preview')?.search).toBe('?plan=pro');
+    // The preview stands before the button.
+    const button = screen.getByRole('button', { name: 'Change plan' });
+    expect(preview.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('a failed 3-D Secure shows its message under the card field, as a declined card does, and no toast', async () => {
+    signInAs({ plan: 'team', subscription: subscriptionFixture({ status: 'requires_payment_method' }) });
+    billingApi({
+      'GET /api/account/subscription': {
+        body: { data: subscription({ status: 'requires_payment_method' }) },
+      },
+      'POST /api/billing/local/token': { body: { data: { id: 'tok_threeds', card: visa } } },
+      'PATCH /api/account/card': {
+        body: { requires_payment_action: true as const, client_secret: 'pi_x_secret_y' },
+      },
+      'POST /api/billing/local/confirm': {
+        status: 400,
+        body: {
+          message: 'We are unable to authenticate your payment method.',
+          code: 'payment_intent_authentication_failure',
+          inputError: 'payment',
+        },
+      },
+    });
+    const { user } = open();
+    await user.click(await screen.findByRole('tab', { name: 'Card' }));
+    await typeCard(user, '4000002500003155');
+    await user.click(within(screen.getByRole('tabpanel')).getByRole('button', { name: 'Update card' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Authenticate payment' });
+    await user.click(within(dialog).getByRole('button', { name: 'Fail authentication' }));
+    const field = screen.getByRole('group', { name: 'New card' }).closest('[data-field]') as HTMLElement;
+    expect(
+      await within(field).findByText('We are unable to authenticate your payment method.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Something went wrong')).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
@@ -35,6 +36,22 @@ export default function BillingPage() {
   const sub = subscription.data ?? null;
   const active = plans.data?.active ?? sub?.plan ?? null;
   const paid = Boolean(active && active !== FREE_PLAN);
+  const [tab, setTab] = useState('plan');
+  // The banner's "Update card" opens the Card tab and puts the focus on the new card's first input.
+  const cardTab = useRef<HTMLDivElement>(null);
+  const [cardAsked, setCardAsked] = useState(0);
+  useEffect(() => {
+    if (cardAsked === 0) return;
+    // The card field mounts a moment after its tab: wait for the local field's first input (or
+    // Stripe's card frame), up to a second. Focusing it scrolls it into view.
+    let tries = 0;
+    const timer = setInterval(() => {
+      const target = cardTab.current?.querySelector<HTMLElement>('input:not([type=hidden]), iframe');
+      if (target) target.focus();
+      if (target || ++tries > 20) clearInterval(timer);
+    }, 50);
+    return () => clearInterval(timer);
+  }, [cardAsked]);
 
   return (
     <>
@@ -45,11 +62,19 @@ export default function BillingPage() {
         </div>
       ) : (
         <>
-          <SubscriptionBanner status={sub?.status}>
+          <SubscriptionBanner
+            status={sub?.status}
+            nextAttemptAt={sub?.next_attempt_at}
+            onUpdateCard={() => {
+              setTab(paid ? 'card' : 'plan');
+              setCardAsked((n) => n + 1);
+            }}
+            onChoosePlan={() => setTab('plan')}
+          >
             {sub?.status === 'requires_action' && payments.ready && <AuthorizePayment />}
           </SubscriptionBanner>
           <BillingTotals subscription={sub} usage={usage.data ?? []} />
-          <Tabs defaultValue="plan">
+          <Tabs value={tab} onValueChange={setTab}>
             <TabsList aria-label={t('tabs.label')}>
               <TabsTrigger value="plan">{t('tabs.plan')}</TabsTrigger>
               {paid && <TabsTrigger value="card">{t('tabs.card')}</TabsTrigger>}
@@ -68,7 +93,7 @@ export default function BillingPage() {
               />
             </TabsContent>
             {paid && (
-              <TabsContent value="card" className="mt-4">
+              <TabsContent value="card" className="mt-4" ref={cardTab}>
                 <CardTab card={card.data ?? null} />
               </TabsContent>
             )}

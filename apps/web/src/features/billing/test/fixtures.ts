@@ -37,6 +37,7 @@ export function subscription(patch: Partial<TSubscription> = {}): TSubscription 
     interval: 'month',
     current_period_start: '2026-11-01T00:00:00.000Z',
     current_period_end: '2026-12-01T00:00:00.000Z',
+    next_attempt_at: null,
     ...patch,
   };
 }

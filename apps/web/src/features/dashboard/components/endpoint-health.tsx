@@ -19,7 +19,7 @@ export function EndpointHealth({ endpoints, count }: { endpoints: TOverviewEndpo
         {endpoints.length === 0 ? (
           <p className="text-sm text-muted-foreground">
             {t('health.empty')}{' '}
-            <Link to="/registry" className="font-medium text-primary underline-offset-4 hover:underline">
+            <Link to="/registry" className="font-medium text-primary underline underline-offset-4">
               {t('health.register')}
             </Link>
           </p>

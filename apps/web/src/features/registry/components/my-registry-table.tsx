@@ -79,9 +79,10 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
     });
   }
 
-  // Mine puts state and visibility between the name and the route, as the spec's table does.
-  const [nameColumn, ...routeColumns] = endpointColumns<TAiEndpoint>(t);
+  // Mine puts state and visibility after the identity and the name.
+  const [routeColumn, nameColumn, typeColumn] = endpointColumns<TAiEndpoint>(t);
   const columns: TColumn<TAiEndpoint>[] = [
+    routeColumn!,
     nameColumn!,
     {
       key: 'isActive',
@@ -95,7 +96,7 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
       sortable: true,
       cell: (r) => <VisibilityBadge isPrivate={r.isPrivate} />,
     },
-    ...routeColumns,
+    typeColumn!,
     {
       key: 'route_endpoint',
       header: t('column.routeEndpoint'),
@@ -127,6 +128,8 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
       searchKeys={['name', 'route_name', 'route_endpoint', 'route_type']}
       selectable
       toolbar={newButton}
+      onRowClick={(row) => void navigate(`/aiendpoints/${row.id}`)}
+      rowLabel={(row) => row.route_name}
       actions={[
         { label: t('action.view'), onSelect: (row) => void navigate(`/aiendpoints/${row.id}`) },
         { label: t('action.edit'), onSelect: (row) => void openEdit(row) },

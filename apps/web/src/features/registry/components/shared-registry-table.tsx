@@ -55,6 +55,8 @@ export function SharedRegistryTable({
       pageSize={REGISTRY_PAGE_SIZE}
       searchKeys={['name', 'route_name', 'org', 'description']}
       emptyMessage={t('empty.shared')}
+      onRowClick={(row) => void navigate(`/aiendpoints/${row.id}`)}
+      rowLabel={(row) => row.route_name}
       actions={[{ label: t('action.view'), onSelect: (row) => void navigate(`/aiendpoints/${row.id}`) }]}
     />
   );

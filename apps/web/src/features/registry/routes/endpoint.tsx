@@ -60,16 +60,20 @@ export default function EndpointPage() {
       <Breadcrumb
         items={[
           { name: t('detail.registry'), url: readOnly ? '/registry?tab=shared' : '/registry' },
-          { name: data.name, url: `/aiendpoints/${data.id}` },
+          { name: data.route_name, url: `/aiendpoints/${data.id}` },
         ]}
       />
       <div className="flex flex-wrap items-center gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight break-all">{data.name}</h1>
+        <h1 className="font-mono text-2xl font-semibold tracking-tight break-all">{data.route_name}</h1>
         <RouteTypeBadge type={data.route_type} />
       </div>
       <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
-        <dt className="text-muted-foreground">{t('detail.routeName')}</dt>
-        <dd className="font-mono break-all">{data.route_name}</dd>
+        {data.name !== data.route_name && (
+          <>
+            <dt className="text-muted-foreground">{t('detail.name')}</dt>
+            <dd className="break-all">{data.name}</dd>
+          </>
+        )}
         {data.route_endpoint && (
           <>
             <dt className="text-muted-foreground">{t('detail.routeEndpoint')}</dt>

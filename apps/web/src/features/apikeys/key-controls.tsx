@@ -1,0 +1,47 @@
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '@/components/table/format';
+import { Badge } from '@/components/ui/badge';
+import { formatNumber } from '@/lib/format-number';
+import type { TApiKey } from './api-keys-api';
+
+/** Has the key's expiry passed (at `now`)? The gateway refuses it from then on. */
+export function isExpired(key: Pick<TApiKey, 'expires_at'>, now = Date.now()): boolean {
+  return key.expires_at !== null && Date.parse(key.expires_at) <= now;
+}
+
+/** The key list's status: revoked, expired (still active, but refused since its expiry), or active. */
+export function KeyStatus({ apiKey }: { apiKey: TApiKey }) {
+  const { t } = useTranslation('apikeys');
+  if (!apiKey.active) return <Badge variant="red">{t('list.revoked')}</Badge>;
+  if (isExpired(apiKey)) return <Badge variant="orange">{t('list.expired')}</Badge>;
+  return <Badge variant="green">{t('list.active')}</Badge>;
+}
+
+/** The key controls of contract 6b as the list shows them: expiry, call cap, routes. */
+export function KeyExpiry({ apiKey }: { apiKey: TApiKey }) {
+  const { t, i18n } = useTranslation('apikeys');
+  if (apiKey.expires_at === null) return <span className="text-muted-foreground">{t('list.never')}</span>;
+  return <time dateTime={apiKey.expires_at}>{formatDateTime(apiKey.expires_at, i18n.language)}</time>;
+}
+
+export function KeyCap({ apiKey }: { apiKey: TApiKey }) {
+  const { t } = useTranslation('apikeys');
+  if (apiKey.monthly_calls === null) return <span className="text-muted-foreground">{t('list.noCap')}</span>;
+  return (
+    <span>
+      {t('list.callsPerPeriod', { count: apiKey.monthly_calls, calls: formatNumber(apiKey.monthly_calls) })}
+    </span>
+  );
+}
+
+export function KeyRoutes({ apiKey }: { apiKey: TApiKey }) {
+  const { t } = useTranslation('apikeys');
+  if (apiKey.routes === null) return <span className="text-muted-foreground">{t('list.allRoutes')}</span>;
+  return (
+    <span className="flex flex-wrap gap-1">
+      {apiKey.routes.map((route) => (
+        <Badge key={route}>{route}</Badge>
+      ))}
+    </span>
+  );
+}
