@@ -95,6 +95,32 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     metrics.duration.observe((performance.now() - started) / 1000);
   }
 
+  /**
+   * A valid key called a route it cannot reach (missing, another account's private one, outside
+   * its allow-list): refused, and metered with no endpoint so the caller finds it in the request
+   * log and the 4xx count. Appended to the meter's buffer like any call: no database query here.
+   */
+  function refuseUnknownRoute(res: ServerResponse, requestId: string, started: number, key: TKeyAuth) {
+    refuse(res, requestId, started, 'route_not_found');
+    meter.record({
+      callerAccountId: key.accountId,
+      keyId: key.keyId,
+      endpointId: null,
+      providerAccountId: null,
+      status: GATEWAY_ERRORS.route_not_found.status,
+      latencyMs: Math.round(performance.now() - started),
+      promptTokens: null,
+      completionTokens: null,
+      tokensEstimated: false,
+      streamed: false,
+      errorCode: 'route_not_found',
+      attempts: 0,
+      cacheHit: false,
+      price: null,
+      createdAt: new Date(),
+    });
+  }
+
   function meterCall(
     started: number,
     key: TKeyAuth,
@@ -292,7 +318,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
         // PostgreSQL refuses U+0000 in text: never let it reach the route look-up.
         if (routeName.includes('\0')) return refuse(res, requestId, started, 'invalid_model');
       }
-      if (routeName.length > MAX_ROUTE_NAME) return refuse(res, requestId, started, 'route_not_found');
+      if (routeName.length > MAX_ROUTE_NAME) return refuseUnknownRoute(res, requestId, started, key);
       routeName = routeName.toLowerCase();
       // An uncached name costs a database look-up, budgeted per client IP (directory.ts); a
       // name past the budget is refused below (`rate_limited`).
@@ -300,7 +326,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       if (route === undefined) route = await directory.routes.load(routeName, request.ip);
       // Another account's private route, or one outside the key's allow-list, answers exactly
       // like a missing one.
-      if (!mayCall(key, route)) return refuse(res, requestId, started, 'route_not_found');
+      if (!mayCall(key, route)) return refuseUnknownRoute(res, requestId, started, key);
 
       let limits = directory.planLimits.peek(key.accountId);
       if (limits === undefined) limits = await directory.planLimits.load(key.accountId);

@@ -212,7 +212,7 @@ export const ROUTES: readonly TRouteMeta[] = [
   },
   {
     path: '/account/usage',
-    layout: 'app',
+    layout: 'account',
     permission: 'user',
     title: 'usage',
     page: () => import('@/features/usage/routes/usage'),

@@ -7,7 +7,15 @@ import { meterBatches } from '../../db/schema/meter-batches';
 import { accountNames } from '../membership/service';
 import { UsageJournal, type TJournalRow, type TJournalStart } from './journal';
 
-export type TUsageRow = TJournalRow;
+/**
+ * A metered call. A call with a valid key to a route that does not exist (or that the key may not
+ * call) is metered too, with no endpoint nor provider: it shows in the caller's request log and 4xx
+ * count. Such a row is never journalled (nothing was forwarded; it is not billed).
+ */
+export type TUsageRow = Omit<TJournalRow, 'endpointId' | 'providerAccountId'> & {
+  endpointId: string | null;
+  providerAccountId: string | null;
+};
 
 export interface TMeterOptions {
   flushIntervalMs?: number;
