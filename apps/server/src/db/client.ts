@@ -5,7 +5,9 @@ import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglit
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { TConfig } from '../config';
-import { EmbeddedClient } from './embedded-client';
+import { EmbeddedClient, type TBatchStatement } from './embedded-client';
+
+export type { TBatchStatement };
 import * as schema from './schema';
 
 export type TSchema = typeof schema;
@@ -24,6 +26,11 @@ interface TDatabaseBase {
   ping(): Promise<void>;
   /** Closes the pool or the embedded database (an unclosed PGlite keeps Node alive). */
   close(): Promise<void>;
+  /**
+   * Embedded only: statements run in one transaction in one message to the database thread, one
+   * of them may `COPY … FROM '/dev/blob'` its `copyText` (the meter's batches, decision 027).
+   */
+  batch?: (statements: TBatchStatement[]) => Promise<void>;
 }
 
 /** PostgreSQL, with its pool: migrations hold an advisory lock on one connection of it. */
@@ -90,6 +97,7 @@ export async function openDatabase(
       await client.query('select 1');
     },
     close: () => client.close(),
+    batch: (statements) => client.batch(statements),
   };
 }
 

@@ -4,9 +4,9 @@ import type { TKeyAuth } from '../core/credentials';
 import type { TRouteEntry } from './directory';
 import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED } from './counters';
 import { GATEWAY_ERRORS, keyQuotaBody, writeGatewayError, type TGatewayErrorCode } from './errors';
-import { mayCall, RoutedCall } from './routed-call';
+import { goneResult, mayCall, ownResult, parseObject } from './call-outcome';
+import { RoutedCall } from './routed-call';
 import { isAppError } from '../lib/app-error';
-import { jsonDepthExceeds } from '../lib/json-guard';
 import { estimateTokens, promptChars, tokensFrom } from './stream-usage';
 import { MICROS_PER_MINOR } from '@air/shared/schemas/price';
 import { chargedMicros, type TUsageRow } from '../modules/usage/service';
@@ -40,20 +40,6 @@ function startsLikeObject(body: Buffer): boolean {
     if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false;
   }
   return false;
-}
-
-function parseObject(body: Buffer): Record<string, unknown> | null {
-  try {
-    const text = body.toString('utf8');
-    // Too deep to re-serialise safely (JSON.stringify recurses): refused like any bad body.
-    if (jsonDepthExceeds(text)) return null;
-    const value = JSON.parse(text) as unknown;
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -243,16 +229,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
 
   /** Admitted (counted against the quota) but the caller left before it was forwarded. */
   function meterUnsent(started: number, key: TKeyAuth, route: TRouteEntry, spend: TSpendTicket | null) {
-    const result = {
-      status: 499,
-      errorCode: null,
-      upstreamMs: 0,
-      body: null,
-      stream: null,
-      clientGone: true,
-      streamed: false,
-    };
-    meterCall(started, key, route, result, begin(key, route), null, 0, false, spend);
+    meterCall(started, key, route, goneResult(), begin(key, route), null, 0, false, spend);
   }
 
   function forward(
@@ -291,15 +268,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       // Same answer as a refused DNS result: the caller learns nothing about the network.
       app.log.warn({ routeName: route.routeName }, 'gateway: upstream is a private address');
       const status = writeGatewayError(res, 'upstream_unreachable', requestId, undefined, route.airHeaders);
-      return onDone({
-        status,
-        errorCode: 'upstream_unreachable',
-        upstreamMs: 0,
-        body: null,
-        stream: null,
-        clientGone: false,
-        streamed: false,
-      });
+      return onDone(ownResult(status, 'upstream_unreachable'));
     }
     ProxyCall.start(
       agent,

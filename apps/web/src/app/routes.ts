@@ -253,6 +253,13 @@ export const ROUTES: readonly TRouteMeta[] = [
     page: () => import('@/features/billing/routes/billing'),
   },
   {
+    path: '/account/earnings',
+    layout: 'account',
+    permission: 'owner',
+    title: 'earnings',
+    page: () => import('@/features/earnings/routes/earnings'),
+  },
+  {
     path: '/account/upgrade',
     layout: 'account',
     permission: 'owner',

@@ -29,6 +29,7 @@ describe('account sub-navigation', () => {
       'twoFactor',
       'usage',
       'billing',
+      'earnings',
       'notifications',
       'apikeys',
       'users',
