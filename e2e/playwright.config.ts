@@ -4,16 +4,21 @@ import { E2E_BASE_URL, E2E_PORT } from './support/env';
 export default defineConfig({
   testDir: '.',
   // Spec files are shared out between two workers (tests within a file keep their order): one
-  // server, every test with its own users, so files do not depend on each other. Except the
-  // billing spec: it moves the server's one billing clock a month on, which would renew the paid
-  // plans of tests running beside it, so it runs alone once the others are done.
+  // server, every test with its own users, so files do not depend on each other. Except the specs
+  // that move the server's one billing clock a month on (billing, the marketplace's renewal), which
+  // would renew the paid plans of tests running beside them: each runs alone once the others are done.
   fullyParallel: false,
   workers: 2,
   projects: [
-    { name: 'ui', testMatch: ['ui/**/*.spec.ts'], testIgnore: ['ui/billing.spec.ts'] },
+    {
+      name: 'ui',
+      testMatch: ['ui/**/*.spec.ts'],
+      testIgnore: ['ui/billing.spec.ts', 'ui/marketplace.spec.ts'],
+    },
     { name: 'billing', testMatch: ['ui/billing.spec.ts'], dependencies: ['ui'] },
+    { name: 'marketplace', testMatch: ['ui/marketplace.spec.ts'], dependencies: ['billing'] },
     // Last: the server's log of everything above holds no error (issue 7).
-    { name: 'audit', testMatch: ['audit/**/*.spec.ts'], dependencies: ['billing'] },
+    { name: 'audit', testMatch: ['audit/**/*.spec.ts'], dependencies: ['marketplace'] },
   ],
   retries: 0,
   // Two browsers share two cores with the server: a test that walks many focus stops takes twice

@@ -101,7 +101,7 @@ if (process.env.TEST_DATABASE_URL) {
 }
 
 check('console build', run('console build', node, ['scripts/console-build.mjs']));
-check('sign-in bundle budget', run('sign-in bundle budget', node, ['scripts/bundle-size.mjs']));
+check('bundle budgets', run('bundle budgets per route', node, ['scripts/bundle-size.mjs']));
 
 const pwJson = join(out, 'playwright.json');
 const pwOk = run('browser end-to-end (Chromium)', bin('playwright'), ['test', '--reporter=list,json'], {

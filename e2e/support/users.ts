@@ -23,7 +23,7 @@ export interface TCreateUserOptions {
    * stops after verification (no plan, not onboarded: the console's sign-up plan step is next).
    */
   plan?: 'free' | 'team' | null;
-  /** Renames the new account (default: the account is named after the user). */
+  /** Renames the new account (default: "<name>'s account"). */
   accountName?: string;
 }
 

@@ -1,10 +1,19 @@
+import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { expect, test } from '../support/fixtures';
-import { createUser } from '../support/users';
+import { createUser, startUpstream, useSessionOf } from '../support/users';
 
 /*
  * The public catalog, signed out: an endpoint another account shares (with a price) is found by
  * searching as you type, its card shows the price, and its page shows the chart and a cURL snippet
  * filled with the route; at phone width too.
+ *
+ * Signed in, the money's whole path: a provider prices a shared endpoint in its Settings tab, a
+ * caller with a card calls it through the gateway, the billing clock moves a month on, the caller's
+ * invoice (and its PDF) carries the route's line and the provider's Earnings page the same gross
+ * with the platform fee taken. This file runs in its own project after the billing spec
+ * (playwright.config.ts): the clock it moves is the server's only one.
  */
 
 const stamp = Date.now().toString(36);
@@ -59,5 +68,194 @@ test('signed out: search the catalog, open an endpoint page', async ({ page, req
     await page.getByRole('link', { name: 'Pia Labs' }).click();
     await expect(page.getByRole('heading', { level: 1, name: `Endpoints of pia-${stamp}` })).toBeVisible();
     await expect(page.getByTestId('catalog-card')).toHaveCount(1);
+    await expect(page).toHaveTitle(`pia-${stamp} on the AIR marketplace | AIR`);
+    await page.goBack();
+    await expect(page).toHaveTitle('Tide Model | AIR');
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute(
+      'content',
+      `Predicts tides ${stamp} for any harbour.`,
+    );
+  }
+
+  // The address itself, as a link preview fetches it (no script): the title and description are in the HTML.
+  const served = await request.get(`/marketplace/${routeName}`, { headers: { accept: 'text/html' } });
+  expect(served.status()).toBe(200);
+  const html = await served.text();
+  expect(html).toContain('<title>Tide Model | AIR</title>');
+  expect(html).toContain(
+    `<meta property="og:description" content="Predicts tides ${stamp} for any harbour." />`,
+  );
+});
+
+test('signed in: price an endpoint, call it from a card-holding account, renew, see the invoice line and the earnings', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const upstream = await startUpstream();
+  try {
+    const provider = await createUser(request, 'Pablo Provider', 'mkt-earn', { accountName: 'Pablo Labs' });
+    const caller = await createUser(request, 'Carla Caller', 'mkt-pay', { plan: 'team' });
+    const cardless = await createUser(request, 'Nico Nocard', 'mkt-nocard');
+    const routeName = `pablo-${stamp}/sum`;
+    const created = await request.post('/api/aiendpoint', {
+      headers: provider.headers,
+      data: {
+        name: 'Summer',
+        route_name: routeName,
+        route_endpoint: `${upstream.url}/ok`,
+        route_type: 'model',
+        isShared: true,
+        isPrivate: false,
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const endpointId = ((await created.json()) as { data: { id: string } }).data.id;
+
+    // The provider sets the price in the endpoint's Settings tab: $0.25 a call, $3,333.33 per
+    // million input tokens and $5,000 per million output tokens.
+    await useSessionOf(page, provider);
+    await page.goto(`/aiendpoints/${endpointId}`);
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.getByLabel('Per call (USD)').fill('0.25');
+    await page.getByLabel('Per 1M input tokens (USD)').fill('3333.33');
+    await page.getByLabel('Per 1M output tokens (USD)').fill('5000');
+    await page.getByRole('button', { name: 'Save price' }).click();
+    await expect(page.getByText('Saved', { exact: true }).first()).toBeVisible();
+    const listed = await request.get(`/api/marketplace/${routeName}`);
+    expect(((await listed.json()) as { data: { price: unknown } }).data.price).toEqual({
+      per_call: 25,
+      per_1m_input_tokens: 333333,
+      per_1m_output_tokens: 500000,
+    });
+
+    // Calls through the gateway: refused without a card, answered with one (the mock upstream
+    // reports 4 input and 6 output tokens a call).
+    const keyOf = async (who: typeof caller) => {
+      const key = await request.post('/api/key', {
+        headers: who.headers,
+        data: { name: 'Marketplace key', scope: ['gateway.invoke'] },
+      });
+      expect(key.status(), await key.text()).toBe(201);
+      return ((await key.json()) as { data: { full_key: string } }).data.full_key;
+    };
+    const invoke = (key: string) =>
+      request.post('/api/v1/chat/completions', {
+        headers: { Authorization: `Bearer ${key}` },
+        data: { model: routeName, messages: [{ role: 'user', content: 'add these up' }] },
+      });
+    const refused = await invoke(await keyOf(cardless));
+    expect(refused.status(), await refused.text()).toBe(402);
+    const callerKey = await keyOf(caller);
+    for (let i = 0; i < 3; i++) {
+      const answer = await invoke(callerKey);
+      expect(answer.status(), await answer.text()).toBe(200);
+    }
+    // Metering writes in batches: the renewal bills what is stored.
+    await expect
+      .poll(
+        async () => {
+          const log = await request.get('/api/account/usage/log', { headers: caller.headers });
+          return ((await log.json()) as { data: { items: unknown[] } }).data.items.length;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(3);
+
+    const clock = await request.post('/api/dev/billing-clock', { data: { advance_ms: 31 * 86_400_000 } });
+    expect(clock.status(), await clock.text()).toBe(200);
+
+    // Exact cost: 3 x (25 + 4 x 0.333333 + 6 x 0.5) = 87.999996 cents, rounded once on the line: $0.88.
+    const invoices = await request.get('/api/account/invoice', { headers: caller.headers });
+    const list = (await invoices.json()) as {
+      data: { number: string; lines: { description: string; amount: number }[] }[];
+    };
+    const line = list.data.flatMap((invoice) =>
+      invoice.lines.filter((l) => l.description.startsWith(`Marketplace: ${routeName}`)),
+    );
+    expect(line).toEqual([
+      {
+        description: `Marketplace: ${routeName}, 3 calls, 12 input + 18 output tokens at $0.25/call, $3333.33/1M input tokens, $5000.00/1M output tokens`,
+        quantity: 1,
+        unit_amount: 88,
+        amount: 88,
+      },
+    ]);
+    const renewal = list.data.find((invoice) =>
+      invoice.lines.some((l) => l.description === line[0]!.description),
+    )!;
+
+    // The caller opens that invoice's PDF from the Invoices tab: the line and its amount are in it.
+    const callerPage = await page.context().browser()!.newPage();
+    try {
+      await useSessionOf(callerPage, caller);
+      await callerPage.goto('/account/billing');
+      await callerPage.getByRole('tab', { name: 'Invoices' }).click();
+      const row = callerPage.locator(`tr[data-invoice="${renewal.number}"]`);
+      await expect(row).toContainText('Paid');
+      const [pdfTab] = await Promise.all([
+        callerPage.context().waitForEvent('page'),
+        row.getByRole('link', { name: /^PDF of invoice / }).click(),
+      ]);
+      const pdfUrl = pdfTab.url();
+      await pdfTab.close();
+      const pdf = await request.get(pdfUrl);
+      const { text } = await extractText(await getDocumentProxy(new Uint8Array(await pdf.body())), {
+        mergePages: true,
+      });
+      const flat = text.replace(/\s+/g, ' ');
+      expect(flat).toContain(`Marketplace: ${routeName}, 3 calls, 12 input + 18 output tokens`);
+      expect(flat).toContain('$0.88');
+    } finally {
+      await callerPage.close();
+    }
+
+    // The provider's Earnings page: the same $0.88 gross, 10% platform fee rounded once, net.
+    await page.goto('/account/earnings');
+    await expect(page.getByRole('heading', { level: 1, name: 'Earnings' })).toBeVisible();
+    const totals = page.getByTestId('earnings-totals');
+    await expect(totals).toContainText('Paid calls3');
+    await expect(totals).toContainText('Gross$0.88');
+    await expect(totals).toContainText('Platform fee (10%)$0.09');
+    await expect(totals).toContainText('Net$0.79');
+    const earned = page.getByRole('table', { name: 'Earnings by route and price' }).getByRole('row').nth(1);
+    await expect(earned.getByRole('cell')).toHaveText([
+      routeName,
+      '$0.25 per call · $3,333.33 per 1M input tokens · $5,000.00 per 1M output tokens',
+      '3',
+      '1',
+      '$0.88',
+      '$0.09',
+      '$0.79',
+    ]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    const csv = await readFile((await download.path())!, 'utf8');
+    expect(csv).toMatch(
+      new RegExp(
+        `\\r\\n\\d{4}-\\d{2},${routeName},0\\.25,3333\\.33,5000\\.00,3,1,0\\.88,0\\.09,0\\.79,USD\\r\\n`,
+      ),
+    );
+
+    // The page with its figures: no serious axe finding at phone width, in both themes, no sideways scroll.
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate((mode) => localStorage.setItem('air.theme', mode), theme);
+      await page.reload();
+      await expect(totals).toContainText('Net$0.79');
+      const { violations } = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .analyze();
+      expect(
+        violations.filter((v) => ['serious', 'critical'].includes(v.impact ?? '')).map((v) => v.id),
+        theme,
+      ).toEqual([]);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, theme).toBeLessThanOrEqual(0);
+    }
+  } finally {
+    upstream.server.close();
   }
 });

@@ -198,3 +198,41 @@ test('dark mode: switches, toasts and destructive buttons meet WCAG AA contrast'
   const onSignIn = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
   expect(onSignIn.violations.flatMap((v) => v.nodes.map((n) => n.html))).toEqual([]);
 });
+
+test('the dashboard welcome never covers a heading or a Copy button, on a phone and on a desktop', async ({
+  page,
+  request,
+}) => {
+  const who = await createUser(request, 'Wendy Welcome', 'polish-welcome');
+  await useSessionOf(page, who);
+  for (const [width, height] of [
+    [PHONE.width, PHONE.height],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto('/dashboard');
+    const welcome = page.getByText('Welcome, Wendy Welcome', { exact: true });
+    await expect(welcome).toBeVisible();
+    await expect(page.getByRole('button', { name: /Copy/ }).first()).toBeVisible();
+    // The welcome is in the page, not in the notifications layer that floats over it.
+    const floating = '[aria-label^="Notifications"]';
+    expect(await welcome.evaluate((el, layer) => el.closest(layer) !== null, floating)).toBe(false);
+    // No notification covers a heading or a Copy button: the topmost element at each one's centre
+    // is not part of that layer.
+    const targets = [
+      ...(await page.getByRole('heading').all()),
+      ...(await page.getByRole('button', { name: /Copy/ }).all()),
+    ];
+    for (const target of targets) {
+      if (!(await target.isVisible())) continue;
+      const box = (await target.boundingBox())!;
+      if (box.y + box.height <= 0 || box.y >= height) continue;
+      const covered = await page.evaluate(
+        ([x, y, layer]) =>
+          document.elementFromPoint(x as number, y as number)?.closest(layer as string) != null,
+        [box.x + box.width / 2, box.y + box.height / 2, floating] as const,
+      );
+      expect(covered, `${await target.textContent()} is covered at ${width} px`).toBe(false);
+    }
+  }
+});

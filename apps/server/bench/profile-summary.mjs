@@ -2,19 +2,29 @@
 // Where a thread's CPU time went, from a `.cpuprofile` (`npm run bench -- --cpu-prof DIR` writes one
 // per thread of AIR): self time by function and by package, and the inclusive time of functions
 // whose name matches --focus (e.g. the meter's flush).
-//   node apps/server/bench/profile-summary.mjs FILE.cpuprofile [--top 25] [--focus REGEX]
+// --last S keeps only the samples of the profile's last S seconds (the load, not the start-up).
+//   node apps/server/bench/profile-summary.mjs FILE.cpuprofile [--top 25] [--focus REGEX] [--last S]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { top: { type: 'string', default: '25' }, focus: { type: 'string' } },
+  options: { top: { type: 'string', default: '25' }, focus: { type: 'string' }, last: { type: 'string' } },
 });
 const profile = JSON.parse(readFileSync(positionals[0], 'utf8'));
 const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map();
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
 
+// Sample times (microseconds); with --last, the earlier samples are dropped.
+{
+  let at = profile.startTime;
+  const times = profile.timeDeltas.map((delta) => (at += delta));
+  const from = values.last ? profile.endTime - Number(values.last) * 1e6 : -Infinity;
+  const keep = times.map((time) => time >= from);
+  profile.samples = profile.samples.filter((_, i) => keep[i]);
+  profile.timeDeltas = profile.timeDeltas.filter((_, i) => keep[i]);
+}
 // Self time per node from the samples and their time deltas (microseconds).
 const self = new Map();
 for (let i = 0; i < profile.samples.length; i++) {

@@ -11,6 +11,9 @@
 //   --no-portkey     skip Portkey's gateway
 //   --database-url U run AIR on this PostgreSQL database instead of the embedded one
 //   --root DIR       start AIR from another checkout of the repository (to compare two versions)
+//   --calls N        measure each run as exactly N calls instead of --duration seconds, and let
+//                    AIR's meter write them (1.5 s) before the run's CPU time is read: CPU time
+//                    per N calls, the figure to compare versions by on a busy machine
 //   --only LIST      measure only these targets (comma-separated names, e.g. floor,AIR)
 //   --cpu-prof DIR   run AIR under `node --cpu-prof` (one profile per thread, written into DIR
 //                    when the bench stops it)
@@ -46,6 +49,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '4' },
     warmup: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '3' },
+    calls: { type: 'string', default: '0' },
     only: { type: 'string' },
     'cpu-prof': { type: 'string' },
     connections: { type: 'string', default: '1,64' },
@@ -62,6 +66,10 @@ const FAULT = Number(args.fault);
 const DURATION = Number(args.duration);
 const WARMUP = Number(args.warmup);
 const ROUNDS = Math.max(1, Number(args.rounds));
+const CALLS = Number(args.calls);
+/** With --calls, AIR's usage rows are written (the meter flushes every second) before CPU is read. */
+const settle = (target) =>
+  CALLS > 0 && target.pid === air.child.pid ? new Promise((resolve) => setTimeout(resolve, 1500)) : null;
 const CONNECTIONS = args.connections.split(',').map(Number);
 const SUSTAIN = Number(args.sustain);
 const PORTKEY_PORT = 8787;
@@ -130,7 +138,7 @@ let BODY = '';
 let STREAM_BODY = '';
 
 /** autocannon run; latencies taken from its per-response timings (float ms), not its integer-ms histogram. */
-function load(target, connections, duration, onTick) {
+function load(target, connections, duration, onTick, amount) {
   return new Promise((resolve, reject) => {
     const latencies = [];
     const instance = autocannon(
@@ -140,7 +148,7 @@ function load(target, connections, duration, onTick) {
         headers: target.headers,
         body: target.body ?? BODY,
         connections,
-        duration,
+        ...(amount ? { amount } : { duration }),
         pipelining: 1,
       },
       (error, result) => {
@@ -415,8 +423,10 @@ for (const connections of CONNECTIONS) {
   for (let round = 1; round <= ROUNDS; round++) {
     for (const target of targets) {
       if (WARMUP > 0) await load(target, connections, WARMUP);
+      await settle(target);
       const before = snapshot(benchPids(), target.pid);
-      const result = await load(target, connections, DURATION);
+      const result = await load(target, connections, DURATION, undefined, CALLS);
+      await settle(target);
       result.machine = compare(before, snapshot(benchPids(), target.pid));
       const focus = result.machine?.focus;
       result.cpuUs = focus ? (focus.cpuMs * 1000) / result.requests : NaN;

@@ -3,7 +3,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { TPlan } from '@air/shared/schemas/plan';
 import type { TConfig } from './config';
 import { loadPlans, seedPlans } from './modules/billing/service';
-import { DEFAULT_WEB_DIST, registerConsole } from './core/console';
+import { decorateConsolePage, DEFAULT_WEB_DIST, registerConsole } from './core/console';
 import { registerErrorHandler } from './core/error-handler';
 import { registerHealth } from './core/health';
 import { registerJsonBody } from './core/json-body';
@@ -100,7 +100,7 @@ export async function buildApp(config: TConfig, options: TBuildAppOptions = {}) 
   await seedPlans(database.db, plans);
 
   app.decorate('config', config);
-  app.decorate('database', database);
+  app.decorate<TDatabase>('database', database);
   app.decorate('db', database.db);
   app.decorate('plans', plans);
 
@@ -110,6 +110,7 @@ export async function buildApp(config: TConfig, options: TBuildAppOptions = {}) 
   await registerOpenApi(app, config);
   registerHealth(app);
   await registerPlugins(app);
+  decorateConsolePage(app, options.webDist ?? DEFAULT_WEB_DIST);
   await registerModules(app);
   await registerConsole(app, options.webDist ?? DEFAULT_WEB_DIST);
   // Not `ready()` yet: tests may add routes; `inject` and `listen` make it ready.

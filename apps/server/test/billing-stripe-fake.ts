@@ -10,12 +10,16 @@ import type { AddressInfo } from 'node:net';
  * attached, `tok_threeDSecureRequired` needs 3-D Secure on session only (set up for later
  * payments), `tok_authenticationRequired` needs it on every payment: on session `requires_action`,
  * off session refused with `authentication_required` (the test confirms a payment with
- * `authenticate`, as Stripe.js does in the browser).
+ * `authenticate`, as Stripe.js does in the browser). `tok_chargeCustomerFail` attaches but every
+ * payment with it is declined. Invoices (a renewal with marketplace lines): created as drafts,
+ * invoice items added to them, finalized (which makes the invoice's PaymentIntent), listed by
+ * customer, and paid off session with a payment method under the same card rules.
  */
 export async function startStripeFake() {
   const customers = new Map<string, Record<string, unknown>>();
   const methods = new Map<string, { id: string; token: string; customer: string | null; last4: string }>();
   const intents = new Map<string, Record<string, unknown>>();
+  const invoices = new Map<string, Record<string, unknown>>();
   const idempotent = new Map<string, { request: string; answer: { status: number; body: unknown } }>();
   const requests: {
     method: string;
@@ -58,6 +62,7 @@ export async function startStripeFake() {
         tok_chargeDeclined: '0002',
         tok_threeDSecureRequired: '3155',
         tok_authenticationRequired: '3184',
+        tok_chargeCustomerFail: '0341',
       }[token];
       if (!last4)
         return { status: 400, body: { error: { type: 'invalid_request_error', message: 'No such token' } } };
@@ -102,6 +107,15 @@ export async function startStripeFake() {
         last_payment_error: null,
       };
       intents.set(intentId, intent);
+      if (pm?.token === 'tok_chargeCustomerFail') {
+        intent.status = 'requires_payment_method';
+        intent.last_payment_error = {
+          type: 'card_error',
+          code: 'card_declined',
+          message: 'Your card was declined.',
+        };
+        return cardError('card_declined', 'Your card was declined.', intent);
+      }
       if (needsAuth && offSession) {
         // Stripe: an off-session payment that needs authentication fails; the card holder must
         // come back and confirm a payment on session.
@@ -110,6 +124,112 @@ export async function startStripeFake() {
         intent.last_payment_error = { type: 'card_error', code: 'authentication_required', message };
         return cardError('authentication_required', message, intent);
       }
+      return { status: 200, body: intent };
+    }
+    const metadataOf = () => {
+      const metadata: Record<string, string> = {};
+      for (const [key, value] of form) {
+        const m = /^metadata\[(.+)\]$/.exec(key);
+        if (m) metadata[m[1]!] = value;
+      }
+      return metadata;
+    };
+    if (method === 'POST' && path === '/v1/invoices') {
+      const invoice: Record<string, unknown> = {
+        id: id('in'),
+        object: 'invoice',
+        customer: form.get('customer'),
+        currency: form.get('currency'),
+        description: form.get('description'),
+        status: 'draft',
+        metadata: metadataOf(),
+        lines: { object: 'list', data: [] },
+        total: 0,
+        payments: { object: 'list', data: [] },
+      };
+      invoices.set(invoice.id as string, invoice);
+      return { status: 200, body: invoice };
+    }
+    if (method === 'GET' && path === '/v1/invoices') {
+      const data = [...invoices.values()].filter((inv) => inv.customer === form.get('customer')).reverse();
+      return { status: 200, body: { object: 'list', data, has_more: false } };
+    }
+    if (method === 'POST' && path === '/v1/invoiceitems') {
+      const invoice = invoices.get(form.get('invoice') ?? '');
+      if (!invoice) return notFound('No such invoice');
+      if (invoice.status !== 'draft')
+        return {
+          status: 400,
+          body: { error: { type: 'invalid_request_error', code: 'invoice_not_editable' } },
+        };
+      const item = {
+        id: id('ii'),
+        object: 'invoiceitem',
+        invoice: invoice.id,
+        amount: Number(form.get('amount')),
+        currency: form.get('currency'),
+        description: form.get('description'),
+        metadata: metadataOf(),
+      };
+      (invoice.lines as { data: unknown[] }).data.push(item);
+      invoice.total = (invoice.total as number) + item.amount;
+      return { status: 200, body: item };
+    }
+    const invoiceAction = /^\/v1\/invoices\/([^/]+)\/(finalize|pay)$/.exec(path);
+    if (method === 'POST' && invoiceAction) {
+      const invoice = invoices.get(invoiceAction[1]!);
+      if (!invoice) return notFound('No such invoice');
+      const payments = invoice.payments as {
+        data: { payment: { payment_intent: Record<string, unknown> } }[];
+      };
+      if (invoiceAction[2] === 'finalize') {
+        if (invoice.status !== 'draft') return { status: 200, body: invoice };
+        invoice.status = 'open';
+        const intentId = id('pi');
+        const intent: Record<string, unknown> = {
+          id: intentId,
+          object: 'payment_intent',
+          amount: invoice.total,
+          currency: invoice.currency,
+          customer: invoice.customer,
+          payment_method: null,
+          client_secret: `${intentId}_secret_fake`,
+          status: 'requires_payment_method',
+          metadata: {},
+          last_payment_error: null,
+        };
+        intents.set(intentId, intent);
+        payments.data.push({ payment: { payment_intent: intent } });
+        return { status: 200, body: invoice };
+      }
+      const intent = payments.data[0]?.payment.payment_intent;
+      if (invoice.status !== 'open' || !intent)
+        return { status: 400, body: { error: { type: 'invalid_request_error', code: 'invoice_not_open' } } };
+      const pm = methods.get(form.get('payment_method') ?? '');
+      intent.payment_method = pm?.id ?? null;
+      if (pm?.token === 'tok_chargeCustomerFail') {
+        intent.last_payment_error = {
+          type: 'card_error',
+          code: 'card_declined',
+          message: 'Your card was declined.',
+        };
+        return cardError('card_declined', 'Your card was declined.', intent);
+      }
+      if (pm?.token === 'tok_authenticationRequired') {
+        const message = 'This payment requires authentication.';
+        intent.last_payment_error = { type: 'card_error', code: 'authentication_required', message };
+        return cardError('authentication_required', message, intent);
+      }
+      intent.status = 'succeeded';
+      intent.last_payment_error = null;
+      invoice.status = 'paid';
+      return { status: 200, body: invoice };
+    }
+    const update = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
+    if (method === 'POST' && update) {
+      const intent = intents.get(update[1]!);
+      if (!intent) return notFound('No such payment_intent');
+      intent.metadata = { ...(intent.metadata as Record<string, string>), ...metadataOf() };
       return { status: 200, body: intent };
     }
     const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path);
@@ -190,6 +310,7 @@ export async function startStripeFake() {
     port,
     requests,
     intents,
+    invoices,
     /** The next answer on `path` is lost: Stripe did the work, the caller sees the connection drop. */
     loseNextAnswer(path: string) {
       dropAnswer.add(path);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessions, users } from '../src/db/schema';
-import { issueToken } from '../src/lib/one-time-tokens';
+import { issueToken } from '../src/modules/auth-otp/service';
 import { createTestApp, type TTestApp } from './helpers';
 import { bearer, lastMail, PASSWORD, seedUser, signIn } from './identity-helpers';
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseImpersonateArgs } from '../src/cli/impersonate';
 import { accountUsers, oneTimeTokens, sessions, users } from '../src/db/schema';
 import { sha256 } from '../src/lib/crypto';
-import { issueToken, TOKEN_TTL_MS } from '../src/lib/one-time-tokens';
+import { issueToken, TOKEN_TTL_MS } from '../src/modules/auth-otp/service';
 import { CliError, makeMaster, mintImpersonationLink } from '../src/modules/auth-impersonate/service';
 import { createTestApp, type TTestApp } from './helpers';
 import { createUser } from './identity-extra-helpers';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { users } from '../src/db/schema';
 import { decryptSecret } from '../src/lib/crypto';
-import { issueToken, TOKEN_TTL_MS } from '../src/lib/one-time-tokens';
+import { issueToken, TOKEN_TTL_MS } from '../src/modules/auth-otp/service';
 import { totpCode } from '../src/lib/totp';
 import { createTestApp, type TTestApp } from './helpers';
 import { bearer, createUser, PASSWORD, sessionTokenFor } from './identity-extra-helpers';

@@ -5,7 +5,7 @@ import { AppError } from '../src/lib/app-error';
 import { createAttemptLimiter } from '../src/lib/attempt-limiter';
 import { sha256 } from '../src/lib/crypto';
 import { signSessionToken, verifySessionToken } from '../src/lib/jwt';
-import { consumeToken, issueToken } from '../src/lib/one-time-tokens';
+import { consumeToken, issueToken } from '../src/modules/auth-otp/service';
 import { hashPassword, verifyPassword } from '../src/lib/password';
 import { renderTemplate } from '../src/mail/mailer';
 import { completeSignIn, userPayload } from '../src/modules/auth/sign-in';

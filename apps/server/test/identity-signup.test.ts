@@ -29,6 +29,8 @@ describe('sign-up POST /api/account', () => {
       role: 'owner',
       duplicate_user: false,
       locale: 'es',
+      // Not the person's own name, in the signer's language.
+      account_name: 'Cuenta de Ana',
     });
     expect(data.token).toEqual(expect.any(String));
     const prefs = await t.db.select().from(notificationPrefs).where(eq(notificationPrefs.userId, data.id));
@@ -46,6 +48,15 @@ describe('sign-up POST /api/account', () => {
     expect((await t.app.inject({ url: '/api/auth', headers: bearer(data.token) })).json().data).toMatchObject(
       { authenticated: true, id: data.id },
     );
+  });
+
+  it("names the new account after its owner without being the owner's name, within 100 characters", async () => {
+    const res = await signUp({ name: 'Alice Doe', email: 'alice@x.io', password: PASSWORD });
+    expect(res.json().data.account_name).toBe("Alice Doe's account");
+    const long = await signUp({ name: 'L'.repeat(100), email: 'long@x.io', password: PASSWORD });
+    const name = long.json().data.account_name as string;
+    expect(name.length).toBeLessThanOrEqual(100);
+    expect(name).toMatch(/^L+'s account$/);
   });
 
   it('refuses the bot trap (400) and creates nothing', async () => {
@@ -98,7 +109,7 @@ describe('sign-up POST /api/account', () => {
       id: member.userId,
       duplicate_user: true,
       role: 'owner',
-      account_name: 'Mine',
+      account_name: "Mine's account",
     });
     expect(data.accounts).toHaveLength(2);
     expect(data.account_id).not.toBe(host.accountId);

@@ -383,6 +383,12 @@ describe('roles and removal', () => {
     expect((await call('GET', '/api/auth', dev.token)).json().data).toEqual({ authenticated: false });
     expect(await t.db.select().from(users).where(eq(users.id, dev.userId))).toHaveLength(0);
     expect(await activityTypes(o.accountId)).toEqual(['member.removed']);
+    // The removed (and deleted) member stays in the log's people, so the member filter offers them.
+    const log = (await call('GET', '/api/account/activity', adm.token)).json().data;
+    expect(log.people).toContainEqual({ id: dev.userId, name: expect.any(String), email: 'dev@x.io' });
+    const byRemoved = (await call('GET', `/api/account/activity?member=${dev.userId}`, adm.token)).json()
+      .data;
+    expect(byRemoved.entries.map((e: { type: string }) => e.type)).toEqual(['member.removed']);
   });
 
   it('nothing of one account is reachable from another by id', async () => {
@@ -439,7 +445,13 @@ describe('activity log', () => {
       actor: { email: 'boss@x.io' },
       data: { email: 'dev@x.io', from: 'developer', to: 'user' },
     });
+    // Everyone the log names, whatever the filters.
+    expect(all.people).toEqual([
+      { id: o.userId, name: 'Boss', email: 'boss@x.io' },
+      { id: dev.userId, name: 'Dev', email: 'dev@x.io' },
+    ]);
     const byDev = (await call('GET', `/api/account/activity?member=${dev.userId}`, o.token)).json().data;
+    expect(byDev.people).toEqual(all.people);
     // The member as actor (keys) and as subject (their role change).
     expect(byDev.entries.map((e: { type: string }) => e.type)).toEqual([
       'member.role_changed',

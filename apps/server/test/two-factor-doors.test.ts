@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ZSignInData } from '@air/shared/schemas/user';
 import { sessions, users } from '../src/db/schema';
-import { issueToken, TOKEN_TTL_MS } from '../src/lib/one-time-tokens';
+import { issueToken, TOKEN_TTL_MS } from '../src/modules/auth-otp/service';
 import { totpCode } from '../src/lib/totp';
 import { makeMaster } from '../src/modules/auth-impersonate/service';
 import { createTestApp, type TTestApp } from './helpers';

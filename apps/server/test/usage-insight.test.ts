@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entitlementsFor } from '../src/modules/billing/entitlements';
 import { accounts, subscriptions, usageEvents } from '../src/db/schema';
 import { checkQuotaWarnings } from '../src/modules/usage/quota-warnings';
+import { periodOf } from '../src/modules/usage/period';
+import { storedCalls } from '../src/modules/usage/service';
 import { createTestApp, type TTestApp } from './helpers';
 import { createActor, type TActor } from './support/actors';
 import { insertEndpoint, insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
@@ -217,6 +219,47 @@ describe('usage insight', () => {
     expect(other.provider.totals.calls).toBe(0);
   });
 
+  it('p50 and p95 are latencies of stored calls, not bounds of the roll-up buckets', async () => {
+    const f = await trafficFixture();
+    // Eight calls of 120-190 ms, one of 900 ms, the slowest 1,023 ms: the 1-2 s bucket's
+    // interpolation said 1,500 ms for p95; the stored calls say 1,023 ms.
+    const latencies = [120, 130, 140, 150, 160, 170, 180, 190, 900, 1023];
+    await t.db.insert(usageEvents).values(
+      latencies.map((latencyMs, i) => ({
+        callerAccountId: f.caller.accountId,
+        keyId: f.keyA.id,
+        endpointId: f.own.id,
+        providerAccountId: f.caller.accountId,
+        status: 200,
+        latencyMs,
+        createdAt: new Date(`${daysAgo(2)}T10:00:${String(i).padStart(2, '0')}Z`),
+      })),
+    );
+    // Outside the period: not measured.
+    await t.db.insert(usageEvents).values({
+      callerAccountId: f.caller.accountId,
+      keyId: f.keyA.id,
+      endpointId: f.own.id,
+      providerAccountId: f.caller.accountId,
+      status: 200,
+      latencyMs: 99_000,
+      createdAt: new Date(`${daysAgo(9)}T10:00:00Z`),
+    });
+    const url = `/api/account/usage/insight?period=custom&from=${daysAgo(5)}&to=${today()}`;
+    const { totals } = (await get(url, f.caller.token)).json().data.caller;
+    expect(totals.calls).toBe(10);
+    expect(totals.latency_p50_ms).toBe(160);
+    expect(totals.latency_p95_ms).toBe(1023);
+    // A period with no calls has no percentiles.
+    const empty = (
+      await get(
+        `/api/account/usage/insight?period=custom&from=${daysAgo(20)}&to=${daysAgo(15)}`,
+        f.caller.token,
+      )
+    ).json().data.caller.totals;
+    expect(empty).toMatchObject({ calls: 0, latency_p50_ms: null, latency_p95_ms: null });
+  });
+
   it("provider view: other accounts' calls to a shared endpoint, per endpoint, organisation and day", async () => {
     const f = await trafficFixture();
     for (let i = 0; i < 3; i++) expect((await call(f.keyA.raw, f.shared.routeName)).statusCode).toBe(200);
@@ -321,6 +364,41 @@ describe('request log', () => {
     expect((await get('/api/account/usage/log?cursor=bm9wZQ', f.caller.token)).statusCode).toBe(400);
     const stranger = await createActor(t.app);
     expect((await get('/api/account/usage/log', stranger.token)).json().data.items).toEqual([]);
+  });
+  it('a valid key calling an unknown route is in the request log and the 4xx count, not the quota', async () => {
+    const f = await trafficFixture();
+    expect((await call(f.keyA.raw, f.own.routeName)).statusCode).toBe(200);
+    const missing = await call(f.keyA.raw, `no-such-route-${f.caller.accountId.slice(0, 8)}`);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error.code).toBe('route_not_found');
+    // Another account's private route answers like a missing one, and is metered like one.
+    const other = await createActor(t.app);
+    const hidden = await insertEndpoint(t.db, t.config.secret, other.accountId, {
+      routeName: `hidden-${f.caller.accountId.slice(0, 8)}/ok`,
+      routeEndpoint: `${upstream.url}/ok`,
+    });
+    expect((await call(f.keyA.raw, hidden.routeName)).statusCode).toBe(404);
+
+    const log = (await get('/api/account/usage/log', f.caller.token)).json().data;
+    expect(log.items).toHaveLength(3);
+    expect(log.items[0]).toMatchObject({
+      endpoint_id: null,
+      route_name: null,
+      key_id: f.keyA.id,
+      status: 404,
+      error_code: 'route_not_found',
+      attempts: 0,
+    });
+    const failed = (await get('/api/account/usage/log?status=4xx', f.caller.token)).json().data;
+    expect(failed.items.map((i: { status: number }) => i.status)).toEqual([404, 404]);
+    const insight = (await get('/api/account/usage/insight?period=last_7_days', f.caller.token)).json().data;
+    expect(insight.caller.totals).toMatchObject({ calls: 3, status_2xx: 1, status_4xx: 2 });
+    // The quota counts calls to routes only, and so does a counter seeded from the stored calls.
+    expect(insight.quota.calls).toBe(1);
+    expect(await storedCalls(t.db, f.caller.accountId, periodOf(Date.now()))).toBe(1);
+    // Nothing of it reaches the other account's views.
+    const theirs = (await get('/api/account/usage/insight?period=last_7_days', other.token)).json().data;
+    expect(theirs.provider.totals.calls).toBe(0);
   });
 });
 

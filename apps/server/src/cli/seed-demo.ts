@@ -7,7 +7,7 @@ import { ZItem } from '@air/shared/schemas/item';
 import { ZSignInData } from '@air/shared/schemas/user';
 import { buildApp, type TApp } from '../app';
 import { insertUsageRows, type TUsageRow } from '../modules/usage/service';
-import { issueToken, TOKEN_TTL_MS } from '../lib/one-time-tokens';
+import { issueToken, TOKEN_TTL_MS } from '../modules/auth-otp/service';
 import { userIdByEmail } from '../modules/identity/service';
 import type { TCliCommand } from './command';
 

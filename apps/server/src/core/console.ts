@@ -1,8 +1,22 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error';
+import type { TLocale } from '@air/shared/schemas/common';
+import { withPageMeta, type TPageMeta } from './console-page';
+
+/**
+ * What a public page route answers (a module's, through `app.sendConsolePage`): the console's
+ * index.html carrying the page's own title, description and Open Graph tags, worked out on the
+ * server for link previews that run no script.
+ */
+export interface TConsolePageAnswer {
+  /** 404 for something the page shows that does not exist (the console still loads and says so). */
+  status: 200 | 404;
+  locale: TLocale;
+  meta: TPageMeta;
+}
 
 /** The built console, resolved from this file so the server works from any working directory. */
 export const DEFAULT_WEB_DIST = path.resolve(import.meta.dirname, '../../../web/dist');
@@ -20,6 +34,29 @@ function wantsHtml(request: FastifyRequest): boolean {
 
 const NOT_BUILT =
   'The AIR console is not built yet. Run `npm run build` (or `npm start`, which builds it) from the repository root, then reload.\n';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Answers with the console's index.html carrying `answer`'s status, language and meta tags. */
+    sendConsolePage: (reply: FastifyReply, answer: TConsolePageAnswer) => FastifyReply;
+  }
+}
+
+/** Before the modules (their page routes use it): `app.sendConsolePage`. */
+export function decorateConsolePage(app: FastifyInstance, webDist: string) {
+  const indexFile = path.join(webDist, 'index.html');
+  // Read once: the build does not change under a running server.
+  const indexHtml = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : null;
+  app.decorate('sendConsolePage', (reply: FastifyReply, { status, locale, meta }: TConsolePageAnswer) => {
+    if (indexHtml === null) return reply.status(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
+    const html = withPageMeta(indexHtml, meta).replace(/<html lang="[^"]*">/, `<html lang="${locale}">`);
+    return reply
+      .status(status)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(html);
+  });
+}
 
 /**
  * Serves the console with history fallback: a GET that accepts HTML and is not an API path gets

@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { TConfig } from '../config';
-import { EmbeddedClient } from './embedded-client';
+import { EmbeddedClient, type TBatchStatement } from './embedded-client';
+
+export type { TBatchStatement };
 import * as schema from './schema';
 
 export type TSchema = typeof schema;
@@ -17,14 +19,34 @@ export type TTx = Parameters<Parameters<TDb['transaction']>[0]>[0];
 
 export type TDriver = 'pglite' | 'postgres';
 
-export interface TDatabase {
+interface TDatabaseBase {
   db: TDb;
   driver: TDriver;
   /** Runs `select 1`: throws when the database cannot answer. */
   ping(): Promise<void>;
   /** Closes the pool or the embedded database (an unclosed PGlite keeps Node alive). */
   close(): Promise<void>;
+  /**
+   * Embedded only: statements run in one transaction in one message to the database thread, one
+   * of them may `COPY … FROM '/dev/blob'` its `copyText` (the meter's batches, decision 027).
+   */
+  batch?: (statements: TBatchStatement[]) => Promise<void>;
 }
+
+/** PostgreSQL, with its pool: migrations hold an advisory lock on one connection of it. */
+export interface TPostgresDatabase extends TDatabaseBase {
+  driver: 'postgres';
+  pool: pg.Pool;
+}
+
+/** The embedded database: `db` as the PGlite type its migrator takes, and its client (tests dump it). */
+export interface TEmbeddedDatabase extends TDatabaseBase {
+  driver: 'pglite';
+  pglite: PgliteDatabase<TSchema>;
+  embedded: EmbeddedClient;
+}
+
+export type TDatabase = TPostgresDatabase | TEmbeddedDatabase;
 
 export interface TOpenDatabaseOptions {
   /** Embedded only: start from a `dumpDataDir()` tarball instead of the data dir (tests). */
@@ -45,6 +67,7 @@ export async function openDatabase(
     return {
       db,
       driver: 'postgres',
+      pool,
       ping: async () => {
         await pool.query('select 1');
       },
@@ -64,16 +87,17 @@ export async function openDatabase(
     ...(options.loadDataDir ? { loadDataDir: await options.loadDataDir.arrayBuffer() } : {}),
     postgresqlconf: SMALL_INSTALL_SETTINGS,
   });
-  const db: TDb = drizzlePglite(client as never, { schema });
+  const pglite = drizzlePglite(client as never, { schema });
   return {
-    db,
+    db: pglite,
     driver: 'pglite',
+    pglite,
+    embedded: client,
     ping: async () => {
       await client.query('select 1');
     },
     close: () => client.close(),
-    // Exposed for tests that dump a migrated database.
-    ...({ embedded: client } as object),
+    batch: (statements) => client.batch(statements),
   };
 }
 
@@ -93,5 +117,5 @@ export const SMALL_INSTALL_SETTINGS = [
 
 /** The embedded database's client (tests dump it), or undefined on PostgreSQL. */
 export function embeddedOf(database: TDatabase): EmbeddedClient | undefined {
-  return (database as TDatabase & { embedded?: EmbeddedClient }).embedded;
+  return database.driver === 'pglite' ? database.embedded : undefined;
 }

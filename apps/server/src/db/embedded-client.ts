@@ -34,6 +34,13 @@ export interface TEmbeddedOptions {
   initialMemory?: number;
 }
 
+/** One statement of a batch; `copyText` is the data of its `COPY … FROM '/dev/blob'`. */
+export interface TBatchStatement {
+  sql: string;
+  params?: unknown[];
+  copyText?: string;
+}
+
 type TPending = { resolve: (value: never) => void; reject: (error: Error) => void };
 
 /** The worker's V8 young generation in MB: two semi-spaces and the new large-object space, 2 MB each. */
@@ -184,6 +191,11 @@ export class EmbeddedClient {
     } finally {
       this.#openTransactions -= 1;
     }
+  }
+
+  /** Runs the statements in one transaction, in one message to the database thread. */
+  batch(statements: TBatchStatement[]): Promise<void> {
+    return this.#call({ op: 'batch', statements });
   }
 
   /** Open, with no query waiting and no transaction open (tests reuse such a database). */

@@ -84,6 +84,18 @@ async function handle(message) {
       const result = await target.query(message.sql, message.params ?? [], queryOptions(message));
       return { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows };
     }
+    case 'batch':
+      // Statements in one transaction and one message (a metering batch is one hop, not four); a
+      // statement with `copyText` reads it as its `COPY … FROM '/dev/blob'`.
+      await db.transaction(async (tx) => {
+        for (const statement of message.statements)
+          await tx.query(
+            statement.sql,
+            statement.params ?? [],
+            statement.copyText === undefined ? {} : { blob: new Blob([statement.copyText]) },
+          );
+      });
+      return {};
     case 'begin':
       await beginTransaction(message.id);
       return { txId: message.id };

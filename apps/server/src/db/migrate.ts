@@ -2,9 +2,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import type pg from 'pg';
 import type { TDatabase } from './client';
 
 /** The generated SQL migrations, resolved from this file (not the working directory). */
@@ -35,11 +33,10 @@ export async function migrateDatabase(database: TDatabase): Promise<{ applied: n
       (await database.db.execute(sql.raw(text))) as { rows: Record<string, unknown>[] };
     const count = () => countApplied(query);
     const before = await count();
-    await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
+    await migratePglite(database.pglite, { migrationsFolder: MIGRATIONS_FOLDER });
     return { applied: (await count()) - before };
   }
-  const pool = (database.db as unknown as { $client: pg.Pool }).$client;
-  const client = await pool.connect();
+  const client = await database.pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {

@@ -4,9 +4,9 @@ import type { TKeyAuth } from '../core/credentials';
 import type { TRouteEntry } from './directory';
 import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED } from './counters';
 import { GATEWAY_ERRORS, keyQuotaBody, writeGatewayError, type TGatewayErrorCode } from './errors';
-import { mayCall, RoutedCall } from './routed-call';
+import { goneResult, mayCall, ownResult, parseObject } from './call-outcome';
+import { RoutedCall } from './routed-call';
 import { isAppError } from '../lib/app-error';
-import { jsonDepthExceeds } from '../lib/json-guard';
 import { estimateTokens, promptChars, tokensFrom } from './stream-usage';
 import { MICROS_PER_MINOR } from '@air/shared/schemas/price';
 import { chargedMicros, type TUsageRow } from '../modules/usage/service';
@@ -40,20 +40,6 @@ function startsLikeObject(body: Buffer): boolean {
     if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false;
   }
   return false;
-}
-
-function parseObject(body: Buffer): Record<string, unknown> | null {
-  try {
-    const text = body.toString('utf8');
-    // Too deep to re-serialise safely (JSON.stringify recurses): refused like any bad body.
-    if (jsonDepthExceeds(text)) return null;
-    const value = JSON.parse(text) as unknown;
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -107,6 +93,32 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     countCall(GATEWAY_ERRORS[code].status);
     countError(code);
     metrics.duration.observe((performance.now() - started) / 1000);
+  }
+
+  /**
+   * A valid key called a route it cannot reach (missing, another account's private one, outside
+   * its allow-list): refused, and metered with no endpoint so the caller finds it in the request
+   * log and the 4xx count. Appended to the meter's buffer like any call: no database query here.
+   */
+  function refuseUnknownRoute(res: ServerResponse, requestId: string, started: number, key: TKeyAuth) {
+    refuse(res, requestId, started, 'route_not_found');
+    meter.record({
+      callerAccountId: key.accountId,
+      keyId: key.keyId,
+      endpointId: null,
+      providerAccountId: null,
+      status: GATEWAY_ERRORS.route_not_found.status,
+      latencyMs: Math.round(performance.now() - started),
+      promptTokens: null,
+      completionTokens: null,
+      tokensEstimated: false,
+      streamed: false,
+      errorCode: 'route_not_found',
+      attempts: 0,
+      cacheHit: false,
+      price: null,
+      createdAt: new Date(),
+    });
   }
 
   function meterCall(
@@ -217,16 +229,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
 
   /** Admitted (counted against the quota) but the caller left before it was forwarded. */
   function meterUnsent(started: number, key: TKeyAuth, route: TRouteEntry, spend: TSpendTicket | null) {
-    const result = {
-      status: 499,
-      errorCode: null,
-      upstreamMs: 0,
-      body: null,
-      stream: null,
-      clientGone: true,
-      streamed: false,
-    };
-    meterCall(started, key, route, result, begin(key, route), null, 0, false, spend);
+    meterCall(started, key, route, goneResult(), begin(key, route), null, 0, false, spend);
   }
 
   function forward(
@@ -265,15 +268,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       // Same answer as a refused DNS result: the caller learns nothing about the network.
       app.log.warn({ routeName: route.routeName }, 'gateway: upstream is a private address');
       const status = writeGatewayError(res, 'upstream_unreachable', requestId, undefined, route.airHeaders);
-      return onDone({
-        status,
-        errorCode: 'upstream_unreachable',
-        upstreamMs: 0,
-        body: null,
-        stream: null,
-        clientGone: false,
-        streamed: false,
-      });
+      return onDone(ownResult(status, 'upstream_unreachable'));
     }
     ProxyCall.start(
       agent,
@@ -323,7 +318,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
         // PostgreSQL refuses U+0000 in text: never let it reach the route look-up.
         if (routeName.includes('\0')) return refuse(res, requestId, started, 'invalid_model');
       }
-      if (routeName.length > MAX_ROUTE_NAME) return refuse(res, requestId, started, 'route_not_found');
+      if (routeName.length > MAX_ROUTE_NAME) return refuseUnknownRoute(res, requestId, started, key);
       routeName = routeName.toLowerCase();
       // An uncached name costs a database look-up, budgeted per client IP (directory.ts); a
       // name past the budget is refused below (`rate_limited`).
@@ -331,7 +326,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       if (route === undefined) route = await directory.routes.load(routeName, request.ip);
       // Another account's private route, or one outside the key's allow-list, answers exactly
       // like a missing one.
-      if (!mayCall(key, route)) return refuse(res, requestId, started, 'route_not_found');
+      if (!mayCall(key, route)) return refuseUnknownRoute(res, requestId, started, key);
 
       let limits = directory.planLimits.peek(key.accountId);
       if (limits === undefined) limits = await directory.planLimits.load(key.accountId);

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Agent } from 'undici';
 import type { TKeyAuth } from '../core/credentials';
 import { AnswerCache, type TCachedAnswer } from './answer-cache';
+import { goneResult, mayCall, ownResult, parseObject } from './call-outcome';
 import { CLOSED, PROBE, type Circuits, type TUpstreamHealth } from './circuit';
 import type { TDirectory, TRouteEntry, TUpstreamTarget } from './directory';
 import { writeGatewayError } from './errors';
@@ -30,24 +31,6 @@ export type TRoutedDone = (
 
 /** A `Retry-After` is honoured when shorter than this; a longer one falls back to the backoff. */
 const RETRY_AFTER_MAX_MS = 10_000;
-
-/** The caller's key may call this route now (server contract section 6, plus the key's allow-list). */
-export function mayCall(key: TKeyAuth, route: TRouteEntry | null | undefined): route is TRouteEntry {
-  if (!route || !route.isActive) return false;
-  if (route.accountId !== key.accountId && !route.isPublic) return false;
-  return key.routes === null || key.routes.has(route.routeName);
-}
-
-function parseObject(body: Buffer): Record<string, unknown> | null {
-  try {
-    const value = JSON.parse(body.toString('utf8')) as unknown;
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * One caller request on a routed endpoint (contract 6a): the answer cache first, then upstreams
@@ -119,24 +102,11 @@ export class RoutedCall {
     this.ctx.beforeAnswer(this.callId);
     this.res.writeHead(200, headers);
     this.res.end(cached.body);
-    this.onDone(
-      this.primary,
-      {
-        status: 200,
-        errorCode: null,
-        upstreamMs: 0,
-        body: cached.body,
-        stream: null,
-        clientGone: false,
-        streamed: false,
-      },
-      0,
-      true,
-    );
+    this.onDone(this.primary, ownResult(200, null, cached.body), 0, true);
   }
 
   private next(): void {
-    if (this.res.destroyed) return this.done(this.gone());
+    if (this.res.destroyed) return this.done(goneResult());
     const picked = this.pick();
     if (picked === null) return void this.fallback();
     if (picked instanceof Promise) {
@@ -228,16 +198,7 @@ export class RoutedCall {
       const status = retried
         ? 0
         : writeGatewayError(this.res, 'upstream_unreachable', this.requestId, undefined, airHeaders);
-      return this.attemptDone({
-        status,
-        errorCode: 'upstream_unreachable',
-        upstreamMs: 0,
-        body: null,
-        stream: null,
-        clientGone: false,
-        streamed: false,
-        retried,
-      });
+      return this.attemptDone(ownResult(status, 'upstream_unreachable', null, retried));
     }
     ProxyCall.start(
       this.ctx.agent,
@@ -350,7 +311,7 @@ export class RoutedCall {
         let entry = directory.routes.peek(name);
         if (entry === undefined) entry = await directory.routes.load(name);
         if (!this.mayFallTo(entry)) continue;
-        if (this.res.destroyed) return this.done(this.gone());
+        if (this.res.destroyed) return this.done(goneResult());
         this.route = entry;
         this.retriesLeft = entry.routing?.retries ?? 0;
         this.retriesDone = 0;
@@ -361,7 +322,7 @@ export class RoutedCall {
     } catch {
       // A fallback that cannot be looked up is skipped like one that may not be called.
     }
-    if (this.res.destroyed) return this.done(this.gone());
+    if (this.res.destroyed) return this.done(goneResult());
     const airHeaders = ['x-air-route', this.route.routeName, 'x-air-attempts', String(this.attempts)];
     const failed = this.lastFailure;
     if (failed) {
@@ -378,29 +339,13 @@ export class RoutedCall {
         ...airHeaders,
       ]);
       this.res.end(failed.body);
-      return this.done({
-        status: failed.status,
-        errorCode: null,
-        upstreamMs: 0,
-        body: null,
-        stream: null,
-        clientGone: false,
-        streamed: false,
-      });
+      return this.done(ownResult(failed.status, null));
     }
     // Nothing answered: every upstream skipped (circuits open) or every attempt failed.
     const code = this.attempts === 0 ? 'upstreams_unavailable' : 'upstream_unreachable';
     const retryAfter = this.attempts === 0 ? this.reopensInSeconds() : undefined;
     const status = writeGatewayError(this.res, code, this.requestId, retryAfter, airHeaders);
-    this.done({
-      status,
-      errorCode: code,
-      upstreamMs: 0,
-      body: null,
-      stream: null,
-      clientGone: false,
-      streamed: false,
-    });
+    this.done(ownResult(status, code));
   }
 
   private reopensInSeconds(): number {
@@ -418,18 +363,6 @@ export class RoutedCall {
     this.parsed ??= parseObject(this.body);
     if (!this.parsed) return this.body;
     return Buffer.from(JSON.stringify({ ...this.parsed, model: entry.upstreamModel ?? entry.routeName }));
-  }
-
-  private gone(): TCallResult {
-    return {
-      status: 499,
-      errorCode: null,
-      upstreamMs: 0,
-      body: null,
-      stream: null,
-      clientGone: true,
-      streamed: false,
-    };
   }
 
   private done(result: TCallResult): void {

@@ -32,6 +32,7 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
   const meter = new Meter(app.db, app.log, {
     // One journal per instance, beside its other local state.
     journalDir: path.join(app.config.dataDir, 'usage-journal'),
+    batch: app.database.batch,
   });
   const metrics = gatewayMetrics(app.server);
   const counters = createCallCounters({

@@ -6,6 +6,8 @@ import { buildRoutes } from '@/app/router';
 import { ROUTES } from '@/app/routes';
 import { clearSession, setSession } from '@/lib/session';
 import { permissionsFor } from '@air/shared/permissions';
+import i18n from '@/lib/i18n';
+import { mockApi } from '@/features/account/test/page-harness';
 
 function renderAt(path: string) {
   const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
@@ -73,4 +75,53 @@ describe('router', () => {
       expect(paths).toContain(path);
     }
   });
+
+  it(
+    'shows the frame and a loading state at once while a page waits for its translations',
+    { timeout: 60_000 },
+    async () => {
+      act(() =>
+        setSession(
+          signInFixture({
+            token: 'test-token',
+            role: 'owner',
+            verified: true,
+            permission: { ...permissionsFor('owner') },
+            plan: 'free',
+            onboarded: true,
+          }),
+        ),
+      );
+      // The answers never come: only the frame and the loading states can show.
+      const never = () => new Promise<never>(() => {});
+      mockApi({
+        'GET /api/account/usage': never,
+        'GET /api/account/usage/insight': never,
+        'GET /api/account/usage/log': never,
+        'GET /api/auth': never,
+      });
+      // A first visit: the usage catalogue is not loaded yet, and is held until released.
+      const bundle = i18n.getResourceBundle('en', 'usage') as Record<string, unknown>;
+      i18n.removeResourceBundle('en', 'usage');
+      const backend = i18n.services.backendConnector.backend as {
+        read: (lng: string, ns: string, done: (error: unknown, data: unknown) => void) => void;
+      };
+      const read = backend.read;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      backend.read = (lng, ns, done) => void held.then(() => read.call(backend, lng, ns, done));
+      try {
+        renderAt('/account/usage');
+        // (A status takes no name from its text.)
+        expect(await screen.findByText('Loading…')).toBeTruthy();
+        expect(screen.getByRole('navigation', { name: 'Account settings' })).toBeTruthy();
+        expect(screen.getByRole('link', { name: 'Usage' }).getAttribute('aria-current')).toBe('page');
+        release();
+        expect(await screen.findByRole('heading', { name: 'Usage', level: 1 })).toBeTruthy();
+      } finally {
+        backend.read = read;
+        if (!i18n.hasResourceBundle('en', 'usage')) i18n.addResourceBundle('en', 'usage', bundle);
+      }
+    },
+  );
 });

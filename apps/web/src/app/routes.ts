@@ -212,7 +212,7 @@ export const ROUTES: readonly TRouteMeta[] = [
   },
   {
     path: '/account/usage',
-    layout: 'app',
+    layout: 'account',
     permission: 'user',
     title: 'usage',
     page: () => import('@/features/usage/routes/usage'),
@@ -251,6 +251,13 @@ export const ROUTES: readonly TRouteMeta[] = [
     permission: 'owner',
     title: 'billing',
     page: () => import('@/features/billing/routes/billing'),
+  },
+  {
+    path: '/account/earnings',
+    layout: 'account',
+    permission: 'owner',
+    title: 'earnings',
+    page: () => import('@/features/earnings/routes/earnings'),
   },
   {
     path: '/account/upgrade',

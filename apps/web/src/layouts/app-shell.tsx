@@ -1,11 +1,22 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { Loader2 } from 'lucide-react';
 import { NavRail, NavSheet } from '@/components/layout/app-nav';
 import { UserMenu } from '@/components/layout/user-menu';
 import { FeedbackWidget } from '@/components/layout/feedback-widget';
 import { Logo } from '@/components/layout/logo';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { QuotaBanner } from '@/features/usage/components/quota-banner';
+
+/** What a page shows in the frame while its code or its translations load. */
+export function PageLoading({ label }: { label: string }) {
+  return (
+    <p role="status" className="flex items-center gap-2 py-8 text-sm text-muted-foreground">
+      <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+      {label}
+    </p>
+  );
+}
 
 /** The app layout's frame: icon rail (wide) or slide-out menu (small), header with the user menu. */
 export function AppShell({ children }: { children: React.ReactNode }) {
@@ -30,8 +41,13 @@ export function AppShell({ children }: { children: React.ReactNode }) {
           </header>
           {/* Bottom padding keeps the last rows and editors scrollable clear of the feedback button. */}
           <main id="main" className="mx-auto w-full max-w-6xl p-4 pb-24 md:p-8 md:pb-24">
-            <QuotaBanner />
-            {children}
+            {/* The banner reads the usage catalogue: while it loads, the frame shows without it. */}
+            <React.Suspense fallback={null}>
+              <QuotaBanner />
+            </React.Suspense>
+            {/* A page waiting for its code or its translations shows in the frame with a loading
+                state, not as a blank screen (the root's boundary would hide the frame too). */}
+            <React.Suspense fallback={<PageLoading label={t('loading')} />}>{children}</React.Suspense>
           </main>
         </div>
         <FeedbackWidget />

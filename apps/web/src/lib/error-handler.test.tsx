@@ -1,24 +1,44 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, renderHook } from '@testing-library/react';
+import { act, render, waitFor } from '@testing-library/react';
 import { ApiError } from '@/lib/api';
 import { handleError } from '@/lib/error-handler';
-import { resetToasts, useToast } from '@/components/ui/use-toast';
+import { Toaster } from '@/components/ui/toaster';
+import { resetToasts } from '@/components/ui/use-toast';
+
+interface TShown {
+  variant: string | null;
+  title: string | null | undefined;
+  description: string | null | undefined;
+}
+
+/** The toasts on screen, as the toaster draws them. */
+function onScreen(): TShown[] {
+  return [...document.querySelectorAll('[data-sonner-toast]')].map((el) => ({
+    variant: el.getAttribute('data-type'),
+    title: el.querySelector('[data-title]')?.textContent,
+    description: el.querySelector('[data-description]')?.textContent,
+  }));
+}
 
 function setup() {
   const navigate = vi.fn();
-  const toasts = renderHook(() => useToast());
+  render(<Toaster />);
   const run = (error: unknown) => act(() => handleError(error, navigate));
-  return { navigate, run, toasts: () => toasts.result.current.toasts };
+  const toasts = async () => {
+    await waitFor(() => expect(onScreen().length).toBeGreaterThan(0));
+    return onScreen();
+  };
+  return { navigate, run, toasts };
 }
 
 afterEach(() => act(() => resetToasts()));
 
 describe('handleError', () => {
   it('401 goes to /signin without a toast', () => {
-    const { navigate, run, toasts } = setup();
+    const { navigate, run } = setup();
     run(new ApiError(401, { message: 'Unauthorised' }));
     expect(navigate).toHaveBeenCalledWith('/signin');
-    expect(toasts()).toHaveLength(0);
+    expect(onScreen()).toHaveLength(0);
   });
 
   it('404 goes to /notfound', () => {
@@ -33,43 +53,52 @@ describe('handleError', () => {
     expect(navigate).toHaveBeenCalledWith('/account/upgrade?plan=pro');
   });
 
-  it('429 shows an error toast whose description is the response body', () => {
+  it('429 shows an error toast whose description is the response body', async () => {
     const { navigate, run, toasts } = setup();
     run(new ApiError(429, 'Too many requests, slow down'));
     expect(navigate).not.toHaveBeenCalled();
-    expect(toasts()[0]).toMatchObject({ variant: 'error', description: 'Too many requests, slow down' });
+    expect((await toasts())[0]).toMatchObject({
+      variant: 'error',
+      description: 'Too many requests, slow down',
+    });
   });
 
-  it('any other status shows the generic title and the body message', () => {
+  it('any other status shows the generic title and the body message', async () => {
     const { run, toasts } = setup();
     run(new ApiError(500, { message: 'Database unavailable' }));
-    expect(toasts()[0]).toMatchObject({
+    expect((await toasts())[0]).toMatchObject({
       variant: 'error',
       title: 'Something went wrong',
       description: 'Database unavailable',
     });
   });
 
-  it('a 500 whose message is the generic title does not repeat it as the description', () => {
+  it('a 500 whose message is the generic title does not repeat it as the description', async () => {
     const { run, toasts } = setup();
     run(new ApiError(500, { message: 'Something went wrong' }));
-    expect(toasts()[0]).toMatchObject({ title: 'Something went wrong', description: 'Please try again.' });
+    expect((await toasts())[0]).toMatchObject({
+      title: 'Something went wrong',
+      description: 'Please try again.',
+    });
   });
 
-  it('falls back to the generic description when the body has no message', () => {
+  it('falls back to the generic description when the body has no message', async () => {
     const { run, toasts } = setup();
     run(new ApiError(503, null));
-    expect(toasts()[0]).toMatchObject({ title: 'Something went wrong', description: 'Please try again.' });
+    expect((await toasts())[0]).toMatchObject({
+      title: 'Something went wrong',
+      description: 'Please try again.',
+    });
   });
 
-  it('no response: logged to the console and shown as an error toast', () => {
+  it('no response: logged to the console and shown as an error toast', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { navigate, run, toasts } = setup();
     const error = new ApiError(0, null);
     run(error);
     expect(log).toHaveBeenCalledWith(error);
     expect(navigate).not.toHaveBeenCalled();
-    expect(toasts()[0]).toMatchObject({ variant: 'error', description: 'Please try again.' });
+    expect((await toasts())[0]).toMatchObject({ variant: 'error', description: 'Please try again.' });
     log.mockRestore();
   });
 });

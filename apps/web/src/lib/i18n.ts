@@ -27,9 +27,45 @@ const lazyCatalogues = {
   },
 };
 
+const asLocale = (value: unknown): TLocale | null =>
+  typeof value === 'string' && (LOCALES as readonly string[]).includes(value.slice(0, 2).toLowerCase())
+    ? (value.slice(0, 2).toLowerCase() as TLocale)
+    : null;
+
+/** The signed-in user's saved language, read from storage directly (lib/session imports this module). */
+function savedUserLocale(): TLocale | null {
+  try {
+    const user = JSON.parse(localStorage.getItem('air.user') ?? 'null') as { locale?: unknown } | null;
+    return asLocale(user?.locale);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The language to show, in the order the theme follows (lib/theme.ts): this device's choice, else
+ * the signed-in user's saved one, else the browser's first supported language, else English.
+ * public/theme.js applies the same order before the first paint.
+ */
 export function storedLocale(): TLocale {
-  const stored = typeof localStorage !== 'undefined' ? localStorage.getItem(LOCALE_STORAGE_KEY) : null;
-  return stored === 'es' ? 'es' : 'en';
+  if (typeof localStorage === 'undefined') return 'en';
+  const device = asLocale(localStorage.getItem(LOCALE_STORAGE_KEY));
+  if (device) return device;
+  const saved = savedUserLocale();
+  if (saved) return saved;
+  const browser = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
+  for (const language of browser) {
+    const locale = asLocale(language);
+    if (locale) return locale;
+  }
+  return 'en';
+}
+
+/** Shows the preferred language (after a sign-in brought the user's saved one) without storing it. */
+export function applyStoredLocale() {
+  const locale = storedLocale();
+  document.documentElement.lang = locale;
+  if (i18n.language !== locale) void i18n.changeLanguage(locale);
 }
 
 /** Resolves once the shell's catalogues are in: main.tsx renders after it. */

@@ -35,10 +35,13 @@ export const ZActivityQuery = z.strictObject({
 });
 export type TActivityQuery = z.input<typeof ZActivityQuery>;
 
+export const ZActivityPerson = z.object({ id: z.uuid(), name: z.string(), email: z.string() });
+export type TActivityPerson = z.infer<typeof ZActivityPerson>;
+
 export const ZActivityEntry = z.object({
   id: z.uuid(),
   type: ZActivityType,
-  actor: z.object({ id: z.uuid(), name: z.string(), email: z.string() }).nullable(),
+  actor: ZActivityPerson.nullable(),
   data: z.record(z.string(), z.string()),
   created_at: z.string(),
 });
@@ -46,6 +49,11 @@ export type TActivityEntry = z.infer<typeof ZActivityEntry>;
 
 export const ZActivityPage = z.object({
   entries: z.array(ZActivityEntry),
+  /**
+   * Everyone the kept log names, as actor or subject, whatever the filters: the member filter
+   * offers them, so a member removed since stays filterable.
+   */
+  people: z.array(ZActivityPerson),
   total: z.number().int(),
   page: z.number().int(),
   page_size: z.number().int(),

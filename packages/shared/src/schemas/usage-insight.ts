@@ -1,19 +1,17 @@
 import { z } from 'zod';
+import { USAGE_FIRST_DAY, USAGE_LAST_DAY, USAGE_PERIODS, USAGE_STATUS_CLASSES } from '../usage-limits';
+
+export { USAGE_FIRST_DAY, USAGE_LAST_DAY, USAGE_PERIODS, USAGE_STATUS_CLASSES };
 
 /**
  * The usage page (`GET /api/account/usage/insight`) and the request log
  * (`GET /api/account/usage/log`). Days are calendar days in UTC, `YYYY-MM-DD`.
  */
-export const USAGE_PERIODS = ['this_month', 'last_month', 'last_7_days', 'last_30_days', 'custom'] as const;
 export const ZUsagePeriod = z.enum(USAGE_PERIODS);
 export type TUsagePeriod = z.infer<typeof ZUsagePeriod>;
 
 /** The longest custom period, in days (the roll-up answers any length; the chart stays readable). */
 export const MAX_USAGE_DAYS = 366;
-
-/** The days a custom period may name: real calendar days from 2000 to 2100. */
-export const USAGE_FIRST_DAY = '2000-01-01';
-export const USAGE_LAST_DAY = '2100-12-31';
 
 const ZDay = z.iso.date();
 
@@ -132,8 +130,6 @@ export const ZUsageInsight = z.object({
 });
 export type TUsageInsight = z.infer<typeof ZUsageInsight>;
 
-/** Request log filters: status class of the answer. */
-export const USAGE_STATUS_CLASSES = ['2xx', '4xx', '5xx'] as const;
 export const ZUsageStatusClass = z.enum(USAGE_STATUS_CLASSES);
 export type TUsageStatusClass = z.infer<typeof ZUsageStatusClass>;
 

@@ -10,6 +10,20 @@ import { addDefaultPrefs } from '../notification/service';
 import { sendVerification } from '../user/service';
 import { isUniqueViolation } from '../../db/errors';
 import type { TServices, TCaller } from '../../core/services';
+import { t } from '../../i18n';
+import './messages';
+
+/** Longest account name a rename accepts (ZUpdateUser's account_name). */
+const MAX_ACCOUNT_NAME = 100;
+
+/**
+ * A new account's name until its owner renames it: "Ana's account", in the signer's language, so
+ * an invitation never reads as being invited to a person.
+ */
+export function defaultAccountName(name: string, locale: string): string {
+  const room = MAX_ACCOUNT_NAME - t(locale, 'account.default_name', { name: '' }).length;
+  return t(locale, 'account.default_name', { name: name.trim().slice(0, room).trim() });
+}
 
 /**
  * An existing user signing up or accepting an invite proves they own the address with its current
@@ -45,7 +59,7 @@ export async function signUp(app: TServices, request: TCaller, body: TSignUp): P
     if (owned) throw new AppError('conflict', { messageKey: 'error.email_taken', inputError: 'email' });
     await assertExistingPassword(app, request, existing, body.password);
     const accountId = await app.db.transaction(async (tx) => {
-      const accountId = await createAccount(tx, { name: body.name });
+      const accountId = await createAccount(tx, { name: defaultAccountName(body.name, request.locale) });
       await addMember(tx, { accountId, userId: existing.id, role: 'owner' });
       await markDuplicateUser(tx, existing.id);
       await addDefaultPrefs(tx, existing.id);
@@ -61,7 +75,7 @@ export async function signUp(app: TServices, request: TCaller, body: TSignUp): P
   let created: { userId: string; accountId: string };
   try {
     created = await app.db.transaction(async (tx) => {
-      const accountId = await createAccount(tx, { name: body.name });
+      const accountId = await createAccount(tx, { name: defaultAccountName(body.name, request.locale) });
       const userId = await createUser(tx, {
         name: body.name,
         email: body.email,

@@ -4,6 +4,7 @@ import {
   ACTIVITY_RETENTION_DAYS,
   ZActivityQuery,
   type TActivityPage,
+  type TActivityPerson,
   type TActivityQuery,
   type TActivityType,
 } from '@air/shared/schemas/activity';
@@ -55,6 +56,8 @@ export async function countActivity(
   return row?.n ?? 0;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function retentionStart(): Date {
   return new Date(Date.now() - ACTIVITY_RETENTION_DAYS * 24 * 60 * 60_000);
 }
@@ -88,11 +91,32 @@ export async function listActivity(
     .orderBy(desc(activityEvents.createdAt), desc(activityEvents.id))
     .limit(ACTIVITY_PAGE_SIZE)
     .offset((page - 1) * ACTIVITY_PAGE_SIZE);
-  // Actors' names come from the identity service (one query a page); a deleted actor shows as none.
+  // Everyone the kept log names, as actor or subject, for the member filter (whatever the filters).
+  const kept = and(eq(activityEvents.accountId, accountId), gte(activityEvents.createdAt, retentionStart()));
+  const [actorIds, subjects] = await Promise.all([
+    db.selectDistinct({ id: activityEvents.actorUserId }).from(activityEvents).where(kept),
+    db
+      .selectDistinct({
+        id: sql<string | null>`${activityEvents.data}->>'user_id'`,
+        name: sql<string | null>`${activityEvents.data}->>'name'`,
+        email: sql<string | null>`${activityEvents.data}->>'email'`,
+      })
+      .from(activityEvents)
+      .where(kept),
+  ]);
+  // Names come from the identity service (one query a page); a deleted actor shows as none.
   const actors = await userContacts(
     db,
-    rows.flatMap((row) => (row.actorUserId ? [row.actorUserId] : [])),
+    [...actorIds, ...subjects].flatMap((row) => (row.id && UUID.test(row.id) ? [row.id] : [])),
   );
+  const people = new Map<string, TActivityPerson>(
+    [...actors.values()].map(({ id, name, email }) => [id, { id, name, email }]),
+  );
+  // A removed member with no other account is deleted: the entry's own name and email stand in.
+  for (const subject of subjects) {
+    if (!subject.id || !UUID.test(subject.id) || people.has(subject.id) || !subject.email) continue;
+    people.set(subject.id, { id: subject.id, name: subject.name || subject.email, email: subject.email });
+  }
   return {
     entries: rows.map((row) => {
       const actor = row.actorUserId ? actors.get(row.actorUserId) : undefined;
@@ -104,6 +128,9 @@ export async function listActivity(
         created_at: row.createdAt.toISOString(),
       };
     }),
+    people: [...people.values()].sort(
+      (a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email),
+    ),
     total: total?.n ?? 0,
     page,
     page_size: ACTIVITY_PAGE_SIZE,

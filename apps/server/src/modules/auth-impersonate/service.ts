@@ -1,7 +1,7 @@
 import type { TDb } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
-import { consumeToken, issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+import { consumeToken, issueToken, TOKEN_TTL_MS } from '../auth-otp/service';
 import { openSession, type TSignInAnswer } from '../auth/service';
 import { impersonationFlags, markMaster, oldestMasters, userForImpersonation } from '../identity/service';
 import { accountWithRole, addMember, createAccount } from '../membership/service';

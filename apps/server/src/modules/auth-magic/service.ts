@@ -1,6 +1,6 @@
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
-import { consumeToken } from '../../lib/one-time-tokens';
+import { consumeToken } from '../auth-otp/service';
 import { mailOneTimeLink, openSession, type TSignInAnswer } from '../auth/service';
 import { markVerifiedByLink } from '../identity/service';
 import type { TServices, TCaller } from '../../core/services';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { signInWithCode } from './service';
+import { signInWithCode } from './sign-in-code';
 import { route } from '../../core/route';
 
 /** `POST /api/auth/otp { code, jwt }`: finishes a sign-in that answered `2fa_required`. */

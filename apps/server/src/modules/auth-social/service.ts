@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { userIdentities } from '../../db/schema/user-identities';
-import { issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+import { issueToken, TOKEN_TTL_MS } from '../auth-otp/service';
 import { type TOidcFlow, type TOidcIdentity, type OidcClients, OidcError } from '../../lib/oidc';
 import { userIdByEmail } from '../identity/service';
 import type { TServices } from '../../core/services';

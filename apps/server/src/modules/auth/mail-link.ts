@@ -1,4 +1,4 @@
-import { issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+import { issueToken, TOKEN_TTL_MS } from '../auth-otp/service';
 import { userContactByEmail } from '../identity/service';
 import type { TServices, TCaller } from '../../core/services';
 

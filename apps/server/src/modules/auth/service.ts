@@ -1,6 +1,6 @@
 import { AppError } from '../../lib/app-error';
 import { attemptKey } from '../../lib/attempt-limiter';
-import { consumeToken, revokeTokens } from '../../lib/one-time-tokens';
+import { consumeToken, revokeTokens } from '../auth-otp/service';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/password';
 import { resetUserPassword, userContact, userPasswordByEmail } from '../identity/service';
 import { mailOneTimeLink } from './mail-link';

@@ -6,7 +6,7 @@ import { signinLog } from '../../db/schema/signin-log';
 import { AppError } from '../../lib/app-error';
 import { signSessionToken } from '../../lib/jwt';
 import { recordActivity } from '../activity/service';
-import { issueToken, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+import { issueToken, TOKEN_TTL_MS } from '../auth-otp/service';
 import {
   createSession,
   defaultAccountOf,

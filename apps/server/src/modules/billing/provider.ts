@@ -45,6 +45,14 @@ export interface TChargeInput {
   metadata: Record<string, string>;
 }
 
+/** A renewal invoice charged with its lines (`chargeInvoice`). */
+export interface TInvoiceChargeInput extends TChargeInput {
+  /** AIR's invoice: names the processor's invoice, found again on a dunning retry. */
+  invoiceId: string;
+  /** Its lines, minor units each; they add up to `amount`. */
+  lines: { description: string; amount: number }[];
+}
+
 /** The card was refused (the processor's code; the message is localised by the server). */
 export class CardError extends Error {
   constructor(
@@ -88,6 +96,12 @@ export interface TBillingProvider {
    * with the payment's id: a renewal then waits for the card holder (`requires_action`).
    */
   charge(input: TChargeInput): Promise<TPayment>;
+  /**
+   * Charges a renewal invoice as the processor's own invoice, one invoice item per line (Stripe:
+   * the marketplace's priced-route lines appear on the customer's Stripe invoice). Same answers
+   * and errors as `charge`. Absent (the local processor): `charge` the total.
+   */
+  chargeInvoice?(input: TInvoiceChargeInput): Promise<TPayment>;
   /** The payment as the processor knows it now (null when it does not exist). */
   retrievePayment(id: string): Promise<TPayment | null>;
   /**

@@ -239,6 +239,17 @@ async function hasUnbilledCalls(b: TBilling, accountId: string, cutoff: Date): P
   return (await unbilledSpendBefore(b.db, accountId, cutoff)) > 0;
 }
 
+/** The invoice carries marketplace charges, and its lines add up to its total. */
+async function withMarketplaceLines(b: TBilling, invoice: TInvoiceRow): Promise<boolean> {
+  if (!b.provider.chargeInvoice) return false;
+  const [charge] = await b.db
+    .select({ id: marketplaceCharges.id })
+    .from(marketplaceCharges)
+    .where(eq(marketplaceCharges.invoiceId, invoice.id))
+    .limit(1);
+  return !!charge && invoice.lines.reduce((sum, line) => sum + line.amount, 0) === invoice.total;
+}
+
 /** An invoice line for one route at one price: the calls, tokens and price it used, and the amount. */
 function marketplaceLine(plan: TPlan, group: TBilledCalls): TInvoiceLine {
   const m = (minor: number) => money(plan, minor);
@@ -322,7 +333,7 @@ async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvo
   if (card?.providerRef) {
     try {
       const customerRef = await customerFor(b, sub.accountId);
-      const payment = await b.provider.charge({
+      const charge = {
         customerRef,
         paymentMethodRef: card.providerRef,
         amount: invoice.total,
@@ -331,7 +342,18 @@ async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvo
         idempotencyKey: `invoice_${invoice.id}_${sub.failedAttempts}`,
         offSession: true,
         metadata: invoiceMetadata(invoiceIntent),
-      });
+      };
+      // With marketplace lines, a processor that keeps invoices (Stripe) gets them as invoice
+      // items of its own invoice for this one, charged together; otherwise the total is charged.
+      const lines = (await withMarketplaceLines(b, invoice)) ? invoice.lines : null;
+      const payment =
+        lines && b.provider.chargeInvoice
+          ? await b.provider.chargeInvoice({
+              ...charge,
+              invoiceId: invoice.id,
+              lines: lines.map((line) => ({ description: line.description, amount: line.amount })),
+            })
+          : await b.provider.charge(charge);
       if (payment.status === 'succeeded') return renewed(payment);
       if (payment.status === 'requires_action') needsAction = payment.id;
       failure = new Error(`payment ${payment.status}`);

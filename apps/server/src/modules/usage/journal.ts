@@ -220,7 +220,10 @@ export class UsageJournal {
     return id;
   }
 
-  end(id: number, row: TJournalEnd & Partial<Pick<TJournalStart, 'endpointId' | 'providerAccountId'>>): void {
+  end(
+    id: number,
+    row: TJournalEnd & { endpointId?: string | null; providerAccountId?: string | null },
+  ): void {
     this.inFlight.delete(id);
     this.append(
       `E\t${id}\t${row.status}\t${row.latencyMs}\t${row.promptTokens ?? ''}\t${row.completionTokens ?? ''}\t${row.tokensEstimated ? 1 : 0}\t${row.createdAt.getTime()}\t${row.streamed ? 1 : 0}\t${row.errorCode ?? ''}\t${row.attempts}\t${row.cacheHit ? 1 : 0}\t${row.endpointId ?? ''}\t${row.providerAccountId ?? ''}${row.price ? `\t${row.price.per_call}\t${row.price.per_1m_input_tokens}\t${row.price.per_1m_output_tokens}${row.costCapMicros != null ? `\t${row.costCapMicros}` : ''}` : ''}\n`,

@@ -1,18 +1,32 @@
 import { inArray, lt, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { costMicros, type TPrice } from '@air/shared/schemas/price';
 import type { TLog } from '../../core/services';
-import type { TDb } from '../../db/client';
+import type { TBatchStatement, TDatabase, TDb } from '../../db/client';
 import { meterBatches } from '../../db/schema/meter-batches';
 import { accountNames } from '../membership/service';
 import { UsageJournal, type TJournalRow, type TJournalStart } from './journal';
 
-export type TUsageRow = TJournalRow;
+/**
+ * A metered call. A call with a valid key to a route that does not exist (or that the key may not
+ * call) is metered too, with no endpoint nor provider: it shows in the caller's request log and 4xx
+ * count. Such a row is never journalled (nothing was forwarded; it is not billed).
+ */
+export type TUsageRow = Omit<TJournalRow, 'endpointId' | 'providerAccountId'> & {
+  endpointId: string | null;
+  providerAccountId: string | null;
+};
 
 export interface TMeterOptions {
   flushIntervalMs?: number;
   batchSize?: number;
   /** Where the usage journal lives (one folder per instance); none: rows live in memory only. */
   journalDir?: string;
+  /**
+   * The embedded database's one-message transaction (TDatabase.batch): batches go in as COPY
+   * text, which costs the database thread about half of what the arrays of the INSERT do.
+   */
+  batch?: TDatabase['batch'];
 }
 
 interface TBatch {
@@ -41,6 +55,8 @@ export class Meter {
   private queuedRows = 0;
   private readonly journal: UsageJournal | null;
   private closing = false;
+  /** The embedded database's staging table exists (copyStatements). */
+  private staged = false;
   /** Rows waiting for their charge to be settled (recordWhen). */
   private readonly settling = new Set<Promise<void>>();
 
@@ -185,6 +201,12 @@ export class Meter {
   }
 
   private async write({ rows, segment }: TBatch): Promise<void> {
+    if (this.options.batch) {
+      await this.options.batch(copyStatements(this.db, rows, segment, !this.staged));
+      // Created by a committed batch, the session's staging table stays.
+      this.staged = true;
+      return;
+    }
     // Without a journal segment to record, one statement needs no transaction round trips.
     if (!segment) return void (await this.db.execute(insertStatement(this.db, rows)));
     await this.db.transaction(async (tx) => {
@@ -232,6 +254,53 @@ function insertStatement(db: TDb, rows: TUsageRow[]) {
       ${sql.param(rows.map((row) => row.createdAt.toISOString()))}::timestamptz[]
     ) as u(caller_account_id)
     where exists (select 1 from ${accountNames(db, 'a')} where a.id = u.caller_account_id)`;
+}
+
+const dialect = new PgDialect();
+/** The staging table a COPY fills; emptied by every commit. */
+const STAGING = `create temp table if not exists usage_staging (
+  caller_account_id uuid, key_id uuid, endpoint_id uuid, provider_account_id uuid, status int,
+  latency_ms int, prompt_tokens int, completion_tokens int, tokens_estimated bool, streamed bool,
+  error_code text, attempts smallint, cache_hit bool, cost_micros bigint, price_per_call int,
+  price_per_1m_input int, price_per_1m_output int, created_ms bigint) on commit delete rows`;
+const COLUMNS = `caller_account_id, key_id, endpoint_id, provider_account_id, status, latency_ms,
+  prompt_tokens, completion_tokens, tokens_estimated, streamed, error_code, attempts, cache_hit,
+  cost_micros, price_per_call, price_per_1m_input, price_per_1m_output`;
+
+/** A COPY text field: null is \N; backslash, tab and line breaks escaped. */
+function field(value: string | number | boolean | null): string {
+  if (value === null) return '\\N';
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (typeof value === 'number') return String(value);
+  return value.replace(/[\\\t\n\r]/g, (c) =>
+    c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
+  );
+}
+
+/**
+ * A batch for the embedded database, as one transaction in one message: the rows as COPY text
+ * into a staging table (PostgreSQL's cheapest way in: no array parameters to serialise and parse),
+ * then the same INSERT … SELECT as on PostgreSQL (rows of a closed account left out, the roll-up
+ * trigger fired once), and the journal segment's name.
+ */
+function copyStatements(db: TDb, rows: TUsageRow[], segment: string | null, createStaging: boolean) {
+  let text = '';
+  for (const row of rows) {
+    const cost = chargedMicros(row);
+    const price = cost === null ? null : row.price!;
+    text += `${row.callerAccountId}\t${field(row.keyId)}\t${field(row.endpointId)}\t${field(row.providerAccountId)}\t${row.status}\t${row.latencyMs}\t${field(row.promptTokens)}\t${field(row.completionTokens)}\t${row.tokensEstimated ? 't' : 'f'}\t${row.streamed ? 't' : 'f'}\t${field(row.errorCode)}\t${row.attempts}\t${row.cacheHit ? 't' : 'f'}\t${field(cost)}\t${field(price ? price.per_call : null)}\t${field(price ? price.per_1m_input_tokens : null)}\t${field(price ? price.per_1m_output_tokens : null)}\t${row.createdAt.getTime()}\n`;
+  }
+  const insert = dialect.sqlToQuery(sql`insert into usage_events (${sql.raw(COLUMNS)}, created_at)
+    select ${sql.raw(COLUMNS)}, timestamptz 'epoch' + created_ms * interval '1 millisecond'
+    from usage_staging u
+    where exists (select 1 from ${accountNames(db, 'a')} where a.id = u.caller_account_id)`);
+  const statements: TBatchStatement[] = [
+    ...(createStaging ? [{ sql: STAGING }] : []),
+    { sql: `copy usage_staging from '/dev/blob'`, copyText: text },
+    insert,
+  ];
+  if (segment) statements.push(db.insert(meterBatches).values({ segment }).toSQL());
+  return statements;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, sql } from 'drizzle-orm';
+import { and, count, eq, gte, isNotNull, sql } from 'drizzle-orm';
 import { endpointRoutes } from '../aiendpoint/service';
 import type { TUsageList } from '@air/shared/schemas/usage';
 import { microsToMinor } from '@air/shared/schemas/price';
@@ -51,6 +51,8 @@ export async function storedCalls(
   const since = and(
     eq(usageEvents.callerAccountId, accountId),
     gte(usageEvents.createdAt, periodStart(period)),
+    // A call to an unknown route is metered for the request log but never counted to the quota.
+    isNotNull(usageEvents.endpointId),
   );
   const [row] = await db
     .select({ calls: count() })
@@ -146,7 +148,13 @@ export async function accountUsage(
     const [made] = await app.db
       .select({ total: count() })
       .from(usageEvents)
-      .where(and(eq(usageEvents.callerAccountId, accountId), gte(usageEvents.createdAt, start)));
+      .where(
+        and(
+          eq(usageEvents.callerAccountId, accountId),
+          gte(usageEvents.createdAt, start),
+          isNotNull(usageEvents.endpointId),
+        ),
+      );
     total = Number(made?.total ?? 0);
   }
   const plan =

@@ -1,6 +1,6 @@
 import { AppError } from '../../lib/app-error';
 import { isUniqueViolation } from '../../db/errors';
-import { consumeToken, issueToken, revokeTokens, TOKEN_TTL_MS } from '../../lib/one-time-tokens';
+import { consumeToken, issueToken, revokeTokens, TOKEN_TTL_MS } from '../auth-otp/service';
 import { changeUserEmail, markVerifiedIfEmail } from '../identity/service';
 import type { TServices, TCaller } from '../../core/services';
 

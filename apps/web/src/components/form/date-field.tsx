@@ -1,10 +1,13 @@
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CalendarIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { Calendar } from '@/components/ui/calendar';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { cn } from '@/lib/utils';
+
+// The calendar (react-day-picker) loads when a date field is first opened: every form page
+// carries the field code, few open a date.
+const Calendar = lazy(() => import('@/components/ui/calendar').then((m) => ({ default: m.Calendar })));
 
 /** A local calendar date as YYYY-MM-DD (what the date field emits; never shifted by time zone). */
 export function toIsoDate(date: Date): string {
@@ -71,17 +74,19 @@ export function DateField({
         </Button>
       </PopoverTrigger>
       <PopoverContent className="w-auto p-0" align="start">
-        <Calendar
-          mode="single"
-          selected={selected}
-          defaultMonth={selected}
-          onSelect={(date) => {
-            onChange(date ? toIsoDate(date) : '');
-            setOpen(false);
-            onClose();
-          }}
-          autoFocus
-        />
+        <Suspense fallback={<div className="h-[304px] w-[280px]" />}>
+          <Calendar
+            mode="single"
+            selected={selected}
+            defaultMonth={selected}
+            onSelect={(date) => {
+              onChange(date ? toIsoDate(date) : '');
+              setOpen(false);
+              onClose();
+            }}
+            autoFocus
+          />
+        </Suspense>
       </PopoverContent>
     </Popover>
   );

@@ -13,14 +13,23 @@ afterEach(() => act(() => clearSession()));
 
 describe('account sub-navigation', () => {
   it('filters entries by permission', () => {
-    expect(keys('user')).toEqual(['profile', 'password', 'twoFactor', 'notifications']);
-    expect(keys('developer')).toEqual(['profile', 'password', 'twoFactor', 'notifications', 'apikeys']);
-    expect(keys('admin')).toEqual(['profile', 'password', 'twoFactor', 'notifications', 'users']);
+    expect(keys('user')).toEqual(['profile', 'password', 'twoFactor', 'usage', 'notifications']);
+    expect(keys('developer')).toEqual([
+      'profile',
+      'password',
+      'twoFactor',
+      'usage',
+      'notifications',
+      'apikeys',
+    ]);
+    expect(keys('admin')).toEqual(['profile', 'password', 'twoFactor', 'usage', 'notifications', 'users']);
     expect(keys('owner')).toEqual([
       'profile',
       'password',
       'twoFactor',
+      'usage',
       'billing',
+      'earnings',
       'notifications',
       'apikeys',
       'users',
@@ -45,6 +54,29 @@ describe('account sub-navigation', () => {
     const links = within(nav)
       .getAllByRole('link')
       .map((link) => link.textContent);
-    expect(links).toEqual(['Profile', 'Password', 'Two-factor authentication', 'Notifications', 'API keys']);
+    expect(links).toEqual([
+      'Profile',
+      'Password',
+      'Two-factor authentication',
+      'Usage',
+      'Notifications',
+      'API keys',
+    ]);
+    expect(within(nav).getByRole('link', { name: 'Profile' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('marks Billing as the current section on the upgrade page', () => {
+    act(() => setSession(signInFixture({ name: 'Own', role: 'owner', permission: permissionsFor('owner') })));
+    render(
+      <MemoryRouter initialEntries={['/account/upgrade']}>
+        <AccountNav />
+      </MemoryRouter>,
+    );
+    const nav = screen.getByRole('navigation', { name: 'Account settings' });
+    const current = within(nav)
+      .getAllByRole('link')
+      .filter((link) => link.getAttribute('aria-current') === 'page');
+    expect(current.map((link) => link.textContent)).toEqual(['Billing']);
+    expect(screen.getByRole('combobox')).toHaveValue('/account/billing');
   });
 });

@@ -1,4 +1,4 @@
-import { NavLink, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@air/shared/permissions';
 import type { TRole } from '@air/shared/permissions';
@@ -11,6 +11,8 @@ interface TAccountNavEntry {
   key: string;
   to: string;
   permission: TRole;
+  /** Pages reached from this section that belong to it (highlighted as it). */
+  also?: readonly string[];
 }
 
 /** Spec sections 2 and 6: each entry needs its permission. */
@@ -18,7 +20,9 @@ export const ACCOUNT_NAV: readonly TAccountNavEntry[] = [
   { key: 'profile', to: '/account/profile', permission: 'user' },
   { key: 'password', to: '/account/password', permission: 'user' },
   { key: 'twoFactor', to: '/account/2fa', permission: 'user' },
-  { key: 'billing', to: '/account/billing', permission: 'owner' },
+  { key: 'usage', to: '/account/usage', permission: 'user' },
+  { key: 'billing', to: '/account/billing', permission: 'owner', also: ['/account/upgrade'] },
+  { key: 'earnings', to: '/account/earnings', permission: 'owner' },
   { key: 'notifications', to: '/account/notifications', permission: 'user' },
   { key: 'apikeys', to: '/account/apikeys', permission: 'developer' },
   { key: 'users', to: '/account/users', permission: 'admin' },
@@ -41,7 +45,9 @@ export function AccountNav({ variant = 'full' }: { variant?: TAccountNavVariant 
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const entries = accountNavEntries(user?.permission, variant);
-  const current = entries.find((entry) => pathname.startsWith(entry.to))?.to ?? '';
+  const current =
+    entries.find((entry) => [entry.to, ...(entry.also ?? [])].some((to) => pathname.startsWith(to)))?.to ??
+    '';
 
   return (
     <>
@@ -64,17 +70,17 @@ export function AccountNav({ variant = 'full' }: { variant?: TAccountNavVariant 
         <ul className="flex flex-col gap-1">
           {entries.map((entry) => (
             <li key={entry.key}>
-              <NavLink
+              <Link
                 to={entry.to}
-                className={({ isActive }) =>
-                  cn(
-                    'block rounded-md px-3 py-2 text-sm font-medium hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
-                    isActive ? 'bg-accent text-accent-foreground' : 'text-muted-foreground',
-                  )
-                }
+                // The upgrade page is part of Billing: marked current there too.
+                aria-current={entry.to === current ? 'page' : undefined}
+                className={cn(
+                  'block rounded-md px-3 py-2 text-sm font-medium hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+                  entry.to === current ? 'bg-accent text-accent-foreground' : 'text-muted-foreground',
+                )}
               >
                 {t(`accountNav.${entry.key}`)}
-              </NavLink>
+              </Link>
             </li>
           ))}
         </ul>

@@ -9,8 +9,9 @@ export function Card({ className, ...props }: React.ComponentProps<'div'>) {
 export function CardHeader({ className, ...props }: React.ComponentProps<'div'>) {
   return <div className={cn('flex flex-col gap-1.5 p-6', className)} {...props} />;
 }
-export function CardTitle({ className, ...props }: React.ComponentProps<'h3'>) {
-  return <h3 className={cn('text-lg leading-none font-semibold', className)} {...props} />;
+/** A card is a section of its page: its title is an h2 under the page's h1 (headings never skip a level). */
+export function CardTitle({ className, ...props }: React.ComponentProps<'h2'>) {
+  return <h2 className={cn('text-lg leading-none font-semibold', className)} {...props} />;
 }
 export function CardDescription({ className, ...props }: React.ComponentProps<'p'>) {
   return <p className={cn('text-sm text-muted-foreground', className)} {...props} />;

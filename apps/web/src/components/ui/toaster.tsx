@@ -1,66 +1,51 @@
-import { Toast } from 'radix-ui';
-import { X } from 'lucide-react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cva } from 'class-variance-authority';
-import { cn } from '@/lib/utils';
-import { TOAST_DURATION, useToast, dispatch } from '@/components/ui/use-toast';
+import { Toaster as Sonner, toast } from 'sonner';
+import { useTheme } from '@/lib/theme';
+import { TOAST_DURATION, TOAST_LIMIT, attachToaster } from '@/components/ui/use-toast';
 
-const toastVariants = cva(
-  'group pointer-events-auto relative flex w-full items-start justify-between gap-3 overflow-hidden rounded-md border p-4 pr-8 shadow-lg transition-all data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)] data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=move]:transition-none data-[state=open]:animate-fade-in data-[state=closed]:opacity-0',
-  {
-    variants: {
-      variant: {
-        default: 'border-border bg-background text-foreground',
-        success: 'border-success bg-success text-success-foreground',
-        info: 'border-info bg-info text-info-foreground',
-        error: 'border-destructive bg-destructive text-destructive-foreground',
-      },
-    },
-    defaultVariants: { variant: 'default' },
-  },
-);
+// The console's colours, not sonner's: each variant is a token pair that meets WCAG AA in both
+// themes (styles.css), as the Radix toasts before it did.
+const base =
+  'group pointer-events-auto relative flex w-full items-start gap-3 rounded-md border p-4 pr-8 shadow-lg text-sm';
+const CLASSES = {
+  // Colours per variant only: two background classes on one toast would leave the winner to the
+  // stylesheet's order.
+  toast: base,
+  default: 'border-border bg-background text-foreground',
+  success: 'border-success bg-success text-success-foreground',
+  info: 'border-info bg-info text-info-foreground',
+  error: 'border-destructive bg-destructive text-destructive-foreground',
+  title: 'font-semibold',
+  description: 'mt-1 !text-current',
+  closeButton:
+    '!absolute !top-2 !right-2 !left-auto !transform-none rounded-md !border-0 !bg-transparent p-1 !text-current opacity-70 hover:opacity-100 focus:ring-2 focus:outline-none',
+};
 
-/** Renders the toast store (spec section 9: 5 s auto-close, swipe 50 px, F8 hotkey, 420 px max on md+). */
+/**
+ * Sonner's toaster (spec section 9: 5 s auto-close, at most 3, swipe to dismiss, F8 hotkey, 420 px
+ * max on wide screens). Bottom right, 64 px up: clear of the floating feedback button (40 px at
+ * 16 px from the corner) on phones and desktops alike.
+ */
 export function Toaster() {
-  const { toasts } = useToast();
   const { t } = useTranslation();
+  const theme = useTheme();
+  // After sonner's own effect has subscribed (a child's effects run first), toasts asked for
+  // before the toaster loaded are shown.
+  useEffect(() => attachToaster(toast), []);
   return (
-    <Toast.Provider
+    <Sonner
+      theme={theme}
+      position="bottom-right"
       duration={TOAST_DURATION}
-      swipeDirection="right"
-      swipeThreshold={50}
-      label={t('toast.provider')}
-    >
-      {toasts.map(({ id, title, description, variant, open }) => (
-        <Toast.Root
-          key={id}
-          open={open}
-          onOpenChange={(next) => {
-            if (!next) dispatch({ type: 'DISMISS', id });
-          }}
-          className={toastVariants({ variant })}
-        >
-          <div className="grid gap-1">
-            {title && <Toast.Title className="text-sm font-semibold">{title}</Toast.Title>}
-            {description && <Toast.Description className="text-sm">{description}</Toast.Description>}
-          </div>
-          <Toast.Close
-            aria-label={t('toast.close')}
-            className="absolute top-2 right-2 rounded-md p-1 opacity-70 hover:opacity-100 focus:ring-2 focus:outline-none"
-          >
-            <X className="size-4" aria-hidden="true" />
-          </Toast.Close>
-        </Toast.Root>
-      ))}
-      {/* Phones: under the header. Wider: bottom right, above the floating feedback button (40 px
-          at 16 px from the edge), so neither covers the other. */}
-      <Toast.Viewport
-        hotkey={['F8']}
-        label={t('toast.label', { hotkey: '{hotkey}' })}
-        className={cn(
-          'fixed top-14 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:top-auto sm:right-0 sm:bottom-14 md:max-w-[420px]',
-        )}
-      />
-    </Toast.Provider>
+      visibleToasts={TOAST_LIMIT}
+      hotkey={['F8']}
+      // Sonner appends the hotkey: "Notifications F8".
+      containerAriaLabel={t('toast.label')}
+      closeButton
+      offset={{ bottom: 64, right: 16 }}
+      mobileOffset={{ bottom: 64, left: 16, right: 16 }}
+      toastOptions={{ unstyled: true, classNames: CLASSES, closeButtonAriaLabel: t('toast.close') }}
+    />
   );
 }

@@ -1,59 +1,54 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, renderHook } from '@testing-library/react';
-import {
-  TOAST_LIMIT,
-  TOAST_REMOVE_DELAY,
-  resetToasts,
-  toast,
-  toastReducer,
-  useToast,
-  type TToast,
-} from '@/components/ui/use-toast';
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { ToasterHost } from '@/components/ui/toaster-host';
+import { Toaster } from '@/components/ui/toaster';
+import { resetToasts, toast, TOAST_LIMIT } from '@/components/ui/use-toast';
 
-const make = (id: string): TToast => ({ id, open: true, title: id });
+afterEach(() => act(() => resetToasts()));
 
-describe('toastReducer', () => {
-  it('keeps at most 3 toasts, newest in front', () => {
-    let state = { toasts: [] as TToast[] };
-    for (const id of ['1', '2', '3', '4']) state = toastReducer(state, { type: 'ADD', toast: make(id) });
-    expect(TOAST_LIMIT).toBe(3);
-    expect(state.toasts.map((t) => t.id)).toEqual(['4', '3', '2']);
+const shown = () =>
+  [...document.querySelectorAll('[data-sonner-toast]')].map((el) => ({
+    // Sonner marks the variants; a default toast carries no type.
+    type: el.getAttribute('data-type') ?? 'default',
+    text: el.querySelector('[data-title]')?.textContent,
+  }));
+
+describe('toasts', () => {
+  it('mount the toaster on the first toast and show what was asked for before it loaded', async () => {
+    render(<ToasterHost />);
+    expect(document.querySelector('[data-sonner-toaster]')).toBeNull();
+    act(() => void toast({ title: 'Saved', variant: 'success', description: 'All good' }));
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
+    expect(screen.getByText('All good')).toBeInTheDocument();
+    expect(shown()).toEqual([{ type: 'success', text: 'Saved' }]);
+    expect(screen.getByRole('region', { name: /Notifications/ })).toBeInTheDocument();
   });
 
-  it('dismissing closes without removing; removing drops it', () => {
-    let state = { toasts: [make('1'), make('2')] };
-    state = toastReducer(state, { type: 'DISMISS', id: '1' });
-    expect(state.toasts).toEqual([{ ...make('1'), open: false }, make('2')]);
-    state = toastReducer(state, { type: 'REMOVE', id: '1' });
-    expect(state.toasts.map((t) => t.id)).toEqual(['2']);
-  });
-});
-
-describe('toast store', () => {
-  beforeEach(() => vi.useFakeTimers());
-  afterEach(() => {
-    act(() => resetToasts());
-    vi.useRealTimers();
-  });
-
-  it('removes a dismissed toast 10 000 ms later, not before', () => {
-    const { result } = renderHook(() => useToast());
+  it('shows at most 3 at once, the newest in front; updates and dismisses by handle', async () => {
+    render(<Toaster />);
+    act(() => {
+      for (const title of ['one', 'two', 'three', 'four']) toast({ title });
+    });
+    await waitFor(() => expect(screen.getByText('four')).toBeInTheDocument());
+    const visible = [...document.querySelectorAll('[data-sonner-toast][data-visible="true"]')];
+    expect(visible).toHaveLength(TOAST_LIMIT);
+    expect(visible[0]?.textContent).toContain('four');
     let handle!: ReturnType<typeof toast>;
     act(() => {
-      handle = toast({ title: 'Saved', variant: 'success' });
+      handle = toast({ title: 'Working', variant: 'info' });
     });
-    expect(result.current.toasts[0]).toMatchObject({ title: 'Saved', variant: 'success', open: true });
+    expect(await screen.findByText('Working')).toBeInTheDocument();
+    act(() => handle.update({ title: 'Done', variant: 'error' }));
+    expect(await screen.findByText('Done')).toBeInTheDocument();
+    expect(shown().find((t) => t.text === 'Done')?.type).toBe('error');
     act(() => handle.dismiss());
-    expect(result.current.toasts[0]?.open).toBe(false);
-    act(() => vi.advanceTimersByTime(TOAST_REMOVE_DELAY - 1));
-    expect(result.current.toasts).toHaveLength(1);
-    act(() => vi.advanceTimersByTime(1));
-    expect(result.current.toasts).toHaveLength(0);
+    await waitFor(() => expect(screen.queryByText('Done')).toBeNull());
   });
 
-  it('defaults the variant to default', () => {
-    const { result } = renderHook(() => useToast());
+  it('defaults the variant to default', async () => {
+    render(<Toaster />);
     act(() => void toast({ title: 'Hi' }));
-    expect(result.current.toasts[0]?.variant).toBe('default');
+    expect(await screen.findByText('Hi')).toBeInTheDocument();
+    expect(shown()).toEqual([{ type: 'default', text: 'Hi' }]);
   });
 });

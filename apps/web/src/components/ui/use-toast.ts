@@ -1,8 +1,11 @@
-import * as React from 'react';
+import type * as React from 'react';
+import { useSyncExternalStore } from 'react';
+import type { ExternalToast, toast as sonnerToast } from 'sonner';
 
-// Spec section 9: at most 3 toasts at once, newest in front, a dismissed toast is removed 10 s later.
+// Spec section 9: at most 3 toasts at once, 5 s each. Sonner (components/ui/toaster.tsx) shows
+// them; this module is the console's way to ask for one, and stays free of sonner's code so a page
+// that never toasts (most sign-in visits) does not load it.
 export const TOAST_LIMIT = 3;
-export const TOAST_REMOVE_DELAY = 10_000;
 export const TOAST_DURATION = 5_000;
 
 export type TToastVariant = 'default' | 'success' | 'info' | 'error';
@@ -13,86 +16,56 @@ export interface TToastInput {
   variant?: TToastVariant;
 }
 
-export interface TToast extends TToastInput {
-  id: string;
-  open: boolean;
-}
+type TSonner = typeof sonnerToast;
+type TShow = (sonner: TSonner) => void;
 
-export interface TToastState {
-  toasts: TToast[];
-}
-
-export type TToastAction =
-  | { type: 'ADD'; toast: TToast }
-  | { type: 'UPDATE'; toast: Partial<TToast> & { id: string } }
-  | { type: 'DISMISS'; id?: string }
-  | { type: 'REMOVE'; id?: string };
-
-/** Pure state transitions; removal timers are scheduled by `dispatch`, not here. */
-export function toastReducer(state: TToastState, action: TToastAction): TToastState {
-  switch (action.type) {
-    case 'ADD':
-      return { toasts: [action.toast, ...state.toasts].slice(0, TOAST_LIMIT) };
-    case 'UPDATE':
-      return { toasts: state.toasts.map((t) => (t.id === action.toast.id ? { ...t, ...action.toast } : t)) };
-    case 'DISMISS':
-      return {
-        toasts: state.toasts.map((t) =>
-          action.id === undefined || t.id === action.id ? { ...t, open: false } : t,
-        ),
-      };
-    case 'REMOVE':
-      return { toasts: action.id === undefined ? [] : state.toasts.filter((t) => t.id !== action.id) };
-  }
-}
-
+let sonner: TSonner | null = null;
+/** Asked for before the toaster was mounted: shown, in order, once it is. */
+let queue: TShow[] = [];
+let wanted = false;
 const listeners = new Set<() => void>();
-let memoryState: TToastState = { toasts: [] };
-const removeTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
-function scheduleRemoval(id: string) {
-  if (removeTimers.has(id)) return;
-  removeTimers.set(
-    id,
-    setTimeout(() => {
-      removeTimers.delete(id);
-      dispatch({ type: 'REMOVE', id });
-    }, TOAST_REMOVE_DELAY),
-  );
+function run(show: TShow) {
+  if (sonner) return show(sonner);
+  queue.push(show);
+  if (!wanted) {
+    wanted = true;
+    listeners.forEach((listener) => listener());
+  }
 }
 
-export function dispatch(action: TToastAction) {
-  if (action.type === 'DISMISS') {
-    if (action.id === undefined) memoryState.toasts.forEach((t) => scheduleRemoval(t.id));
-    else scheduleRemoval(action.id);
-  }
-  memoryState = toastReducer(memoryState, action);
-  listeners.forEach((listener) => listener());
+function present(api: TSonner, id: string, { title, description, variant = 'default' }: TToastInput) {
+  const options: ExternalToast = { id, description };
+  if (variant === 'default') api(title, options);
+  else api[variant](title, options);
 }
 
 let count = 0;
-function nextId() {
-  count = (count + 1) % Number.MAX_SAFE_INTEGER;
-  return String(count);
-}
 
 /** Show a notification from anywhere (hooks, handlers, plain modules). */
 export function toast(input: TToastInput) {
-  const id = nextId();
-  dispatch({ type: 'ADD', toast: { variant: 'default', ...input, id, open: true } });
+  count += 1;
+  const id = `toast-${count}`;
+  run((api) => present(api, id, input));
   return {
     id,
-    dismiss: () => dispatch({ type: 'DISMISS', id }),
-    update: (next: TToastInput) => dispatch({ type: 'UPDATE', toast: { ...next, id } }),
+    dismiss: () => run((api) => api.dismiss(id)),
+    update: (next: TToastInput) => run((api) => present(api, id, { ...input, ...next })),
   };
 }
 
-/** Test helper: forget every toast and pending timer. */
-export function resetToasts() {
-  removeTimers.forEach((timer) => clearTimeout(timer));
-  removeTimers.clear();
-  memoryState = { toasts: [] };
-  listeners.forEach((listener) => listener());
+/**
+ * The mounted toaster hands over sonner's `toast`: what was asked for meanwhile shows now. Returns
+ * the detach for its unmount.
+ */
+export function attachToaster(api: TSonner): () => void {
+  sonner = api;
+  const waiting = queue;
+  queue = [];
+  waiting.forEach((show) => show(api));
+  return () => {
+    if (sonner === api) sonner = null;
+  };
 }
 
 function subscribe(listener: () => void) {
@@ -102,15 +75,17 @@ function subscribe(listener: () => void) {
   };
 }
 
-const snapshot = () => memoryState;
+/** Whether any toast was asked for yet (the host mounts the toaster from then on). */
+export function useToasterWanted(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => wanted,
+    () => wanted,
+  );
+}
 
-export function useToast() {
-  // The queue lives outside React (toast() is called from plain modules); every state is a new
-  // object, so React reads it as an external store and sees a toast queued before it subscribed.
-  const state = React.useSyncExternalStore(subscribe, snapshot, snapshot);
-  return {
-    ...state,
-    toast,
-    dismiss: (id?: string) => dispatch({ type: 'DISMISS', id }),
-  };
+/** Test helper: forget every toast, shown or queued. */
+export function resetToasts() {
+  queue = [];
+  sonner?.dismiss();
 }

@@ -79,7 +79,7 @@ const BUSY = overviewFixture({
   },
   top_routes: [
     { endpoint_id: EP_OK, route_name: 'acme/chat', calls: 5000, errors: 100 },
-    { endpoint_id: null, route_name: null, calls: 678, errors: 0 },
+    { endpoint_id: '00000000-0000-4000-8000-00000000dead', route_name: null, calls: 678, errors: 0 },
   ],
   endpoints: [
     {

@@ -45,3 +45,13 @@ describe('/help', () => {
     );
   });
 });
+
+describe('/help with a support address', () => {
+  it('the introduction says a copy goes to the inbox', async () => {
+    mockFetch({
+      'GET /api/utility/config': { body: { data: { docs_url: '/api/docs', support_configured: true } } },
+    });
+    renderPage(HelpPage, { route: '/help', path: '/help', title: 'help' });
+    expect(await screen.findByText(/A copy of your message goes to your inbox/)).toBeInTheDocument();
+  });
+});

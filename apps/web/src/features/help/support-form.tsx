@@ -24,6 +24,17 @@ const UTILITY_CONFIG_QUERY = {
 };
 
 /**
+ * The support card's introduction. It promises an answer and a copy by mail, so it shows only
+ * once the server says a support address is set up (without one, the form says so instead).
+ */
+export function SupportIntro({ className }: { className?: string }) {
+  const { t } = useTranslation('help');
+  const config = useQuery(UTILITY_CONFIG_QUERY);
+  if (!config.data?.support_configured) return null;
+  return <p className={className}>{t('support.intro')}</p>;
+}
+
+/**
  * The support contact (spec section 5): name and email prefilled from the user, message required,
  * on the one form engine with the server's schema (ZSupportMail). POST /api/utility/mail sends it
  * to the support address with a copy to the user.

@@ -48,7 +48,7 @@ describe('marketplace', () => {
     expect(details).toHaveLength(8);
     expect(details[0]).toHaveAttribute('href', '/aiendpoints/id-1');
     expect(details[0]).toHaveTextContent('Details');
-    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
       'Agent',
       'Model',
       'Datasource',

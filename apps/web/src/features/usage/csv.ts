@@ -1,11 +1,7 @@
 import type { TUsageInsight } from '@air/shared/schemas/usage-insight';
+import { csvCell as cell } from '@/lib/csv';
 
-function cell(value: string | number | null): string {
-  const text = value === null ? '' : String(value);
-  // Quote when needed; a leading = + - @ is neutralised so a spreadsheet never runs it as a formula.
-  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
+export { downloadText } from '@/lib/csv';
 
 const ROW_COLUMNS = [
   'calls',
@@ -43,16 +39,4 @@ export function usageCsv(data: TUsageInsight): string {
   for (const row of data.provider.callers) push('served_organisation', row.account_name ?? '', row.calls);
   push('served_total', `${data.period.from}..${data.period.to}`, data.provider.totals.calls);
   return `${lines.join('\r\n')}\r\n`;
-}
-
-/** Saves `text` as a file through a temporary link (no server round trip: it is what is shown). */
-export function downloadText(filename: string, text: string, type = 'text/csv;charset=utf-8') {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

@@ -1,12 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
 import type { TUsageInsight, TUsageLogEntry } from '@air/shared/schemas/usage-insight';
 import i18n from '@/lib/i18n';
 import { mockFetch, renderPage } from '@/test/render-page';
 import UsagePage from './routes/usage';
-
-// jsdom has no canvas: the chart's drawing half is replaced.
-vi.mock('./components/bar-chart-canvas', () => ({ default: () => null }));
 
 afterEach(async () => {
   await act(() => i18n.changeLanguage('en'));

@@ -5,9 +5,6 @@ import { mockFetch, renderPage } from '@/test/render-page';
 import { usageCsv } from './csv';
 import UsagePage from './routes/usage';
 
-// jsdom has no canvas: the chart's drawing half is replaced; its data table is what is tested.
-vi.mock('./components/bar-chart-canvas', () => ({ default: () => null }));
-
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -104,5 +101,46 @@ describe('/account/usage', () => {
     await waitFor(() =>
       expect(calls.some((c) => c.url === '/api/account/usage/insight?period=last_7_days')).toBe(true),
     );
+  });
+
+  it('lists a call to an unknown route in the request log, as no such route with its error code', async () => {
+    mockFetch({
+      'GET /api/account/usage/insight': { body: { data: INSIGHT } },
+      'GET /api/account/usage/log': {
+        body: {
+          data: {
+            items: [
+              {
+                id: 'call-404',
+                time: '2026-11-02T12:05:09.000Z',
+                endpoint_id: null,
+                route_name: null,
+                key_id: '00000000-0000-4000-8000-000000000002',
+                key_name: 'CI key',
+                status: 404,
+                latency_ms: 1,
+                prompt_tokens: null,
+                completion_tokens: null,
+                tokens_estimated: false,
+                streamed: false,
+                error_code: 'route_not_found',
+                attempts: 0,
+                cache_hit: false,
+              },
+            ],
+            next_cursor: null,
+          },
+        },
+      },
+    });
+    renderPage(UsagePage, { route: '/account/usage', path: '/account/usage', title: 'usage' });
+    const log = await screen.findByRole('table', { name: 'Request log' });
+    const [, row] = within(log).getAllByRole('row');
+    const cells = within(row!)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(cells[1]).toBe('(no such route)');
+    expect(cells).toContain('route_not_found');
+    expect(row).toHaveAttribute('data-status', '404');
   });
 });

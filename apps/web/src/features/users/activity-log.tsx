@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { ACTIVITY_TYPES, type TActivityEntry } from '@air/shared/schemas/activity';
 import { formatDateTime } from '@/components/table/format';
@@ -21,7 +21,19 @@ export function ActivityLog() {
   const [type, setType] = useState('');
   const [page, setPage] = useState(1);
   const members = useQuery({ queryKey: ACCOUNT_USERS_QUERY, queryFn: fetchAccountUsers });
-  const log = useQuery(activityQuery({ member, type, page }));
+  // The previous page stays while the next loads, so the member list does not empty meanwhile.
+  const log = useQuery({ ...activityQuery({ member, type, page }), placeholderData: keepPreviousData });
+  // Current members, then anyone else the log names (removed since): all stay filterable.
+  const current = new Set(members.data?.users.map((m) => m.id));
+  const people = [
+    ...(members.data?.users ?? []).map((m) => ({ id: m.id, label: `${m.name} (${m.email})` })),
+    ...(log.data?.people ?? [])
+      .filter((person) => !current.has(person.id))
+      .map((person) => ({
+        id: person.id,
+        label: t('activity.removedMember', { name: person.name, email: person.email }),
+      })),
+  ];
   useEffect(() => {
     if (log.error) handleError(log.error);
   }, [log.error, handleError]);
@@ -52,9 +64,9 @@ export function ActivityLog() {
             }}
           >
             <option value="">{t('activity.allMembers')}</option>
-            {members.data?.users.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name} ({m.email})
+            {people.map((person) => (
+              <option key={person.id} value={person.id}>
+                {person.label}
               </option>
             ))}
           </select>

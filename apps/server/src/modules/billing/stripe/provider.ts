@@ -6,6 +6,7 @@ import {
   type TBillingProvider,
   type TCardDetails,
   type TChargeInput,
+  type TInvoiceChargeInput,
   type TPayment,
   type TPaymentStatus,
 } from '../provider';
@@ -46,6 +47,15 @@ function toPayment(intent: Stripe.PaymentIntent): TPayment {
     metadata: { ...intent.metadata },
     errorCode: intent.last_payment_error ? cardErrorCode(intent.last_payment_error) : null,
   };
+}
+
+/** The PaymentIntent of a Stripe invoice (expanded in the answer), if it has one. */
+function invoiceIntent(invoice: Stripe.Invoice): Stripe.PaymentIntent | null {
+  for (const entry of invoice.payments?.data ?? []) {
+    const intent = entry.payment?.payment_intent;
+    if (intent && typeof intent === 'object') return intent;
+  }
+  return null;
 }
 
 /** Card errors become CardError; anything else (network, 5xx, auth) a ProcessorError. */
@@ -161,6 +171,89 @@ export class StripeProvider implements TBillingProvider {
       if (error instanceof CardError) throw error;
       translate(error);
     }
+  }
+
+  /**
+   * A renewal invoice as a Stripe invoice: created as a draft with one invoice item per line
+   * (idempotent keys named by AIR's invoice), finalized, its PaymentIntent given the charge's
+   * metadata (so the webhook and the 3-D Secure return know what it pays), then paid off session
+   * with the card on file. A dunning retry finds the same Stripe invoice by its metadata (Stripe
+   * forgets idempotency keys after a day) and pays it again.
+   */
+  async chargeInvoice(input: TInvoiceChargeInput): Promise<TPayment> {
+    const key = `air_invoice_${input.invoiceId}`;
+    try {
+      let invoice = await this.findInvoice(input.customerRef, input.invoiceId);
+      if (!invoice) {
+        invoice = await this.stripe.invoices.create(
+          {
+            customer: input.customerRef,
+            currency: input.currency,
+            collection_method: 'charge_automatically',
+            auto_advance: false,
+            pending_invoice_items_behavior: 'exclude',
+            description: input.description,
+            metadata: { ...input.metadata, air_invoice_id: input.invoiceId },
+          },
+          { idempotencyKey: key },
+        );
+      }
+      if (invoice.status === 'draft') {
+        // Also a draft a crash left half-filled: the items go again under their own keys.
+        for (const [index, line] of input.lines.entries()) {
+          await this.stripe.invoiceItems.create(
+            {
+              customer: input.customerRef,
+              invoice: invoice.id,
+              amount: line.amount,
+              currency: input.currency,
+              description: line.description,
+              metadata: { air_invoice_id: input.invoiceId, line: String(index) },
+            },
+            { idempotencyKey: `${key}_line_${index}` },
+          );
+        }
+        invoice = await this.stripe.invoices.finalizeInvoice(
+          invoice.id,
+          { auto_advance: false, expand: ['payments.data.payment.payment_intent'] },
+          { idempotencyKey: `${key}_finalize` },
+        );
+        const intent = invoiceIntent(invoice);
+        if (intent)
+          await this.stripe.paymentIntents.update(
+            intent.id,
+            { metadata: input.metadata },
+            { idempotencyKey: `${key}_intent_metadata` },
+          );
+      }
+      if (invoice.status !== 'paid') {
+        invoice = await this.stripe.invoices.pay(
+          invoice.id,
+          {
+            payment_method: input.paymentMethodRef,
+            off_session: input.offSession,
+            expand: ['payments.data.payment.payment_intent'],
+          },
+          { idempotencyKey: input.idempotencyKey },
+        );
+      }
+      const intent = invoiceIntent(invoice);
+      if (!intent) throw new ProcessorError(`Stripe invoice ${invoice.id} has no payment`);
+      // The charge's metadata, as on a PaymentIntent AIR creates itself.
+      return { ...toPayment(intent), metadata: { ...intent.metadata, ...input.metadata } };
+    } catch (error) {
+      if (error instanceof CardError || error instanceof ProcessorError) throw error;
+      translate(error);
+    }
+  }
+
+  private async findInvoice(customerRef: string, invoiceId: string): Promise<Stripe.Invoice | null> {
+    const list = await this.stripe.invoices.list({
+      customer: customerRef,
+      limit: 20,
+      expand: ['data.payments.data.payment.payment_intent'],
+    });
+    return list.data.find((invoice) => invoice.metadata?.air_invoice_id === invoiceId) ?? null;
   }
 
   async retrievePayment(id: string): Promise<TPayment | null> {

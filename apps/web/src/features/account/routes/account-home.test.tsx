@@ -15,7 +15,7 @@ function cards() {
 }
 
 describe('/account', () => {
-  it('an owner sees every card but Users needs admin, API keys developer', () => {
+  it('an owner sees every card (Billing and Earnings are theirs alone)', () => {
     signInAs({ permission: { ...PERMISSIONS.owner } });
     mockApi({});
     renderPage(<AccountHomePage />, { path: '/account', title: 'account' });
@@ -25,6 +25,7 @@ describe('/account', () => {
       'twoFactor',
       'usage',
       'billing',
+      'earnings',
       'notifications',
       'apikeys',
       'users',

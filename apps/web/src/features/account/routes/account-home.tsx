@@ -4,6 +4,7 @@ import {
   BarChart3,
   Bell,
   CreditCard,
+  HandCoins,
   KeyRound,
   Lock,
   ShieldCheck,
@@ -29,7 +30,7 @@ interface TAccountCard {
 
 /** /account: one card per account area the user may use (spec sections 2 and 6). */
 export default function AccountHomePage() {
-  const { t } = useTranslation(['account', 'usage']);
+  const { t } = useTranslation(['account', 'usage', 'earnings']);
   const { user } = useSession();
   const hasPassword = user?.has_password !== false;
   const twoFactorOn = user?.['2fa_enabled'] === true;
@@ -79,6 +80,15 @@ export default function AccountHomePage() {
       title: t('home.billing.title'),
       text: t('home.billing.text'),
       action: t('home.billing.action'),
+    },
+    {
+      key: 'earnings',
+      to: '/account/earnings',
+      permission: 'owner',
+      icon: HandCoins,
+      title: t('earnings:card.title'),
+      text: t('earnings:card.text'),
+      action: t('earnings:card.action'),
     },
     {
       key: 'notifications',

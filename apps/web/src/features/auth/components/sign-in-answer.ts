@@ -1,6 +1,7 @@
 import { routeAfterSignIn } from '@air/shared/route-guard';
 import { setSession, type TSessionUser } from '@/lib/session';
 import { applyStoredTheme } from '@/lib/theme';
+import { applyStoredLocale } from '@/lib/i18n';
 
 /** Router state carried from a first factor to /signin/otp. */
 export interface TOtpRouteState {
@@ -32,8 +33,9 @@ export function finishSignIn(
   }
   const answer = (data ?? {}) as TSessionUser & { token?: string };
   setSession(answer);
-  // The user's saved dark-mode flag applies unless this device has its own choice.
+  // The user's saved dark-mode flag and language apply unless this device has its own choice.
   applyStoredTheme();
+  applyStoredLocale();
   navigate(
     routeAfterSignIn({
       verified: answer.verified === true,

@@ -34,7 +34,8 @@ export function LatestCalls({ calls }: { calls: TUsageLogEntry[] }) {
                   {entry.status}
                 </Badge>
                 <span className="min-w-0 flex-1 truncate font-mono text-xs">
-                  {entry.route_name ?? t('topRoutes.deleted')}
+                  {entry.route_name ??
+                    (entry.endpoint_id === null ? t('topRoutes.unknownRoute') : t('topRoutes.deleted'))}
                 </span>
                 <span className="shrink-0 text-xs text-muted-foreground tabular-nums">
                   {t('overview.ms', { value: number.format(entry.latency_ms) })}

@@ -21,7 +21,10 @@ export function TopRoutes({ routes }: { routes: TOverviewRoute[] }) {
         ) : (
           <ol className="space-y-3" aria-label={t('topRoutes.title')} data-testid="top-routes">
             {routes.map((route) => {
-              const name = route.route_name ?? t('topRoutes.deleted');
+              // Calls to a route that does not exist are grouped with no endpoint.
+              const name =
+                route.route_name ??
+                (route.endpoint_id === null ? t('topRoutes.unknownRoute') : t('topRoutes.deleted'));
               return (
                 <li key={route.endpoint_id ?? 'deleted'} className="space-y-1">
                   <div className="flex items-baseline justify-between gap-2 text-sm">

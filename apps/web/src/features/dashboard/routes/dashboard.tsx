@@ -1,9 +1,7 @@
-import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { hasPermission } from '@air/shared/permissions';
 import { PageHeading } from '@/components/layout/page-heading';
-import { toast } from '@/components/ui/use-toast';
 import { QuotaCard } from '@/features/usage/components/quota-card';
 import { useSession } from '@/lib/session';
 import { EndpointHealth } from '../components/endpoint-health';
@@ -12,6 +10,7 @@ import { LatestCalls } from '../components/latest-calls';
 import { QuickStart } from '../components/quick-start';
 import { StatTiles } from '../components/stat-tiles';
 import { TopRoutes } from '../components/top-routes';
+import { WelcomeNote } from '../components/welcome-note';
 import { firstApiKey, firstRouteName } from '../dashboard-data';
 import { overviewQuery } from '../overview-api';
 import { PLACEHOLDER_KEY, PLACEHOLDER_ROUTE } from '../snippets';
@@ -54,18 +53,6 @@ export default function DashboardPage() {
   });
   const route = useQuery({ queryKey: ['quickstart-route'], queryFn: firstRouteName });
 
-  // The welcome notification, once per visit of the page.
-  const welcomed = React.useRef(false);
-  React.useEffect(() => {
-    if (welcomed.current) return;
-    welcomed.current = true;
-    toast({
-      variant: 'info',
-      title: user?.name ? t('welcome.titleNamed', { name: user.name }) : t('welcome.title'),
-      description: t('welcome.description'),
-    });
-  }, [t, user?.name]);
-
   const data = overview.data;
   const examples = (
     <QuickStart apiKey={key.data ?? PLACEHOLDER_KEY} routeName={route.data ?? PLACEHOLDER_ROUTE} />
@@ -76,6 +63,7 @@ export default function DashboardPage() {
   return (
     <section className="space-y-6">
       <PageHeading />
+      <WelcomeNote />
       {started && checklistOpen && (
         <GetStarted started={started} canCreateKey={canReadKeys} examples={started.call ? null : examples} />
       )}

@@ -2,12 +2,12 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link2, Search } from 'lucide-react';
 import { PageHeading } from '@/components/layout/page-heading';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { HELP_EN } from '../content/en';
 import { HELP_ES } from '../content/es';
 import { blockText, type THelpBlock, type THelpSection } from '../content/types';
-import { SupportForm } from '../support-form';
+import { SupportForm, SupportIntro } from '../support-form';
 
 /** Case and accent-insensitive form of a text, for the search. */
 function fold(text: string): string {
@@ -178,7 +178,7 @@ export default function HelpPage() {
             <CardTitle id="support-title" className="text-xl">
               {t('support.title')}
             </CardTitle>
-            <CardDescription>{t('support.intro')}</CardDescription>
+            <SupportIntro className="text-sm text-muted-foreground" />
           </CardHeader>
           <CardContent>
             <SupportForm />

@@ -1,14 +1,6 @@
-// The chart's props, apart from both the chart and its lazily loaded canvas so neither imports the
-// other.
+// A series of the usage page's bar chart (the page builds them, the chart draws them).
 export interface TBarSeries {
   label: string;
   values: number[];
   color: string;
-}
-
-export interface TBarChartProps {
-  labels: string[];
-  series: TBarSeries[];
-  dark: boolean;
-  locale: string;
 }

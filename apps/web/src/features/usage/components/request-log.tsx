@@ -3,7 +3,8 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
-import { USAGE_STATUS_CLASSES, type TUsageStatusClass } from '@air/shared/schemas/usage-insight';
+import type { TUsageStatusClass } from '@air/shared/schemas/usage-insight';
+import { USAGE_STATUS_CLASSES } from '@air/shared/usage-limits';
 import { BlankSlate } from '@/components/ui/blank-slate';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -137,7 +138,10 @@ export function RequestLog({
               {items.map((item) => (
                 <TableRow key={item.id} data-status={item.status}>
                   <TableCell className="whitespace-nowrap">{formatDateTime(item.time, locale)}</TableCell>
-                  <TableCell className="font-mono text-xs">{item.route_name ?? t('log.deleted')}</TableCell>
+                  <TableCell className="font-mono text-xs">
+                    {item.route_name ??
+                      (item.endpoint_id === null ? t('log.unknownRoute') : t('log.deleted'))}
+                  </TableCell>
                   <TableCell>{item.key_name ?? t('log.deleted')}</TableCell>
                   <TableCell>
                     <Badge variant={item.status >= 500 ? 'red' : item.status >= 400 ? 'orange' : 'green'}>

@@ -5,13 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { hasPermission } from '@air/shared/permissions';
-import {
-  USAGE_FIRST_DAY,
-  USAGE_LAST_DAY,
-  USAGE_PERIODS,
-  type TUsageInsight,
-  type TUsagePeriod,
-} from '@air/shared/schemas/usage-insight';
+import type { TUsageInsight, TUsagePeriod } from '@air/shared/schemas/usage-insight';
+import { USAGE_FIRST_DAY, USAGE_LAST_DAY, USAGE_PERIODS } from '@air/shared/usage-limits';
 import { PageHeading } from '@/components/layout/page-heading';
 import { BlankSlate } from '@/components/ui/blank-slate';
 import { Button } from '@/components/ui/button';

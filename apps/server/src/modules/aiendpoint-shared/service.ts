@@ -1,0 +1,2 @@
+/** What other modules use of the marketplace catalog (the public pages' titles read it). */
+export { catalogEndpoint, catalogPage } from './catalog';

@@ -1,0 +1,272 @@
+import * as React from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { Download, Loader2 } from 'lucide-react';
+import type { TEarnings, TEarningsRow } from '@air/shared/schemas/marketplace';
+import type { TPrice } from '@air/shared/schemas/price';
+import { PageHeading } from '@/components/layout/page-heading';
+import { DataTable } from '@/components/table/data-table';
+import type { TColumn } from '@/components/table/types';
+import { BlankSlate } from '@/components/ui/blank-slate';
+import { Button } from '@/components/ui/button';
+import { downloadText } from '@/lib/csv';
+import { useErrorHandler } from '@/lib/error-handler';
+import { numberFormat } from '@/lib/format-number';
+import {
+  ALL_PERIODS,
+  earningPeriods,
+  earningsCsv,
+  formatAmount,
+  rowsOf,
+  totalsOf,
+} from '../earnings-figures';
+import { earningsQuery, pricedEndpointsQuery } from '../earnings-api';
+
+const selectClass =
+  'h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none';
+
+type TLine = TEarningsRow & { id: string };
+
+/** `2026-11` as "November 2026" in the page's language. */
+export function monthLabel(period: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(
+    new Date(`${period}-01T00:00:00Z`),
+  );
+}
+
+/**
+ * /account/earnings (owner): what callers paid for this account's priced endpoints, from their
+ * invoices, per month and per route and price: calls, paying accounts, gross, the platform fee and
+ * net, with their totals and the same lines as CSV.
+ */
+export default function EarningsPage() {
+  const { t } = useTranslation('earnings');
+  const handleError = useErrorHandler();
+  const earnings = useQuery(earningsQuery);
+  const data = earnings.data;
+  React.useEffect(() => {
+    if (earnings.error) handleError(earnings.error);
+  }, [earnings.error, handleError]);
+  const [picked, setPicked] = React.useState<string | null>(null);
+  const periods = data ? earningPeriods(data) : [];
+  // The newest month until one is picked; a month that no longer has lines falls back to it too.
+  const period =
+    picked && (picked === ALL_PERIODS || periods.includes(picked)) ? picked : (periods[0] ?? ALL_PERIODS);
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <PageHeading className="mb-0" />
+        {data && data.rows.length > 0 && (
+          <div className="flex flex-wrap items-end gap-2">
+            <PeriodPicker periods={periods} value={period} onChange={setPicked} />
+            <Button
+              variant="outline"
+              onClick={() => downloadText(`air-earnings-${period}.csv`, earningsCsv(data, period))}
+            >
+              <Download className="size-4" aria-hidden="true" />
+              {t('csv')}
+            </Button>
+          </div>
+        )}
+      </div>
+      {earnings.isPending ? (
+        <p role="status" className="inline-flex items-center gap-2 text-muted-foreground">
+          <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+          {t('loading')}
+        </p>
+      ) : earnings.isError || !data ? (
+        <div role="alert">
+          <BlankSlate
+            title={t('error.title')}
+            text={t('error.text')}
+            action={
+              <Button variant="outline" onClick={() => void earnings.refetch()}>
+                {t('error.retry')}
+              </Button>
+            }
+          />
+        </div>
+      ) : data.rows.length === 0 ? (
+        <NoEarnings />
+      ) : (
+        <Statement data={data} period={period} />
+      )}
+    </div>
+  );
+}
+
+function PeriodPicker({
+  periods,
+  value,
+  onChange,
+}: {
+  periods: string[];
+  value: string;
+  onChange: (period: string) => void;
+}) {
+  const { t, i18n } = useTranslation('earnings');
+  return (
+    <div className="grid gap-1">
+      <label className="text-xs font-medium" htmlFor="earnings-period">
+        {t('period.label')}
+      </label>
+      <select
+        id="earnings-period"
+        className={selectClass}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {periods.map((period) => (
+          <option key={period} value={period}>
+            {monthLabel(period, i18n.language)}
+          </option>
+        ))}
+        <option value={ALL_PERIODS}>{t('period.all')}</option>
+      </select>
+    </div>
+  );
+}
+
+/**
+ * No lines yet. A provider without a priced endpoint is told how to set a price; one with prices
+ * is told when earnings appear (callers' invoices are written at their renewals).
+ */
+function NoEarnings() {
+  const { t } = useTranslation('earnings');
+  const endpoints = useQuery(pricedEndpointsQuery);
+  if (endpoints.isPending) return null;
+  const priced = endpoints.data ?? [];
+  if (priced.length === 0)
+    return (
+      <BlankSlate
+        title={t('empty.noPriceTitle')}
+        text={t('empty.noPriceText')}
+        action={
+          <Button variant="outline" asChild>
+            <Link to="/registry">{t('empty.toRegistry')}</Link>
+          </Button>
+        }
+      />
+    );
+  return (
+    <BlankSlate
+      title={t('empty.noChargesTitle')}
+      text={t('empty.noChargesText', { count: priced.length })}
+      action={
+        <Button variant="outline" asChild>
+          <Link to="/account/usage">{t('empty.toUsage')}</Link>
+        </Button>
+      }
+    />
+  );
+}
+
+/** A line's price: each priced part, `$0.05 per call · $1.50 per 1M input tokens`. */
+function PriceText({ price, currency }: { price: TPrice; currency: string }) {
+  const { t, i18n } = useTranslation('earnings');
+  const parts = [
+    ['perCall', price.per_call],
+    ['perInput', price.per_1m_input_tokens],
+    ['perOutput', price.per_1m_output_tokens],
+  ] as const;
+  const shown = parts.filter(([, minor]) => minor > 0);
+  if (shown.length === 0) return <>{t('price.free')}</>;
+  return (
+    <>
+      {shown
+        .map(([key, minor]) => t(`price.${key}`, { amount: formatAmount(minor, currency, i18n.language) }))
+        .join(' · ')}
+    </>
+  );
+}
+
+function Statement({ data, period }: { data: TEarnings; period: string }) {
+  const { t, i18n } = useTranslation('earnings');
+  const locale = i18n.language;
+  const number = numberFormat(locale);
+  const money = (minor: number) => formatAmount(minor, data.currency, locale);
+  const rows = rowsOf(data, period);
+  const totals = totalsOf(rows);
+  const lines: TLine[] = rows.map((row) => ({
+    ...row,
+    id: `${row.period} ${row.route_name} ${row.price.per_call} ${row.price.per_1m_input_tokens} ${row.price.per_1m_output_tokens}`,
+  }));
+  const amount = 'text-right tabular-nums whitespace-nowrap';
+  const columns: TColumn<TLine>[] = [
+    ...(period === ALL_PERIODS
+      ? [
+          {
+            key: 'period',
+            header: t('col.period'),
+            sortable: true,
+            cell: (row: TLine) => monthLabel(row.period, locale),
+          } satisfies TColumn<TLine>,
+        ]
+      : []),
+    {
+      key: 'route_name',
+      header: t('col.route'),
+      sortable: true,
+      cell: (row) => <span className="font-mono text-xs break-all">{row.route_name}</span>,
+    },
+    {
+      key: 'price',
+      header: t('col.price'),
+      cell: (row) => <PriceText price={row.price} currency={data.currency} />,
+    },
+    {
+      key: 'calls',
+      header: t('col.calls'),
+      sortable: true,
+      className: amount,
+      cell: (row) => number.format(row.calls),
+    },
+    {
+      key: 'paying_accounts',
+      header: t('col.paying'),
+      sortable: true,
+      className: amount,
+      cell: (row) => number.format(row.paying_accounts),
+    },
+    {
+      key: 'gross',
+      header: t('col.gross'),
+      sortable: true,
+      className: amount,
+      cell: (row) => money(row.gross),
+    },
+    { key: 'fee', header: t('col.fee'), sortable: true, className: amount, cell: (row) => money(row.fee) },
+    { key: 'net', header: t('col.net'), sortable: true, className: amount, cell: (row) => money(row.net) },
+  ];
+  const figures: [string, string][] = [
+    [t('totals.calls'), number.format(totals.calls)],
+    [t('totals.gross'), money(totals.gross)],
+    [t('totals.fee', { percent: number.format(data.fee_percent) }), money(totals.fee)],
+    [t('totals.net'), money(totals.net)],
+  ];
+  return (
+    <>
+      <p className="text-sm text-muted-foreground">
+        {t('intro', { percent: number.format(data.fee_percent) })}
+      </p>
+      <section aria-labelledby="earnings-totals" className="space-y-2">
+        <h2 id="earnings-totals" className="text-lg font-semibold">
+          {period === ALL_PERIODS
+            ? t('totals.titleAll')
+            : t('totals.title', { period: monthLabel(period, locale) })}
+        </h2>
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="earnings-totals">
+          {figures.map(([label, value]) => (
+            <div key={label} className="rounded-md border p-3">
+              <dt className="text-xs text-muted-foreground">{label}</dt>
+              <dd className="text-lg font-semibold tabular-nums">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+      <DataTable data={lines} columns={columns} label={t('tableLabel')} pageSize={25} />
+    </>
+  );
+}
