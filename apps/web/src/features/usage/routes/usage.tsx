@@ -16,11 +16,16 @@ import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { BarChart } from '../components/bar-chart';
 import { QuotaCard } from '../components/quota-card';
-import { SpendCard } from '../components/spend-card';
 import { RequestLog } from '../components/request-log';
 import { CountTable, Tokens, UsageRowsTable } from '../components/usage-tables';
 import { downloadText, usageCsv } from '../csv';
 import { usageInsightQuery, type TPeriodChoice } from '../usage-api';
+
+// The spend card's limit form brings the form engine and the shared schemas (about 40 KB gzipped):
+// loaded after the page's frame, so /account/usage keeps its bundle budget.
+const SpendCard = React.lazy(() =>
+  import('../components/spend-card').then((m) => ({ default: m.SpendCard })),
+);
 
 const STATUS_COLORS = {
   status_2xx: '#16a34a',
@@ -143,7 +148,9 @@ export default function UsagePage() {
             />
             <Totals data={data} locale={locale} />
           </div>
-          <SpendCard locale={locale} canEdit={hasPermission(user?.permission, 'admin')} />
+          <React.Suspense fallback={null}>
+            <SpendCard locale={locale} canEdit={hasPermission(user?.permission, 'admin')} />
+          </React.Suspense>
           <CallerView data={data} locale={locale} />
           <ProviderView data={data} locale={locale} />
         </>
