@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import {
   set,
   useForm,
@@ -74,7 +73,9 @@ export function bodyResolver<V extends FieldValues>(
  */
 export function useBodyForm<V extends FieldValues>(options: TBodyFormOptions<V>) {
   const loadSchema = useSchema(options.schema);
-  const [resolver] = useState(() => bodyResolver<V>(loadSchema, options));
+  // react-hook-form takes its options on every render, so the resolver runs the latest rules (a
+  // save changes what the server holds, and so the body the values make).
+  const resolver = bodyResolver<V>(loadSchema, options);
   return useForm<V>(engineOptions<V>(options.defaultValues, resolver));
 }
 
