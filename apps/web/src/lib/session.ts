@@ -1,6 +1,10 @@
 import { useSyncExternalStore } from 'react';
+import { routeAfterSignIn } from '@air/shared/route-guard';
+import type { TRemovalNotice } from '@air/shared/schemas/common';
 import type { TSignInData, TUser } from '@air/shared/schemas/user';
 import { ApiError, call, TOKEN_STORAGE_KEY } from '@/lib/api';
+import { movedText, setEndedNotice } from '@/lib/removal-notice';
+import { toast } from '@/components/ui/use-toast';
 
 export const USER_STORAGE_KEY = 'air.user';
 
@@ -51,6 +55,8 @@ export function setSession(data: TUser | TSignInData) {
   const { token, ...user } = { token: undefined, ...data };
   if (typeof token === 'string' && token) localStorage.setItem(TOKEN_STORAGE_KEY, token);
   localStorage.setItem(USER_STORAGE_KEY, JSON.stringify(user));
+  // Signed in again: why the previous session ended is no longer news.
+  setEndedNotice(null);
   emit();
 }
 
@@ -85,6 +91,22 @@ export async function signOut(navigate: (to: string) => void) {
 }
 
 /**
+ * The session was moved to another account of the user's, who was removed from (or left) the one
+ * they worked in: as on an account switch, nothing of the old account may show (requests in flight
+ * cancelled, every cached answer dropped), the stored user names the new account, a notice says
+ * why, and the sign-in routing lands on the new account's dashboard.
+ */
+async function landElsewhere(moved: TRemovalNotice, user: TUser, navigate: (to: string) => void) {
+  // Loaded here, not with this module: the sign-in page keeps the query cache out of its first paint.
+  const { queryClient } = await import('@/lib/query-client');
+  await queryClient.cancelQueries();
+  queryClient.clear();
+  setSession(user);
+  toast({ variant: 'info', title: movedText(moved, user.account_name) });
+  navigate(routeAfterSignIn({ verified: user.verified, plan: user.plan, onboarded: user.onboarded }));
+}
+
+/**
  * The auth check run on load. `authenticated: false` or a 401 signs out; a network failure keeps
  * the stored session (the server may be restarting) so the user is not thrown out by a blip.
  * Returns whether the user was signed out.
@@ -95,10 +117,16 @@ export async function checkAuth(navigate: (to: string) => void): Promise<boolean
     const res = await call('GET /api/auth');
     const data = res.data;
     if (!data?.authenticated) {
+      // Removed from their only account: the sign-in page says so (lib/removal-notice.ts).
+      if (data?.ended) setEndedNotice(data.ended);
       await signOut(navigate);
       return true;
     }
-    const { authenticated: _ignored, ...user } = data;
+    const { authenticated: _ignored, moved, ...user } = data;
+    if (moved) {
+      await landElsewhere(moved, user, navigate);
+      return false;
+    }
     updateUser(user);
     return false;
   } catch (error) {
