@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { permissionsFor } from '@air/shared/permissions';
@@ -118,5 +118,55 @@ describe('a removed member', () => {
     );
     expect(seen).toEqual(['/signin', '/signin']);
     expect(getEndedNotice()).toEqual({ reason: 'left', account_name: 'Acme' });
+  });
+  it('working in another account than this tab knew (moved, told in another tab): the cache is dropped', async () => {
+    signInToAcme();
+    queryClient.setQueryData(['acme', 'keys'], ['Acme key']);
+    const beta = userFixture({
+      role: 'developer',
+      permission: { ...permissionsFor('developer') },
+      verified: true,
+      plan: 'free',
+      onboarded: true,
+      accounts: [{ id: 'b1', name: 'Beta' }],
+      account_id: 'b1',
+      account_name: 'Beta',
+    });
+    mockApi({
+      'GET /api/auth': { status: 200, body: { data: { authenticated: true, ...beta } } },
+      'GET /api/user': { status: 200, body: { data: beta } },
+    });
+    renderAt('/account/profile');
+    await waitFor(() => expect(getSession().user).toMatchObject({ account_id: 'b1' }));
+    expect(queryClient.getQueryData(['acme', 'keys'])).toBeUndefined();
+  });
+
+  it('the check runs again when the tab comes back into view, not more often than every 15 s', async () => {
+    signInToAcme();
+    let checks = 0;
+    mockApi({
+      'GET /api/auth': () => {
+        checks += 1;
+        return { status: 200, body: { data: { authenticated: false } } };
+      },
+      'DELETE /api/auth': { status: 200, body: { message: 'Signed out' } },
+    });
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now');
+    try {
+      clock.mockReturnValue(now);
+      const router = renderAt('/signin');
+      await waitFor(() => expect(checks).toBe(1));
+      // Signed in again meanwhile (the first answer signed this tab out).
+      signInToAcme();
+      act(() => void window.dispatchEvent(new Event('focus')));
+      expect(checks).toBe(1);
+      clock.mockReturnValue(now + 16_000);
+      act(() => void window.dispatchEvent(new Event('focus')));
+      await waitFor(() => expect(checks).toBe(2));
+      expect(router.state.location.pathname).toBe('/signin');
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

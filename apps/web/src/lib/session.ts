@@ -112,9 +112,12 @@ async function landElsewhere(moved: TRemovalNotice, user: TUser, navigate: (to: 
  * Returns whether the user was signed out.
  */
 export async function checkAuth(navigate: (to: string) => void): Promise<boolean> {
-  if (!snapshot.token) return false;
+  const asked = snapshot.token;
+  if (!asked) return false;
   try {
     const res = await call('GET /api/auth');
+    // A sign-in or an account switch meanwhile: this answer is about a session no longer used.
+    if (snapshot.token !== asked) return false;
     const data = res.data;
     if (!data?.authenticated) {
       // Removed from their only account: the sign-in page says so (lib/removal-notice.ts).
@@ -125,6 +128,15 @@ export async function checkAuth(navigate: (to: string) => void): Promise<boolean
     const { authenticated: _ignored, moved, ...user } = data;
     if (moved) {
       await landElsewhere(moved, user, navigate);
+      return false;
+    }
+    if (snapshot.user && snapshot.user.account_id !== user.account_id) {
+      // The session works in another account than this tab last knew (moved or switched in
+      // another tab): nothing cached of the previous account may show.
+      const { queryClient } = await import('@/lib/query-client');
+      await queryClient.cancelQueries();
+      queryClient.clear();
+      setSession(user);
       return false;
     }
     updateUser(user);
