@@ -5,7 +5,7 @@ import { expect, test } from '../support/fixtures';
 import { createUser, startUpstream, type TUser } from '../support/users';
 
 /*
- * axe-core on every route of the console's table (apps/web/src/app/routes.ts), signed out and
+ * axe-core on every route of the console's table (apps/web/src/app/routes.ts, public-routes.ts), signed out and
  * signed in, light and dark, 390 and 1280 px wide. A serious or critical violation of WCAG 2.0/2.1
  * A or AA fails the test, named by route, variant and rule. One browser context per variant walks
  * every route, so the console's bundle loads once per variant; the two widths of a theme run at
@@ -49,8 +49,10 @@ const tab = (name: string): TState => ({
 
 /** Paths of the route table, read from its source so a route added there must be added here. */
 function routeTablePaths(): string[] {
-  const source = readFileSync(new URL('../../apps/web/src/app/routes.ts', import.meta.url), 'utf8');
-  return [...source.matchAll(/path: '([^']+)'/g)].map((m) => m[1]!);
+  return ['public-routes.ts', 'routes.ts'].flatMap((file) => {
+    const source = readFileSync(new URL(`../../apps/web/src/app/${file}`, import.meta.url), 'utf8');
+    return [...source.matchAll(/path: '([^']+)'/g)].map((m) => m[1]!);
+  });
 }
 
 const PUBLIC: TVisit[] = [
