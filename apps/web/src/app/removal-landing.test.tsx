@@ -6,8 +6,7 @@ import { buildRoutes } from '@/app/router';
 import { ApiError } from '@/lib/api';
 import { handleError } from '@/lib/error-handler';
 import { queryClient } from '@/lib/query-client';
-import { getEndedNotice, setEndedNotice } from '@/lib/removal-notice';
-import { clearSession, getSession, setSession } from '@/lib/session';
+import { clearSession, getEndedNotice, getSession, setEndedNotice, setSession } from '@/lib/session';
 import { mockApi } from '@/features/account/test/page-harness';
 import { signInFixture, userFixture } from '@/test/fixtures';
 

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '@/lib/api';
 import i18n from '@/lib/i18n';
 import { toast } from '@/components/ui/use-toast';
-import { setEndedNotice } from '@/lib/removal-notice';
+import { setEndedNotice } from '@/lib/session';
 
 export type TNavigate = (to: string) => void;
 

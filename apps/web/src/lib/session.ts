@@ -1,10 +1,7 @@
 import { useSyncExternalStore } from 'react';
-import { routeAfterSignIn } from '@air/shared/route-guard';
 import type { TRemovalNotice } from '@air/shared/schemas/common';
 import type { TSignInData, TUser } from '@air/shared/schemas/user';
 import { ApiError, call, TOKEN_STORAGE_KEY } from '@/lib/api';
-import { movedText, setEndedNotice } from '@/lib/removal-notice';
-import { toast } from '@/components/ui/use-toast';
 
 export const USER_STORAGE_KEY = 'air.user';
 
@@ -91,22 +88,6 @@ export async function signOut(navigate: (to: string) => void) {
 }
 
 /**
- * The session was moved to another account of the user's, who was removed from (or left) the one
- * they worked in: as on an account switch, nothing of the old account may show (requests in flight
- * cancelled, every cached answer dropped), the stored user names the new account, a notice says
- * why, and the sign-in routing lands on the new account's dashboard.
- */
-async function landElsewhere(moved: TRemovalNotice, user: TUser, navigate: (to: string) => void) {
-  // Loaded here, not with this module: the sign-in page keeps the query cache out of its first paint.
-  const { queryClient } = await import('@/lib/query-client');
-  await queryClient.cancelQueries();
-  queryClient.clear();
-  setSession(user);
-  toast({ variant: 'info', title: movedText(moved, user.account_name) });
-  navigate(routeAfterSignIn({ verified: user.verified, plan: user.plan, onboarded: user.onboarded }));
-}
-
-/**
  * The auth check run on load. `authenticated: false` or a 401 signs out; a network failure keeps
  * the stored session (the server may be restarting) so the user is not thrown out by a blip.
  * Returns whether the user was signed out.
@@ -120,23 +101,20 @@ export async function checkAuth(navigate: (to: string) => void): Promise<boolean
     if (snapshot.token !== asked) return false;
     const data = res.data;
     if (!data?.authenticated) {
-      // Removed from their only account: the sign-in page says so (lib/removal-notice.ts).
+      // Removed from their only account: the sign-in page says so (`useEndedNotice`).
       if (data?.ended) setEndedNotice(data.ended);
       await signOut(navigate);
       return true;
     }
     const { authenticated: _ignored, moved, ...user } = data;
-    if (moved) {
-      await landElsewhere(moved, user, navigate);
-      return false;
-    }
-    if (snapshot.user && snapshot.user.account_id !== user.account_id) {
-      // The session works in another account than this tab last knew (moved or switched in
-      // another tab): nothing cached of the previous account may show.
-      const { queryClient } = await import('@/lib/query-client');
-      await queryClient.cancelQueries();
-      queryClient.clear();
+    if (moved || (snapshot.user && snapshot.user.account_id !== user.account_id)) {
+      // The session works in another account than this tab knew: moved there by a removal (said
+      // once, as `moved`), or switched in another tab. As on an account switch, nothing of the
+      // previous account may show, and the stored user names the new account.
+      const landing = await import('@/lib/removal-landing');
+      await landing.dropAccountData();
       setSession(user);
+      if (moved) await landing.announceMove(moved, user, navigate);
       return false;
     }
     updateUser(user);
@@ -154,4 +132,39 @@ export async function checkAuth(navigate: (to: string) => void): Promise<boolean
 export function useSession(): TSession & { signedIn: boolean } {
   const session = useSyncExternalStore(subscribe, getSession, getSession);
   return { ...session, signedIn: Boolean(session.token && session.user) };
+}
+
+/*
+ * The landing of a member removed from an account while working in it (issue 26). With another
+ * account the server moves the session there and the auth check answers `moved` once: the console
+ * drops the old account's data, says why and goes to the new account's dashboard
+ * (lib/removal-landing.ts, loaded only then).
+ * With none the session ends: the auth check answers `ended` (a 401 carries it too), and the
+ * sign-in page says why instead of showing a bare form. That reason is kept here, in memory only,
+ * until someone signs in.
+ */
+
+let ended: TRemovalNotice | null = null;
+const endedListeners = new Set<() => void>();
+
+/** Why the session ended, for the sign-in page to say. */
+export function setEndedNotice(notice: TRemovalNotice | null) {
+  if (notice === ended) return;
+  ended = notice;
+  endedListeners.forEach((listener) => listener());
+}
+
+export function getEndedNotice(): TRemovalNotice | null {
+  return ended;
+}
+
+export function useEndedNotice(): TRemovalNotice | null {
+  return useSyncExternalStore(
+    (listener) => {
+      endedListeners.add(listener);
+      return () => endedListeners.delete(listener);
+    },
+    getEndedNotice,
+    getEndedNotice,
+  );
 }

@@ -16,7 +16,7 @@ import { AuthForm } from '@/features/auth/components/auth-form';
 import { errorParamText } from '@/features/auth/components/error-param';
 import { finishSignIn } from '@/features/auth/components/sign-in-answer';
 import { SocialButtons } from '@/features/auth/components/social-buttons';
-import { endedText, useEndedNotice } from '@/lib/removal-notice';
+import { useEndedNotice } from '@/lib/session';
 
 type TMode = 'password' | 'magic';
 
@@ -73,7 +73,11 @@ export default function SigninPage() {
             <UserX className="size-4" aria-hidden="true" />
             {t('signin.endedTitle')}
           </p>
-          <p className="text-sm">{endedText(ended)}</p>
+          <p className="text-sm">
+            {t(ended.reason === 'left' ? 'removal.endedLeft' : 'removal.endedRemoved', {
+              account: ended.account_name,
+            })}
+          </p>
         </div>
       )}
       <AuthPageIntro text={mode === 'password' ? t('signin.description') : t('signin.magicDescription')} />
