@@ -6,7 +6,7 @@ import { marketplaceCharges } from '../../db/schema/marketplace-charges';
 import { unbilledSpendBefore, type TBilledCalls } from '../usage/service';
 import { money } from './charge';
 import type { TBilling } from './context';
-import type { TInvoiceRow, TSubscriptionRow } from './records';
+import { customerFor, type TInvoiceRow, type TSubscriptionRow } from './records';
 
 /*
  * A renewal's marketplace part: the last period's priced calls become invoice lines (one per
@@ -22,15 +22,43 @@ export async function hasUnbilledCalls(b: TBilling, accountId: string, cutoff: D
   return (await unbilledSpendBefore(b.db, accountId, cutoff)) > 0;
 }
 
+async function hasCharges(db: TDb, invoiceId: string): Promise<boolean> {
+  const [charge] = await db
+    .select({ id: marketplaceCharges.id })
+    .from(marketplaceCharges)
+    .where(eq(marketplaceCharges.invoiceId, invoiceId))
+    .limit(1);
+  return !!charge;
+}
+
 /** The invoice carries marketplace charges, and its lines add up to its total. */
 export async function withMarketplaceLines(b: TBilling, invoice: TInvoiceRow): Promise<boolean> {
   if (!b.provider.chargeInvoice) return false;
-  const [charge] = await b.db
-    .select({ id: marketplaceCharges.id })
-    .from(marketplaceCharges)
-    .where(eq(marketplaceCharges.invoiceId, invoice.id))
-    .limit(1);
-  return !!charge && invoice.lines.reduce((sum, line) => sum + line.amount, 0) === invoice.total;
+  return (
+    (await hasCharges(b.db, invoice.id)) &&
+    invoice.lines.reduce((sum, line) => sum + line.amount, 0) === invoice.total
+  );
+}
+
+/**
+ * A renewal with marketplace lines was charged as the processor's own invoice (Stripe); once AIR
+ * settles it another way, that invoice is closed so it can never be paid a second time: voided
+ * when `paidBy` (a payment of a new card, say) paid it, marked uncollectible when the dunning
+ * gave up (`paidBy` null). A failure is logged, not thrown: the AIR invoice stands, and the
+ * processor's invoice does not charge by itself (it is made with auto-advance off).
+ */
+export async function closeProcessorInvoice(
+  b: TBilling,
+  accountId: string,
+  invoiceId: string,
+  paidBy: string | null,
+): Promise<void> {
+  if (!b.provider.closeInvoice || !(await hasCharges(b.db, invoiceId))) return;
+  try {
+    await b.provider.closeInvoice(await customerFor(b, accountId), invoiceId, paidBy);
+  } catch (error) {
+    b.log.error({ err: error, accountId, invoiceId }, "closing the processor's copy of an invoice failed");
+  }
 }
 
 /** An invoice line for one route at one price: the calls, tokens and price it used, and the amount. */

@@ -13,6 +13,7 @@ import { applyInvoicePayment, applyPaidInvoice } from './invoice-payment';
 import { withBillingLock } from './lock';
 import { mailOwners } from './mails';
 import {
+  closeProcessorInvoice,
   hasUnbilledCalls,
   marketplaceLine,
   recordCharges,
@@ -349,6 +350,7 @@ async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvo
         .where(eq(invoices.id, invoice.id));
     });
     await b.changes.publish({ kind: 'account', accountId: sub.accountId });
+    await closeProcessorInvoice(b, sub.accountId, invoice.id, null);
     await mailOwners(b, sub.accountId, {
       template: 'billing_status',
       params: { kind: 'canceled', plan: plan.name, amount },
