@@ -1,36 +1,25 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TAccountOverview } from '@air/shared/schemas/overview';
 import { aiEndpoints, usageEvents } from '../src/db/schema';
 import { createTestApp, type TTestApp } from './helpers';
 import { bearer, createActor } from './support/actors';
-import { insertEndpoint, insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+import {
+  freePlansFile,
+  injectChat,
+  insertEndpoint,
+  insertKey,
+  startMockUpstream,
+  type TMockUpstream,
+} from './gateway-fixtures';
 import { refusedUrl } from './routing-fixtures';
 
 let t: TTestApp;
 let upstream: TMockUpstream;
 
-function plansFile(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'air-overview-plans-'));
-  const file = path.join(dir, 'plans.json');
-  const base = { currency: 'usd', currency_symbol: '$', interval: 'month', type: 'flat', price: 0 };
-  writeFileSync(
-    file,
-    JSON.stringify({
-      plans: [
-        { ...base, id: 'free', name: 'Free', quota_calls_month: 1000, rate_limit_per_minute: 1000, sort: 0 },
-      ],
-    }),
-  );
-  return file;
-}
-
 beforeAll(async () => {
   upstream = await startMockUpstream();
-  t = await createTestApp({ upstreamAllowPrivate: true, plansFile: plansFile() });
+  t = await createTestApp({ upstreamAllowPrivate: true, plansFile: freePlansFile([['free', 'Free', 1000]]) });
 });
 
 afterAll(async () => {
@@ -51,14 +40,7 @@ async function overview(token: string): Promise<TAccountOverview> {
   return response.json<{ data: TAccountOverview }>().data;
 }
 
-function gatewayCall(rawKey: string, model: string) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/chat/completions',
-    headers: { authorization: `Bearer ${rawKey}`, 'content-type': 'application/json' },
-    payload: { model, messages: [{ role: 'user', content: 'Hi' }] },
-  });
-}
+const gatewayCall = (rawKey: string, model: string) => injectChat(t.app, rawKey, model);
 
 interface TSeed {
   daysAgo: number;
