@@ -3,17 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoices, marketplaceCharges, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
 import { advance, CARDS, cardToken, newOwner, send } from './billing-helpers';
-import { createTestApp, type TTestApp } from './helpers';
-import { insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+import type { TTestApp } from './helpers';
+import { insertKey, type TMockUpstream } from './gateway-fixtures';
+import { chatOverHttp, sharePricedRoute, startListeningApp } from './marketplace-helpers';
 
 let t: TTestApp;
 let upstream: TMockUpstream;
 let base: string;
 
 beforeAll(async () => {
-  upstream = await startMockUpstream();
-  t = await createTestApp({ upstreamAllowPrivate: true });
-  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  ({ t, upstream, base } = await startListeningApp());
 });
 
 afterAll(async () => {
@@ -21,13 +20,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-function call(key: string, routeName: string) {
-  return fetch(`${base}/api/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ model: routeName, messages: [{ role: 'user', content: 'hi' }] }),
-  });
-}
+const call = (key: string, routeName: string) => chatOverHttp(base, key, routeName);
 
 function pdfText(pdf: Buffer): string {
   const body = pdf.toString('latin1');
@@ -39,14 +32,7 @@ function pdfText(pdf: Buffer): string {
 }
 
 async function route(owner: { headers: Record<string, string> }, routeName: string, price: object) {
-  const created = await send(t.app, owner.headers, 'POST', '/api/aiendpoint', {
-    route_name: routeName,
-    route_endpoint: `${upstream.url}/ok`,
-    isShared: true,
-    isPrivate: false,
-    config: { price },
-  });
-  expect(created.statusCode, created.body).toBe(201);
+  await sharePricedRoute(t.app, owner, routeName, `${upstream.url}/ok`, price);
 }
 
 describe('marketplace charges at renewal', () => {
