@@ -1,13 +1,11 @@
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { encryptSecret, randomBase62, sha256 } from '../src/lib/crypto';
 import { accounts, aiEndpoints, apiKeys } from '../src/db/schema';
 import type { TDb } from '../src/db/client';
-import type { TApp } from '../src/app';
 
 /** What the mock upstream saw of one request. */
 export interface TSeenRequest {
@@ -203,39 +201,6 @@ export function writeTestPlans(dir: string): string {
     }),
   );
   return file;
-}
-
-/**
- * A plans file in a fresh temporary folder: free flat plans of 1000 calls a minute, one per
- * `[id, name, monthly quota]`, sorted as given.
- */
-export function freePlansFile(plans: Array<[id: string, name: string, quotaCallsMonth: number]>): string {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'air-plans-')), 'plans.json');
-  const base = { currency: 'usd', currency_symbol: '$', interval: 'month', type: 'flat', price: 0 };
-  writeFileSync(
-    file,
-    JSON.stringify({
-      plans: plans.map(([id, name, quota], sort) => ({
-        ...base,
-        id,
-        name,
-        quota_calls_month: quota,
-        rate_limit_per_minute: 1000,
-        sort,
-      })),
-    }),
-  );
-  return file;
-}
-
-/** One chat call through the app's gateway with the key given; `stream` is sent only when given. */
-export function injectChat(app: TApp, rawKey: string, model: string, stream?: boolean) {
-  return app.inject({
-    method: 'POST',
-    url: '/api/v1/chat/completions',
-    headers: { authorization: `Bearer ${rawKey}`, 'content-type': 'application/json' },
-    payload: { model, stream, messages: [{ role: 'user', content: 'Hi' }] },
-  });
 }
 
 export async function insertAccount(db: TDb, name: string, planId: string | null = 'free') {

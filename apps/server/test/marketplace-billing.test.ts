@@ -5,7 +5,7 @@ import { gatewayStateOf } from '../src/gateway/state';
 import { advance, CARDS, cardToken, newOwner, send } from './billing-helpers';
 import type { TTestApp } from './helpers';
 import { insertKey, type TMockUpstream } from './gateway-fixtures';
-import { chatOverHttp, sharePricedRoute, startListeningApp } from './marketplace-helpers';
+import { chatOverHttp, sharePricedRoute, startListeningApp, stopListeningApp } from './marketplace-helpers';
 
 let t: TTestApp;
 let upstream: TMockUpstream;
@@ -15,10 +15,7 @@ beforeAll(async () => {
   ({ t, upstream, base } = await startListeningApp());
 });
 
-afterAll(async () => {
-  await t?.close();
-  await upstream?.close();
-});
+afterAll(() => stopListeningApp({ t, upstream }));
 
 const call = (key: string, routeName: string) => chatOverHttp(base, key, routeName);
 

@@ -14,7 +14,7 @@ export interface TListeningApp {
 
 /**
  * Starts the mock upstream, then a test app allowed to call it, listening on a loopback port.
- * Close both in afterAll (`t.close()`, `upstream.close()`).
+ * Close both in afterAll with stopListeningApp.
  */
 export async function startListeningApp(config: Partial<TConfig> = {}): Promise<TListeningApp> {
   const upstream = await startMockUpstream();
@@ -26,6 +26,12 @@ export async function startListeningApp(config: Partial<TConfig> = {}): Promise<
     await upstream.close();
     throw error;
   }
+}
+
+/** Closes what startListeningApp started (either may be missing when it failed). */
+export async function stopListeningApp({ t, upstream }: Partial<TListeningApp>): Promise<void> {
+  await t?.close();
+  await upstream?.close();
 }
 
 /** One chat call through the gateway listening at `base`, with the key and route given. */

@@ -6,7 +6,7 @@ import { gatewayStateOf } from '../src/gateway/state';
 import { advance, CARDS, cardToken, newOwner, send } from './billing-helpers';
 import type { TTestApp } from './helpers';
 import { insertKey, type TMockUpstream } from './gateway-fixtures';
-import { chatOverHttp, sharePricedRoute, startListeningApp } from './marketplace-helpers';
+import { chatOverHttp, sharePricedRoute, startListeningApp, stopListeningApp } from './marketplace-helpers';
 
 /*
  * Money adds up (issue 24): for one billing period with several callers and providers, per-call
@@ -24,10 +24,7 @@ beforeAll(async () => {
   ({ t, upstream, base } = await startListeningApp({ platformFeePercent: FEE_PERCENT }));
 });
 
-afterAll(async () => {
-  await t?.close();
-  await upstream?.close();
-});
+afterAll(() => stopListeningApp({ t, upstream }));
 
 async function call(key: string, routeName: string): Promise<number> {
   const answer = await chatOverHttp(base, key, routeName);

@@ -10,7 +10,7 @@ import { gatewayStateOf } from '../src/gateway/state';
 import { CARDS, cardToken, newOwner, send } from './billing-helpers';
 import type { TTestApp } from './helpers';
 import { insertKey, type TMockUpstream } from './gateway-fixtures';
-import { chatOverHttp, sharePricedRoute, startListeningApp } from './marketplace-helpers';
+import { chatOverHttp, sharePricedRoute, startListeningApp, stopListeningApp } from './marketplace-helpers';
 
 let t: TTestApp;
 let upstream: TMockUpstream;
@@ -20,10 +20,7 @@ beforeAll(async () => {
   ({ t, upstream, base } = await startListeningApp());
 });
 
-afterAll(async () => {
-  await t?.close();
-  await upstream?.close();
-});
+afterAll(() => stopListeningApp({ t, upstream }));
 
 const PRICE = { per_call: 3, per_1m_input_tokens: 150, per_1m_output_tokens: 600 };
 /** The mock answers 11 prompt and 7 completion tokens: 3 x 1e6 + 11 x 150 + 7 x 600 millionths. */

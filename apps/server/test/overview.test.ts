@@ -4,14 +4,8 @@ import type { TAccountOverview } from '@air/shared/schemas/overview';
 import { aiEndpoints, usageEvents } from '../src/db/schema';
 import { createTestApp, type TTestApp } from './helpers';
 import { bearer, createActor } from './support/actors';
-import {
-  freePlansFile,
-  injectChat,
-  insertEndpoint,
-  insertKey,
-  startMockUpstream,
-  type TMockUpstream,
-} from './gateway-fixtures';
+import { insertEndpoint, insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+import { freePlansFile, injectChat } from './usage-fixtures';
 import { refusedUrl } from './routing-fixtures';
 
 let t: TTestApp;

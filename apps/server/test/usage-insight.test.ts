@@ -8,14 +8,8 @@ import { periodOf } from '../src/modules/usage/period';
 import { storedCalls } from '../src/modules/usage/service';
 import { createTestApp, type TTestApp } from './helpers';
 import { createActor, type TActor } from './support/actors';
-import {
-  freePlansFile,
-  injectChat,
-  insertEndpoint,
-  insertKey,
-  startMockUpstream,
-  type TMockUpstream,
-} from './gateway-fixtures';
+import { insertEndpoint, insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+import { freePlansFile, injectChat } from './usage-fixtures';
 
 interface TReceived {
   to: string[];

@@ -5,13 +5,8 @@ import { gatewayStateOf } from '../src/gateway/state';
 import { closeAccount } from '../src/modules/account/close';
 import { createTestApp, type TTestApp } from './helpers';
 import { createActor } from './support/actors';
-import {
-  injectChat,
-  insertEndpoint,
-  insertKey,
-  startMockUpstream,
-  type TMockUpstream,
-} from './gateway-fixtures';
+import { insertEndpoint, insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+import { injectChat } from './usage-fixtures';
 
 let t: TTestApp;
 let upstream: TMockUpstream;
