@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoices, marketplaceCharges, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
-import { advance, CARDS, cardToken, newOwner, send } from './billing-helpers';
+import { advance, CARDS, cardToken, newOwner, pdfText, send } from './billing-helpers';
 import type { TTestApp } from './helpers';
 import { insertKey, type TMockUpstream } from './gateway-fixtures';
 import { chatOverHttp, sharePricedRoute, startListeningApp, stopListeningApp } from './marketplace-helpers';
@@ -18,15 +18,6 @@ beforeAll(async () => {
 afterAll(() => stopListeningApp({ t, upstream }));
 
 const call = (key: string, routeName: string) => chatOverHttp(base, key, routeName);
-
-function pdfText(pdf: Buffer): string {
-  const body = pdf.toString('latin1');
-  return [...body.matchAll(/\[(.*?)\] TJ/g)]
-    .map((m) =>
-      [...m[1]!.matchAll(/<([0-9a-f]+)>/g)].map((h) => Buffer.from(h[1]!, 'hex').toString('latin1')).join(''),
-    )
-    .join('\n');
-}
 
 async function route(owner: { headers: Record<string, string> }, routeName: string, price: object) {
   await sharePricedRoute(t.app, owner, routeName, `${upstream.url}/ok`, price);
