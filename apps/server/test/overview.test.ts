@@ -24,12 +24,11 @@ afterAll(async () => {
 const DAY_MS = 86_400_000;
 const dayAgo = (n: number) => new Date(Date.now() - n * DAY_MS).toISOString().slice(0, 10);
 
+const askOverview = (token: string) =>
+  t.app.inject({ method: 'GET', url: '/api/account/overview', headers: bearer(token) });
+
 async function overview(token: string): Promise<TAccountOverview> {
-  const response = await t.app.inject({
-    method: 'GET',
-    url: '/api/account/overview',
-    headers: bearer(token),
-  });
+  const response = await askOverview(token);
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{ data: TAccountOverview }>().data;
 }
@@ -211,18 +210,10 @@ describe('GET /api/account/overview', () => {
     expect(seen.started.key).toBe(false);
 
     const gatewayOnly = await insertKey(t.db, t.config.secret, owner.accountId, ['gateway.invoke']);
-    const refused = await t.app.inject({
-      method: 'GET',
-      url: '/api/account/overview',
-      headers: bearer(gatewayOnly.raw),
-    });
+    const refused = await askOverview(gatewayOnly.raw);
     expect(refused.statusCode).toBe(403);
     const reader = await insertKey(t.db, t.config.secret, owner.accountId, ['usage.read']);
-    const read = await t.app.inject({
-      method: 'GET',
-      url: '/api/account/overview',
-      headers: bearer(reader.raw),
-    });
+    const read = await askOverview(reader.raw);
     expect(read.statusCode).toBe(200);
     expect(read.json<{ data: TAccountOverview }>().data.started.key).toBe(true);
   });
