@@ -15,18 +15,9 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
+import { formatMinor as money } from '@/features/marketplace/catalog-format';
 import { monthUsageQuery } from '../usage-api';
 import { PercentBar } from './percent-bar';
-
-/** Minor units of a two-decimal currency as money, in the page's language. */
-function money(minor: number, currency: string, locale: string): string {
-  return new Intl.NumberFormat(locale, {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }).format(minor / 100);
-}
 
 /**
  * A typed amount (`25`, `25.5`, `25,50`) as minor units; empty is no limit (null). Anything else
