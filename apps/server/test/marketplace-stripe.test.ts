@@ -2,19 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoices, subscriptions } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
-import { StripeProvider } from '../src/modules/billing/stripe/provider';
 import { advance, newOwner, send } from './billing-helpers';
-import { startStripeFake } from './billing-stripe-fake';
+import { startStripeFake, STRIPE, useStripeFake } from './billing-stripe-fake';
 import { insertKey, type TMockUpstream } from './gateway-fixtures';
 import type { TTestApp } from './helpers';
 import { chatOverHttp, sharePricedRoute, startListeningApp } from './marketplace-helpers';
-
-const STRIPE = {
-  provider: 'stripe' as const,
-  secretKey: 'sk_test_fake',
-  publishableKey: 'pk_test_fake',
-  webhookSecret: 'whsec_test_fake',
-};
 
 let t: TTestApp;
 let fake: Awaited<ReturnType<typeof startStripeFake>>;
@@ -24,12 +16,7 @@ let base: string;
 beforeAll(async () => {
   fake = await startStripeFake();
   ({ t, upstream, base } = await startListeningApp({ billing: STRIPE }));
-  // The same provider class, pointed at the loopback fake instead of api.stripe.com (before any call).
-  t.app.billing.provider = new StripeProvider(STRIPE, {
-    host: '127.0.0.1',
-    port: fake.port,
-    protocol: 'http',
-  });
+  useStripeFake(t.app, fake);
 });
 
 afterAll(async () => {
