@@ -84,7 +84,7 @@ const vitestOk = run('unit + API tests (embedded PostgreSQL)', bin('vitest'), [
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${vitestJson}`,
-]);
+], { env: process.env.TEST_DATABASE_URL ? { AIR_FUZZ_ONCE: '1' } : {} });
 countVitest('vitest', vitestJson, vitestOk);
 
 if (process.env.TEST_DATABASE_URL) {

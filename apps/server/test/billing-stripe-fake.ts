@@ -190,10 +190,28 @@ export async function startStripeFake() {
       invoice.total = (invoice.total as number) + item.amount;
       return { status: 200, body: item };
     }
-    const invoiceAction = /^\/v1\/invoices\/([^/]+)\/(finalize|pay)$/.exec(path);
+    const deleted = /^\/v1\/invoices\/([^/]+)$/.exec(path);
+    if (method === 'DELETE' && deleted) {
+      const invoice = invoices.get(deleted[1]!);
+      if (!invoice) return notFound('No such invoice');
+      if (invoice.status !== 'draft')
+        return { status: 400, body: { error: { type: 'invalid_request_error', code: 'invoice_not_draft' } } };
+      invoices.delete(deleted[1]!);
+      return { status: 200, body: { id: deleted[1], object: 'invoice', deleted: true } };
+    }
+    const invoiceAction = /^\/v1\/invoices\/([^/]+)\/(finalize|pay|void|mark_uncollectible)$/.exec(path);
     if (method === 'POST' && invoiceAction) {
       const invoice = invoices.get(invoiceAction[1]!);
       if (!invoice) return notFound('No such invoice');
+      if (invoiceAction[2] === 'void' || invoiceAction[2] === 'mark_uncollectible') {
+        if (invoice.status !== 'open')
+          return {
+            status: 400,
+            body: { error: { type: 'invalid_request_error', code: 'invoice_not_open' } },
+          };
+        invoice.status = invoiceAction[2] === 'void' ? 'void' : 'uncollectible';
+        return { status: 200, body: invoice };
+      }
       const payments = invoice.payments as {
         data: { payment: { payment_intent: Record<string, unknown> } }[];
       };

@@ -119,4 +119,52 @@ describe('marketplace lines in Stripe mode', () => {
     expect(pays.map((r) => r.idempotencyKey)).toEqual([`invoice_${renewal.id}_0`, `invoice_${renewal.id}_1`]);
     expect((await renewalOf(caller.accountId)).status).toBe('open');
   });
+
+  it('a renewal refused, then paid with a new card: the Stripe invoice left open is voided', async () => {
+    const { caller } = await callerOfPricedRoute('tok_chargeCustomerFail');
+    await advance(t.app, 31);
+    const renewal = await renewalOf(caller.accountId);
+    expect(renewal.status).toBe('open');
+    expect(stripeInvoicesOf(renewal.id)).toMatchObject([{ status: 'open' }]);
+
+    const changed = await send(t.app, caller.headers, 'PATCH', '/api/account/card', { token: 'tok_visa' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const paid = await renewalOf(caller.accountId);
+    expect(paid.status).toBe('paid');
+    // Paid by a PaymentIntent of its own: the Stripe invoice can no longer be paid a second time.
+    const [stripeInvoice] = stripeInvoicesOf(renewal.id);
+    expect(stripeInvoice).toMatchObject({ status: 'void', total: renewal.total });
+    const intent = (
+      stripeInvoice!.payments as { data: { payment: { payment_intent: Record<string, unknown> } }[] }
+    ).data[0]!.payment.payment_intent;
+    expect(paid.providerRef).not.toBe(intent.id);
+  });
+
+  it('the dunning gives up: the Stripe invoice is marked uncollectible with the AIR invoice', async () => {
+    const { caller } = await callerOfPricedRoute('tok_chargeCustomerFail');
+    await advance(t.app, 31);
+    await advance(t.app, 1);
+    await advance(t.app, 3);
+    const [sub] = await t.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.accountId, caller.accountId));
+    expect(sub).toMatchObject({ status: 'canceled' });
+    const renewal = await renewalOf(caller.accountId);
+    expect(renewal.status).toBe('uncollectible');
+    expect(stripeInvoicesOf(renewal.id)).toMatchObject([{ status: 'uncollectible' }]);
+  });
+
+  it('a Stripe invoice paid by its own payment stays paid (nothing voided)', async () => {
+    const { caller } = await callerOfPricedRoute('tok_visa');
+    await advance(t.app, 31);
+    const renewal = await renewalOf(caller.accountId);
+    expect(stripeInvoicesOf(renewal.id)).toMatchObject([{ status: 'paid' }]);
+    const [stripeInvoice] = stripeInvoicesOf(renewal.id);
+    expect(
+      fake.requests
+        .filter((r) => r.path.startsWith(`/v1/invoices/${stripeInvoice!.id as string}/`))
+        .map((r) => r.path),
+    ).not.toContainEqual(expect.stringMatching(/void|mark_uncollectible/));
+  });
 });

@@ -42,6 +42,9 @@ interface TSeed {
 }
 
 /** Seeded calls (every one 150 ms, so the median is exactly 150 within its 100-200 ms bucket). */
+/** Each seeded call's latency: all different, none on a bucket bound of the roll-up. */
+const latencyOf = (index: number) => 113 + 37 * index;
+
 const SEEDS: TSeed[] = [
   { daysAgo: 0, status: 200, endpoint: 'ok' },
   { daysAgo: 0, status: 200, endpoint: 'ok' },
@@ -83,13 +86,13 @@ describe('GET /api/account/overview', () => {
     const ids = { ok: ok.id, error: error.id };
     const noon = (n: number) => new Date(`${dayAgo(n)}T00:00:00Z`).getTime() + 1000;
     await t.db.insert(usageEvents).values([
-      ...SEEDS.map((seed) => ({
+      ...SEEDS.map((seed, index) => ({
         callerAccountId: owner.accountId,
         keyId: key.id,
         endpointId: ids[seed.endpoint],
         providerAccountId: owner.accountId,
         status: seed.status,
-        latencyMs: 150,
+        latencyMs: latencyOf(index),
         createdAt: new Date(noon(seed.daysAgo)),
       })),
       {
@@ -114,7 +117,13 @@ describe('GET /api/account/overview', () => {
     expect(seen.calls_period).toBe(inPeriod.length);
     expect(seen.errors_period).toBe(errors(inPeriod));
     expect(seen.error_rate).toBeCloseTo(errors(inPeriod) / inPeriod.length, 10);
-    expect(seen.latency_p50_ms).toBe(150);
+    // The median of the period's calls as measured (percentile_disc: a real call's latency), the
+    // same figure as the usage page's; not a bound of the roll-up's latency buckets.
+    const latencies = SEEDS.map((seed, index) => ({ seed, ms: latencyOf(index) }))
+      .filter(({ seed }) => dayAgo(seed.daysAgo) >= periodFrom)
+      .map(({ ms }) => ms)
+      .sort((a, b) => a - b);
+    expect(seen.latency_p50_ms).toBe(latencies[Math.ceil(latencies.length / 2) - 1]);
 
     // The trend: 30 days, today last, each day's calls and errors; the 45-day-old call is outside.
     expect(seen.trend).toHaveLength(30);

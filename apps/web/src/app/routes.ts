@@ -1,117 +1,17 @@
-import type { ComponentType } from 'react';
-import type { TRouteRequirement } from '@air/shared/route-guard';
+import type { TRouteMeta } from '@/app/route-meta';
+import { PUBLIC_ROUTES } from '@/app/public-routes';
 
 /**
  * The console's route table (spec section 2) as data: path, layout, required permission, title key
- * (`common:title.<key>`) and the lazily loaded page. The router is built from this table, so a page
- * added here is routed, guarded and titled. See docs/decisions/003-scaffold-routes.md for the
+ * (`common:title.<key>`) and the lazily loaded page; the signed-out routes are in public-routes.ts,
+ * the signed-in ones here. The router is built from this table, so a page added here is routed,
+ * guarded and titled. See docs/decisions/003-scaffold-routes.md for the
  * /air, /airs, /search and /searchs readings.
  */
-export type TLayout =
-  | 'app'
-  | 'account'
-  | 'account-basic'
-  | 'auth'
-  | 'auth-centred'
-  | 'onboarding'
-  | 'air'
-  | 'airpublic'
-  | 'airpublicfull'
-  | 'plain';
-
-export interface TRouteMeta {
-  path: string;
-  layout: TLayout;
-  permission: TRouteRequirement;
-  title: string;
-  page: () => Promise<{ default: ComponentType }>;
-}
+export type { TLayout, TRouteMeta } from '@/app/route-meta';
 
 export const ROUTES: readonly TRouteMeta[] = [
-  {
-    path: '/',
-    layout: 'auth',
-    permission: null,
-    title: 'signin',
-    page: () => import('@/features/auth/routes/signin'),
-  },
-  {
-    path: '/signin',
-    layout: 'auth',
-    permission: null,
-    title: 'signin',
-    page: () => import('@/features/auth/routes/signin'),
-  },
-  {
-    path: '/signup',
-    layout: 'auth',
-    permission: null,
-    title: 'signup',
-    page: () => import('@/features/auth/routes/signup'),
-  },
-  {
-    path: '/signin/otp',
-    layout: 'auth',
-    permission: null,
-    title: 'signinOtp',
-    page: () => import('@/features/auth/routes/signin-otp'),
-  },
-  {
-    path: '/signin/social',
-    layout: 'auth-centred',
-    permission: null,
-    title: 'signinSocial',
-    page: () => import('@/features/auth/routes/signin-social'),
-  },
-  {
-    path: '/magic',
-    layout: 'auth-centred',
-    permission: null,
-    title: 'magic',
-    page: () => import('@/features/auth/routes/magic'),
-  },
-  {
-    path: '/forgotpassword',
-    layout: 'auth',
-    permission: null,
-    title: 'forgotPassword',
-    page: () => import('@/features/auth/routes/forgot-password'),
-  },
-  {
-    path: '/resetpassword',
-    layout: 'auth',
-    permission: null,
-    title: 'resetPassword',
-    page: () => import('@/features/auth/routes/reset-password'),
-  },
-  {
-    path: '/signin/impersonate',
-    layout: 'auth-centred',
-    permission: null,
-    title: 'impersonate',
-    page: () => import('@/features/auth/routes/impersonate'),
-  },
-  {
-    path: '/signup/user',
-    layout: 'auth',
-    permission: null,
-    title: 'signupUser',
-    page: () => import('@/features/auth/routes/signup-user'),
-  },
-  {
-    path: '/signup/verify',
-    layout: 'auth',
-    permission: 'user',
-    title: 'signupVerify',
-    page: () => import('@/features/auth/routes/signup-verify'),
-  },
-  {
-    path: '/signup/plan',
-    layout: 'auth',
-    permission: 'owner',
-    title: 'signupPlan',
-    page: () => import('@/features/auth/routes/signup-plan'),
-  },
+  ...PUBLIC_ROUTES,
   {
     path: '/welcome',
     layout: 'onboarding',
@@ -155,50 +55,8 @@ export const ROUTES: readonly TRouteMeta[] = [
     page: () => import('@/features/marketplace/routes/mkt'),
   },
   {
-    path: '/marketplace',
-    layout: 'airpublic',
-    permission: null,
-    title: 'marketplace',
-    page: () => import('@/features/marketplace/routes/catalog'),
-  },
-  {
-    path: '/marketplace/:provider',
-    layout: 'airpublic',
-    permission: null,
-    title: 'marketplaceProvider',
-    page: () => import('@/features/marketplace/routes/provider'),
-  },
-  {
-    path: '/marketplace/:provider/:name',
-    layout: 'airpublic',
-    permission: null,
-    title: 'marketplaceEndpoint',
-    page: () => import('@/features/marketplace/routes/endpoint'),
-  },
-  {
-    path: '/mktfull',
-    layout: 'airpublicfull',
-    permission: null,
-    title: 'marketplace',
-    page: () => import('@/features/air/routes/air-placeholder'),
-  },
-  {
     path: '/airindex',
     layout: 'air',
-    permission: null,
-    title: 'air',
-    page: () => import('@/features/air/routes/air-placeholder'),
-  },
-  {
-    path: '/air',
-    layout: 'airpublic',
-    permission: null,
-    title: 'air',
-    page: () => import('@/features/air/routes/air-placeholder'),
-  },
-  {
-    path: '/airfull',
-    layout: 'airpublicfull',
     permission: null,
     title: 'air',
     page: () => import('@/features/air/routes/air-placeholder'),
@@ -398,19 +256,5 @@ export const ROUTES: readonly TRouteMeta[] = [
     permission: 'user',
     title: 'searchDetail',
     page: () => import('@/features/scaffold/routes/search-detail'),
-  },
-  {
-    path: '/notfound',
-    layout: 'plain',
-    permission: null,
-    title: 'notFound',
-    page: () => import('@/features/errors/routes/not-found'),
-  },
-  {
-    path: '/404',
-    layout: 'plain',
-    permission: null,
-    title: 'notFound',
-    page: () => import('@/features/errors/routes/not-found'),
   },
 ];

@@ -9,6 +9,7 @@ import type { TBilling } from './context';
 import { cardAppError, processorCall } from './errors';
 import { intentOf, invoiceMetadata, type TInvoiceIntent } from './intent';
 import { withBillingLock } from './lock';
+import { closeProcessorInvoice } from './marketplace-charges';
 import { CardError, type TPayment } from './provider';
 import { customerFor, loadCard, loadSubscription, openInvoice } from './records';
 
@@ -48,7 +49,10 @@ export async function applyInvoicePayment(
     if (intent.onCard) await storeCard(tx, accountId, intent.actorUserId, intent.onCard);
     return true;
   });
-  if (applied) await publish(b, accountId);
+  if (applied) {
+    await publish(b, accountId);
+    if (payment) await closeProcessorInvoice(b, accountId, intent.invoiceId, payment.id);
+  }
   return applied;
 }
 

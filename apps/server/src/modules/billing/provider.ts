@@ -102,6 +102,13 @@ export interface TBillingProvider {
    * and errors as `charge`. Absent (the local processor): `charge` the total.
    */
   chargeInvoice?(input: TInvoiceChargeInput): Promise<TPayment>;
+  /**
+   * Closes the processor's own invoice of an AIR invoice (made by `chargeInvoice`) that AIR settled
+   * without it, so it can no longer be paid: voided when `paidBy` is another payment (a new card
+   * paid the AIR invoice), marked uncollectible when AIR gave up on it (`paidBy` null). Nothing
+   * when there is none, or it is paid or closed already.
+   */
+  closeInvoice?(customerRef: string, invoiceId: string, paidBy: string | null): Promise<void>;
   /** The payment as the processor knows it now (null when it does not exist). */
   retrievePayment(id: string): Promise<TPayment | null>;
   /**

@@ -4,9 +4,7 @@ import { invoices, type TInvoiceLine } from '../../db/schema/invoices';
 import { subscriptions } from '../../db/schema/subscriptions';
 import { AppError } from '../../lib/app-error';
 import { memberCount, setAccountPlan } from '../membership/service';
-import { takeUnbilledCalls, unbilledSpendBefore, type TBilledCalls } from '../usage/service';
-import { marketplaceCharges } from '../../db/schema/marketplace-charges';
-import type { TPlan } from '@air/shared/schemas/plan';
+import { takeUnbilledCalls } from '../usage/service';
 import { addInterval, billingNow } from './clock';
 import type { TBilling } from './context';
 import { money } from './charge';
@@ -14,6 +12,13 @@ import { invoiceMetadata } from './intent';
 import { applyInvoicePayment, applyPaidInvoice } from './invoice-payment';
 import { withBillingLock } from './lock';
 import { mailOwners } from './mails';
+import {
+  closeProcessorInvoice,
+  hasUnbilledCalls,
+  marketplaceLine,
+  recordCharges,
+  withMarketplaceLines,
+} from './marketplace-charges';
 import { releaseHeldPayment } from './held-payments';
 import { CardError, type TPayment } from './provider';
 import {
@@ -189,29 +194,7 @@ async function renewOne(b: TBilling, claimed: TSubscriptionRow, now: Date): Prom
       date: now,
       providerRef: null,
     });
-    if (marketplace.length > 0) {
-      await db.insert(marketplaceCharges).values(
-        marketplace.map((group) => ({
-          id: group.chargeId,
-          callerAccountId: sub.accountId,
-          providerAccountId: group.providerAccountId,
-          endpointId: group.endpointId,
-          routeName: group.routeName ?? 'deleted route',
-          invoiceId: row!.id,
-          pricePerCall: group.pricePerCall,
-          pricePer1mInput: group.pricePer1mInput,
-          pricePer1mOutput: group.pricePer1mOutput,
-          calls: group.calls,
-          promptTokens: group.promptTokens,
-          completionTokens: group.completionTokens,
-          amount: group.amount,
-          fee: platformFee(group.amount, b.platformFeePercent),
-          currency: plan.currency,
-          periodStart: sub.currentPeriodStart,
-          periodEnd: sub.currentPeriodEnd,
-        })),
-      );
-    }
+    await recordCharges(db, { sub, plan, invoiceId: row!.id, feePercent: b.platformFeePercent }, marketplace);
     await db
       .update(subscriptions)
       .set({
@@ -228,44 +211,6 @@ async function renewOne(b: TBilling, claimed: TSubscriptionRow, now: Date): Prom
     return row!;
   });
   await attemptInvoice(b, { ...sub, failedAttempts: 0 }, invoice);
-}
-
-/** The platform's part of a charge: `percent` of it, rounded once, half up. */
-export function platformFee(amount: number, percent: number): number {
-  return Math.floor((amount * percent + 50) / 100);
-}
-
-async function hasUnbilledCalls(b: TBilling, accountId: string, cutoff: Date): Promise<boolean> {
-  return (await unbilledSpendBefore(b.db, accountId, cutoff)) > 0;
-}
-
-/** The invoice carries marketplace charges, and its lines add up to its total. */
-async function withMarketplaceLines(b: TBilling, invoice: TInvoiceRow): Promise<boolean> {
-  if (!b.provider.chargeInvoice) return false;
-  const [charge] = await b.db
-    .select({ id: marketplaceCharges.id })
-    .from(marketplaceCharges)
-    .where(eq(marketplaceCharges.invoiceId, invoice.id))
-    .limit(1);
-  return !!charge && invoice.lines.reduce((sum, line) => sum + line.amount, 0) === invoice.total;
-}
-
-/** An invoice line for one route at one price: the calls, tokens and price it used, and the amount. */
-function marketplaceLine(plan: TPlan, group: TBilledCalls): TInvoiceLine {
-  const m = (minor: number) => money(plan, minor);
-  const price = [
-    `${m(group.pricePerCall)}/call`,
-    `${m(group.pricePer1mInput)}/1M input tokens`,
-    `${m(group.pricePer1mOutput)}/1M output tokens`,
-  ].join(', ');
-  return {
-    description:
-      `Marketplace: ${group.routeName ?? 'deleted route'}, ${group.calls} calls, ` +
-      `${group.promptTokens} input + ${group.completionTokens} output tokens at ${price}`,
-    quantity: 1,
-    unitAmount: group.amount,
-    amount: group.amount,
-  };
 }
 
 function periodCovering(from: Date, interval: string, now: Date) {
@@ -405,6 +350,7 @@ async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvo
         .where(eq(invoices.id, invoice.id));
     });
     await b.changes.publish({ kind: 'account', accountId: sub.accountId });
+    await closeProcessorInvoice(b, sub.accountId, invoice.id, null);
     await mailOwners(b, sub.accountId, {
       template: 'billing_status',
       params: { kind: 'canceled', plan: plan.name, amount },

@@ -12,19 +12,18 @@ import type { TServices } from '../../core/services';
 import type { TDb } from '../../db/client';
 import { endpointRoutes, listEndpoints, upstreamHealthOf } from '../aiendpoint/service';
 import { keyNames } from '../keys/service';
-import { rowsOf } from './insight';
-import { dayOf, daysBetween, percentileFromBuckets, periodOf, quotaState } from './period';
+import { measuredLatency, rowsOf } from './insight';
+import { dayOf, daysBetween, periodOf, quotaState } from './period';
 
 const DAY_MS = 86_400_000;
 const NO_ID = '00000000-0000-0000-0000-000000000000';
 
 interface TOverviewGroup {
-  /** 0: day and status class (the trend, over the trend's days), 1: endpoint, 2: latency bucket (this period). */
+  /** 0: day and status class (the trend, over the trend's days), 1: endpoint (this period). */
   grouping_set: number;
   day: string | null;
   status_class: number | null;
   endpoint_id: string | null;
-  latency_bucket: number | null;
   calls: number;
   period_calls: number;
   period_errors: number;
@@ -33,25 +32,24 @@ interface TOverviewGroup {
 
 /**
  * One scan of the caller's roll-up rows from the earlier of the trend's first day and the period's
- * first day: per day and status class for the trend and the period's totals, per endpoint and per
- * latency bucket for this period only (FILTER), route names joined in the same round trip.
+ * first day: per day and status class for the trend and the period's totals, per endpoint for this
+ * period only (FILTER), route names joined in the same round trip.
  */
 async function rollUp(db: TDb, accountId: string, from: string, periodFrom: string, today: string) {
   return rowsOf<TOverviewGroup>(
     db,
     sql`with g as (select
-        (case when grouping(d.day, d.status_class) = 0 then 0
-              when grouping(d.endpoint_id) = 0 then 1 else 2 end)::int as grouping_set,
-        d.day, d.status_class, d.endpoint_id, d.latency_bucket,
+        (case when grouping(d.day, d.status_class) = 0 then 0 else 1 end)::int as grouping_set,
+        d.day, d.status_class, d.endpoint_id,
         sum(d.calls)::float8 as calls,
         coalesce(sum(d.calls) filter (where d.day >= ${periodFrom}::date), 0)::float8 as period_calls,
         coalesce(sum(d.calls) filter (where d.day >= ${periodFrom}::date and d.status_class in (4, 5)), 0)::float8
           as period_errors
       from usage_daily d
       where d.caller_account_id = ${accountId} and d.day between ${from}::date and ${today}::date
-      group by grouping sets ((d.day, d.status_class), (d.endpoint_id), (d.latency_bucket)))
+      group by grouping sets ((d.day, d.status_class), (d.endpoint_id)))
       select g.grouping_set, g.day::text as day, g.status_class::int as status_class,
-        g.endpoint_id::text as endpoint_id, g.latency_bucket::int as latency_bucket,
+        g.endpoint_id::text as endpoint_id,
         g.calls, g.period_calls, g.period_errors, a.route_name
       from g left join ${endpointRoutes(db, 'a')} on g.grouping_set = 1 and a.id = g.endpoint_id`,
   );
@@ -120,15 +118,16 @@ export async function accountOverview(
   const periodFrom = `${period}-01`;
   const trendFrom = dayOf(now - (OVERVIEW_TREND_DAYS - 1) * DAY_MS);
   const from = trendFrom < periodFrom ? trendFrom : periodFrom;
-  const [groups, started, health] = await Promise.all([
+  const [groups, started, health, latency] = await Promise.all([
     rollUp(app.db, accountId, from, periodFrom, today),
     startedFlags(app.db, accountId),
     endpointHealth(app, inputs.server, accountId),
+    // Measured like the usage page's (decision 030), so the two pages show the same median.
+    measuredLatency(app.db, accountId, periodFrom, today),
   ]);
 
   const trend = new Map(daysBetween(trendFrom, today).map((day) => [day, { day, calls: 0, errors: 0 }]));
   const routes: TOverviewRoute[] = [];
-  const latency = new Map<number, number>();
   let callsPeriod = 0;
   let errorsPeriod = 0;
   let callsToday = 0;
@@ -141,16 +140,13 @@ export async function accountOverview(
       if (!day) continue;
       day.calls += group.calls;
       if (group.status_class === 4 || group.status_class === 5) day.errors += group.calls;
-    } else if (group.grouping_set === 1) {
-      if (group.period_calls === 0) continue;
+    } else if (group.period_calls > 0) {
       routes.push({
         endpoint_id: group.endpoint_id === NO_ID ? null : group.endpoint_id,
         route_name: group.route_name,
         calls: group.period_calls,
         errors: group.period_errors,
       });
-    } else if (group.period_calls > 0) {
-      latency.set(group.latency_bucket!, group.period_calls);
     }
   }
   routes.sort((a, b) => b.calls - a.calls || (a.route_name ?? '').localeCompare(b.route_name ?? ''));
@@ -163,7 +159,7 @@ export async function accountOverview(
     calls_period: callsPeriod,
     errors_period: errorsPeriod,
     error_rate: callsPeriod === 0 ? null : errorsPeriod / callsPeriod,
-    latency_p50_ms: percentileFromBuckets(latency, 0.5),
+    latency_p50_ms: latency.p50,
     trend: [...trend.values()],
     quota: quotaState(calls, quota, now),
     top_routes: routes.slice(0, OVERVIEW_TOP_ROUTES),

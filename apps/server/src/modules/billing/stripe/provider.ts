@@ -247,6 +247,26 @@ export class StripeProvider implements TBillingProvider {
     }
   }
 
+  async closeInvoice(customerRef: string, invoiceId: string, paidBy: string | null): Promise<void> {
+    try {
+      const invoice = await this.findInvoice(customerRef, invoiceId);
+      if (!invoice?.id) return;
+      const key = `air_invoice_${invoiceId}_close`;
+      if (invoice.status === 'draft') {
+        // A renewal that crashed before finalizing: nobody can pay a draft, it just goes.
+        await this.stripe.invoices.del(invoice.id);
+      } else if (invoice.status === 'open') {
+        if (paidBy !== null && invoiceIntent(invoice)?.id === paidBy) return;
+        if (paidBy === null)
+          await this.stripe.invoices.markUncollectible(invoice.id, {}, { idempotencyKey: key });
+        else await this.stripe.invoices.voidInvoice(invoice.id, {}, { idempotencyKey: key });
+      }
+    } catch (error) {
+      if (error instanceof ProcessorError) throw error;
+      translate(error);
+    }
+  }
+
   private async findInvoice(customerRef: string, invoiceId: string): Promise<Stripe.Invoice | null> {
     const list = await this.stripe.invoices.list({
       customer: customerRef,

@@ -1,0 +1,148 @@
+import type { TRouteMeta } from '@/app/route-meta';
+
+/**
+ * The routes a signed-out visitor reaches (sign-in and sign-up, the public marketplace, the error
+ * pages): the first part of the console's route table (routes.ts).
+ */
+export const PUBLIC_ROUTES: readonly TRouteMeta[] = [
+  {
+    path: '/',
+    layout: 'auth',
+    permission: null,
+    title: 'signin',
+    page: () => import('@/features/auth/routes/signin'),
+  },
+  {
+    path: '/signin',
+    layout: 'auth',
+    permission: null,
+    title: 'signin',
+    page: () => import('@/features/auth/routes/signin'),
+  },
+  {
+    path: '/signup',
+    layout: 'auth',
+    permission: null,
+    title: 'signup',
+    page: () => import('@/features/auth/routes/signup'),
+  },
+  {
+    path: '/signin/otp',
+    layout: 'auth',
+    permission: null,
+    title: 'signinOtp',
+    page: () => import('@/features/auth/routes/signin-otp'),
+  },
+  {
+    path: '/signin/social',
+    layout: 'auth-centred',
+    permission: null,
+    title: 'signinSocial',
+    page: () => import('@/features/auth/routes/signin-social'),
+  },
+  {
+    path: '/magic',
+    layout: 'auth-centred',
+    permission: null,
+    title: 'magic',
+    page: () => import('@/features/auth/routes/magic'),
+  },
+  {
+    path: '/forgotpassword',
+    layout: 'auth',
+    permission: null,
+    title: 'forgotPassword',
+    page: () => import('@/features/auth/routes/forgot-password'),
+  },
+  {
+    path: '/resetpassword',
+    layout: 'auth',
+    permission: null,
+    title: 'resetPassword',
+    page: () => import('@/features/auth/routes/reset-password'),
+  },
+  {
+    path: '/signin/impersonate',
+    layout: 'auth-centred',
+    permission: null,
+    title: 'impersonate',
+    page: () => import('@/features/auth/routes/impersonate'),
+  },
+  {
+    path: '/signup/user',
+    layout: 'auth',
+    permission: null,
+    title: 'signupUser',
+    page: () => import('@/features/auth/routes/signup-user'),
+  },
+  {
+    path: '/signup/verify',
+    layout: 'auth',
+    permission: 'user',
+    title: 'signupVerify',
+    page: () => import('@/features/auth/routes/signup-verify'),
+  },
+  {
+    path: '/signup/plan',
+    layout: 'auth',
+    permission: 'owner',
+    title: 'signupPlan',
+    page: () => import('@/features/auth/routes/signup-plan'),
+  },
+  {
+    path: '/marketplace',
+    layout: 'airpublic',
+    permission: null,
+    title: 'marketplace',
+    page: () => import('@/features/marketplace/routes/catalog'),
+  },
+  {
+    path: '/marketplace/:provider',
+    layout: 'airpublic',
+    permission: null,
+    title: 'marketplaceProvider',
+    page: () => import('@/features/marketplace/routes/provider'),
+  },
+  {
+    path: '/marketplace/:provider/:name',
+    layout: 'airpublic',
+    permission: null,
+    title: 'marketplaceEndpoint',
+    page: () => import('@/features/marketplace/routes/endpoint'),
+  },
+  {
+    path: '/mktfull',
+    layout: 'airpublicfull',
+    permission: null,
+    title: 'marketplace',
+    page: () => import('@/features/air/routes/air-placeholder'),
+  },
+  {
+    path: '/air',
+    layout: 'airpublic',
+    permission: null,
+    title: 'air',
+    page: () => import('@/features/air/routes/air-placeholder'),
+  },
+  {
+    path: '/airfull',
+    layout: 'airpublicfull',
+    permission: null,
+    title: 'air',
+    page: () => import('@/features/air/routes/air-placeholder'),
+  },
+  {
+    path: '/notfound',
+    layout: 'plain',
+    permission: null,
+    title: 'notFound',
+    page: () => import('@/features/errors/routes/not-found'),
+  },
+  {
+    path: '/404',
+    layout: 'plain',
+    permission: null,
+    title: 'notFound',
+    page: () => import('@/features/errors/routes/not-found'),
+  },
+];

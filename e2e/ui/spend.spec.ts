@@ -1,0 +1,94 @@
+import { expect, test } from '../support/fixtures';
+import { createUser, startUpstream, useSessionOf } from '../support/users';
+
+/*
+ * Issue 24: a caller's monthly spend limit, set on the usage page. The month's marketplace spend
+ * shows against it; a limit already passed refuses the next priced call with 402
+ * `spend_limit_reached`; removing it lets calls through again. A bad amount is refused under the
+ * field, with what was typed kept.
+ */
+
+const stamp = Date.now().toString(36);
+
+test('the usage page sets, enforces and removes a monthly spend limit', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const upstream = await startUpstream();
+  try {
+    const provider = await createUser(request, 'Sara Seller', 'spend-sell');
+    const caller = await createUser(request, 'Ben Buyer', 'spend-buy', { plan: 'team' });
+    const routeName = `sara-${stamp}/priced`;
+    const created = await request.post('/api/aiendpoint', {
+      headers: provider.headers,
+      data: {
+        name: 'Priced',
+        route_name: routeName,
+        route_endpoint: `${upstream.url}/ok`,
+        route_type: 'model',
+        isShared: true,
+        isPrivate: false,
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const id = ((await created.json()) as { data: { id: string } }).data.id;
+    const priced = await request.patch(`/api/aiendpoint/${id}`, {
+      headers: provider.headers,
+      data: { config: { price: { per_call: 25, per_1m_input_tokens: 0, per_1m_output_tokens: 0 } } },
+    });
+    expect(priced.status(), await priced.text()).toBe(200);
+    const key = await request.post('/api/key', {
+      headers: caller.headers,
+      data: { name: 'Spend key', scope: ['gateway.invoke'] },
+    });
+    expect(key.status(), await key.text()).toBe(201);
+    const fullKey = ((await key.json()) as { data: { full_key: string } }).data.full_key;
+    const invoke = () =>
+      request.post('/api/v1/chat/completions', {
+        headers: { Authorization: `Bearer ${fullKey}` },
+        data: { model: routeName, messages: [{ role: 'user', content: 'hi' }] },
+      });
+    for (let i = 0; i < 2; i++) {
+      const answer = await invoke();
+      expect(answer.status(), await answer.text()).toBe(200);
+    }
+
+    await useSessionOf(page, caller);
+    await page.goto('/account/usage');
+    const card = page.getByTestId('spend-card');
+    await expect(card).toContainText('$0.50 spent on priced marketplace routes this month.');
+    await expect(card).toContainText('No spend limit');
+    const field = card.getByLabel('Monthly spend limit (USD)');
+
+    // A bad amount: refused under the field, the typed text kept, nothing saved.
+    await field.fill('lots');
+    await card.getByRole('button', { name: 'Save limit' }).click();
+    await expect(field).toHaveAttribute('aria-invalid', 'true');
+    await expect(card.locator('#spend-limit-error')).toBeVisible();
+    await expect(field).toHaveValue('lots');
+    await expect(card).toContainText('No spend limit');
+
+    // A limit below what is spent: saved, shown as reached, and the next priced call refused.
+    await field.fill('0,40');
+    await card.getByRole('button', { name: 'Save limit' }).click();
+    await expect(page.getByText('Spend limit saved')).toBeVisible();
+    await expect(card).toContainText('$0.50 of your $0.40 limit (125%)');
+    await expect(card.getByRole('progressbar', { name: 'Spend limit used' })).toHaveAttribute(
+      'aria-valuenow',
+      '100',
+    );
+    await expect(card).toContainText('The limit is reached');
+    await expect(field).toHaveValue('0.40');
+    const refused = await invoke();
+    expect(refused.status()).toBe(402);
+    expect(await refused.text()).toContain('spend_limit_reached');
+
+    // Removed: calls go through again.
+    await card.getByRole('button', { name: 'Remove limit' }).click();
+    await expect(page.getByText('Spend limit removed')).toBeVisible();
+    await expect(card).toContainText('No spend limit');
+    await expect(field).toHaveValue('');
+    const again = await invoke();
+    expect(again.status(), await again.text()).toBe(200);
+  } finally {
+    upstream.server.close();
+  }
+});
