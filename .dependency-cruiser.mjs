@@ -12,7 +12,7 @@ const ENTRIES = '(?:app|server|cli)\\.ts$';
 // Which modules own which tables (decision 016). A module reads and writes only its own tables;
 // it asks the owner's service for anything else.
 export const TABLE_OWNERS = [
-  { tables: ['users', 'sessions'], owners: ['identity'] },
+  { tables: ['users', 'sessions', 'session-endings'], owners: ['identity'] },
   { tables: ['user-identities'], owners: ['auth-social'] },
   { tables: ['one-time-tokens'], owners: ['auth-otp'] },
   { tables: ['signin-log'], owners: ['auth'] },

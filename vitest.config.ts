@@ -3,15 +3,21 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // The server tests run twice in `npm test`: on the embedded database, then on a PostgreSQL server
 // (AIR_TEST_DB=postgres). A few belong to one pass only, so they are left out of the other instead
 // of being reported as skipped: two server processes on one database and production (which refuses
-// the embedded database) need PostgreSQL, and the embedded database's own kill -9 test needs the
-// embedded one (the SIGTERM process test starts the server on its own embedded database).
+// the embedded database) need PostgreSQL; the embedded database's own tests (kill -9, its worker
+// thread) need the embedded one, and the `npm start` and SIGTERM process tests start the server on
+// an embedded database of their own whatever the pass, so they run once, there.
 const NEEDS_POSTGRES = [
   'test/gateway-instances.test.ts',
   'test/migrate-lock.test.ts',
   'test/redis-outage.test.ts',
   'test/start-production.test.ts',
 ];
-const NEEDS_EMBEDDED = ['test/gateway-kill-embedded.test.ts', 'test/shutdown-process.test.ts'];
+const NEEDS_EMBEDDED = [
+  'test/embedded-database.test.ts',
+  'test/gateway-kill-embedded.test.ts',
+  'test/shutdown-process.test.ts',
+  'test/start-process.test.ts',
+];
 const onPostgres = process.env.AIR_TEST_DB === 'postgres';
 // The API-document fuzz (issue 21, about 100 s) runs once: `npm test` sets AIR_FUZZ_ONCE on the
 // embedded pass when the PostgreSQL pass follows, so it runs there, against the production database.

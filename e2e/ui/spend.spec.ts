@@ -2,7 +2,8 @@ import { expect, test } from '../support/fixtures';
 import { createUser, startUpstream, useSessionOf } from '../support/users';
 
 /*
- * Issue 24: a caller's monthly spend limit, set on the usage page. The month's marketplace spend
+ * Issue 24: a caller on the free plan adds the card priced marketplace routes need from the
+ * billing page's Card tab (decision 032), then sets a monthly spend limit on the usage page. The month's marketplace spend
  * shows against it; a limit already passed refuses the next priced call with 402
  * `spend_limit_reached`; removing it lets calls through again. A bad amount is refused under the
  * field, with what was typed kept.
@@ -15,7 +16,7 @@ test('the usage page sets, enforces and removes a monthly spend limit', async ({
   const upstream = await startUpstream();
   try {
     const provider = await createUser(request, 'Sara Seller', 'spend-sell');
-    const caller = await createUser(request, 'Ben Buyer', 'spend-buy', { plan: 'team' });
+    const caller = await createUser(request, 'Ben Buyer', 'spend-buy');
     const routeName = `sara-${stamp}/priced`;
     const created = await request.post('/api/aiendpoint', {
       headers: provider.headers,
@@ -46,12 +47,28 @@ test('the usage page sets, enforces and removes a monthly spend limit', async ({
         headers: { Authorization: `Bearer ${fullKey}` },
         data: { model: routeName, messages: [{ role: 'user', content: 'hi' }] },
       });
+    // No card yet: the priced route is refused.
+    const cardless = await invoke();
+    expect(cardless.status()).toBe(402);
+    expect(await cardless.text()).toContain('payment_required');
+
+    // The free plan's Card tab takes one.
+    await useSessionOf(page, caller);
+    await page.goto('/account/billing');
+    await page.getByRole('tab', { name: 'Card' }).click();
+    await expect(page.getByText('No card on file.')).toBeVisible();
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiration date').fill('12 / 34');
+    await page.getByLabel('CVC').fill('123');
+    await page.getByRole('button', { name: 'Update card' }).click();
+    await expect(page.getByText('Visa ending in 4242')).toBeVisible();
+    await expect(page.locator('[data-total="plan"]')).toHaveText('Free');
+
     for (let i = 0; i < 2; i++) {
       const answer = await invoke();
       expect(answer.status(), await answer.text()).toBe(200);
     }
 
-    await useSessionOf(page, caller);
     await page.goto('/account/usage');
     const card = page.getByTestId('spend-card');
     await expect(card).toContainText('$0.50 spent on priced marketplace routes this month.');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type TApp } from '../src/app';
+import { accountUsers } from '../src/db/schema';
 import { createTestApp, type TTestApp } from './helpers';
 import { seedUser, signIn } from './identity-helpers';
 import { caller } from './teams-helpers';
@@ -42,5 +43,34 @@ describe('teams across instances (Redis change bus)', () => {
     await expect
       .poll(async () => (await onSecond('GET', '/api/user', devToken)).statusCode, { timeout: 10_000 })
       .toBe(401);
+  }, 60_000);
+
+  it('a member removed on one instance works in their other account at the next request on the other', async () => {
+    const acme = await seedUser(first.app, { email: 'o2@r.io', accountName: 'Acme' });
+    const beta = await seedUser(first.app, { email: 'b2@r.io', accountName: 'Beta' });
+    const dev = await seedUser(first.app, { email: 'd2@r.io', role: 'developer', accountId: beta.accountId });
+    await first.db
+      .insert(accountUsers)
+      .values({ accountId: acme.accountId, userId: dev.userId, permission: 'developer' });
+    const ownerToken = (await signIn(first.app, 'o2@r.io')).token;
+    const onFirst = caller(first.app);
+    const onSecond = caller(second);
+    const signedIn = (await signIn(first.app, 'd2@r.io')).token;
+    const devToken = (await onFirst('POST', '/api/auth/switch', signedIn, { account: acme.accountId })).json()
+      .data.token as string;
+    // The second instance has the session cached in Acme.
+    expect((await onSecond('GET', '/api/user', devToken)).json().data.account_id).toBe(acme.accountId);
+
+    expect((await onFirst('DELETE', `/api/user/${dev.userId}`, ownerToken)).statusCode).toBe(200);
+    await expect
+      .poll(async () => (await onSecond('GET', '/api/user', devToken)).json().data?.account_id, {
+        timeout: 10_000,
+      })
+      .toBe(beta.accountId);
+    expect((await onSecond('GET', '/api/auth', devToken)).json().data.moved).toEqual({
+      reason: 'removed',
+      account_name: 'Acme',
+    });
+    expect((await onFirst('GET', '/api/auth', devToken)).json().data).not.toHaveProperty('moved');
   }, 60_000);
 });

@@ -305,7 +305,11 @@ describe('accepting an invite', () => {
     const leave = await call('DELETE', `/api/user/${data.id}`, acme);
     expect(leave.statusCode).toBe(200);
     expect(leave.json().data).toEqual({ signout: true });
-    expect((await call('GET', '/api/user', acme)).statusCode).toBe(401);
+    // The session moved to Solo, the account they still belong to (the console signs it out).
+    expect((await call('GET', '/api/user', acme)).json().data).toMatchObject({
+      account_id: other.accountId,
+      account_name: 'Solo Inc',
+    });
     expect(await t.db.select().from(users).where(eq(users.email, 'solo@x.io'))).toHaveLength(1);
     const again = await signIn(t.app, 'solo@x.io');
     expect(again.account_id).toBe(other.accountId);
@@ -380,7 +384,10 @@ describe('roles and removal', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual({ signout: false });
     expect((await call('GET', '/api/key', dev.token)).statusCode).toBe(401);
-    expect((await call('GET', '/api/auth', dev.token)).json().data).toEqual({ authenticated: false });
+    expect((await call('GET', '/api/auth', dev.token)).json().data).toEqual({
+      authenticated: false,
+      ended: { reason: 'removed', account_name: 'Acme' },
+    });
     expect(await t.db.select().from(users).where(eq(users.id, dev.userId))).toHaveLength(0);
     expect(await activityTypes(o.accountId)).toEqual(['member.removed']);
     // The removed (and deleted) member stays in the log's people, so the member filter offers them.

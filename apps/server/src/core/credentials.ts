@@ -10,6 +10,8 @@ export interface TSessionAuth {
   role: TRole;
   permission: TPermissionMap;
   verified: boolean;
+  /** The session holds a one-time notice (it was moved here from an account the user left). */
+  hasNotice: boolean;
 }
 
 /**
@@ -36,6 +38,12 @@ export interface TKeyAuth {
 /** Who is calling: a console session or an API key. */
 export type TAuth = TSessionAuth | TKeyAuth;
 
+/** Why a session ended: its member was removed from (or left) their only account, named here. */
+export interface TSessionEnding {
+  reason: 'removed' | 'left';
+  accountName: string;
+}
+
 /** What a session id resolves to: who, in which account, with which role now. */
 export interface TSessionInfo {
   sessionId: string;
@@ -43,6 +51,8 @@ export interface TSessionInfo {
   accountId: string;
   role: TRole;
   verified: boolean;
+  /** A one-time notice waits on the session (identity's `takeSessionNotice` clears it). */
+  hasNotice: boolean;
   /** Milliseconds since the epoch: sign-in, and the last activity known (kept current in memory). */
   createdAt: number;
   lastSeenAt: number;
@@ -55,6 +65,11 @@ declare module 'fastify' {
      * `modules/identity/plugin.ts`).
      */
     resolveSession(token: string): Promise<TSessionAuth | null>;
+    /**
+     * Why the session of a validly signed console token ended, when a removal from the member's
+     * only account ended it (their user is gone); null otherwise (identity's session check).
+     */
+    sessionEnding(token: string): Promise<TSessionEnding | null>;
     /**
      * The active key (of an open account) an `air_…` string stands for, or null: synchronous on a
      * cache hit (keys' look-up, `modules/keys/plugin.ts`). With a client address, a look-up of an

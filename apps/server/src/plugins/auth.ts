@@ -14,11 +14,17 @@ registerMessages({
     'error.too_many_unknown':
       'Too many requests with unknown API keys from this address. Please wait a minute and try again.',
     'error.key_expired': 'This API key has expired. Create a new key or extend its expiry.',
+    'error.removed_only_account':
+      'You were removed from {account} and have no other account. Ask an admin for a new invite.',
+    'error.left_only_account': 'You left {account} and have no other account.',
   },
   es: {
     'error.too_many_unknown':
       'Demasiadas solicitudes con claves de API desconocidas desde esta dirección. Espera un minuto y vuelve a intentarlo.',
     'error.key_expired': 'Esta clave de API ha caducado. Crea una clave nueva o amplía su caducidad.',
+    'error.removed_only_account':
+      'Te quitaron de {account} y no perteneces a ninguna otra cuenta. Pide a un administrador una nueva invitación.',
+    'error.left_only_account': 'Saliste de {account} y no perteneces a ninguna otra cuenta.',
   },
 });
 
@@ -121,14 +127,29 @@ export default fp(
       }, done);
     });
 
+    /**
+     * The 401 of a request without valid credentials: a console token whose session ended because
+     * its member was removed from their only account says so (a rare path: only a validly signed
+     * token of an ended session costs the look-up).
+     */
+    const unauthenticated = async (request: FastifyRequest): Promise<AppError> => {
+      const token = apiKeyOf(request.headers) === null ? bearerOf(request.headers) : null;
+      const ending = token === null ? null : await app.sessionEnding(token);
+      if (!ending) return new AppError('unauthenticated');
+      return new AppError('unauthenticated', {
+        messageKey: ending.reason === 'left' ? 'error.left_only_account' : 'error.removed_only_account',
+        params: { account: ending.accountName },
+        extra: { ended: { reason: ending.reason, account_name: ending.accountName } },
+      });
+    };
+
     app.decorate('authorize', (options: TAuthorizeOptions = {}): preHandlerAsyncHookHandler => {
       const handler: TTaggedHandler = async (request) => {
         const auth = request.auth;
-        if (!auth)
-          throw new AppError(
-            'unauthenticated',
-            request.keyExpired ? { messageKey: 'error.key_expired' } : undefined,
-          );
+        if (!auth) {
+          if (request.keyExpired) throw new AppError('unauthenticated', { messageKey: 'error.key_expired' });
+          throw await unauthenticated(request);
+        }
         if (auth.kind === 'key') {
           if (options.sessionOnly || !scopesOf(options).some((scope) => auth.scopes.includes(scope))) {
             throw new AppError('forbidden', { messageKey: 'error.key_scope' });

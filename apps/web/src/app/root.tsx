@@ -15,6 +15,9 @@ function TitleSync() {
   return null;
 }
 
+/** The least time between two auth checks on the tab coming back into view. */
+const FOCUS_CHECK_MS = 15_000;
+
 /** What the route guard reads of the stored user, to tell whether the auth check changed it. */
 function guardFacts(): string {
   const { user } = getSession();
@@ -25,7 +28,7 @@ function guardFacts(): string {
 
 /**
  * Runs the auth check on load (spec section 4: not authenticated means signed out) and again on
- * every navigation, so a role changed or a membership removed by an admin reaches this tab at its
+ * every navigation and when the tab comes back into view, so a role changed or a membership removed by an admin reaches this tab at its
  * next navigation. The fresh user may differ from the stored one the route guard read (a role, a
  * lapsed subscription, a plan changed elsewhere), so the guard runs again on it.
  */
@@ -52,6 +55,24 @@ function AuthCheck() {
       live = false;
     };
   }, [location.key]);
+  // And when the tab comes back into view (at most every FOCUS_CHECK_MS), so a member removed from
+  // the account meanwhile learns it without navigating (issue 26).
+  useEffect(() => {
+    let last = Date.now();
+    let live = true;
+    const onVisible = () => {
+      if (document.visibilityState !== 'visible' || Date.now() - last < FOCUS_CHECK_MS) return;
+      last = Date.now();
+      check(() => live);
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener('focus', onVisible);
+    return () => {
+      live = false;
+      document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('focus', onVisible);
+    };
+  }, []);
   return null;
 }
 

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '@/lib/api';
 import i18n from '@/lib/i18n';
 import { toast } from '@/components/ui/use-toast';
+import { setEndedNotice } from '@/lib/session';
 
 export type TNavigate = (to: string) => void;
 
@@ -36,9 +37,13 @@ export function handleError(error: unknown, navigate: TNavigate): void {
     return;
   }
   switch (error.status) {
-    case 401:
+    case 401: {
+      // A session ended by a removal from the member's only account: the sign-in page says why.
+      const ended = error.body && typeof error.body === 'object' ? error.body.ended : undefined;
+      if (ended) setEndedNotice(ended);
       navigate('/signin');
       return;
+    }
     case 404:
       navigate('/notfound');
       return;

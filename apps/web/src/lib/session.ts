@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import type { TRemovalNotice } from '@air/shared/schemas/common';
 import type { TSignInData, TUser } from '@air/shared/schemas/user';
 import { ApiError, call, TOKEN_STORAGE_KEY } from '@/lib/api';
 
@@ -51,6 +52,8 @@ export function setSession(data: TUser | TSignInData) {
   const { token, ...user } = { token: undefined, ...data };
   if (typeof token === 'string' && token) localStorage.setItem(TOKEN_STORAGE_KEY, token);
   localStorage.setItem(USER_STORAGE_KEY, JSON.stringify(user));
+  // Signed in again: why the previous session ended is no longer news.
+  setEndedNotice(null);
   emit();
 }
 
@@ -90,15 +93,30 @@ export async function signOut(navigate: (to: string) => void) {
  * Returns whether the user was signed out.
  */
 export async function checkAuth(navigate: (to: string) => void): Promise<boolean> {
-  if (!snapshot.token) return false;
+  const asked = snapshot.token;
+  if (!asked) return false;
   try {
     const res = await call('GET /api/auth');
+    // A sign-in or an account switch meanwhile: this answer is about a session no longer used.
+    if (snapshot.token !== asked) return false;
     const data = res.data;
     if (!data?.authenticated) {
+      // Removed from their only account: the sign-in page says so (`useEndedNotice`).
+      if (data?.ended) setEndedNotice(data.ended);
       await signOut(navigate);
       return true;
     }
-    const { authenticated: _ignored, ...user } = data;
+    const { authenticated: _ignored, moved, ...user } = data;
+    if (moved || (snapshot.user && snapshot.user.account_id !== user.account_id)) {
+      // The session works in another account than this tab knew: moved there by a removal (said
+      // once, as `moved`), or switched in another tab. As on an account switch, nothing of the
+      // previous account may show, and the stored user names the new account.
+      const landing = await import('@/lib/removal-landing');
+      await landing.dropAccountData();
+      setSession(user);
+      if (moved) await landing.announceMove(moved, user, navigate);
+      return false;
+    }
     updateUser(user);
     return false;
   } catch (error) {
@@ -114,4 +132,39 @@ export async function checkAuth(navigate: (to: string) => void): Promise<boolean
 export function useSession(): TSession & { signedIn: boolean } {
   const session = useSyncExternalStore(subscribe, getSession, getSession);
   return { ...session, signedIn: Boolean(session.token && session.user) };
+}
+
+/*
+ * The landing of a member removed from an account while working in it (issue 26). With another
+ * account the server moves the session there and the auth check answers `moved` once: the console
+ * drops the old account's data, says why and goes to the new account's dashboard
+ * (lib/removal-landing.ts, loaded only then).
+ * With none the session ends: the auth check answers `ended` (a 401 carries it too), and the
+ * sign-in page says why instead of showing a bare form. That reason is kept here, in memory only,
+ * until someone signs in.
+ */
+
+let ended: TRemovalNotice | null = null;
+const endedListeners = new Set<() => void>();
+
+/** Why the session ended, for the sign-in page to say. */
+export function setEndedNotice(notice: TRemovalNotice | null) {
+  if (notice === ended) return;
+  ended = notice;
+  endedListeners.forEach((listener) => listener());
+}
+
+export function getEndedNotice(): TRemovalNotice | null {
+  return ended;
+}
+
+export function useEndedNotice(): TRemovalNotice | null {
+  return useSyncExternalStore(
+    (listener) => {
+      endedListeners.add(listener);
+      return () => endedListeners.delete(listener);
+    },
+    getEndedNotice,
+    getEndedNotice,
+  );
 }

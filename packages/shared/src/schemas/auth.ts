@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZRemovalNotice } from './common';
 import { ZEmailAddress } from './fields';
 import { ZSignInData, ZStrongPassword, ZUser } from './user';
 
@@ -22,10 +23,21 @@ export type TTwoFactorRequired = z.infer<typeof ZTwoFactorRequired>;
 export const ZSignInAnswer = z.union([ZSignInData, ZTwoFactorRequired]);
 export type TSignInAnswer = z.infer<typeof ZSignInAnswer>;
 
-/** `GET /api/auth`: the start-up check; never 401. */
+/**
+ * `GET /api/auth`: the start-up check (run again on every navigation); never 401. Signed in, it
+ * may carry once `moved`: the member was removed from (or left) the account this session was in
+ * and the session now works in the account named by `account_id` / `account_name`. Signed out, it
+ * may say why the session ended (`ended`): the member was removed from their only account.
+ */
 export const ZAuthStatus = z.discriminatedUnion('authenticated', [
-  ZUser.extend({ authenticated: z.literal(true) }),
-  z.object({ authenticated: z.literal(false) }),
+  ZUser.extend({
+    authenticated: z.literal(true),
+    moved: ZRemovalNotice.optional(),
+  }),
+  z.object({
+    authenticated: z.literal(false),
+    ended: ZRemovalNotice.optional(),
+  }),
 ]);
 export type TAuthStatus = z.infer<typeof ZAuthStatus>;
 

@@ -15,10 +15,24 @@ export type TIdParams = z.infer<typeof ZIdParams>;
 /** `/{ids}`: ids separated by commas (each checked by the route; a bad one is simply not found). */
 export const ZIdsParams = z.strictObject({ ids: z.string().min(1).max(20_000) });
 
-/** `{ message, inputError?, ... }`: every 4xx/5xx of the console API. */
+/**
+ * Why the caller's session left an account: an admin removed the member (`removed`) or they left
+ * (`left`); `account_name` names that account.
+ */
+export const ZRemovalNotice = z.object({
+  reason: z.enum(['removed', 'left']),
+  account_name: z.string(),
+});
+export type TRemovalNotice = z.infer<typeof ZRemovalNotice>;
+
+/**
+ * `{ message, inputError?, ... }`: every 4xx/5xx of the console API. A 401 whose session ended
+ * because the member was removed from their only account says so in `ended`.
+ */
 export const ZErrorBody = z.looseObject({
   message: z.string(),
   inputError: z.string().optional(),
+  ended: ZRemovalNotice.optional(),
 });
 export type TErrorBody = z.infer<typeof ZErrorBody>;
 

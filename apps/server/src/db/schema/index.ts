@@ -3,6 +3,7 @@ export * from './accounts';
 export * from './users';
 export * from './account-users';
 export * from './sessions';
+export * from './session-endings';
 export * from './one-time-tokens';
 export * from './signin-log';
 export * from './invites';

@@ -1,6 +1,12 @@
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { users } from './users';
+
+/** What `sessions.notice` holds. */
+export interface TSessionNoticeRow {
+  reason: 'removed' | 'left';
+  accountName: string;
+}
 
 /** A signed-in device. The session JWT carries `id`; a revoked row makes the JWT useless. */
 export const sessions = pgTable(
@@ -19,6 +25,11 @@ export const sessions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * A one-time notice for the console's next check: the member was removed from (or left) the
+     * account this session was in, and the session was moved to another account of theirs.
+     */
+    notice: jsonb('notice').$type<TSessionNoticeRow>(),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_account_id_idx').on(t.accountId)],
 );

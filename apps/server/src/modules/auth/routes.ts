@@ -6,8 +6,14 @@ import '../../i18n/identity';
 import { requestPasswordReset, resetPassword, signInWithPassword, signInWithToken } from './service';
 import { revokeSession } from './sessions';
 import { roleIn } from '../membership/service';
+import { takeSessionNotice } from '../identity/service';
 import { openSession, userPayload } from './sign-in';
 import { route } from '../../core/route';
+
+/** The token of `Authorization: Bearer …`, or null. */
+function bearerOf(header: string | undefined): string | null {
+  return header ? (/^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? null) : null;
+}
 
 /** Sign-in, session check, sign-out, account switch and password reset (server contract section 3). */
 const authRoutes: FastifyPluginAsync = async (fastify) => {
@@ -29,12 +35,32 @@ const authRoutes: FastifyPluginAsync = async (fastify) => {
     return { data: await signInWithPassword(app, request, email, password) };
   });
 
-  // The console's start-up check: never 401, so a stale token simply reads "not authenticated".
+  // The console's start-up check (again on every navigation): never 401, so a stale token simply
+  // reads "not authenticated", saying why when a removal from the member's only account ended it.
+  // A session moved to another account by a removal answers that once (`moved`).
   route(app, 'GET /api/auth', { schema: { tags } }, async (request) => {
     const auth = request.auth;
-    if (auth?.kind !== 'session') return { data: { authenticated: false as const } };
+    if (auth?.kind !== 'session') {
+      const token = auth === null ? bearerOf(request.headers.authorization) : null;
+      const ending = token === null ? null : await app.sessionEnding(token);
+      return {
+        data: {
+          authenticated: false as const,
+          ...(ending && { ended: { reason: ending.reason, account_name: ending.accountName } }),
+        },
+      };
+    }
+    const notice = auth.hasNotice ? await takeSessionNotice(app.db, auth.sessionId) : undefined;
+    if (auth.hasNotice) {
+      // Every instance drops the cached flag, so the notice is not looked for again.
+      await app.changes.publish({ kind: 'session', sessionId: auth.sessionId });
+    }
     return {
-      data: { authenticated: true as const, ...(await userPayload(app, auth.userId, auth.accountId)) },
+      data: {
+        authenticated: true as const,
+        ...(await userPayload(app, auth.userId, auth.accountId)),
+        ...(notice && { moved: { reason: notice.reason, account_name: notice.accountName } }),
+      },
     };
   });
 

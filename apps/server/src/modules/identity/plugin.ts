@@ -1,11 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { permissionsFor } from '@air/shared/permissions';
-import type { TSessionAuth, TSessionInfo } from '../../core/credentials';
+import type { TSessionAuth, TSessionEnding, TSessionInfo } from '../../core/credentials';
 import { verifySessionToken } from '../../lib/jwt';
 import { LookupCache } from '../../lib/lookup-cache';
 import { createSessionActivity, sessionLive, type TSessionActivity } from '../../lib/session-activity';
 import { memberRoles } from '../membership/service';
+import { sessionEnding } from './service';
 import { markSessionsSeen, unrevokedSessions } from './session-check';
 
 /** Sessions change more often than keys (sign-outs, role changes): a shorter backstop. */
@@ -48,6 +49,7 @@ export default fp(
             verified: session.verified,
             createdAt: session.createdAt,
             lastSeenAt: session.lastSeenAt,
+            hasNotice: session.hasNotice,
           })
           .from(session)
           .innerJoin(member, and(eq(member.userId, session.userId), eq(member.accountId, session.accountId)))
@@ -71,7 +73,9 @@ export default fp(
       const claims = await verifySessionToken(app.config.secret, token);
       if (!claims) return null;
       const found = await cache.get(claims.sessionId);
-      if (!found || found.userId !== claims.userId || found.accountId !== claims.accountId) return null;
+      // The row is the truth about the account: removing a member moves their sessions to another
+      // account of theirs (membership's `removeMember`), while the token still names the old one.
+      if (!found || found.userId !== claims.userId) return null;
       // 7 days idle or 30 days old: over. Activity is stored in batches (lib/session-activity.ts).
       const now = Date.now();
       if (!sessionLive(found.createdAt, found.lastSeenAt, now)) return null;
@@ -85,7 +89,14 @@ export default fp(
         role: found.role,
         permission: permissionsFor(found.role),
         verified: found.verified,
+        hasNotice: found.hasNotice,
       };
+    });
+
+    app.decorate('sessionEnding', async (token: string): Promise<TSessionEnding | null> => {
+      const claims = await verifySessionToken(app.config.secret, token);
+      if (!claims) return null;
+      return (await sessionEnding(app.db, claims.sessionId)) ?? null;
     });
 
     const unsubscribe = app.changes.subscribe((change) => {

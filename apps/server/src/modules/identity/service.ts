@@ -1,6 +1,8 @@
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { sessions } from '../../db/schema/sessions';
+import { sessionEndings } from '../../db/schema/session-endings';
+import { sessions, type TSessionNoticeRow } from '../../db/schema/sessions';
+import { SESSION_TTL_SECONDS } from '../../lib/jwt';
 import { users } from '../../db/schema/users';
 import { contactColumns, oneUser, type TUserContact } from './one-user';
 
@@ -148,6 +150,86 @@ export async function revokeSessionsIn(tx: TDb, userId: string, accountId: strin
     .where(and(eq(sessions.userId, userId), eq(sessions.accountId, accountId), isNull(sessions.revokedAt)))
     .returning({ id: sessions.id });
   return revoked.map((row) => row.id);
+}
+
+/** Why a member's sessions in an account end or move: an admin removed them, or they left. */
+export type TRemovalReason = TSessionNoticeRow['reason'];
+
+/**
+ * A member removed from an account (or leaving it) who belongs to another: their live sessions in
+ * the old account (not a master's impersonation) move to `toAccountId`, each with a one-time notice naming the old account, which
+ * the console's next check answers (`takeSessionNotice`). The token keeps naming the old account;
+ * the session row is the truth (the session check accepts a moved row). Answers the moved ids (to
+ * publish, so no instance keeps the old account cached).
+ */
+export async function moveSessionsOnRemoval(
+  tx: TDb,
+  input: { userId: string; fromAccountId: string; toAccountId: string; notice: TSessionNoticeRow },
+): Promise<string[]> {
+  const moved = await tx
+    .update(sessions)
+    .set({ accountId: input.toAccountId, notice: input.notice })
+    .where(
+      and(
+        eq(sessions.userId, input.userId),
+        eq(sessions.accountId, input.fromAccountId),
+        isNull(sessions.revokedAt),
+        isNull(sessions.impersonatorUserId),
+      ),
+    )
+    .returning({ id: sessions.id });
+  return moved.map((row) => row.id);
+}
+
+/**
+ * Records why these sessions end (their user is about to be deleted with them): the console's next
+ * check with such a token reads the reason (`sessionEnding`). Rows older than a token's lifetime
+ * are pruned here.
+ */
+export async function recordSessionEndings(
+  tx: TDb,
+  sessionIds: readonly string[],
+  ending: TSessionNoticeRow,
+): Promise<void> {
+  await tx
+    .delete(sessionEndings)
+    .where(lt(sessionEndings.createdAt, new Date(Date.now() - SESSION_TTL_SECONDS * 1000)));
+  if (sessionIds.length === 0) return;
+  await tx
+    .insert(sessionEndings)
+    .values(sessionIds.map((sessionId) => ({ sessionId, ...ending })))
+    .onConflictDoUpdate({
+      target: sessionEndings.sessionId,
+      set: { reason: ending.reason, accountName: ending.accountName, createdAt: sql`now()` },
+    });
+}
+
+/** Why this session ended, when a removal ended it (see `recordSessionEndings`). */
+export async function sessionEnding(db: TDb, sessionId: string): Promise<TSessionNoticeRow | undefined> {
+  const [row] = await db
+    .select({ reason: sessionEndings.reason, accountName: sessionEndings.accountName })
+    .from(sessionEndings)
+    .where(eq(sessionEndings.sessionId, sessionId))
+    .limit(1);
+  if (!row || (row.reason !== 'removed' && row.reason !== 'left')) return undefined;
+  return { reason: row.reason, accountName: row.accountName };
+}
+
+/**
+ * The session's one-time notice (see `moveSessionsOnRemoval`), cleared as it is read: of two
+ * requests racing for it, one gets it.
+ */
+export async function takeSessionNotice(db: TDb, sessionId: string): Promise<TSessionNoticeRow | undefined> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ notice: sessions.notice })
+      .from(sessions)
+      .where(and(eq(sessions.id, sessionId), isNotNull(sessions.notice)))
+      .for('update');
+    if (!row?.notice) return undefined;
+    await tx.update(sessions).set({ notice: null }).where(eq(sessions.id, sessionId));
+    return row.notice;
+  });
 }
 
 export * from './sign-in';

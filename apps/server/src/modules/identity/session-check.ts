@@ -24,6 +24,7 @@ export function unrevokedSessions(db: TDb, alias = 'unrevoked_sessions') {
       verified: users.verified,
       createdAt: sessions.createdAt,
       lastSeenAt: sessions.lastSeenAt,
+      hasNotice: sql<boolean>`${sessions.notice} is not null`.as('has_notice'),
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

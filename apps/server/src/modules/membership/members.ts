@@ -7,8 +7,11 @@ import { accounts } from '../../db/schema/accounts';
 import { AppError } from '../../lib/app-error';
 import { recordActivity } from '../activity/service';
 import {
+  defaultAccountOf,
   deleteUser,
   moveDefaultAccount,
+  moveSessionsOnRemoval,
+  recordSessionEndings,
   revokeSessionsIn,
   userProfiles,
   type TUserContact,
@@ -227,16 +230,22 @@ export async function changeRole(
 }
 
 export interface TRemoval {
-  /** Sessions in that account, now revoked: publish each on the change bus. */
-  revokedSessionIds: string[];
+  /**
+   * The member's sessions in that account, now ended (the user is gone) or moved to their other
+   * account: publish each on the change bus so no instance keeps the old binding cached.
+   */
+  changedSessionIds: string[];
   /** The user had no other account and is gone. */
   userDeleted: boolean;
 }
 
 /**
  * Ends a membership: an admin removes a member, or a member leaves (actor = target). The owner
- * can do neither. The member's sessions in this account are revoked in the same transaction; a
- * user left without any account is deleted, one who belongs to another account is kept.
+ * can do neither. In the same transaction, a user who belongs to another account is kept: their
+ * default account and their sessions in this account move to that other account (their default
+ * when it is another, else their oldest membership), each session with a one-time notice naming
+ * this account for the console's next check. A user left without any account is deleted with
+ * their sessions, and why those sessions ended is recorded for the console's next check.
  */
 export async function removeMember(
   db: TDb,
@@ -250,19 +259,37 @@ export async function removeMember(
         messageKey: leaving ? 'error.owner_cannot_leave' : 'error.cannot_delete_owner',
       });
     }
-    const revokedSessionIds = await revokeSessionsIn(tx, input.targetUserId, input.accountId);
+    const [account] = await tx
+      .select({ name: accounts.name })
+      .from(accounts)
+      .where(eq(accounts.id, input.accountId))
+      .limit(1);
+    const notice = { reason: leaving ? ('left' as const) : ('removed' as const), accountName: account!.name };
     await tx
       .delete(accountUsers)
       .where(and(eq(accountUsers.userId, input.targetUserId), eq(accountUsers.accountId, input.accountId)));
-    const [other] = await tx
+    const others = await tx
       .select({ accountId: accountUsers.accountId })
       .from(accountUsers)
       .where(eq(accountUsers.userId, input.targetUserId))
-      .limit(1);
-    if (other) {
+      .orderBy(asc(accountUsers.createdAt));
+    let changedSessionIds: string[];
+    if (others.length > 0) {
+      const preferred = await defaultAccountOf(tx, input.targetUserId);
+      const other = others.find((row) => row.accountId === preferred) ?? others[0]!;
       // The default account must stay one the user belongs to.
       await moveDefaultAccount(tx, input.targetUserId, input.accountId, other.accountId);
+      changedSessionIds = await moveSessionsOnRemoval(tx, {
+        userId: input.targetUserId,
+        fromAccountId: input.accountId,
+        toAccountId: other.accountId,
+        notice,
+      });
+      // A master's impersonation session does not follow the member elsewhere: it ends.
+      changedSessionIds.push(...(await revokeSessionsIn(tx, input.targetUserId, input.accountId)));
     } else {
+      changedSessionIds = await revokeSessionsIn(tx, input.targetUserId, input.accountId);
+      await recordSessionEndings(tx, changedSessionIds, notice);
       await deleteUser(tx, input.targetUserId);
     }
     await recordActivity(tx, {
@@ -272,6 +299,6 @@ export async function removeMember(
       data: { user_id: member.id, email: member.email, name: member.name },
     });
     await onMemberCountChanged(tx, input.accountId);
-    return { revokedSessionIds, userDeleted: !other };
+    return { changedSessionIds, userDeleted: others.length === 0 };
   });
 }

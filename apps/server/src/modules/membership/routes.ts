@@ -150,7 +150,7 @@ const membershipRoutes: FastifyPluginAsync = async (fastify) => {
         actorUserId: auth.userId,
         targetUserId: request.params.id,
       });
-      for (const id of removal.revokedSessionIds)
+      for (const id of removal.changedSessionIds)
         await app.changes.publish({ kind: 'session', sessionId: id });
       await app.changes.publish({ kind: 'user', userId: request.params.id });
       return {

@@ -1,7 +1,9 @@
 import {
   createFormControl,
+  type DefaultValues,
   type FieldError,
   type FieldErrors,
+  type FieldValues,
   type Resolver,
   type UseFormProps,
 } from 'react-hook-form';
@@ -47,10 +49,10 @@ export function schemaResolver(
  * The one engine's options (spec section 4): a field validates on blur; after the first submit,
  * every change re-validates; the request schema decides. Focus stays where the user put it.
  */
-export function engineOptions(
-  defaultValues: TFormValues,
-  resolver: Resolver<TFormValues>,
-): UseFormProps<TFormValues> {
+export function engineOptions<V extends FieldValues = TFormValues>(
+  defaultValues: DefaultValues<V>,
+  resolver: Resolver<V>,
+): UseFormProps<V> {
   return { defaultValues, mode: 'onBlur', reValidateMode: 'onChange', resolver, shouldFocusError: false };
 }
 

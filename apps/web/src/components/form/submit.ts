@@ -84,6 +84,13 @@ export interface TSubmitOptions<K extends TWriteCall> {
   onSuccess?: (response: TAnswerOf<K>, values: TFormValues) => void | Promise<void>;
   /** Where a refusal goes that no shown field can carry (the shared handler, or the sign-in family's). */
   onError: (error: unknown) => void;
+  /**
+   * The field that shows a refusal's `inputError`, for a form whose fields are not the body's
+   * (a body form, see use-body-form); without it, the top-level field of that name when shown.
+   */
+  fieldOf?: (inputError: string) => string | undefined;
+  /** The form's own success text, toasted instead of the server's message (the settings cards' "Saved"). */
+  successMessage?: string;
 }
 
 /**
@@ -94,20 +101,22 @@ export interface TSubmitOptions<K extends TWriteCall> {
 export async function runSubmit<K extends TWriteCall>(
   values: TFormValues,
   setError: (name: string, error: { type: 'server'; message: string }) => void,
-  { fields, call, params, onSuccess, onError }: TSubmitOptions<K>,
+  { fields, call, params, onSuccess, onError, fieldOf, successMessage }: TSubmitOptions<K>,
 ): Promise<void> {
   try {
     const { response, sent } = await submitValues(fields, call, params, bodyValues(fields, values));
-    const message = answerMessage(response);
+    const message = successMessage ?? answerMessage(response);
     if (message) toast({ variant: 'success', title: message });
     await onSuccess?.(response, sent);
   } catch (error) {
     const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
     // A field the form does not show (type null or hidden) cannot carry the message: a toast does.
     // A nested field (`routes.0`) belongs to its form field (`routes`).
-    const name = body?.inputError?.split('.')[0];
+    const inputError = body?.inputError;
+    const name = inputError && fieldOf ? fieldOf(inputError) : inputError?.split('.')[0];
     const field = name ? fields[name] : undefined;
-    if (name && body?.message && field && field.type !== null && field.type !== 'hidden') {
+    const shown = fieldOf ? Boolean(name) : Boolean(field && field.type !== null && field.type !== 'hidden');
+    if (name && body?.message && shown) {
       setError(name, { type: 'server', message: body.message });
     } else {
       onError(error);

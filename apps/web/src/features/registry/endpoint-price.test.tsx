@@ -75,4 +75,28 @@ describe('endpoint price (Settings tab)', () => {
     await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(2));
     expect(calls.filter((c) => c.method === 'PATCH')[1]!.body).toEqual({ config: { price: null } });
   });
+
+  it("shows the server's refusal under the amount it names", async () => {
+    signIn();
+    const calls = mockFetch({
+      'GET /api/aiendpoint/:id': { body: { data: own } },
+      'PATCH /api/aiendpoint/:id': {
+        status: 400,
+        body: { inputError: 'config.price.per_call', message: 'Per call is too large' },
+      },
+      'GET /api/account/plans': { body: { data: { plans: [], active: null, options: [] } } },
+    });
+    const { user } = renderPage(EndpointPage, {
+      route: '/aiendpoints/:id',
+      path: '/aiendpoints/e1',
+      title: 'endpoint',
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Settings' }));
+    const perCall = await screen.findByLabelText('Per call (USD)');
+    await user.type(perCall, '2');
+    await user.click(screen.getByRole('button', { name: 'Save price' }));
+    expect(await screen.findByText('Per call is too large')).toBeInTheDocument();
+    expect(perCall).toHaveAttribute('aria-invalid', 'true');
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(1);
+  });
 });

@@ -126,6 +126,53 @@ describe('endpoint detail', () => {
     expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
   });
 
+  it('Settings keeps a masked header value unless retyped, shows a refusal under the header it names, and sends the rows', async () => {
+    signIn();
+    let refuse = true;
+    const calls = mockFetch({
+      'GET /api/aiendpoint/:id': { body: { data: own } },
+      'PATCH /api/aiendpoint/:id': () =>
+        refuse
+          ? { status: 400, body: { inputError: 'config.headers.x-new', message: 'Not that header' } }
+          : { body: { data: own, message: 'Endpoint saved' } },
+    });
+    const { user } = renderPage(EndpointPage, {
+      route: '/aiendpoints/:id',
+      path: `/aiendpoints/${id}`,
+      title: 'endpoint',
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Settings' }));
+    const stored = await screen.findByRole('textbox', { name: 'Header value 1' });
+    expect(stored).toHaveValue('********');
+    // Focusing a masked value clears it; leaving it empty puts the mask (keep) back.
+    await user.click(stored);
+    expect(stored).toHaveValue('');
+    await user.tab();
+    expect(stored).toHaveValue('********');
+    await user.click(screen.getByRole('button', { name: 'Add header' }));
+    await user.type(screen.getByRole('textbox', { name: 'Header name 2' }), 'x-new');
+    await user.type(screen.getByRole('textbox', { name: 'Header value 2' }), 'v');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Not that header')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Header name 2' })).toHaveAttribute('aria-invalid', 'true');
+    refuse = false;
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(2));
+    expect(calls.filter((c) => c.method === 'PATCH')[1]!.body).toEqual({
+      config: {
+        headers: { 'x-upstream-key': '********', 'x-new': 'v' },
+        upstream_model: null,
+        timeout_ms: null,
+      },
+    });
+    // The card's own word for a save, as before the engine (not the server's message).
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
+    // What the server now holds: every value masked again.
+    await waitFor(() =>
+      expect(screen.getByRole('textbox', { name: 'Header value 2' })).toHaveValue('********'),
+    );
+  });
+
   it('shows only the Active switch to a visitor who is not signed in', async () => {
     mockFetch({ 'GET /api/aiendpoint/:id': { body: { data: own } } });
     renderPage(EndpointPage, { route: '/aiendpoints/:id', path: `/aiendpoints/${id}`, title: 'endpoint' });

@@ -103,6 +103,39 @@ describe('/account/usage', () => {
     );
   });
 
+  it('a custom period: refuses a range the server would (the query schema), then asks for the typed days', async () => {
+    const calls = mockFetch({
+      'GET /api/account/usage/insight': { body: { data: INSIGHT } },
+      'GET /api/account/usage/log': { body: { data: { items: [], next_cursor: null } } },
+    });
+    const { user } = renderPage(UsagePage, {
+      route: '/account/usage',
+      path: '/account/usage',
+      title: 'usage',
+    });
+    await screen.findByRole('table', { name: 'Calls per day by status class' });
+    await user.selectOptions(screen.getByLabelText('Period'), 'custom');
+    const from = await screen.findByLabelText('From');
+    const to = screen.getByLabelText('To');
+    await user.type(from, '2025-01-01');
+    await user.type(to, '2026-06-30');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(
+      await screen.findByText('Choose a first and last day, at most 366 days apart'),
+    ).toBeInTheDocument();
+    expect(to).toHaveAttribute('aria-invalid', 'true');
+    expect(calls.some((c) => c.url.includes('from=2025-01-01'))).toBe(false);
+
+    await user.clear(from);
+    await user.type(from, '2026-01-01');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    await waitFor(() =>
+      expect(
+        calls.some((c) => c.url === '/api/account/usage/insight?period=custom&from=2026-01-01&to=2026-06-30'),
+      ).toBe(true),
+    );
+  });
+
   it('lists a call to an unknown route in the request log, as no such route with its error code', async () => {
     mockFetch({
       'GET /api/account/usage/insight': { body: { data: INSIGHT } },

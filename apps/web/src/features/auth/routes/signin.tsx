@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Mail } from 'lucide-react';
+import { Mail, UserX } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import type { TFormField } from '@/components/form/types';
@@ -16,6 +16,7 @@ import { AuthForm } from '@/features/auth/components/auth-form';
 import { errorParamText } from '@/features/auth/components/error-param';
 import { finishSignIn } from '@/features/auth/components/sign-in-answer';
 import { SocialButtons } from '@/features/auth/components/social-buttons';
+import { useEndedNotice } from '@/lib/session';
 
 type TMode = 'password' | 'magic';
 
@@ -31,6 +32,8 @@ export default function SigninPage() {
   const [mode, setMode] = useState<TMode>('password');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const shownError = useRef<string | null>(null);
+  // A member removed from their only account lands here: say why (issue 26), until a sign-in.
+  const ended = useEndedNotice();
 
   // Spec section 8: an error query parameter shows an error notification, once. The parameter is
   // then dropped so a reload does not repeat it.
@@ -60,6 +63,23 @@ export default function SigninPage() {
 
   return (
     <div className="grid gap-6">
+      {ended && (
+        <div
+          role="status"
+          data-testid="session-ended"
+          className="grid gap-1 rounded-lg border border-destructive/40 bg-card p-4 text-card-foreground"
+        >
+          <p className="flex items-center gap-2 font-medium">
+            <UserX className="size-4" aria-hidden="true" />
+            {t('signin.endedTitle')}
+          </p>
+          <p className="text-sm">
+            {t(ended.reason === 'left' ? 'removal.endedLeft' : 'removal.endedRemoved', {
+              account: ended.account_name,
+            })}
+          </p>
+        </div>
+      )}
       <AuthPageIntro text={mode === 'password' ? t('signin.description') : t('signin.magicDescription')} />
 
       {mode === 'password' && (

@@ -8,11 +8,11 @@ import type { TFormFields } from '@/components/form/types';
 import { afterBillingChange } from '../lib/billing-queries';
 
 /**
- * The Card tab: the card on file (brand, last four digits, expiry) and a form that replaces it
+ * The Card tab: the card on file (brand, last four digits, expiry) and a form that adds or replaces it
  * (PATCH /api/account/card with a card token). A declined card shows the processor's message on
  * the card field; a lapsed subscription's open invoice is retried on the new card by the server.
  */
-export function CardTab({ card }: { card: TCard | null }) {
+export function CardTab({ card, free = false }: { card: TCard | null; free?: boolean }) {
   const { t } = useTranslation('billing');
   const queryClient = useQueryClient();
   // A new form after each update: the card inputs start empty again.
@@ -40,6 +40,7 @@ export function CardTab({ card }: { card: TCard | null }) {
       ) : (
         <p className="text-sm text-muted-foreground">{t('card.none')}</p>
       )}
+      {free && <p className="text-sm text-muted-foreground">{t('card.freeNote')}</p>}
       <Form
         key={round}
         fields={fields}

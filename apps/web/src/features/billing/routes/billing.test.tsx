@@ -90,11 +90,29 @@ describe('/account/billing', () => {
     );
   });
 
-  it('the free plan shows only the Plan tab', async () => {
-    openOnFreePlan();
+  it('the free plan shows Plan and Card (a card opens priced marketplace routes), no Invoices before one', async () => {
+    const { user } = openOnFreePlan();
     expect(await screen.findByRole('tab', { name: 'Plan' })).toBeInTheDocument();
-    expect(screen.queryByRole('tab', { name: 'Card' })).toBeNull();
     expect(screen.queryByRole('tab', { name: 'Invoices' })).toBeNull();
+    await user.click(screen.getByRole('tab', { name: 'Card' }));
+    expect(await screen.findByText('No card on file.')).toBeInTheDocument();
+    expect(screen.getByText(/a card is needed only to call priced marketplace routes/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Card number')).toBeInTheDocument();
+  });
+
+  it('the free plan shows Invoices once a month of priced marketplace calls made one', async () => {
+    signInAs({ plan: 'free' });
+    billingApi({
+      'GET /api/account/plans': { body: plansAnswer('free') },
+      'GET /api/account/subscription': {
+        body: { data: subscription({ plan: 'free', plan_name: 'Free', seats: 1, seat_price: 0 }) },
+      },
+      'GET /api/account/card': { body: { data: null } },
+      'GET /api/account/invoice': { body: { data: [invoice] } },
+    });
+    const { user } = open();
+    await user.click(await screen.findByRole('tab', { name: 'Invoices' }));
+    expect((await screen.findAllByText(invoice.number)).length).toBeGreaterThan(0);
   });
 
   it.each([

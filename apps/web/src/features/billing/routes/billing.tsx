@@ -18,8 +18,9 @@ import { FREE_PLAN } from '../lib/plans';
 
 /**
  * /account/billing (owner): the subscription banner, usage and seat totals, and the tabs Plan,
- * Card and Invoices (Card and Invoices only on a paid plan). A lapsed subscription lands here
- * (route guard), repairs its card or picks a new plan.
+ * Card and Invoices. On the free plan Card shows too, as a card opens priced marketplace routes,
+ * and Invoices once there is one (a month of priced calls), decision 032. A lapsed subscription
+ * lands here (route guard), repairs its card or picks a new plan.
  */
 export default function BillingPage() {
   const { t } = useTranslation('billing');
@@ -36,6 +37,7 @@ export default function BillingPage() {
   const sub = subscription.data ?? null;
   const active = plans.data?.active ?? sub?.plan ?? null;
   const paid = Boolean(active && active !== FREE_PLAN);
+  const hasInvoices = paid || (invoices.data?.length ?? 0) > 0;
   const [tab, setTab] = useState('plan');
   // The banner's "Update card" opens the Card tab and puts the focus on the new card's first input.
   const cardTab = useRef<HTMLDivElement>(null);
@@ -66,7 +68,7 @@ export default function BillingPage() {
             status={sub?.status}
             nextAttemptAt={sub?.next_attempt_at}
             onUpdateCard={() => {
-              setTab(paid ? 'card' : 'plan');
+              setTab('card');
               setCardAsked((n) => n + 1);
             }}
             onChoosePlan={() => setTab('plan')}
@@ -77,8 +79,8 @@ export default function BillingPage() {
           <Tabs value={tab} onValueChange={setTab}>
             <TabsList aria-label={t('tabs.label')}>
               <TabsTrigger value="plan">{t('tabs.plan')}</TabsTrigger>
-              {paid && <TabsTrigger value="card">{t('tabs.card')}</TabsTrigger>}
-              {paid && <TabsTrigger value="invoices">{t('tabs.invoices')}</TabsTrigger>}
+              <TabsTrigger value="card">{t('tabs.card')}</TabsTrigger>
+              {hasInvoices && <TabsTrigger value="invoices">{t('tabs.invoices')}</TabsTrigger>}
             </TabsList>
             <TabsContent value="plan" className="mt-4 max-w-2xl">
               <PlanCheckout
@@ -92,12 +94,10 @@ export default function BillingPage() {
                 onDone={(response) => afterBillingChange(queryClient, response.data)}
               />
             </TabsContent>
-            {paid && (
-              <TabsContent value="card" className="mt-4" ref={cardTab}>
-                <CardTab card={card.data ?? null} />
-              </TabsContent>
-            )}
-            {paid && (
+            <TabsContent value="card" className="mt-4" ref={cardTab}>
+              <CardTab card={card.data ?? null} free={!paid} />
+            </TabsContent>
+            {hasInvoices && (
               <TabsContent value="invoices" className="mt-4">
                 <InvoicesTab invoices={invoices.data ?? []} />
               </TabsContent>

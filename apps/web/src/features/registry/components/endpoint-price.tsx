@@ -1,13 +1,17 @@
-import * as React from 'react';
+import type { TBodyOf } from '@air/shared/api';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { PRICE_MAX_MINOR, type TPrice } from '@air/shared/schemas/price';
+import { ZUpdateAiEndpoint } from '@air/shared/schemas/aiendpoint';
+import { PRICE_MAX_MINOR } from '@air/shared/schemas/price';
+import { errorText } from '@/components/form/error-text';
+import type { TFormValues } from '@/components/form/types';
+import { FORM_ERROR, useBodyForm, useBodySubmit } from '@/components/form/use-body-form';
+import type { TFieldError } from '@/components/form/use-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { toast } from '@/components/ui/use-toast';
-import { ApiError, call } from '@/lib/api';
+import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import type { TAiEndpoint } from '../endpoint-types';
 
@@ -24,6 +28,26 @@ export function toMinor(text: string): number | null {
   const match = /^(\d{1,7})(?:\.(\d{1,2}))?$/.exec(value);
   if (!match) return null;
   return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
+type TPriceValues = Record<TField, string>;
+
+/**
+ * The PATCH body of a price: each amount in minor units (an amount that does not read as one is
+ * sent as typed, so the schema refuses it); all parts 0 is free (null).
+ */
+function priceBody(values: TPriceValues): TFormValues {
+  const minor = Object.fromEntries(
+    FIELDS.map((field) => [field, toMinor(values[field]) ?? values[field]]),
+  ) as Record<TField, number | string>;
+  const price = FIELDS.every((field) => minor[field] === 0) ? null : minor;
+  return { config: { price } };
+}
+
+/** `config.price.per_call` → `per_call`; any other path is the form's own message. */
+function priceFieldOf(path: string): string | undefined {
+  const field = /^config\.price\.(\w+)/.exec(path)?.[1];
+  return FIELDS.find((name) => name === field);
 }
 
 /**
@@ -46,43 +70,37 @@ export function EndpointPrice({
   const paid = plans.data?.plans.find((plan) => plan.price > 0) ?? plans.data?.plans[0];
   const currency = paid?.currency.code.toUpperCase() ?? 'USD';
   const price = endpoint.config.price;
-  const [values, setValues] = React.useState<Record<TField, string>>(() => ({
-    per_call: toText(price?.per_call),
-    per_1m_input_tokens: toText(price?.per_1m_input_tokens),
-    per_1m_output_tokens: toText(price?.per_1m_output_tokens),
-  }));
-  const [errors, setErrors] = React.useState<Partial<Record<TField | 'form', string>>>({});
-  const [saving, setSaving] = React.useState(false);
-
-  async function onSubmit(event: React.FormEvent) {
-    event.preventDefault();
-    const found: Partial<Record<TField, string>> = {};
-    const minor = {} as TPrice;
-    for (const field of FIELDS) {
-      const value = toMinor(values[field]);
-      if (value === null || value > PRICE_MAX_MINOR)
-        found[field] = t('price.invalid', { max: (PRICE_MAX_MINOR / 100).toLocaleString() });
-      else minor[field] = value;
-    }
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    const next = FIELDS.every((field) => minor[field] === 0) ? null : minor;
-    setSaving(true);
-    try {
-      await call('PATCH /api/aiendpoint/:id', {
-        params: { id: endpoint.id },
-        body: { config: { price: next } },
-      });
+  const form = useBodyForm<TPriceValues>({
+    defaultValues: {
+      per_call: toText(price?.per_call),
+      per_1m_input_tokens: toText(price?.per_1m_input_tokens),
+      per_1m_output_tokens: toText(price?.per_1m_output_tokens),
+    },
+    schema: ZUpdateAiEndpoint,
+    toBody: priceBody,
+    fieldOf: priceFieldOf,
+  });
+  const send = useBodySubmit(form, {
+    call: 'PATCH /api/aiendpoint/:id',
+    params: { id: endpoint.id },
+    fieldOf: priceFieldOf,
+    onError: handleError,
+    successMessage: t('detail.saved'),
+    onSuccess: (_res, sent) => {
+      const next = (sent as TBodyOf<'PATCH /api/aiendpoint/:id'>).config?.price ?? null;
       onSaved({ config: { ...endpoint.config, price: next } });
-      toast({ variant: 'success', title: t('detail.saved') });
-    } catch (error) {
-      const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
-      if (body?.message && body.inputError) setErrors({ form: body.message });
-      else handleError(error);
-    } finally {
-      setSaving(false);
-    }
-  }
+    },
+  });
+  const saving = form.formState.isSubmitting;
+  const errors = form.formState.errors as Partial<Record<TField | typeof FORM_ERROR, TFieldError>>;
+  // The schema decides what is refused; an amount field says it in its own words (the range).
+  const errorOf = (field: TField | typeof FORM_ERROR) => {
+    const error = errors[field];
+    if (!error) return undefined;
+    if (error.type === 'server' || field === FORM_ERROR) return errorText(t, error, t('price.title'));
+    return t('price.invalid', { max: (PRICE_MAX_MINOR / 100).toLocaleString() });
+  };
+  const onSubmit = form.handleSubmit((values) => send(priceBody(values)));
 
   return (
     <Card>
@@ -105,23 +123,22 @@ export function EndpointPrice({
                   id={`price-${field}`}
                   inputMode="decimal"
                   placeholder="0.00"
-                  value={values[field]}
                   aria-invalid={errors[field] ? true : undefined}
                   aria-describedby={errors[field] ? `price-${field}-error` : undefined}
-                  onChange={(e) => setValues((old) => ({ ...old, [field]: e.target.value }))}
+                  {...form.register(field)}
                 />
                 {errors[field] && (
                   <p id={`price-${field}-error`} className="text-xs text-destructive">
-                    {errors[field]}
+                    {errorOf(field)}
                   </p>
                 )}
               </div>
             ))}
           </div>
           <p className="text-xs text-muted-foreground">{t('price.help')}</p>
-          {errors.form && (
+          {errors[FORM_ERROR] && (
             <p role="alert" className="text-sm text-destructive">
-              {errors.form}
+              {errorOf(FORM_ERROR)}
             </p>
           )}
           <Button type="submit" disabled={saving}>

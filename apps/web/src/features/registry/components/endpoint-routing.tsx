@@ -2,29 +2,65 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Plus, Trash2, X } from 'lucide-react';
-import { ROUTING_LIMITS, ZAiEndpointConfigInput } from '@air/shared/schemas/aiendpoint';
-import { describeIssue } from '@air/shared/validation';
+import { get, useFieldArray } from 'react-hook-form';
+import { ROUTING_LIMITS, ZUpdateAiEndpoint } from '@air/shared/schemas/aiendpoint';
+import { errorText } from '@/components/form/error-text';
+import { FORM_ERROR, useBodyForm, useBodySubmit } from '@/components/form/use-body-form';
+import type { TFieldError } from '@/components/form/use-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { toast } from '@/components/ui/use-toast';
-import { ApiError, call } from '@/lib/api';
+import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import type { TAiEndpoint } from '../endpoint-types';
 
-interface TUpstreamRow {
-  key: number;
-  url: string;
-  weight: string;
+interface TRoutingValues {
+  upstreams: { url: string; weight: string }[];
+  attempts: string;
+  backoff_ms: string;
+  fallbacks: string[];
+  failures: string;
+  cooldown_s: string;
+  cache_ttl_s: string;
 }
-
-let nextKey = 0;
 
 /** Digits as a number; anything else stays text, so the shared schema refuses it with its message. */
 function numberOf(text: string): number | string {
   const trimmed = text.trim();
   return /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
+}
+
+/** The routing part of the PATCH config. */
+function routingBody(values: TRoutingValues) {
+  return {
+    upstreams: values.upstreams.map((row) => ({ url: row.url.trim(), weight: numberOf(row.weight) })),
+    retry: { attempts: numberOf(values.attempts), backoff_ms: numberOf(values.backoff_ms) },
+    fallbacks: values.fallbacks,
+    circuit: { failures: numberOf(values.failures), cooldown_s: numberOf(values.cooldown_s) },
+    cache_ttl_s: numberOf(values.cache_ttl_s),
+  };
+}
+
+const ROUTING_FIELDS = new Set([
+  'attempts',
+  'backoff_ms',
+  'fallbacks',
+  'failures',
+  'cooldown_s',
+  'cache_ttl_s',
+]);
+
+/** `config.upstreams.1.weight` → `upstreams.1.weight`, `config.retry.attempts` → `attempts`. */
+function routingFieldOf(path: string, values: TRoutingValues): string | undefined {
+  const parts = path.replace(/^config\./, '').split('.');
+  if (parts[0] === 'upstreams') {
+    const index = Number(parts[1]);
+    if (parts.length > 1 && values.upstreams[index]) return `upstreams.${index}.${parts[2] ?? 'url'}`;
+    return 'upstreams.root';
+  }
+  const name = parts[0] === 'retry' || parts[0] === 'circuit' ? parts[1] : parts[0];
+  return name && ROUTING_FIELDS.has(name) ? name : undefined;
 }
 
 const selectClass =
@@ -33,8 +69,8 @@ const selectClass =
 /**
  * Routing and resilience (server contract 6a), in the endpoint's Settings tab: upstreams with
  * weights, retries, fallbacks picked from the routes the account may call, the circuit and the
- * cache. The shared schema's ranges are the form's rules; the server's refusal shows under the
- * field it names.
+ * cache. On the one form engine with the server's schema (ZUpdateAiEndpoint): its ranges are the
+ * form's rules, and the server's refusal shows under the field it names.
  */
 export function EndpointRouting({
   endpoint,
@@ -55,18 +91,36 @@ export function EndpointRouting({
     failures: ROUTING_LIMITS.failures.default,
     cooldown_s: ROUTING_LIMITS.cooldownS.default,
   };
-  const [rows, setRows] = React.useState<TUpstreamRow[]>(() =>
-    upstreams.map((u) => ({ key: nextKey++, url: u.url, weight: String(u.weight) })),
-  );
-  const [attempts, setAttempts] = React.useState(String(retry.attempts));
-  const [backoff, setBackoff] = React.useState(String(retry.backoff_ms));
-  const [fallbacks, setFallbacks] = React.useState<string[]>(config.fallbacks ?? []);
-  const [failures, setFailures] = React.useState(String(circuit.failures));
-  const [cooldown, setCooldown] = React.useState(String(circuit.cooldown_s));
-  const [cacheTtl, setCacheTtl] = React.useState(String(config.cache_ttl_s ?? 0));
+  const form = useBodyForm<TRoutingValues>({
+    defaultValues: {
+      upstreams: upstreams.map((u) => ({ url: u.url, weight: String(u.weight) })),
+      attempts: String(retry.attempts),
+      backoff_ms: String(retry.backoff_ms),
+      fallbacks: config.fallbacks ?? [],
+      failures: String(circuit.failures),
+      cooldown_s: String(circuit.cooldown_s),
+      cache_ttl_s: String(config.cache_ttl_s ?? 0),
+    },
+    schema: ZUpdateAiEndpoint,
+    toBody: (values) => ({ config: routingBody(values) }),
+    fieldOf: routingFieldOf,
+  });
+  const rows = useFieldArray({ control: form.control, name: 'upstreams' });
+  const fallbacks = form.watch('fallbacks');
+  const setFallbacks = (list: string[]) => form.setValue('fallbacks', list, { shouldDirty: true });
   const [picked, setPicked] = React.useState('');
-  const [errors, setErrors] = React.useState<Record<string, string>>({});
-  const [saving, setSaving] = React.useState(false);
+  const send = useBodySubmit(form, {
+    call: 'PATCH /api/aiendpoint/:id',
+    params: { id: endpoint.id },
+    fieldOf: routingFieldOf,
+    onError: handleError,
+    successMessage: t('detail.saved'),
+    onSuccess: (answer) => {
+      if (answer.data) onSaved({ route_endpoint: answer.data.route_endpoint, config: answer.data.config });
+    },
+  });
+  const saving = form.formState.isSubmitting;
+  const onSubmit = form.handleSubmit((values) => send({ config: routingBody(values) }));
 
   // The fallback picker offers the routes the account may call: its own and every shared one.
   const callable = useQuery({
@@ -88,6 +142,7 @@ export function EndpointRouting({
 
   const labels: Record<string, string> = {
     upstreams: t('routing.upstreams'),
+    root: t('routing.upstreams'),
     url: t('routing.url'),
     weight: t('routing.weight'),
     attempts: t('routing.attempts'),
@@ -97,75 +152,24 @@ export function EndpointRouting({
     cooldown_s: t('routing.cooldown'),
     cache_ttl_s: t('routing.cacheTtl'),
   };
-  /** `config.upstreams.1.weight` → the error slot `upstreams.<row key>.weight`. */
-  function slotOf(path: string): string {
-    const parts = path.replace(/^config\./, '').split('.');
-    if (parts[0] === 'upstreams' && parts.length > 1) {
-      const row = rows[Number(parts[1])];
-      return row ? `upstreams.${row.key}.${parts[2] ?? 'url'}` : 'upstreams';
-    }
-    if (parts[0] === 'retry' || parts[0] === 'circuit') return parts[1] ?? parts[0];
-    return parts[0]!;
-  }
-
-  function body() {
-    return {
-      upstreams: rows.map((row) => ({ url: row.url.trim(), weight: numberOf(row.weight) })),
-      retry: { attempts: numberOf(attempts), backoff_ms: numberOf(backoff) },
-      fallbacks,
-      circuit: { failures: numberOf(failures), cooldown_s: numberOf(cooldown) },
-      cache_ttl_s: numberOf(cacheTtl),
-    };
-  }
-
-  function validate(sent: ReturnType<typeof body>): Record<string, string> {
-    const result = ZAiEndpointConfigInput.safeParse(sent);
-    if (result.success) return {};
-    const out: Record<string, string> = {};
-    for (const issue of result.error.issues) {
-      const message = describeIssue(issue);
-      const slot = slotOf(message.field);
-      const label = labels[slot.split('.').pop()!] ?? labels[slot] ?? '';
-      out[slot] ??= t(`form:${message.key}`, { ...message.params, field: label });
-    }
-    return out;
-  }
-
-  async function onSubmit(event: React.FormEvent) {
-    event.preventDefault();
-    const sent = body();
-    const found = validate(sent);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setSaving(true);
-    try {
-      const answer = await call('PATCH /api/aiendpoint/:id', {
-        params: { id: endpoint.id },
-        body: { config: sent as never },
-      });
-      if (answer.data) onSaved({ route_endpoint: answer.data.route_endpoint, config: answer.data.config });
-      toast({ variant: 'success', title: t('detail.saved') });
-    } catch (error) {
-      const refused = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
-      if (refused?.message && refused.inputError)
-        setErrors({ [slotOf(refused.inputError)]: refused.message });
-      else handleError(error);
-    } finally {
-      setSaving(false);
-    }
-  }
-
-  const errorOf = (slot: string, id?: string) =>
-    errors[slot] ? (
+  /** A slot's message: the schema's, translated with the slot's label, or the server's as it is. */
+  const messageOf = (slot: string) =>
+    errorText(
+      t,
+      get(form.formState.errors, slot) as TFieldError | undefined,
+      labels[slot.split('.').pop()!] ?? '',
+    );
+  const errorOf = (slot: string, id?: string) => {
+    const message = messageOf(slot);
+    return message ? (
       <p id={id} className="text-sm text-destructive">
-        {errors[slot]}
+        {message}
       </p>
     ) : null;
+  };
   const numberInput = (
     id: string,
-    value: string,
-    set: (value: string) => void,
-    slot: string,
+    slot: Exclude<keyof TRoutingValues, 'upstreams' | 'fallbacks'>,
     range: { min: number; max: number },
   ) => (
     <div className="space-y-1">
@@ -173,12 +177,11 @@ export function EndpointRouting({
       <Input
         id={id}
         inputMode="numeric"
-        value={value}
-        aria-invalid={errors[slot] ? true : undefined}
+        aria-invalid={messageOf(slot) ? true : undefined}
         aria-describedby={`${id}-help`}
-        onChange={(e) => set(e.target.value)}
+        {...form.register(slot)}
       />
-      {errors[slot] ? (
+      {messageOf(slot) ? (
         errorOf(slot, `${id}-help`)
       ) : (
         <p id={`${id}-help`} className="text-xs text-muted-foreground">
@@ -205,52 +208,44 @@ export function EndpointRouting({
           <fieldset className="space-y-3">
             <legend className="text-sm font-medium">{labels.upstreams}</legend>
             <p className="text-xs text-muted-foreground">{t('routing.upstreamsHelp')}</p>
-            {rows.map((row, index) => (
-              <div key={row.key} className="space-y-1">
+            {rows.fields.map((row, index) => (
+              <div key={row.id} className="space-y-1">
                 <div className="grid grid-cols-[1fr_5rem_auto] gap-2">
                   <Input
                     aria-label={`${labels.url} ${index + 1}`}
                     placeholder="https://"
-                    value={row.url}
                     autoComplete="off"
-                    aria-invalid={errors[`upstreams.${row.key}.url`] ? true : undefined}
-                    onChange={(e) =>
-                      setRows((rs) => rs.map((r) => (r.key === row.key ? { ...r, url: e.target.value } : r)))
-                    }
+                    aria-invalid={messageOf(`upstreams.${index}.url`) ? true : undefined}
+                    {...form.register(`upstreams.${index}.url`)}
                   />
                   <Input
                     aria-label={`${labels.weight} ${index + 1}`}
                     inputMode="numeric"
-                    value={row.weight}
-                    aria-invalid={errors[`upstreams.${row.key}.weight`] ? true : undefined}
-                    onChange={(e) =>
-                      setRows((rs) =>
-                        rs.map((r) => (r.key === row.key ? { ...r, weight: e.target.value } : r)),
-                      )
-                    }
+                    aria-invalid={messageOf(`upstreams.${index}.weight`) ? true : undefined}
+                    {...form.register(`upstreams.${index}.weight`)}
                   />
                   <Button
                     type="button"
                     variant="ghost"
                     size="icon"
-                    disabled={rows.length <= ROUTING_LIMITS.upstreams.min}
+                    disabled={rows.fields.length <= ROUTING_LIMITS.upstreams.min}
                     aria-label={t('routing.removeUpstream', { n: index + 1 })}
-                    onClick={() => setRows((rs) => rs.filter((r) => r.key !== row.key))}
+                    onClick={() => rows.remove(index)}
                   >
                     <Trash2 aria-hidden="true" />
                   </Button>
                 </div>
-                {errorOf(`upstreams.${row.key}.url`)}
-                {errorOf(`upstreams.${row.key}.weight`)}
+                {errorOf(`upstreams.${index}.url`)}
+                {errorOf(`upstreams.${index}.weight`)}
               </div>
             ))}
-            {errorOf('upstreams')}
+            {errorOf('upstreams.root')}
             <Button
               type="button"
               variant="outline"
               size="sm"
-              disabled={rows.length >= ROUTING_LIMITS.upstreams.max}
-              onClick={() => setRows((rs) => [...rs, { key: nextKey++, url: '', weight: '1' }])}
+              disabled={rows.fields.length >= ROUTING_LIMITS.upstreams.max}
+              onClick={() => rows.append({ url: '', weight: '1' }, { shouldFocus: false })}
             >
               <Plus aria-hidden="true" />
               {t('routing.addUpstream')}
@@ -259,8 +254,8 @@ export function EndpointRouting({
 
           <fieldset className="grid gap-4 sm:grid-cols-2">
             <legend className="mb-2 text-sm font-medium">{t('routing.retry')}</legend>
-            {numberInput('routing-attempts', attempts, setAttempts, 'attempts', ROUTING_LIMITS.attempts)}
-            {numberInput('routing-backoff', backoff, setBackoff, 'backoff_ms', ROUTING_LIMITS.backoffMs)}
+            {numberInput('routing-attempts', 'attempts', ROUTING_LIMITS.attempts)}
+            {numberInput('routing-backoff', 'backoff_ms', ROUTING_LIMITS.backoffMs)}
           </fieldset>
 
           <fieldset className="space-y-2">
@@ -277,7 +272,7 @@ export function EndpointRouting({
                       variant="ghost"
                       size="icon"
                       aria-label={t('routing.removeFallback', { name })}
-                      onClick={() => setFallbacks((list) => list.filter((item) => item !== name))}
+                      onClick={() => setFallbacks(fallbacks.filter((item) => item !== name))}
                     >
                       <X aria-hidden="true" />
                     </Button>
@@ -305,7 +300,7 @@ export function EndpointRouting({
                   variant="outline"
                   disabled={!picked}
                   onClick={() => {
-                    setFallbacks((list) => [...list, picked]);
+                    setFallbacks([...fallbacks, picked]);
                     setPicked('');
                   }}
                 >
@@ -318,13 +313,18 @@ export function EndpointRouting({
 
           <fieldset className="grid gap-4 sm:grid-cols-2">
             <legend className="mb-2 text-sm font-medium">{t('routing.circuit')}</legend>
-            {numberInput('routing-failures', failures, setFailures, 'failures', ROUTING_LIMITS.failures)}
-            {numberInput('routing-cooldown', cooldown, setCooldown, 'cooldown_s', ROUTING_LIMITS.cooldownS)}
+            {numberInput('routing-failures', 'failures', ROUTING_LIMITS.failures)}
+            {numberInput('routing-cooldown', 'cooldown_s', ROUTING_LIMITS.cooldownS)}
           </fieldset>
 
           <div className="grid gap-4 sm:grid-cols-2">
-            {numberInput('routing-cache', cacheTtl, setCacheTtl, 'cache_ttl_s', ROUTING_LIMITS.cacheTtlS)}
+            {numberInput('routing-cache', 'cache_ttl_s', ROUTING_LIMITS.cacheTtlS)}
           </div>
+          {messageOf(FORM_ERROR) && (
+            <p role="alert" className="text-sm text-destructive">
+              {messageOf(FORM_ERROR)}
+            </p>
+          )}
           <Button type="submit" loading={saving}>
             {t('routing.save')}
           </Button>

@@ -1,43 +1,46 @@
 import type { TBodyOf } from '@air/shared/api';
-import * as React from 'react';
+import { useFieldArray } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Plus, Trash2 } from 'lucide-react';
 import {
   MASKED_HEADER_VALUE,
   MAX_UPSTREAM_HEADERS,
   RESERVED_HEADER_NAMES,
-  ZAiEndpointConfigInput,
+  ZUpdateAiEndpoint,
 } from '@air/shared/schemas/aiendpoint';
+import type { TIssueMessage } from '@air/shared/validation';
 import { errorText } from '@/components/form/error-text';
-import { fieldErrors } from '@/components/form/schema-validation';
-import type { TFormFields } from '@/components/form/types';
+import { FORM_ERROR, useBodyForm, useBodySubmit } from '@/components/form/use-body-form';
+import type { TFieldError } from '@/components/form/use-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { toast } from '@/components/ui/use-toast';
-import { ApiError, call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import type { TAiEndpoint } from '../endpoint-types';
 
 interface THeaderRow {
-  key: number;
   name: string;
   value: string;
   /** The name the server knows it by; a rename removes the old one. */
   storedName: string | null;
 }
 
-let nextKey = 0;
+interface TSettingsValues {
+  headers: THeaderRow[];
+  upstream_model: string;
+  timeout: string;
+}
+
 const rowsFrom = (headers: Record<string, string> | undefined): THeaderRow[] =>
-  Object.entries(headers ?? {}).map(([name, value]) => ({ key: nextKey++, name, value, storedName: name }));
+  Object.entries(headers ?? {}).map(([name, value]) => ({ name, value, storedName: name }));
 
 /**
  * The upstream headers map for PATCH config: a value still equal to the mask keeps the stored
  * secret (the server's rule), removed or renamed stored headers are sent as null.
  */
-export function headersPatch(
-  rows: THeaderRow[],
+export function headersPatch<R extends THeaderRow>(
+  rows: readonly R[],
   stored: Record<string, string>,
 ): Record<string, string | null> {
   const out: Record<string, string | null> = {};
@@ -60,11 +63,39 @@ type TConfigPatch = Required<
   >
 >;
 
-const SETTINGS_FIELDS: TFormFields = {
-  headers: { type: 'hidden' },
-  upstream_model: { type: 'text' },
-  timeout_ms: { type: 'number' },
-};
+function configOf(values: TSettingsValues, stored: Record<string, string>): TConfigPatch {
+  const timeout = values.timeout.trim();
+  return {
+    headers: headersPatch(values.headers, stored),
+    upstream_model: values.upstream_model.trim() || null,
+    timeout_ms: timeout ? Number(timeout) : null,
+  };
+}
+
+/** `config.headers.X-Key` → that header's row; `config.timeout_ms` → the timeout field. */
+function settingsFieldOf(path: string, values: TSettingsValues): string | undefined {
+  if (path === 'config.timeout_ms') return 'timeout';
+  if (path === 'config.upstream_model') return 'upstream_model';
+  const header = /^config\.headers\.(.+)$/.exec(path)?.[1];
+  const index = header === undefined ? -1 : values.headers.findIndex((row) => row.name.trim() === header);
+  return index >= 0 ? `headers.${index}.name` : undefined;
+}
+
+/**
+ * What the server refuses beyond the config schema: the gateway's reserved header names (refused
+ * with `validation.header_reserved`); and a value typed without a name (it would be dropped).
+ */
+function headerIssues(values: TSettingsValues): Record<string, TIssueMessage> {
+  const out: Record<string, TIssueMessage> = {};
+  values.headers.forEach((row, index) => {
+    const name = row.name.trim();
+    const field = `headers.${index}.name`;
+    if (!name && row.value) out[field] = { field, key: 'validation.header_name', params: {} };
+    else if ((RESERVED_HEADER_NAMES as readonly string[]).includes(name.toLowerCase()))
+      out[field] = { field, key: 'validation.header_reserved', params: { name } };
+  });
+  return out;
+}
 
 /** The Settings tab: extra upstream headers, upstream model name and timeout (PATCH config). */
 export function EndpointSettings({
@@ -77,57 +108,35 @@ export function EndpointSettings({
   const { t } = useTranslation('registry');
   const handleError = useErrorHandler();
   const stored = endpoint.config.headers ?? {};
-  const [rows, setRows] = React.useState<THeaderRow[]>(() => rowsFrom(stored));
-  const [model, setModel] = React.useState(endpoint.config.upstream_model ?? '');
-  const [timeout, setTimeoutMs] = React.useState(
-    endpoint.config.timeout_ms == null ? '' : String(endpoint.config.timeout_ms),
-  );
-  const [errors, setErrors] = React.useState<Record<string, string>>({});
-  const [saving, setSaving] = React.useState(false);
-
-  /**
-   * The server's rules for the config (ZAiEndpointConfigInput: header names and values, timeout
-   * bounds) with its message keys, plus the gateway's reserved header names (refused by the server
-   * with `validation.header_reserved`) and a value typed without a name (it would be dropped).
-   */
-  function validate(config: TConfigPatch): Record<string, string> {
-    const out: Record<string, string> = {};
-    const rowOf = (name: string) => rows.find((row) => row.name.trim() === name);
-    for (const row of rows) {
-      const name = row.name.trim();
-      if (!name && row.value) out[`header-${row.key}`] = t('form:validation.header_name');
-      else if ((RESERVED_HEADER_NAMES as readonly string[]).includes(name.toLowerCase()))
-        out[`header-${row.key}`] = t('form:validation.header_reserved', { name });
-    }
-    const found = fieldErrors(ZAiEndpointConfigInput, SETTINGS_FIELDS, config);
-    if (found.headers) {
-      const row = rowOf(found.headers.field.split('.').slice(1).join('.'));
-      out[row ? `header-${row.key}` : 'form'] = errorText(t, found.headers, t('settings.headers')) ?? '';
-    }
-    if (found.timeout_ms) out.timeout = errorText(t, found.timeout_ms, t('settings.timeout')) ?? '';
-    return out;
-  }
-
-  async function onSubmit(event: React.FormEvent) {
-    event.preventDefault();
-    const config: TConfigPatch = {
-      headers: headersPatch(rows, stored),
-      upstream_model: model.trim() || null,
-      timeout_ms: timeout.trim() ? Number(timeout) : null,
-    };
-    const found = validate(config);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setSaving(true);
-    try {
-      await call('PATCH /api/aiendpoint/:id', { params: { id: endpoint.id }, body: { config } });
+  // The server's rules for the config (ZUpdateAiEndpoint: header names and values, timeout
+  // bounds) with its message keys, and the header rules above.
+  const form = useBodyForm<TSettingsValues>({
+    defaultValues: {
+      headers: rowsFrom(stored),
+      upstream_model: endpoint.config.upstream_model ?? '',
+      timeout: endpoint.config.timeout_ms == null ? '' : String(endpoint.config.timeout_ms),
+    },
+    schema: ZUpdateAiEndpoint,
+    toBody: (values) => ({ config: configOf(values, stored) }),
+    fieldOf: settingsFieldOf,
+    extraIssues: headerIssues,
+  });
+  const rows = useFieldArray({ control: form.control, name: 'headers' });
+  const send = useBodySubmit(form, {
+    call: 'PATCH /api/aiendpoint/:id',
+    params: { id: endpoint.id },
+    fieldOf: settingsFieldOf,
+    onError: handleError,
+    successMessage: t('detail.saved'),
+    onSuccess: (_res, sent) => {
+      const config = (sent as { config: TConfigPatch }).config;
       const headers = Object.fromEntries(
         Object.entries(config.headers)
           .filter(([, v]) => v !== null)
           .map(([k]) => [k, MASKED_HEADER_VALUE]),
       );
       // What the server now holds: every value masked again.
-      setRows(rowsFrom(headers));
+      form.reset({ ...form.getValues(), headers: rowsFrom(headers) });
       onSaved({
         config: {
           ...endpoint.config,
@@ -136,15 +145,20 @@ export function EndpointSettings({
           timeout_ms: config.timeout_ms,
         },
       });
-      toast({ variant: 'success', title: t('detail.saved') });
-    } catch (error) {
-      const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;
-      if (body?.message && body.inputError) setErrors({ form: body.message });
-      else handleError(error);
-    } finally {
-      setSaving(false);
-    }
-  }
+    },
+  });
+  const saving = form.formState.isSubmitting;
+  const errors = form.formState.errors;
+  const headerError = (index: number) =>
+    errorText(t, errors.headers?.[index]?.name as TFieldError | undefined, t('settings.headers'));
+  const timeoutError = errorText(t, errors.timeout as TFieldError | undefined, t('settings.timeout'));
+  const modelError = errorText(t, errors.upstream_model as TFieldError | undefined, t('settings.model'));
+  const formError = errorText(
+    t,
+    (errors as Record<string, TFieldError | undefined>)[FORM_ERROR],
+    t('settings.headers'),
+  );
+  const onSubmit = form.handleSubmit((values) => send({ config: configOf(values, stored) }));
 
   return (
     <Card>
@@ -162,67 +176,58 @@ export function EndpointSettings({
           <fieldset className="space-y-3">
             <legend className="text-sm font-medium">{t('settings.headers')}</legend>
             <p className="text-xs text-muted-foreground">{t('settings.headersHelp')}</p>
-            {rows.map((row, index) => (
-              <div key={row.key} className="space-y-1">
-                <div className="grid grid-cols-[1fr_auto] gap-2 sm:grid-cols-[1fr_1fr_auto]">
-                  <Input
-                    aria-label={`${t('settings.headerName')} ${index + 1}`}
-                    placeholder={t('settings.headerName')}
-                    value={row.name}
-                    autoComplete="off"
-                    aria-invalid={errors[`header-${row.key}`] ? true : undefined}
-                    onChange={(e) =>
-                      setRows((rs) => rs.map((r) => (r.key === row.key ? { ...r, name: e.target.value } : r)))
-                    }
-                  />
-                  <Input
-                    aria-label={`${t('settings.headerValue')} ${index + 1}`}
-                    placeholder={t('settings.headerValue')}
-                    className="col-span-1 row-start-2 sm:row-start-auto"
-                    value={row.value}
-                    autoComplete="off"
-                    // Focusing a masked value clears it: typing replaces the secret, it is never shown.
-                    onFocus={() =>
-                      row.value === MASKED_HEADER_VALUE &&
-                      setRows((rs) => rs.map((r) => (r.key === row.key ? { ...r, value: '' } : r)))
-                    }
-                    onBlur={() =>
-                      row.value === '' &&
-                      row.storedName === row.name.trim() &&
-                      setRows((rs) =>
-                        rs.map((r) => (r.key === row.key ? { ...r, value: MASKED_HEADER_VALUE } : r)),
-                      )
-                    }
-                    onChange={(e) =>
-                      setRows((rs) =>
-                        rs.map((r) => (r.key === row.key ? { ...r, value: e.target.value } : r)),
-                      )
-                    }
-                  />
-                  <Button
-                    type="button"
-                    variant="ghost"
-                    size="icon"
-                    className="row-span-2 sm:row-span-1"
-                    aria-label={t('settings.removeHeader', { name: row.name || index + 1 })}
-                    onClick={() => setRows((rs) => rs.filter((r) => r.key !== row.key))}
-                  >
-                    <Trash2 aria-hidden="true" />
-                  </Button>
+            {rows.fields.map((row, index) => {
+              const error = headerError(index);
+              const valueField = `headers.${index}.value` as const;
+              const current = () => form.getValues(`headers.${index}`);
+              return (
+                <div key={row.id} className="space-y-1">
+                  <div className="grid grid-cols-[1fr_auto] gap-2 sm:grid-cols-[1fr_1fr_auto]">
+                    <Input
+                      aria-label={`${t('settings.headerName')} ${index + 1}`}
+                      placeholder={t('settings.headerName')}
+                      autoComplete="off"
+                      aria-invalid={error ? true : undefined}
+                      {...form.register(`headers.${index}.name`)}
+                    />
+                    <Input
+                      aria-label={`${t('settings.headerValue')} ${index + 1}`}
+                      placeholder={t('settings.headerValue')}
+                      className="col-span-1 row-start-2 sm:row-start-auto"
+                      autoComplete="off"
+                      // Focusing a masked value clears it: typing replaces the secret, it is never shown.
+                      onFocus={() => current().value === MASKED_HEADER_VALUE && form.setValue(valueField, '')}
+                      {...form.register(valueField, {
+                        onBlur: () => {
+                          const now = current();
+                          if (now.value === '' && now.storedName === now.name.trim())
+                            form.setValue(valueField, MASKED_HEADER_VALUE);
+                        },
+                      })}
+                    />
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="icon"
+                      className="row-span-2 sm:row-span-1"
+                      aria-label={t('settings.removeHeader', {
+                        name: form.watch(`headers.${index}.name`) || index + 1,
+                      })}
+                      onClick={() => rows.remove(index)}
+                    >
+                      <Trash2 aria-hidden="true" />
+                    </Button>
+                  </div>
+                  {error && <p className="text-sm text-destructive">{error}</p>}
                 </div>
-                {errors[`header-${row.key}`] && (
-                  <p className="text-sm text-destructive">{errors[`header-${row.key}`]}</p>
-                )}
-              </div>
-            ))}
+              );
+            })}
             <Button
               type="button"
               variant="outline"
               size="sm"
-              disabled={rows.length >= MAX_UPSTREAM_HEADERS}
-              onClick={() =>
-                setRows((rs) => [...rs, { key: nextKey++, name: '', value: '', storedName: null }])
-              }
+              disabled={rows.fields.length >= MAX_UPSTREAM_HEADERS}
+              onClick={() => rows.append({ name: '', value: '', storedName: null }, { shouldFocus: false })}
             >
               <Plus aria-hidden="true" />
               {t('settings.addHeader')}
@@ -234,13 +239,17 @@ export function EndpointSettings({
               <Label htmlFor="upstream-model">{t('settings.model')}</Label>
               <Input
                 id="upstream-model"
-                value={model}
                 maxLength={200}
+                aria-invalid={modelError ? true : undefined}
                 aria-describedby="upstream-model-help"
-                onChange={(e) => setModel(e.target.value)}
+                {...form.register('upstream_model')}
               />
               <p id="upstream-model-help" className="text-xs text-muted-foreground">
-                {t('settings.modelHelp')}
+                {modelError ? (
+                  <span className="text-destructive">{modelError}</span>
+                ) : (
+                  t('settings.modelHelp')
+                )}
               </p>
             </div>
             <div className="space-y-2">
@@ -248,23 +257,22 @@ export function EndpointSettings({
               <Input
                 id="upstream-timeout"
                 inputMode="numeric"
-                value={timeout}
-                aria-invalid={errors.timeout ? true : undefined}
+                aria-invalid={timeoutError ? true : undefined}
                 aria-describedby="upstream-timeout-help"
-                onChange={(e) => setTimeoutMs(e.target.value)}
+                {...form.register('timeout')}
               />
               <p id="upstream-timeout-help" className="text-xs text-muted-foreground">
-                {errors.timeout ? (
-                  <span className="text-destructive">{errors.timeout}</span>
+                {timeoutError ? (
+                  <span className="text-destructive">{timeoutError}</span>
                 ) : (
                   t('settings.timeoutHelp')
                 )}
               </p>
             </div>
           </div>
-          {errors.form && (
+          {formError && (
             <p role="alert" className="text-sm text-destructive">
-              {errors.form}
+              {formError}
             </p>
           )}
           <Button type="submit" loading={saving}>

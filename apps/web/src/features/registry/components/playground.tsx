@@ -4,7 +4,12 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Loader2, Send, Square } from 'lucide-react';
+import { Controller } from 'react-hook-form';
 import { hasPermission } from '@air/shared/permissions';
+import { ZGatewayRequest } from '@air/shared/schemas/gateway';
+import { errorText } from '@/components/form/error-text';
+import { FORM_ERROR, useBodyForm } from '@/components/form/use-body-form';
+import type { TFieldError } from '@/components/form/use-form';
 import { Button } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Label } from '@/components/ui/label';
@@ -21,6 +26,33 @@ const selectClass =
 /** Single quotes for a POSIX shell. */
 function shellQuote(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+interface TPlaygroundValues {
+  key_id: string;
+  system: string;
+  message: string;
+  stream: boolean;
+}
+
+/** The chat completion the playground sends to the gateway (and shows as cURL). */
+function playgroundBody(routeName: string, { system, message, stream }: TPlaygroundValues) {
+  const messages = [
+    ...(system.trim() ? [{ role: 'system', content: system }] : []),
+    { role: 'user', content: message },
+  ];
+  return {
+    model: routeName,
+    messages,
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  };
+}
+
+/** `messages.0.content` → the field it came from (the system prompt, when there is one, is first). */
+function playgroundFieldOf(path: string, values: TPlaygroundValues): string | undefined {
+  const index = /^messages\.(\d+)/.exec(path)?.[1];
+  if (index === undefined) return undefined;
+  return Number(index) === 0 && values.system.trim() ? 'system' : 'message';
 }
 
 /**
@@ -41,10 +73,13 @@ export function Playground({ routeName }: { routeName: string }) {
         (key) => key.active && key.scope.includes('gateway.invoke'),
       ),
   });
-  const [keyId, setKeyId] = React.useState('');
-  const [system, setSystem] = React.useState('');
-  const [message, setMessage] = React.useState('');
-  const [stream, setStream] = React.useState(true);
+  const form = useBodyForm<TPlaygroundValues>({
+    defaultValues: { key_id: '', system: '', message: '', stream: true },
+    schema: ZGatewayRequest,
+    toBody: (values) => playgroundBody(routeName, values),
+    fieldOf: playgroundFieldOf,
+  });
+  const { key_id: keyId, message, stream } = form.watch();
   const [result, setResult] = React.useState<TPlaygroundResult | null>(null);
   const [running, setRunning] = React.useState(false);
   const abort = React.useRef<AbortController | null>(null);
@@ -66,15 +101,7 @@ export function Playground({ routeName }: { routeName: string }) {
   }, [keys.error, fullKey.error, handleError]);
   React.useEffect(() => () => abort.current?.abort(), []);
 
-  const messages = [
-    ...(system.trim() ? [{ role: 'system', content: system }] : []),
-    { role: 'user', content: message },
-  ];
-  const body = {
-    model: routeName,
-    messages,
-    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
-  };
+  const body = playgroundBody(routeName, form.watch());
   const endpoint = `${window.location.origin}/api/v1/chat/completions`;
   const curl = (key: string) =>
     [
@@ -85,10 +112,9 @@ export function Playground({ routeName }: { routeName: string }) {
       `  -d ${shellQuote(JSON.stringify(body))}`,
     ].join(' \\\n');
 
-  async function send(event: React.FormEvent) {
-    event.preventDefault();
+  async function send(values: TPlaygroundValues) {
     const key = fullKey.data;
-    if (!key || !message.trim()) return;
+    if (!key || !values.message.trim()) return;
     setRunning(true);
     setResult(null);
     const controller = new AbortController();
@@ -98,7 +124,7 @@ export function Playground({ routeName }: { routeName: string }) {
         url: endpoint,
         key,
         routeName,
-        body,
+        body: playgroundBody(routeName, values),
         signal: controller.signal,
         onUpdate: (update) => setResult({ ...update }),
       });
@@ -124,17 +150,23 @@ export function Playground({ routeName }: { routeName: string }) {
   }
 
   const number = numberFormat();
+  const errors = form.formState.errors as Record<string, TFieldError | undefined>;
+  const errorOf = (name: 'system' | 'message' | typeof FORM_ERROR) =>
+    errorText(
+      t,
+      errors[name],
+      name === FORM_ERROR ? undefined : t(`playground.${name === 'message' ? 'user' : name}`),
+    );
   return (
-    <form className="grid gap-4" onSubmit={(e) => void send(e)} aria-label={t('playground.title')}>
+    <form
+      className="grid gap-4"
+      onSubmit={(e) => void form.handleSubmit(send)(e)}
+      aria-label={t('playground.title')}
+    >
       <div className="flex flex-wrap items-end gap-4">
         <div className="grid gap-1">
           <Label htmlFor="playground-key">{t('playground.key')}</Label>
-          <select
-            id="playground-key"
-            className={selectClass}
-            value={chosen}
-            onChange={(e) => setKeyId(e.target.value)}
-          >
+          <select id="playground-key" className={selectClass} {...form.register('key_id')} value={chosen}>
             {keys.data.map((key) => (
               <option key={key.id} value={key.id}>
                 {key.name}
@@ -143,7 +175,18 @@ export function Playground({ routeName }: { routeName: string }) {
           </select>
         </div>
         <div className="flex items-center gap-2 pb-2">
-          <Switch id="playground-stream" checked={stream} onCheckedChange={setStream} />
+          <Controller
+            name="stream"
+            control={form.control}
+            render={({ field }) => (
+              <Switch
+                id="playground-stream"
+                checked={field.value}
+                onCheckedChange={field.onChange}
+                onBlur={field.onBlur}
+              />
+            )}
+          />
           <Label htmlFor="playground-stream">{t('playground.stream')}</Label>
         </div>
       </div>
@@ -152,9 +195,15 @@ export function Playground({ routeName }: { routeName: string }) {
         <Textarea
           id="playground-system"
           rows={2}
-          value={system}
-          onChange={(e) => setSystem(e.target.value)}
+          aria-invalid={errorOf('system') ? true : undefined}
+          aria-describedby={errorOf('system') ? 'playground-system-error' : undefined}
+          {...form.register('system')}
         />
+        {errorOf('system') && (
+          <p id="playground-system-error" className="text-sm text-destructive">
+            {errorOf('system')}
+          </p>
+        )}
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor="playground-user">{t('playground.user')}</Label>
@@ -162,10 +211,21 @@ export function Playground({ routeName }: { routeName: string }) {
           id="playground-user"
           rows={3}
           required
-          value={message}
-          onChange={(e) => setMessage(e.target.value)}
+          aria-invalid={errorOf('message') ? true : undefined}
+          aria-describedby={errorOf('message') ? 'playground-user-error' : undefined}
+          {...form.register('message')}
         />
+        {errorOf('message') && (
+          <p id="playground-user-error" className="text-sm text-destructive">
+            {errorOf('message')}
+          </p>
+        )}
       </div>
+      {errorOf(FORM_ERROR) && (
+        <p role="alert" className="text-sm text-destructive">
+          {errorOf(FORM_ERROR)}
+        </p>
+      )}
       <div className="flex flex-wrap gap-2">
         {running ? (
           <Button type="button" variant="outline" onClick={() => abort.current?.abort()}>

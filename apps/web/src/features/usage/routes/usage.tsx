@@ -6,12 +6,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { hasPermission } from '@air/shared/permissions';
 import type { TUsageInsight, TUsagePeriod } from '@air/shared/schemas/usage-insight';
-import { USAGE_FIRST_DAY, USAGE_LAST_DAY, USAGE_PERIODS } from '@air/shared/usage-limits';
+import { USAGE_PERIODS } from '@air/shared/usage-limits';
 import { PageHeading } from '@/components/layout/page-heading';
 import { BlankSlate } from '@/components/ui/blank-slate';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
 import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { BarChart } from '../components/bar-chart';
@@ -26,6 +25,11 @@ import { FilterSelect } from '@/components/ui/filter-select';
 // loaded after the page's frame, so /account/usage keeps its bundle budget.
 const SpendCard = React.lazy(() =>
   import('../components/spend-card').then((m) => ({ default: m.SpendCard })),
+);
+
+// The custom period's form is on the form engine too: it loads when Custom is picked.
+const CustomPeriodForm = React.lazy(() =>
+  import('../components/custom-period-form').then((m) => ({ default: m.CustomPeriodForm })),
 );
 
 const STATUS_COLORS = {
@@ -78,39 +82,13 @@ export default function UsagePage() {
             ))}
           </FilterSelect>
           {choice.period === 'custom' && (
-            <form
-              className="flex flex-wrap items-end gap-2"
-              onSubmit={(event) => {
-                event.preventDefault();
-                if (custom.from && custom.to) setChoice({ period: 'custom', ...custom });
-              }}
-            >
-              <label className="grid gap-1 text-xs font-medium">
-                {t('period.from')}
-                <Input
-                  type="date"
-                  required
-                  min={USAGE_FIRST_DAY}
-                  max={custom.to || USAGE_LAST_DAY}
-                  value={custom.from}
-                  onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))}
-                />
-              </label>
-              <label className="grid gap-1 text-xs font-medium">
-                {t('period.to')}
-                <Input
-                  type="date"
-                  required
-                  min={custom.from || USAGE_FIRST_DAY}
-                  max={USAGE_LAST_DAY}
-                  value={custom.to}
-                  onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))}
-                />
-              </label>
-              <Button type="submit" variant="outline">
-                {t('period.apply')}
-              </Button>
-            </form>
+            <React.Suspense fallback={null}>
+              <CustomPeriodForm
+                initial={custom}
+                onChange={setCustom}
+                onApply={(range) => setChoice({ period: 'custom', ...range })}
+              />
+            </React.Suspense>
           )}
           <Button
             variant="outline"
