@@ -37,8 +37,8 @@ function open() {
   return renderPage(<BillingPage />, { path: '/account/billing', title: 'billing' });
 }
 
-/** The page of an account on the free plan: one seat, no card, no invoices. */
-function openOnFreePlan() {
+/** The page of an account on the free plan: one seat, no card, and the invoices given (none). */
+function openOnFreePlan(invoices: (typeof invoice)[] = []) {
   signInAs({ plan: 'free' });
   billingApi({
     'GET /api/account/plans': { body: plansAnswer('free') },
@@ -46,7 +46,7 @@ function openOnFreePlan() {
       body: { data: subscription({ plan: 'free', plan_name: 'Free', seats: 1, seat_price: 0 }) },
     },
     'GET /api/account/card': { body: { data: null } },
-    'GET /api/account/invoice': { body: { data: [] } },
+    'GET /api/account/invoice': { body: { data: invoices } },
   });
   return open();
 }
@@ -101,16 +101,7 @@ describe('/account/billing', () => {
   });
 
   it('the free plan shows Invoices once a month of priced marketplace calls made one', async () => {
-    signInAs({ plan: 'free' });
-    billingApi({
-      'GET /api/account/plans': { body: plansAnswer('free') },
-      'GET /api/account/subscription': {
-        body: { data: subscription({ plan: 'free', plan_name: 'Free', seats: 1, seat_price: 0 }) },
-      },
-      'GET /api/account/card': { body: { data: null } },
-      'GET /api/account/invoice': { body: { data: [invoice] } },
-    });
-    const { user } = open();
+    const { user } = openOnFreePlan([invoice]);
     await user.click(await screen.findByRole('tab', { name: 'Invoices' }));
     expect((await screen.findAllByText(invoice.number)).length).toBeGreaterThan(0);
   });
