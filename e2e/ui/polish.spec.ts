@@ -10,6 +10,8 @@ import { createUser, useSessionOf, type TUser } from '../support/users';
  */
 
 const PHONE = { width: 390, height: 844 };
+/** The screens the layout checks run on, one after the other. */
+const PHONE_AND_DESKTOP = [PHONE, { width: 1280, height: 800 }] as const;
 const stamp = Date.now().toString(36);
 
 async function registerEndpoint(page: Page, who: TUser, tag: string) {
@@ -97,10 +99,7 @@ test('a toast and the feedback button never cover each other, on a phone and on 
 }) => {
   const who = await createUser(request, 'Tom Toast', 'polish-toast');
   await useSessionOf(page, who);
-  for (const [width, height] of [
-    [PHONE.width, PHONE.height],
-    [1280, 800],
-  ] as const) {
+  for (const { width, height } of PHONE_AND_DESKTOP) {
     await page.setViewportSize({ width, height });
     await page.goto('/account/profile');
     await page.getByRole('textbox', { name: /Name/ }).first().fill(`Tom Toast ${width}`);
@@ -205,10 +204,7 @@ test('the dashboard welcome never covers a heading or a Copy button, on a phone 
 }) => {
   const who = await createUser(request, 'Wendy Welcome', 'polish-welcome');
   await useSessionOf(page, who);
-  for (const [width, height] of [
-    [PHONE.width, PHONE.height],
-    [1280, 800],
-  ] as const) {
+  for (const { width, height } of PHONE_AND_DESKTOP) {
     await page.setViewportSize({ width, height });
     await page.goto('/dashboard');
     const welcome = page.getByText('Welcome, Wendy Welcome', { exact: true });

@@ -62,3 +62,13 @@ export async function advance(app: TApp, days: number) {
   await advanceClock(app.db, days * 86_400_000);
   return runDueRenewals(app.billing);
 }
+
+/** The text of an uncompressed pdfkit PDF: its hex strings, decoded. */
+export function pdfText(pdf: Buffer): string {
+  const body = pdf.toString('latin1');
+  return [...body.matchAll(/\[(.*?)\] TJ/g)]
+    .map((m) =>
+      [...m[1]!.matchAll(/<([0-9a-f]+)>/g)].map((h) => Buffer.from(h[1]!, 'hex').toString('latin1')).join(''),
+    )
+    .join('\n');
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { createTestApp, type TTestApp } from './helpers';
 import { seedUser } from './identity-helpers';
-import { CARDS, cardToken, newOwner, send } from './billing-helpers';
+import { CARDS, cardToken, newOwner, pdfText, send } from './billing-helpers';
 
 /** The invoice PDF names the seller from configuration, the bill-to block and the seats charged. */
 let t: TTestApp;
@@ -16,16 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-/** The text of an uncompressed pdfkit PDF: its hex strings, decoded. */
-function pdfText(pdf: Buffer): string {
-  const body = pdf.toString('latin1');
-  return [...body.matchAll(/\[(.*?)\] TJ/g)]
-    .map((m) =>
-      [...m[1]!.matchAll(/<([0-9a-f]+)>/g)].map((h) => Buffer.from(h[1]!, 'hex').toString('latin1')).join(''),
-    )
-    .join('\n');
-}
 
 describe('invoice PDF', () => {
   it('names the configured seller, the account and its owner, and the seats charged', async () => {

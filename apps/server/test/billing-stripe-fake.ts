@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TApp } from '../src/app';
+import { StripeProvider } from '../src/modules/billing/stripe/provider';
 
 /**
  * A small loopback fake of the Stripe endpoints the provider calls (customers, payment methods,
@@ -15,6 +17,19 @@ import type { AddressInfo } from 'node:net';
  * invoice items added to them, finalized (which makes the invoice's PaymentIntent), listed by
  * customer, and paid off session with a payment method under the same card rules.
  */
+/** The billing settings of a test app on Stripe (test keys; the calls go to the fake). */
+export const STRIPE = {
+  provider: 'stripe' as const,
+  secretKey: 'sk_test_fake',
+  publishableKey: 'pk_test_fake',
+  webhookSecret: 'whsec_test_fake',
+};
+
+/** The same provider class the app uses, pointed at the loopback fake instead of api.stripe.com. */
+export function useStripeFake(app: TApp, fake: { port: number }): void {
+  app.billing.provider = new StripeProvider(STRIPE, { host: '127.0.0.1', port: fake.port, protocol: 'http' });
+}
+
 export async function startStripeFake() {
   const customers = new Map<string, Record<string, unknown>>();
   const methods = new Map<string, { id: string; token: string; customer: string | null; last4: string }>();

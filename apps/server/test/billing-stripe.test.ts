@@ -1,32 +1,19 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StripeProvider } from '../src/modules/billing/stripe/provider';
 import { billingEvents, invoices, subscriptions } from '../src/db/schema';
 import { createTestApp, type TTestApp } from './helpers';
 import { PASSWORD } from './identity-helpers';
 import { advance, newOwner, send } from './billing-helpers';
 import { inviteToken } from './teams-helpers';
-import { startStripeFake } from './billing-stripe-fake';
-
-const STRIPE = {
-  provider: 'stripe' as const,
-  secretKey: 'sk_test_fake',
-  publishableKey: 'pk_test_fake',
-  webhookSecret: 'whsec_test_fake',
-};
+import { startStripeFake, STRIPE, useStripeFake } from './billing-stripe-fake';
 
 let t: TTestApp;
 let fake: Awaited<ReturnType<typeof startStripeFake>>;
 beforeAll(async () => {
   fake = await startStripeFake();
   t = await createTestApp({ billing: STRIPE });
-  // The same provider class, pointed at the loopback fake instead of api.stripe.com.
-  t.app.billing.provider = new StripeProvider(STRIPE, {
-    host: '127.0.0.1',
-    port: fake.port,
-    protocol: 'http',
-  });
+  useStripeFake(t.app, fake);
 });
 afterAll(async () => {
   await t?.close();

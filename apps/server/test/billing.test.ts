@@ -7,7 +7,7 @@ import { gatewayStateOf } from '../src/gateway/state';
 import { createTestApp, type TTestApp } from './helpers';
 import { lastMail, PASSWORD } from './identity-helpers';
 import { inviteToken } from './teams-helpers';
-import { advance, CARDS, cardToken, newOwner, paymentsOf, send } from './billing-helpers';
+import { advance, CARDS, cardToken, newOwner, paymentsOf, pdfText, send } from './billing-helpers';
 
 let t: TTestApp;
 beforeAll(async () => {
@@ -642,13 +642,3 @@ describe('invoices and closing', () => {
     expect(await advance(t.app, 31)).toBeGreaterThanOrEqual(0);
   });
 });
-
-/** The text of an uncompressed pdfkit PDF: its hex strings, decoded. */
-function pdfText(pdf: Buffer): string {
-  const body = pdf.toString('latin1');
-  return [...body.matchAll(/\[(.*?)\] TJ/g)]
-    .map((m) =>
-      [...m[1]!.matchAll(/<([0-9a-f]+)>/g)].map((h) => Buffer.from(h[1]!, 'hex').toString('latin1')).join(''),
-    )
-    .join('\n');
-}

@@ -7,6 +7,24 @@ import { LookupCache } from '../src/lib/lookup-cache';
 import { isPrivateAddress } from '../src/lib/upstream-address';
 import { guardedLookup } from '../src/gateway/upstream';
 
+/**
+ * Two instances' counters on one Redis at a fixed time, with no database behind them: the test
+ * seeds the months it uses.
+ */
+function twoInstances(url: string, time: number): [RedisCallCounters, RedisCallCounters] {
+  const log = pino({ level: 'silent' });
+  const make = () =>
+    new RedisCallCounters(
+      url,
+      {} as TDb,
+      log,
+      async () => {},
+      () => {},
+      () => time,
+    );
+  return [make(), make()];
+}
+
 describe('rate limiter', () => {
   it('allows the limit per key per minute, then answers the seconds left in the window', () => {
     let now = Date.UTC(2026, 0, 1, 10, 0, 15);
@@ -27,18 +45,7 @@ describe('rate limiter', () => {
     const { Redis } = await import('ioredis');
     const admin = new Redis(url);
     await admin.set(`air:q:${id}-account:2026-01`, 0, 'PX', 60_000);
-    const log = pino({ level: 'silent' });
-    const make = () =>
-      new RedisCallCounters(
-        url,
-        {} as TDb,
-        log,
-        async () => {},
-        () => {},
-        () => time,
-      );
-    const one = make();
-    const two = make();
+    const [one, two] = twoInstances(url, time);
     try {
       await expect.poll(() => one.redisUp() && two.redisUp()).toBe(true);
       const limits = {
@@ -79,18 +86,7 @@ describe('rate limiter', () => {
     const admin = new Redis(url);
     // Seeded: 10 minor units spent already (in millionths).
     await admin.set(spendKey, 10_000_000, 'PX', 60_000);
-    const log = pino({ level: 'silent' });
-    const make = () =>
-      new RedisCallCounters(
-        url,
-        {} as TDb,
-        log,
-        async () => {},
-        () => {},
-        () => time,
-      );
-    const one = make();
-    const two = make();
+    const [one, two] = twoInstances(url, time);
     try {
       await expect.poll(() => one.redisUp() && two.redisUp()).toBe(true);
       // A 50 limit and 4 per call: 10 calls fit (10 + 40), the other 20 are refused.

@@ -2,51 +2,25 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoices, marketplaceCharges, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
-import { advance, CARDS, cardToken, newOwner, send } from './billing-helpers';
-import { createTestApp, type TTestApp } from './helpers';
-import { insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+import { advance, CARDS, cardToken, newOwner, pdfText, send } from './billing-helpers';
+import type { TTestApp } from './helpers';
+import { insertKey, type TMockUpstream } from './gateway-fixtures';
+import { chatOverHttp, sharePricedRoute, startListeningApp, stopListeningApp } from './marketplace-helpers';
 
 let t: TTestApp;
 let upstream: TMockUpstream;
 let base: string;
 
 beforeAll(async () => {
-  upstream = await startMockUpstream();
-  t = await createTestApp({ upstreamAllowPrivate: true });
-  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  ({ t, upstream, base } = await startListeningApp());
 });
 
-afterAll(async () => {
-  await t?.close();
-  await upstream?.close();
-});
+afterAll(() => stopListeningApp({ t, upstream }));
 
-function call(key: string, routeName: string) {
-  return fetch(`${base}/api/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ model: routeName, messages: [{ role: 'user', content: 'hi' }] }),
-  });
-}
-
-function pdfText(pdf: Buffer): string {
-  const body = pdf.toString('latin1');
-  return [...body.matchAll(/\[(.*?)\] TJ/g)]
-    .map((m) =>
-      [...m[1]!.matchAll(/<([0-9a-f]+)>/g)].map((h) => Buffer.from(h[1]!, 'hex').toString('latin1')).join(''),
-    )
-    .join('\n');
-}
+const call = (key: string, routeName: string) => chatOverHttp(base, key, routeName);
 
 async function route(owner: { headers: Record<string, string> }, routeName: string, price: object) {
-  const created = await send(t.app, owner.headers, 'POST', '/api/aiendpoint', {
-    route_name: routeName,
-    route_endpoint: `${upstream.url}/ok`,
-    isShared: true,
-    isPrivate: false,
-    config: { price },
-  });
-  expect(created.statusCode, created.body).toBe(201);
+  await sharePricedRoute(t.app, owner, routeName, `${upstream.url}/ok`, price);
 }
 
 describe('marketplace charges at renewal', () => {

@@ -4,8 +4,9 @@ import { microsToMinor } from '@air/shared/schemas/price';
 import { invoices, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
 import { advance, CARDS, cardToken, newOwner, send } from './billing-helpers';
-import { createTestApp, type TTestApp } from './helpers';
-import { insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+import type { TTestApp } from './helpers';
+import { insertKey, type TMockUpstream } from './gateway-fixtures';
+import { chatOverHttp, sharePricedRoute, startListeningApp, stopListeningApp } from './marketplace-helpers';
 
 /*
  * Money adds up (issue 24): for one billing period with several callers and providers, per-call
@@ -20,35 +21,19 @@ let base: string;
 const FEE_PERCENT = 15;
 
 beforeAll(async () => {
-  upstream = await startMockUpstream();
-  t = await createTestApp({ upstreamAllowPrivate: true, platformFeePercent: FEE_PERCENT });
-  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  ({ t, upstream, base } = await startListeningApp({ platformFeePercent: FEE_PERCENT }));
 });
 
-afterAll(async () => {
-  await t?.close();
-  await upstream?.close();
-});
+afterAll(() => stopListeningApp({ t, upstream }));
 
 async function call(key: string, routeName: string): Promise<number> {
-  const answer = await fetch(`${base}/api/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ model: routeName, messages: [{ role: 'user', content: 'hi' }] }),
-  });
+  const answer = await chatOverHttp(base, key, routeName);
   await answer.arrayBuffer();
   return answer.status;
 }
 
 async function route(owner: { headers: Record<string, string> }, routeName: string, price: object) {
-  const created = await send(t.app, owner.headers, 'POST', '/api/aiendpoint', {
-    route_name: routeName,
-    route_endpoint: `${upstream.url}/ok`,
-    isShared: true,
-    isPrivate: false,
-    config: { price },
-  });
-  expect(created.statusCode, created.body).toBe(201);
+  await sharePricedRoute(t.app, owner, routeName, `${upstream.url}/ok`, price);
 }
 
 describe('marketplace money for a period', () => {

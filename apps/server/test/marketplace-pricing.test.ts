@@ -8,46 +8,28 @@ import { UsageJournal } from '../src/modules/usage/journal';
 import { chargedMicros } from '../src/modules/usage/service';
 import { gatewayStateOf } from '../src/gateway/state';
 import { CARDS, cardToken, newOwner, send } from './billing-helpers';
-import { createTestApp, type TTestApp } from './helpers';
-import { insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+import type { TTestApp } from './helpers';
+import { insertKey, type TMockUpstream } from './gateway-fixtures';
+import { chatOverHttp, sharePricedRoute, startListeningApp, stopListeningApp } from './marketplace-helpers';
 
 let t: TTestApp;
 let upstream: TMockUpstream;
 let base: string;
 
 beforeAll(async () => {
-  upstream = await startMockUpstream();
-  t = await createTestApp({ upstreamAllowPrivate: true });
-  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  ({ t, upstream, base } = await startListeningApp());
 });
 
-afterAll(async () => {
-  await t?.close();
-  await upstream?.close();
-});
+afterAll(() => stopListeningApp({ t, upstream }));
 
 const PRICE = { per_call: 3, per_1m_input_tokens: 150, per_1m_output_tokens: 600 };
 /** The mock answers 11 prompt and 7 completion tokens: 3 x 1e6 + 11 x 150 + 7 x 600 millionths. */
 const CALL_MICROS = 3_000_000 + 11 * 150 + 7 * 600;
 
-function call(key: string, routeName: string, content = 'hi') {
-  return fetch(`${base}/api/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ model: routeName, messages: [{ role: 'user', content }] }),
-  });
-}
+const call = (key: string, routeName: string, content = 'hi') => chatOverHttp(base, key, routeName, content);
 
-async function priced(owner: { headers: Record<string, string> }, routeName: string, upstreamPath = '/ok') {
-  const created = await send(t.app, owner.headers, 'POST', '/api/aiendpoint', {
-    route_name: routeName,
-    route_endpoint: `${upstream.url}${upstreamPath}`,
-    isShared: true,
-    isPrivate: false,
-    config: { price: PRICE },
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  return created.json().data.id as string;
+function priced(owner: { headers: Record<string, string> }, routeName: string, upstreamPath = '/ok') {
+  return sharePricedRoute(t.app, owner, routeName, `${upstream.url}${upstreamPath}`, PRICE);
 }
 
 async function rowsOf(endpointId: string) {

@@ -7,6 +7,7 @@ import { CARDS, cardToken, newOwner, send } from './billing-helpers';
 import { createTestApp, type TTestApp } from './helpers';
 import { bearer, seedUser, signIn } from './identity-helpers';
 import { insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+import { chatOverHttp, sharePricedRoute } from './marketplace-helpers';
 
 let upstream: TMockUpstream;
 
@@ -42,11 +43,7 @@ describe.each(variants)('marketplace spend limit, counted %s', (_name, redisUrl)
   });
 
   async function call(key: string, routeName: string): Promise<{ status: number; code?: string }> {
-    const answer = await fetch(`${base}/api/v1/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      body: JSON.stringify({ model: routeName, messages: [{ role: 'user', content: 'hi' }] }),
-    });
+    const answer = await chatOverHttp(base, key, routeName);
     const body = (await answer.json()) as { error?: { code: string } };
     return { status: answer.status, code: body.error?.code };
   }
@@ -63,16 +60,9 @@ describe.each(variants)('marketplace spend limit, counted %s', (_name, redisUrl)
     const token = await cardToken(t.app, caller.headers, CARDS.ok);
     expect((await send(t.app, caller.headers, 'PATCH', '/api/account/card', { token })).statusCode).toBe(200);
     const routeName = `spend${process.pid}/r${seq++}-${redisUrl ? 'redis' : 'memory'}`;
-    const created = await send(t.app, provider.headers, 'POST', '/api/aiendpoint', {
-      route_name: routeName,
-      route_endpoint: `${upstream.url}/ok`,
-      isShared: true,
-      isPrivate: false,
-      config: { price },
-    });
-    expect(created.statusCode, created.body).toBe(201);
+    const endpointId = await sharePricedRoute(t.app, provider, routeName, `${upstream.url}/ok`, price);
     const key = await insertKey(t.db, t.config.secret, caller.accountId);
-    return { provider, caller, routeName, key, endpointId: created.json().data.id as string };
+    return { provider, caller, routeName, key, endpointId };
   }
 
   function setLimit(headers: Record<string, string>, limit: unknown) {

@@ -2,18 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoices, subscriptions } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
-import { StripeProvider } from '../src/modules/billing/stripe/provider';
 import { advance, newOwner, send } from './billing-helpers';
-import { startStripeFake } from './billing-stripe-fake';
-import { insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
-import { createTestApp, type TTestApp } from './helpers';
-
-const STRIPE = {
-  provider: 'stripe' as const,
-  secretKey: 'sk_test_fake',
-  publishableKey: 'pk_test_fake',
-  webhookSecret: 'whsec_test_fake',
-};
+import { startStripeFake, STRIPE, useStripeFake } from './billing-stripe-fake';
+import { insertKey, type TMockUpstream } from './gateway-fixtures';
+import type { TTestApp } from './helpers';
+import { chatOverHttp, sharePricedRoute, startListeningApp } from './marketplace-helpers';
 
 let t: TTestApp;
 let fake: Awaited<ReturnType<typeof startStripeFake>>;
@@ -22,15 +15,8 @@ let base: string;
 
 beforeAll(async () => {
   fake = await startStripeFake();
-  upstream = await startMockUpstream();
-  t = await createTestApp({ billing: STRIPE, upstreamAllowPrivate: true });
-  // The same provider class, pointed at the loopback fake instead of api.stripe.com.
-  t.app.billing.provider = new StripeProvider(STRIPE, {
-    host: '127.0.0.1',
-    port: fake.port,
-    protocol: 'http',
-  });
-  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  ({ t, upstream, base } = await startListeningApp({ billing: STRIPE }));
+  useStripeFake(t.app, fake);
 });
 
 afterAll(async () => {
@@ -40,11 +26,7 @@ afterAll(async () => {
 });
 
 async function call(key: string, routeName: string): Promise<number> {
-  const answer = await fetch(`${base}/api/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ model: routeName, messages: [{ role: 'user', content: 'hi' }] }),
-  });
+  const answer = await chatOverHttp(base, key, routeName);
   await answer.arrayBuffer();
   return answer.status;
 }
@@ -54,14 +36,11 @@ let seq = 0;
 async function callerOfPricedRoute(card: string) {
   const provider = await newOwner(t.app, 'free');
   const routeName = `stripe${process.pid}/r${seq++}`;
-  const created = await send(t.app, provider.headers, 'POST', '/api/aiendpoint', {
-    route_name: routeName,
-    route_endpoint: `${upstream.url}/ok`,
-    isShared: true,
-    isPrivate: false,
-    config: { price: { per_call: 12, per_1m_input_tokens: 0, per_1m_output_tokens: 0 } },
+  await sharePricedRoute(t.app, provider, routeName, `${upstream.url}/ok`, {
+    per_call: 12,
+    per_1m_input_tokens: 0,
+    per_1m_output_tokens: 0,
   });
-  expect(created.statusCode, created.body).toBe(201);
   const caller = await newOwner(t.app);
   const plan = await send(t.app, caller.headers, 'POST', '/api/account/plan', {
     plan: 'pro',

@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TAccountOverview } from '@air/shared/schemas/overview';
@@ -8,29 +5,15 @@ import { aiEndpoints, usageEvents } from '../src/db/schema';
 import { createTestApp, type TTestApp } from './helpers';
 import { bearer, createActor } from './support/actors';
 import { insertEndpoint, insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+import { freePlansFile, injectChat } from './usage-fixtures';
 import { refusedUrl } from './routing-fixtures';
 
 let t: TTestApp;
 let upstream: TMockUpstream;
 
-function plansFile(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'air-overview-plans-'));
-  const file = path.join(dir, 'plans.json');
-  const base = { currency: 'usd', currency_symbol: '$', interval: 'month', type: 'flat', price: 0 };
-  writeFileSync(
-    file,
-    JSON.stringify({
-      plans: [
-        { ...base, id: 'free', name: 'Free', quota_calls_month: 1000, rate_limit_per_minute: 1000, sort: 0 },
-      ],
-    }),
-  );
-  return file;
-}
-
 beforeAll(async () => {
   upstream = await startMockUpstream();
-  t = await createTestApp({ upstreamAllowPrivate: true, plansFile: plansFile() });
+  t = await createTestApp({ upstreamAllowPrivate: true, plansFile: freePlansFile([['free', 'Free', 1000]]) });
 });
 
 afterAll(async () => {
@@ -41,24 +24,16 @@ afterAll(async () => {
 const DAY_MS = 86_400_000;
 const dayAgo = (n: number) => new Date(Date.now() - n * DAY_MS).toISOString().slice(0, 10);
 
+const askOverview = (token: string) =>
+  t.app.inject({ method: 'GET', url: '/api/account/overview', headers: bearer(token) });
+
 async function overview(token: string): Promise<TAccountOverview> {
-  const response = await t.app.inject({
-    method: 'GET',
-    url: '/api/account/overview',
-    headers: bearer(token),
-  });
+  const response = await askOverview(token);
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{ data: TAccountOverview }>().data;
 }
 
-function gatewayCall(rawKey: string, model: string) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/chat/completions',
-    headers: { authorization: `Bearer ${rawKey}`, 'content-type': 'application/json' },
-    payload: { model, messages: [{ role: 'user', content: 'Hi' }] },
-  });
-}
+const gatewayCall = (rawKey: string, model: string) => injectChat(t.app, rawKey, model);
 
 interface TSeed {
   daysAgo: number;
@@ -244,18 +219,10 @@ describe('GET /api/account/overview', () => {
     expect(seen.started.key).toBe(false);
 
     const gatewayOnly = await insertKey(t.db, t.config.secret, owner.accountId, ['gateway.invoke']);
-    const refused = await t.app.inject({
-      method: 'GET',
-      url: '/api/account/overview',
-      headers: bearer(gatewayOnly.raw),
-    });
+    const refused = await askOverview(gatewayOnly.raw);
     expect(refused.statusCode).toBe(403);
     const reader = await insertKey(t.db, t.config.secret, owner.accountId, ['usage.read']);
-    const read = await t.app.inject({
-      method: 'GET',
-      url: '/api/account/overview',
-      headers: bearer(reader.raw),
-    });
+    const read = await askOverview(reader.raw);
     expect(read.statusCode).toBe(200);
     expect(read.json<{ data: TAccountOverview }>().data.started.key).toBe(true);
   });

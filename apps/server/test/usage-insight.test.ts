@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +9,7 @@ import { storedCalls } from '../src/modules/usage/service';
 import { createTestApp, type TTestApp } from './helpers';
 import { createActor, type TActor } from './support/actors';
 import { insertEndpoint, insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+import { freePlansFile, injectChat } from './usage-fixtures';
 
 interface TReceived {
   to: string[];
@@ -23,22 +21,6 @@ let upstream: TMockUpstream;
 let smtp: SMTPServer;
 const received: TReceived[] = [];
 const SUPPORT = 'help-desk@air.test';
-
-function plansFile(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'air-insight-plans-'));
-  const file = path.join(dir, 'plans.json');
-  const base = { currency: 'usd', currency_symbol: '$', interval: 'month', type: 'flat', price: 0 };
-  writeFileSync(
-    file,
-    JSON.stringify({
-      plans: [
-        { ...base, id: 'free', name: 'Free', quota_calls_month: 1000, rate_limit_per_minute: 1000, sort: 0 },
-        { ...base, id: 'five', name: 'Five', quota_calls_month: 5, rate_limit_per_minute: 1000, sort: 1 },
-      ],
-    }),
-  );
-  return file;
-}
 
 beforeAll(async () => {
   upstream = await startMockUpstream();
@@ -60,7 +42,10 @@ beforeAll(async () => {
     upstreamAllowPrivate: true,
     smtpUrl: `smtp://127.0.0.1:${port}`,
     supportEmail: SUPPORT,
-    plansFile: plansFile(),
+    plansFile: freePlansFile([
+      ['free', 'Free', 1000],
+      ['five', 'Five', 5],
+    ]),
   });
 });
 
@@ -72,14 +57,7 @@ afterAll(async () => {
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
-function call(rawKey: string, model: string, stream = false) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/chat/completions',
-    headers: { authorization: `Bearer ${rawKey}`, 'content-type': 'application/json' },
-    payload: { model, stream, messages: [{ role: 'user', content: 'Hi' }] },
-  });
-}
+const call = (rawKey: string, model: string, stream = false) => injectChat(t.app, rawKey, model, stream);
 
 function get(url: string, token: string) {
   return t.app.inject({ method: 'GET', url, headers: auth(token) });

@@ -6,6 +6,7 @@ import { closeAccount } from '../src/modules/account/close';
 import { createTestApp, type TTestApp } from './helpers';
 import { createActor } from './support/actors';
 import { insertEndpoint, insertKey, startMockUpstream, type TMockUpstream } from './gateway-fixtures';
+import { injectChat } from './usage-fixtures';
 
 let t: TTestApp;
 let upstream: TMockUpstream;
@@ -20,14 +21,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-function callGateway(rawKey: string, model: string) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/chat/completions',
-    headers: { authorization: `Bearer ${rawKey}`, 'content-type': 'application/json' },
-    payload: { model, messages: [{ role: 'user', content: 'Hi' }] },
-  });
-}
+const callGateway = (rawKey: string, model: string) => injectChat(t.app, rawKey, model);
 
 function usage(bearer?: string) {
   return t.app.inject({

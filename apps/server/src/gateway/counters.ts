@@ -303,9 +303,7 @@ export class RedisCallCounters implements TCallCounters {
           return 0;
         },
         (error: unknown) => {
-          this.log.warn({ err: error }, 'gateway: Redis counters unavailable, counting locally');
-          if (this.redis.status !== 'ready') this.markDown();
-          else this.scheduleReconcile();
+          this.redisFailed(error, 'gateway: Redis counters unavailable, counting locally');
           return this.admitLocally(key, limits);
         },
       );
@@ -332,9 +330,7 @@ export class RedisCallCounters implements TCallCounters {
         return { counterId, period, limitMicros, reservedMicros, shared: true };
       },
       (error: unknown) => {
-        this.log.warn({ err: error }, 'gateway: Redis counters unavailable, counting spend locally');
-        if (this.redis.status !== 'ready') this.markDown();
-        else this.scheduleReconcile();
+        this.redisFailed(error, 'gateway: Redis counters unavailable, counting spend locally');
         return this.reserveLocally(counterId, limitMicros, reservedMicros);
       },
     );
@@ -369,17 +365,7 @@ export class RedisCallCounters implements TCallCounters {
 
   /** A spend counter's month, seeded once from usage_events like the quota (SET NX). */
   private seedSpend(counterId: string, period: string): Promise<void> {
-    const key = spendKeyName(counterId, period);
-    let pending = this.seeding.get(key);
-    if (!pending) {
-      pending = (async () => {
-        await this.beforeSeed();
-        const stored = await storedSpendOf(this.db, counterId, period);
-        await this.redis.set(key, stored, 'PX', QUOTA_KEY_TTL_MS, 'NX');
-      })().finally(() => this.seeding.delete(key));
-      this.seeding.set(key, pending);
-    }
-    return pending;
+    return this.seedOnce(spendKeyName(counterId, period), () => storedSpendOf(this.db, counterId, period));
   }
 
   async calls(accountId: string): Promise<number> {
@@ -412,17 +398,14 @@ export class RedisCallCounters implements TCallCounters {
 
   /** A capped key's month, seeded once from usage_events like an account's (SET NX). */
   private seedKey(counterId: string, period: string): Promise<void> {
-    const key = keyQuotaName(counterId, period);
-    let pending = this.seeding.get(key);
-    if (!pending) {
-      pending = (async () => {
-        await this.beforeSeed();
-        const stored = await storedKeyCalls(this.db, counterId, period);
-        await this.redis.set(key, stored, 'PX', QUOTA_KEY_TTL_MS, 'NX');
-      })().finally(() => this.seeding.delete(key));
-      this.seeding.set(key, pending);
-    }
-    return pending;
+    return this.seedOnce(keyQuotaName(counterId, period), () => storedKeyCalls(this.db, counterId, period));
+  }
+
+  /** A command failed: stop using Redis if the connection is gone, else retry it shortly. */
+  private redisFailed(error: unknown, message: string): void {
+    this.log.warn({ err: error }, message);
+    if (this.redis.status !== 'ready') this.markDown();
+    else this.scheduleReconcile();
   }
 
   private markDown(): void {
@@ -432,13 +415,21 @@ export class RedisCallCounters implements TCallCounters {
   }
 
   private seed(accountId: string, period: string): Promise<void> {
-    const key = `air:q:${accountId}:${period}`;
+    return this.seedOnce(`air:q:${accountId}:${period}`, () => storedCalls(this.db, accountId, period));
+  }
+
+  /**
+   * Sets a month's counter `key` to the stored count (after this instance's pending usage is
+   * written), with SET NX so only the first instance's seed counts; concurrent seeds of one key
+   * share one run.
+   */
+  private seedOnce(key: string, stored: () => Promise<number>): Promise<void> {
     let pending = this.seeding.get(key);
     if (!pending) {
       pending = (async () => {
         await this.beforeSeed();
-        const stored = await storedCalls(this.db, accountId, period);
-        await this.redis.set(key, stored, 'PX', QUOTA_KEY_TTL_MS, 'NX');
+        const value = await stored();
+        await this.redis.set(key, value, 'PX', QUOTA_KEY_TTL_MS, 'NX');
       })().finally(() => this.seeding.delete(key));
       this.seeding.set(key, pending);
     }

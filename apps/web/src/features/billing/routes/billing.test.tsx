@@ -37,6 +37,20 @@ function open() {
   return renderPage(<BillingPage />, { path: '/account/billing', title: 'billing' });
 }
 
+/** The page of an account on the free plan: one seat, no card, and the invoices given (none). */
+function openOnFreePlan(invoices: (typeof invoice)[] = []) {
+  signInAs({ plan: 'free' });
+  billingApi({
+    'GET /api/account/plans': { body: plansAnswer('free') },
+    'GET /api/account/subscription': {
+      body: { data: subscription({ plan: 'free', plan_name: 'Free', seats: 1, seat_price: 0 }) },
+    },
+    'GET /api/account/card': { body: { data: null } },
+    'GET /api/account/invoice': { body: { data: invoices } },
+  });
+  return open();
+}
+
 export async function typeCard(user: ReturnType<typeof userEvent.setup>, number: string) {
   await user.type(screen.getByLabelText('Card number'), number);
   await user.type(screen.getByLabelText('Expiration date'), '1230');
@@ -77,16 +91,7 @@ describe('/account/billing', () => {
   });
 
   it('the free plan shows Plan and Card (a card opens priced marketplace routes), no Invoices before one', async () => {
-    signInAs({ plan: 'free' });
-    billingApi({
-      'GET /api/account/plans': { body: plansAnswer('free') },
-      'GET /api/account/subscription': {
-        body: { data: subscription({ plan: 'free', plan_name: 'Free', seats: 1, seat_price: 0 }) },
-      },
-      'GET /api/account/card': { body: { data: null } },
-      'GET /api/account/invoice': { body: { data: [] } },
-    });
-    const { user } = open();
+    const { user } = openOnFreePlan();
     expect(await screen.findByRole('tab', { name: 'Plan' })).toBeInTheDocument();
     expect(screen.queryByRole('tab', { name: 'Invoices' })).toBeNull();
     await user.click(screen.getByRole('tab', { name: 'Card' }));
@@ -96,16 +101,7 @@ describe('/account/billing', () => {
   });
 
   it('the free plan shows Invoices once a month of priced marketplace calls made one', async () => {
-    signInAs({ plan: 'free' });
-    billingApi({
-      'GET /api/account/plans': { body: plansAnswer('free') },
-      'GET /api/account/subscription': {
-        body: { data: subscription({ plan: 'free', plan_name: 'Free', seats: 1, seat_price: 0 }) },
-      },
-      'GET /api/account/card': { body: { data: null } },
-      'GET /api/account/invoice': { body: { data: [invoice] } },
-    });
-    const { user } = open();
+    const { user } = openOnFreePlan([invoice]);
     await user.click(await screen.findByRole('tab', { name: 'Invoices' }));
     expect((await screen.findAllByText(invoice.number)).length).toBeGreaterThan(0);
   });
@@ -286,16 +282,7 @@ describe('/account/billing', () => {
   });
 
   it('the free plan: no renewal date, no "1 × $0", and "Free" printed once on its plan card', async () => {
-    signInAs({ plan: 'free' });
-    billingApi({
-      'GET /api/account/plans': { body: plansAnswer('free') },
-      'GET /api/account/subscription': {
-        body: { data: subscription({ plan: 'free', plan_name: 'Free', seats: 1, seat_price: 0 }) },
-      },
-      'GET /api/account/card': { body: { data: null } },
-      'GET /api/account/invoice': { body: { data: [] } },
-    });
-    open();
+    openOnFreePlan();
     await screen.findByRole('tab', { name: 'Plan' });
     expect(screen.queryByText(/Renews on|Ends on/)).toBeNull();
     expect(screen.queryByText(/1 × \$0/)).toBeNull();

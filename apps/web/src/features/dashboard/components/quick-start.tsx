@@ -3,6 +3,13 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { CodeBlock } from './code-block';
 import { buildSnippets, SAMPLE_MODEL } from '../snippets';
 
+/** The snippet tabs: the snippet's key, and the language's name as shown. */
+const LANGUAGES = [
+  ['curl', 'cURL'],
+  ['node', 'NodeJS'],
+  ['python', 'Python'],
+] as const;
+
 /** The examples (cURL, NodeJS, Python) and the OpenAI-compatible form, with the key and route given. */
 export function QuickStart({ apiKey, routeName }: { apiKey: string; routeName: string }) {
   const { t } = useTranslation('dashboard');
@@ -13,31 +20,21 @@ export function QuickStart({ apiKey, routeName }: { apiKey: string; routeName: s
     <div className="min-w-0 space-y-4">
       <Tabs defaultValue="curl">
         <TabsList>
-          <TabsTrigger value="curl">cURL</TabsTrigger>
-          <TabsTrigger value="node">NodeJS</TabsTrigger>
-          <TabsTrigger value="python">Python</TabsTrigger>
+          {LANGUAGES.map(([value, name]) => (
+            <TabsTrigger key={value} value={value}>
+              {name}
+            </TabsTrigger>
+          ))}
         </TabsList>
-        <TabsContent value="curl">
-          <CodeBlock
-            code={snippets.curl}
-            label={t('quickstart.snippet', { name: 'cURL' })}
-            testId="snippet-curl"
-          />
-        </TabsContent>
-        <TabsContent value="node">
-          <CodeBlock
-            code={snippets.node}
-            label={t('quickstart.snippet', { name: 'NodeJS' })}
-            testId="snippet-node"
-          />
-        </TabsContent>
-        <TabsContent value="python">
-          <CodeBlock
-            code={snippets.python}
-            label={t('quickstart.snippet', { name: 'Python' })}
-            testId="snippet-python"
-          />
-        </TabsContent>
+        {LANGUAGES.map(([value, name]) => (
+          <TabsContent key={value} value={value}>
+            <CodeBlock
+              code={snippets[value]}
+              label={t('quickstart.snippet', { name })}
+              testId={`snippet-${value}`}
+            />
+          </TabsContent>
+        ))}
       </Tabs>
       <div className="space-y-3">
         <p className="text-sm font-medium">{t('openai.title')}</p>

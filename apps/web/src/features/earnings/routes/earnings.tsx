@@ -22,9 +22,7 @@ import {
   totalsOf,
 } from '../earnings-figures';
 import { earningsQuery, pricedEndpointsQuery } from '../earnings-api';
-
-const selectClass =
-  'h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none';
+import { FilterSelect } from '@/components/ui/filter-select';
 
 type TLine = TEarningsRow & { id: string };
 
@@ -108,24 +106,14 @@ function PeriodPicker({
 }) {
   const { t, i18n } = useTranslation('earnings');
   return (
-    <div className="grid gap-1">
-      <label className="text-xs font-medium" htmlFor="earnings-period">
-        {t('period.label')}
-      </label>
-      <select
-        id="earnings-period"
-        className={selectClass}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-      >
-        {periods.map((period) => (
-          <option key={period} value={period}>
-            {monthLabel(period, i18n.language)}
-          </option>
-        ))}
-        <option value={ALL_PERIODS}>{t('period.all')}</option>
-      </select>
-    </div>
+    <FilterSelect id="earnings-period" label={t('period.label')} value={value} onChange={onChange}>
+      {periods.map((period) => (
+        <option key={period} value={period}>
+          {monthLabel(period, i18n.language)}
+        </option>
+      ))}
+      <option value={ALL_PERIODS}>{t('period.all')}</option>
+    </FilterSelect>
   );
 }
 

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TUsageQuota } from '@air/shared/schemas/usage-insight';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { cn } from '@/lib/utils';
+import { PercentBar } from './percent-bar';
 
 /** This month's calls against the plan's quota, with a progress bar and the projected day. */
 export function QuotaCard({
@@ -40,23 +40,7 @@ export function QuotaCard({
                 percent,
               })}
             </p>
-            <div
-              role="progressbar"
-              aria-label={t('quota.bar')}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={Math.min(100, percent)}
-              aria-valuetext={`${percent}%`}
-              className="h-3 w-full overflow-hidden rounded-full bg-muted"
-            >
-              <div
-                className={cn(
-                  'h-full rounded-full transition-[width]',
-                  percent >= 100 ? 'bg-destructive' : percent >= 80 ? 'bg-amber-500' : 'bg-primary',
-                )}
-                style={{ width: `${Math.min(100, percent)}%` }}
-              />
-            </div>
+            <PercentBar percent={percent} label={t('quota.bar')} />
             <p className="text-sm text-muted-foreground">
               {quota.reached
                 ? t('quota.reached')

@@ -12,9 +12,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { formatDateTime } from '@/components/table/format';
 import { useErrorHandler } from '@/lib/error-handler';
 import { fetchRequestLog, type TLogFilters } from '../usage-api';
-
-const selectClass =
-  'h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none';
+import { FilterSelect } from '@/components/ui/filter-select';
 
 /**
  * The last 30 days of calls (metadata only, never bodies), filtered by route, key and status class,
@@ -43,8 +41,8 @@ export function RequestLog({
   }, [log.error, handleError]);
   const items = log.data?.pages.flatMap((page) => page.items) ?? [];
   const number = numberFormat(locale);
-  const set = (name: keyof TLogFilters) => (event: React.ChangeEvent<HTMLSelectElement>) =>
-    setFilters((old) => ({ ...old, [name]: event.target.value || undefined }));
+  const set = (name: keyof TLogFilters) => (value: string) =>
+    setFilters((old) => ({ ...old, [name]: value || undefined }));
 
   return (
     <section aria-labelledby="request-log" className="space-y-3">
@@ -53,60 +51,42 @@ export function RequestLog({
       </h2>
       <p className="text-sm text-muted-foreground">{t('log.intro')}</p>
       <div className="flex flex-wrap gap-2">
-        <div className="grid gap-1">
-          <label className="text-xs font-medium" htmlFor="log-route">
-            {t('log.route')}
-          </label>
-          <select
-            id="log-route"
-            className={selectClass}
-            value={filters.endpoint_id ?? ''}
-            onChange={set('endpoint_id')}
-          >
-            <option value="">{t('log.all')}</option>
-            {routes.map((route) => (
-              <option key={route.id} value={route.id}>
-                {route.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="grid gap-1">
-          <label className="text-xs font-medium" htmlFor="log-key">
-            {t('log.key')}
-          </label>
-          <select id="log-key" className={selectClass} value={filters.key_id ?? ''} onChange={set('key_id')}>
-            <option value="">{t('log.all')}</option>
-            {keys.map((key) => (
-              <option key={key.id} value={key.id}>
-                {key.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="grid gap-1">
-          <label className="text-xs font-medium" htmlFor="log-status">
-            {t('log.status')}
-          </label>
-          <select
-            id="log-status"
-            className={selectClass}
-            value={filters.status ?? ''}
-            onChange={(event) =>
-              setFilters((old) => ({
-                ...old,
-                status: (event.target.value || undefined) as TUsageStatusClass,
-              }))
-            }
-          >
-            <option value="">{t('log.all')}</option>
-            {USAGE_STATUS_CLASSES.map((status) => (
-              <option key={status} value={status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="log-route"
+          label={t('log.route')}
+          value={filters.endpoint_id ?? ''}
+          onChange={set('endpoint_id')}
+        >
+          <option value="">{t('log.all')}</option>
+          {routes.map((route) => (
+            <option key={route.id} value={route.id}>
+              {route.name}
+            </option>
+          ))}
+        </FilterSelect>
+        <FilterSelect id="log-key" label={t('log.key')} value={filters.key_id ?? ''} onChange={set('key_id')}>
+          <option value="">{t('log.all')}</option>
+          {keys.map((key) => (
+            <option key={key.id} value={key.id}>
+              {key.name}
+            </option>
+          ))}
+        </FilterSelect>
+        <FilterSelect
+          id="log-status"
+          label={t('log.status')}
+          value={filters.status ?? ''}
+          onChange={(value) =>
+            setFilters((old) => ({ ...old, status: (value || undefined) as TUsageStatusClass }))
+          }
+        >
+          <option value="">{t('log.all')}</option>
+          {USAGE_STATUS_CLASSES.map((status) => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
+        </FilterSelect>
       </div>
       {log.isPending ? (
         <div role="status" className="space-y-2">

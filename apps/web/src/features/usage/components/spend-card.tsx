@@ -15,18 +15,9 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
-import { cn } from '@/lib/utils';
+import { formatMinor as money } from '@/features/marketplace/catalog-format';
 import { monthUsageQuery } from '../usage-api';
-
-/** Minor units of a two-decimal currency as money, in the page's language. */
-function money(minor: number, currency: string, locale: string): string {
-  return new Intl.NumberFormat(locale, {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }).format(minor / 100);
-}
+import { PercentBar } from './percent-bar';
 
 /**
  * A typed amount (`25`, `25.5`, `25,50`) as minor units; empty is no limit (null). Anything else
@@ -87,23 +78,7 @@ function SpendSoFar({ spend, locale }: { spend: TUsage; locale: string }) {
       <p className="text-sm">
         {t('spend.ofLimit', { spent, limit: money(spend.quota, currency, locale), percent })}
       </p>
-      <div
-        role="progressbar"
-        aria-label={t('spend.bar')}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={Math.min(100, percent)}
-        aria-valuetext={`${percent}%`}
-        className="h-3 w-full overflow-hidden rounded-full bg-muted"
-      >
-        <div
-          className={cn(
-            'h-full rounded-full transition-[width]',
-            percent >= 100 ? 'bg-destructive' : percent >= 80 ? 'bg-amber-500' : 'bg-primary',
-          )}
-          style={{ width: `${Math.min(100, percent)}%` }}
-        />
-      </div>
+      <PercentBar percent={percent} label={t('spend.bar')} />
       {spend.total >= spend.quota && <p className="text-sm text-muted-foreground">{t('spend.reached')}</p>}
     </>
   );

@@ -19,6 +19,7 @@ import { RequestLog } from '../components/request-log';
 import { CountTable, Tokens, UsageRowsTable } from '../components/usage-tables';
 import { downloadText, usageCsv } from '../csv';
 import { usageInsightQuery, type TPeriodChoice } from '../usage-api';
+import { FilterSelect } from '@/components/ui/filter-select';
 
 // The spend card's limit form brings the form engine and the shared schemas (about 40 KB gzipped):
 // loaded after the page's frame, so /account/usage keeps its bundle budget.
@@ -38,9 +39,6 @@ const STATUS_COLORS = {
   status_other: '#94a3b8',
 };
 const SERVED_COLOR = '#6366f1';
-const selectClass =
-  'h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none';
-
 /**
  * /account/usage: what flowed through the gateway in a period. Caller view (calls per day by
  * status class, by endpoint and key, tokens, latency), provider view (other accounts' calls to this
@@ -71,23 +69,18 @@ export default function UsagePage() {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <PageHeading className="mb-0" />
         <div className="flex flex-wrap items-end gap-2">
-          <div className="grid gap-1">
-            <label className="text-xs font-medium" htmlFor="usage-period">
-              {t('period.label')}
-            </label>
-            <select
-              id="usage-period"
-              className={selectClass}
-              value={choice.period}
-              onChange={(event) => pickPeriod(event.target.value as TUsagePeriod)}
-            >
-              {USAGE_PERIODS.map((period) => (
-                <option key={period} value={period}>
-                  {t(`period.${period}`)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect
+            id="usage-period"
+            label={t('period.label')}
+            value={choice.period}
+            onChange={(value) => pickPeriod(value as TUsagePeriod)}
+          >
+            {USAGE_PERIODS.map((period) => (
+              <option key={period} value={period}>
+                {t(`period.${period}`)}
+              </option>
+            ))}
+          </FilterSelect>
           {choice.period === 'custom' && (
             <React.Suspense fallback={null}>
               <CustomPeriodForm
