@@ -19,9 +19,6 @@ const NEEDS_EMBEDDED = [
   'test/start-process.test.ts',
 ];
 const onPostgres = process.env.AIR_TEST_DB === 'postgres';
-// The API-document fuzz (issue 21, about 100 s) runs once: `npm test` sets AIR_FUZZ_ONCE on the
-// embedded pass when the PostgreSQL pass follows, so it runs there, against the production database.
-const SKIP_FUZZ = !onPostgres && process.env.AIR_FUZZ_ONCE === '1' ? ['test/fuzz.test.ts'] : [];
 
 // One runner, four projects: pure shared logic, the server against a real database, the console in
 // jsdom, and the docs checked against the code.
@@ -44,11 +41,7 @@ export default defineConfig({
           name: 'server',
           root: './apps/server',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: [
-            ...configDefaults.exclude,
-            ...(onPostgres ? NEEDS_EMBEDDED : NEEDS_POSTGRES),
-            ...SKIP_FUZZ,
-          ],
+          exclude: [...configDefaults.exclude, ...(onPostgres ? NEEDS_EMBEDDED : NEEDS_POSTGRES)],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -79,12 +79,12 @@ check('prettier', run('prettier', bin('prettier'), ['--check', '.', '--log-level
 check('typecheck', await typecheck);
 
 const vitestJson = join(out, 'vitest.json');
-const vitestOk = run(
-  'unit + API tests (embedded PostgreSQL)',
-  bin('vitest'),
-  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
-  { env: process.env.TEST_DATABASE_URL ? { AIR_FUZZ_ONCE: '1' } : {} },
-);
+const vitestOk = run('unit + API tests (embedded PostgreSQL)', bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+]);
 countVitest('vitest', vitestJson, vitestOk);
 
 if (process.env.TEST_DATABASE_URL) {
