@@ -9,11 +9,24 @@ interface TReceived {
   raw: string;
 }
 
-async function startSmtp(): Promise<{ server: SMTPServer; port: number; received: TReceived[] }> {
+async function startSmtp(
+  options: { busyConnections?: number; refuseRecipients?: boolean } = {},
+): Promise<{ server: SMTPServer; port: number; received: TReceived[]; connections: () => number }> {
   const received: TReceived[] = [];
+  let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    onConnect(_session, callback) {
+      connections += 1;
+      if (connections > (options.busyConnections ?? 0)) return callback();
+      // A server that is busy for now (421, a passing refusal).
+      callback(Object.assign(new Error('busy, try later'), { responseCode: 421 }));
+    },
+    onRcptTo(_address, _session, callback) {
+      if (!options.refuseRecipients) return callback();
+      callback(Object.assign(new Error('no such mailbox'), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
@@ -25,7 +38,7 @@ async function startSmtp(): Promise<{ server: SMTPServer; port: number; received
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as { port: number }).port;
-  return { server, port, received };
+  return { server, port, received, connections: () => connections };
 }
 
 let t: TTestApp | undefined;
@@ -60,6 +73,37 @@ describe('mail delivery', () => {
     expect(await t.db.select().from(mailOutbox)).toHaveLength(0);
     expect((await t.app.inject({ url: '/dev/mail.json' })).statusCode).toBe(404);
     expect((await t.app.inject({ url: '/dev/mail' })).statusCode).toBe(404);
+  });
+
+  it('tries a busy SMTP server again (421), on a new connection, and the mail arrives', async () => {
+    const started = await startSmtp({ busyConnections: 2 });
+    smtp = started.server;
+    t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${started.port}`, appUrl: 'http://air.test' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/account',
+      payload: { name: 'Bo', email: 'bo@x.io', password: 'Correct-horse-1' },
+    });
+    expect(res.statusCode).toBe(201);
+    // Refused twice, delivered on the third attempt (after SMTP_RETRY_MS: 1 s, then 3 s).
+    expect(started.connections()).toBe(3);
+    expect(started.received).toHaveLength(1);
+    expect(started.received[0]!.to).toEqual(['bo@x.io']);
+  });
+
+  it('does not send again a mail the server refused for good (550): one attempt, logged', async () => {
+    const started = await startSmtp({ refuseRecipients: true });
+    smtp = started.server;
+    t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${started.port}`, appUrl: 'http://air.test' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/account',
+      payload: { name: 'Cy', email: 'cy@x.io', password: 'Correct-horse-1' },
+    });
+    // The sign-up stands (the user can ask for a new mail); the refused mail is not tried again.
+    expect(res.statusCode).toBe(201);
+    expect(started.connections()).toBe(1);
+    expect(started.received).toHaveLength(0);
   });
 
   it('without SMTP stores mail in the outbox, listed at /dev/mail (HTML, clickable) and /dev/mail.json', async () => {

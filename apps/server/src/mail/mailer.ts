@@ -1,6 +1,7 @@
 import { lt, sql } from 'drizzle-orm';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
@@ -82,6 +83,29 @@ export function mailStatus(config: Pick<TConfig, 'smtpUrl' | 'isProduction' | 'a
   return `mail to the dev outbox at ${config.appUrl}/dev/mail (loopback callers only)`;
 }
 
+/**
+ * nodemailer waits 30 s for a server's greeting and 2 min for a connection by default, while the
+ * request that sends the mail (a sign-up, a password reset) waits too. A server that has not
+ * answered in 10 s is given up on and tried again on a new connection (SMTP_RETRY_MS). An SMTP_URL
+ * that sets these itself (`?greetingTimeout=…`) keeps its own.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+/** The waits before the second and third attempt of a mail that failed for a passing reason. */
+export const SMTP_RETRY_MS = [1_000, 3_000];
+
+function withSmtpTimeouts(url: string): string {
+  const parsed = new URL(url);
+  for (const [key, value] of Object.entries(SMTP_TIMEOUTS))
+    if (!parsed.searchParams.has(key)) parsed.searchParams.set(key, String(value));
+  return parsed.toString();
+}
+
+/** A refusal of the mail itself (5xx) is final; no answer, a lost connection or a 4xx may pass. */
+function transientSmtpError(error: unknown): boolean {
+  const code = (error as { responseCode?: number }).responseCode;
+  return code === undefined || (code >= 400 && code < 500);
+}
+
 export function createMailer(options: {
   db: TDb;
   config: Pick<TConfig, 'appUrl' | 'smtpUrl' | 'mailFrom' | 'isProduction'>;
@@ -90,7 +114,9 @@ export function createMailer(options: {
   const { db, config, log } = options;
   // nodemailer is loaded only when mail goes over SMTP: the default install never needs it.
   const smtp: Promise<Transporter> | undefined = config.smtpUrl
-    ? import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(config.smtpUrl!))
+    ? import('nodemailer').then(({ default: nodemailer }) =>
+        nodemailer.createTransport(withSmtpTimeouts(config.smtpUrl!)),
+      )
     : undefined;
 
   return {
@@ -100,15 +126,23 @@ export function createMailer(options: {
       const content = await renderTemplate(config, mail);
       const links = linksOf(content.html);
       if (smtp) {
-        await (
-          await smtp
-        ).sendMail({
-          from: config.mailFrom,
-          to,
-          subject: content.subject,
-          html: content.html,
-          text: content.text,
-        });
+        const transporter = await smtp;
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await transporter.sendMail({
+              from: config.mailFrom,
+              to,
+              subject: content.subject,
+              html: content.html,
+              text: content.text,
+            });
+            break;
+          } catch (error) {
+            if (attempt >= SMTP_RETRY_MS.length + 1 || !transientSmtpError(error)) throw error;
+            log.warn({ err: error, attempt, template: mail.template }, 'mail not sent, trying again');
+            await sleep(SMTP_RETRY_MS[attempt - 1]!);
+          }
+        }
         // Delivered mail is not kept: its links must not sit readable in the database.
         log.info({ template: mail.template }, 'mail sent');
         return;
