@@ -266,6 +266,9 @@ services:
 
 let passed = 0;
 let failed = 0;
+/** What the instances logged last, printed under a failed check (set once the stack is up). */
+let instanceLogs = () => '';
+
 async function check(name, body) {
   const started = Date.now();
   try {
@@ -279,6 +282,7 @@ async function check(name, body) {
         .split('\n')
         .join('\n    ')}`,
     );
+    log(instanceLogs());
   }
 }
 
@@ -380,6 +384,13 @@ async function main() {
         `Caddy ${caddy}, Node ${version('air-1', ['node', '--version'])}`,
     );
 
+    instanceLogs = () =>
+      ['air-1', 'air-2']
+        .map((service) => {
+          const logs = compose(['logs', '--tail', '15', service], { allowFail: true });
+          return `--- ${service} (last lines)\n${logs.stdout}${logs.stderr}`;
+        })
+        .join('\n');
     await runChecks({ engine, base, mockBase, sql, containerOf, compose, caddy });
   } catch (error) {
     failed += 1;
