@@ -65,12 +65,12 @@ function AuthCheck() {
       last = Date.now();
       check(() => live);
     };
+    // Not on window focus: a click into the page focuses it too, and a check then races the
+    // request the click starts (a sign-out's DELETE answered first makes the check a 401).
     document.addEventListener('visibilitychange', onVisible);
-    window.addEventListener('focus', onVisible);
     return () => {
       live = false;
       document.removeEventListener('visibilitychange', onVisible);
-      window.removeEventListener('focus', onVisible);
     };
   }, []);
   return null;
