@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { count, eq, sum } from 'drizzle-orm';
+import { and, count, eq, isNotNull, sum } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -115,11 +115,12 @@ describe.runIf(onPostgres)('two gateway instances on one PostgreSQL and Redis', 
     return { account, key, routeName, endpoint };
   }
 
-  async function storedRows(accountId: string): Promise<number> {
+  async function storedRows(accountId: string, routedOnly = false): Promise<number> {
+    const caller = eq(usageEvents.callerAccountId, accountId);
     const [row] = await database.db
       .select({ n: count() })
       .from(usageEvents)
-      .where(eq(usageEvents.callerAccountId, accountId));
+      .where(routedOnly ? and(caller, isNotNull(usageEvents.endpointId)) : caller);
     return Number(row!.n);
   }
 
@@ -356,7 +357,9 @@ describe.runIf(onPostgres)('two gateway instances on one PostgreSQL and Redis', 
     await redis.connect();
     const counter = `air:q:${account.id}:${periodOf(Date.now())}`;
     const expected = 17 + servedWhilePolling;
-    await expect.poll(() => storedRows(account.id), { timeout: 10_000 }).toBe(expected);
+    // Rows of routed calls only: the poll's 404s (the route gone) are metered for the request log
+    // with no endpoint, and never count to the quota (decision 030).
+    await expect.poll(() => storedRows(account.id, true), { timeout: 10_000 }).toBe(expected);
     // Known race, not yet found (stop 30's note, issue 25): when the two instances' reconciles
     // overlap the first calls after Redis returns, the counter has ended 1-3 calls above the stored
     // count in some runs (never below it). The quota then refuses a few calls early that month,
