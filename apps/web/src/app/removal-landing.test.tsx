@@ -49,20 +49,25 @@ afterEach(() => {
   queryClient.clear();
 });
 
+/** The user as the server answers once the session works in their other account, Beta. */
+function betaUser() {
+  return userFixture({
+    role: 'developer',
+    permission: { ...permissionsFor('developer') },
+    verified: true,
+    plan: 'free',
+    onboarded: true,
+    accounts: [{ id: 'b1', name: 'Beta' }],
+    account_id: 'b1',
+    account_name: 'Beta',
+  });
+}
+
 describe('a removed member', () => {
   it('moved to another account: the old data is dropped, a notice says why, the new dashboard opens', async () => {
     signInToAcme();
     queryClient.setQueryData(['acme', 'keys'], ['Acme key']);
-    const moved = userFixture({
-      role: 'developer',
-      permission: { ...permissionsFor('developer') },
-      verified: true,
-      plan: 'free',
-      onboarded: true,
-      accounts: [{ id: 'b1', name: 'Beta' }],
-      account_id: 'b1',
-      account_name: 'Beta',
-    });
+    const moved = betaUser();
     mockApi({
       'GET /api/auth': {
         status: 200,
@@ -121,16 +126,7 @@ describe('a removed member', () => {
   it('working in another account than this tab knew (moved, told in another tab): the cache is dropped', async () => {
     signInToAcme();
     queryClient.setQueryData(['acme', 'keys'], ['Acme key']);
-    const beta = userFixture({
-      role: 'developer',
-      permission: { ...permissionsFor('developer') },
-      verified: true,
-      plan: 'free',
-      onboarded: true,
-      accounts: [{ id: 'b1', name: 'Beta' }],
-      account_id: 'b1',
-      account_name: 'Beta',
-    });
+    const beta = betaUser();
     mockApi({
       'GET /api/auth': { status: 200, body: { data: { authenticated: true, ...beta } } },
       'GET /api/user': { status: 200, body: { data: beta } },
