@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { TUsagePeriod, TUsageLogQuery } from '@air/shared/schemas/usage-insight';
 import { call } from '@/lib/api';
 
@@ -23,6 +23,10 @@ export function usageInsightQuery(choice: TPeriodChoice) {
     queryKey: ['usage-insight', choice.period, choice.from ?? '', choice.to ?? ''],
     queryFn: async ({ signal }) =>
       (await call('GET /api/account/usage/insight', { query: periodQuery(choice), signal })).data,
+    // "Custom" picked before both days are: nothing to ask yet (the server would answer 400), and
+    // the last period's figures stay on the page meanwhile.
+    enabled: choice.period !== 'custom' || Boolean(choice.from && choice.to),
+    placeholderData: keepPreviousData,
   });
 }
 
