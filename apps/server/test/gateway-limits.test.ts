@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { QUOTA_EXCEEDED, RedisCallCounters } from '../src/gateway/counters';
+import { QUOTA_EXCEEDED } from '../src/gateway/counter-types';
+import { RedisCallCounters } from '../src/gateway/redis-counters';
 import type { TDb } from '../src/db/client';
 import { createMemoryRateLimiter, periodOf } from '../src/gateway/limits';
 import { LookupCache } from '../src/lib/lookup-cache';

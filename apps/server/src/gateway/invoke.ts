@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { TKeyAuth } from '../core/credentials';
 import type { TRouteEntry } from './directory';
-import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED } from './counters';
+import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED } from './counter-types';
 import { GATEWAY_ERRORS, keyQuotaBody, writeGatewayError, type TGatewayErrorCode } from './errors';
 import { goneResult, mayCall, ownResult, parseObject } from './call-outcome';
 import { RoutedCall } from './routed-call';

@@ -1,0 +1,343 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import type { TDb } from '../db/client';
+import { storedCalls } from '../modules/usage/service';
+import type { TPlanLimits } from './directory';
+import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED, type TAdmitKey, type TCallCounters } from './counter-types';
+import { LocalCallCounters } from './local-counters';
+import { keyCounterId, MonthlyCalls, storedKeyCalls } from './limits';
+import {
+  RESERVE_SCRIPT,
+  SETTLE_SCRIPT,
+  limitMicrosOf,
+  spendCounterId,
+  spendKeyName,
+  storedSpendOf,
+  type TSpendTicket,
+} from './spend';
+
+/**
+ * One script run per call: the key's counter for this minute, then the account's counter for this
+ * month, then (for a key with a monthly cap, ARGV[3] > 0) the key's counter for this month, each
+ * checked and incremented atomically (no other call can run between check and increment, on any
+ * instance). -1: rate limit hit; -2 (-4): the account's (key's) month counter does not exist yet
+ * (the caller seeds it from the stored usage and runs the script again; the rate hit is taken
+ * back); -3: quota reached; -5: the key's cap reached; else the calls counted this month.
+ */
+const ADMIT_SCRIPT = `
+local rate = redis.call('INCR', KEYS[1])
+if rate == 1 then redis.call('PEXPIRE', KEYS[1], 61000) end
+if rate > tonumber(ARGV[1]) then return -1 end
+local used = redis.call('GET', KEYS[2])
+if not used then
+  redis.call('DECR', KEYS[1])
+  return -2
+end
+if tonumber(used) >= tonumber(ARGV[2]) then return -3 end
+if tonumber(ARGV[3]) > 0 then
+  local keyUsed = redis.call('GET', KEYS[3])
+  if not keyUsed then
+    redis.call('DECR', KEYS[1])
+    return -4
+  end
+  if tonumber(keyUsed) >= tonumber(ARGV[3]) then return -5 end
+  redis.call('INCR', KEYS[3])
+end
+return redis.call('INCR', KEYS[2])
+`;
+
+function keyQuotaName(counterId: string, period: string): string {
+  return `air:kq:${counterId}:${period}`;
+}
+
+/** A month's counter outlives its month by a few days, then Redis drops it. */
+const QUOTA_KEY_TTL_MS = 35 * 86_400_000;
+
+type TAdmitRedis = Redis & {
+  airAdmit(
+    rateKey: string,
+    quotaKey: string,
+    keyQuotaKey: string,
+    rateLimit: number,
+    quota: number,
+    keyCap: number,
+  ): Promise<number>;
+  airReserve(spendKey: string, limitMicros: number, reservedMicros: number): Promise<number>;
+  airSettle(
+    spendKey: string,
+    limitMicros: number,
+    reservedMicros: number,
+    costMicros: number,
+  ): Promise<number>;
+};
+
+/**
+ * Counters shared by every instance through Redis (REDIS_URL). Each account's month is seeded
+ * once from usage_events (after this instance's pending usage is written), with SET NX so only
+ * the first instance's seed counts. When Redis does not answer, calls are admitted by local
+ * counters (exact for this instance only) and `redisUp()` says so; when it answers again, the
+ * usage counted meanwhile is written and the months of the accounts counted locally are dropped
+ * from Redis, so their next call seeds them again from the stored usage, which now includes the
+ * calls made during the outage.
+ */
+export class RedisCallCounters implements TCallCounters {
+  private readonly redis: TAdmitRedis;
+  private readonly local: LocalCallCounters;
+  private readonly monthly: MonthlyCalls;
+  private up = false;
+  /** Accounts admitted by the local counters since Redis was last in use. */
+  private readonly countedLocally = new Set<string>();
+  /** Capped keys' counter ids admitted locally meanwhile (their months are re-seeded too). */
+  private readonly keysCountedLocally = new Set<string>();
+  /** Spend counters reserved in locally meanwhile (re-seeded too). */
+  private readonly spendCountedLocally = new Set<string>();
+  private readonly seeding = new Map<string, Promise<void>>();
+  private reconciling: Promise<void> | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    url: string,
+    private readonly db: TDb,
+    private readonly log: FastifyBaseLogger,
+    private readonly beforeSeed: () => Promise<void>,
+    private readonly onLocalAdmit: () => void = () => {},
+    private readonly now: () => number = Date.now,
+  ) {
+    this.local = new LocalCallCounters(db, beforeSeed, now);
+    // Only used for its period arithmetic (the month name is recomputed only when it changes).
+    this.monthly = new MonthlyCalls(db, now);
+    // No offline queue: while disconnected a command fails at once and the call is counted locally
+    // instead of waiting for a reconnect.
+    this.redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 2000,
+      enableAutoPipelining: true,
+    }) as TAdmitRedis;
+    this.redis.defineCommand('airAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
+    this.redis.defineCommand('airReserve', { numberOfKeys: 1, lua: RESERVE_SCRIPT });
+    this.redis.defineCommand('airSettle', { numberOfKeys: 1, lua: SETTLE_SCRIPT });
+    this.redis.on('ready', () => void this.reconcile());
+    this.redis.on('close', () => this.markDown());
+    // Connection errors are reported by 'close' and retried by ioredis; they must not crash the process.
+    this.redis.on('error', () => {});
+  }
+
+  redisUp(): boolean {
+    return this.up;
+  }
+
+  admit(key: TAdmitKey, limits: TPlanLimits): number | Promise<number> {
+    if (!this.up) return this.admitLocally(key, limits);
+    const { keyId, accountId } = key;
+    const time = this.now();
+    const minute = Math.floor(time / 60_000);
+    const period = this.monthly.period();
+    const quotaKey = `air:q:${accountId}:${period}`;
+    const cap = key.monthlyCalls ?? 0;
+    const keyQuotaKey = cap > 0 ? keyQuotaName(keyCounterId(accountId, keyId, cap), period) : quotaKey;
+    return this.redis
+      .airAdmit(
+        `air:rl:${keyId}:${minute}`,
+        quotaKey,
+        keyQuotaKey,
+        limits.rateLimitPerMinute,
+        limits.quotaCallsMonth,
+        cap,
+      )
+      .then(
+        (result) => {
+          if (result === -1) return ((minute + 1) * 60_000 - time) / 1000;
+          if (result === -3) return QUOTA_EXCEEDED;
+          if (result === -5) return KEY_QUOTA_EXCEEDED;
+          if (result === -2) return this.seed(accountId, period).then(() => this.admit(key, limits));
+          if (result === -4)
+            return this.seedKey(keyCounterId(accountId, keyId, cap), period).then(() =>
+              this.admit(key, limits),
+            );
+          return 0;
+        },
+        (error: unknown) => {
+          this.redisFailed(error, 'gateway: Redis counters unavailable, counting locally');
+          return this.admitLocally(key, limits);
+        },
+      );
+  }
+
+  reserveSpend(
+    accountId: string,
+    limitSetAt: number,
+    limitMinor: number,
+    reservedMicros: number,
+  ): TSpendTicket | null | Promise<TSpendTicket | null> {
+    const counterId = spendCounterId(accountId, limitSetAt);
+    const limitMicros = limitMicrosOf(limitMinor);
+    if (!this.up) return this.reserveLocally(counterId, limitMicros, reservedMicros);
+    const period = this.monthly.period();
+    const spendKey = spendKeyName(counterId, period);
+    return this.redis.airReserve(spendKey, limitMicros, reservedMicros).then(
+      (result): TSpendTicket | null | Promise<TSpendTicket | null> => {
+        if (result === -2) return null;
+        if (result === -1)
+          return this.seedSpend(counterId, period).then(() =>
+            this.reserveSpend(accountId, limitSetAt, limitMinor, reservedMicros),
+          );
+        return { counterId, period, limitMicros, reservedMicros, shared: true };
+      },
+      (error: unknown) => {
+        this.redisFailed(error, 'gateway: Redis counters unavailable, counting spend locally');
+        return this.reserveLocally(counterId, limitMicros, reservedMicros);
+      },
+    );
+  }
+
+  settleSpend(ticket: TSpendTicket, costMicros: number): number | Promise<number> {
+    if (!ticket.shared) return this.local.settleSpend(ticket, costMicros);
+    return this.redis
+      .airSettle(
+        spendKeyName(ticket.counterId, ticket.period),
+        ticket.limitMicros,
+        ticket.reservedMicros,
+        costMicros,
+      )
+      .then(Number, (error: unknown) => {
+        // The call went; unsure of the count, it is charged no more than it reserved.
+        this.log.warn({ err: error }, 'gateway: Redis unavailable to settle a spend reservation');
+        return Math.min(costMicros, ticket.reservedMicros);
+      });
+  }
+
+  private reserveLocally(
+    counterId: string,
+    limitMicros: number,
+    reservedMicros: number,
+  ): TSpendTicket | null | Promise<TSpendTicket | null> {
+    this.spendCountedLocally.add(counterId);
+    this.onLocalAdmit();
+    const [accountId, setAt] = counterId.split(':');
+    return this.local.reserveSpend(accountId!, Number(setAt), limitMicros / 1_000_000, reservedMicros);
+  }
+
+  /** A spend counter's month, seeded once from usage_events like the quota (SET NX). */
+  private seedSpend(counterId: string, period: string): Promise<void> {
+    return this.seedOnce(spendKeyName(counterId, period), () => storedSpendOf(this.db, counterId, period));
+  }
+
+  async calls(accountId: string): Promise<number> {
+    if (!this.up) return this.local.calls(accountId);
+    const period = this.monthly.period();
+    try {
+      const value = await this.redis.get(`air:q:${accountId}:${period}`);
+      if (value !== null) return Number(value);
+      await this.seed(accountId, period);
+      return Number((await this.redis.get(`air:q:${accountId}:${period}`)) ?? 0);
+    } catch {
+      return this.local.calls(accountId);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.redis.disconnect();
+    await this.local.close();
+  }
+
+  private admitLocally(key: TAdmitKey, limits: TPlanLimits): number | Promise<number> {
+    this.countedLocally.add(key.accountId);
+    if (key.monthlyCalls !== null)
+      this.keysCountedLocally.add(keyCounterId(key.accountId, key.keyId, key.monthlyCalls));
+    this.onLocalAdmit();
+    return this.local.admit(key, limits);
+  }
+
+  /** A capped key's month, seeded once from usage_events like an account's (SET NX). */
+  private seedKey(counterId: string, period: string): Promise<void> {
+    return this.seedOnce(keyQuotaName(counterId, period), () => storedKeyCalls(this.db, counterId, period));
+  }
+
+  /** A command failed: stop using Redis if the connection is gone, else retry it shortly. */
+  private redisFailed(error: unknown, message: string): void {
+    this.log.warn({ err: error }, message);
+    if (this.redis.status !== 'ready') this.markDown();
+    else this.scheduleReconcile();
+  }
+
+  private markDown(): void {
+    if (this.up && !this.closed)
+      this.log.error('gateway: Redis unreachable, counting quotas and rate limits locally');
+    this.up = false;
+  }
+
+  private seed(accountId: string, period: string): Promise<void> {
+    return this.seedOnce(`air:q:${accountId}:${period}`, () => storedCalls(this.db, accountId, period));
+  }
+
+  /**
+   * Sets a month's counter `key` to the stored count (after this instance's pending usage is
+   * written), with SET NX so only the first instance's seed counts; concurrent seeds of one key
+   * share one run.
+   */
+  private seedOnce(key: string, stored: () => Promise<number>): Promise<void> {
+    let pending = this.seeding.get(key);
+    if (!pending) {
+      pending = (async () => {
+        await this.beforeSeed();
+        const value = await stored();
+        await this.redis.set(key, value, 'PX', QUOTA_KEY_TTL_MS, 'NX');
+      })().finally(() => this.seeding.delete(key));
+      this.seeding.set(key, pending);
+    }
+    return pending;
+  }
+
+  private scheduleReconcile(): void {
+    if (this.reconciling || this.retryTimer || this.closed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.reconcile();
+    }, 1000);
+    this.retryTimer.unref();
+  }
+
+  /** Redis answers (again): write the usage counted meanwhile, drop the months it missed, use it. */
+  private reconcile(): Promise<void> {
+    if (!this.reconciling) {
+      this.reconciling = this.catchUp().finally(() => {
+        this.reconciling = null;
+      });
+    }
+    return this.reconciling;
+  }
+
+  private async catchUp(): Promise<void> {
+    try {
+      if (this.countedLocally.size > 0 || this.spendCountedLocally.size > 0) {
+        await this.beforeSeed();
+        const period = this.monthly.period();
+        const accounts = [...this.countedLocally];
+        const keys = [...this.keysCountedLocally];
+        const spends = [...this.spendCountedLocally];
+        await this.redis.del(
+          ...accounts.map((accountId) => `air:q:${accountId}:${period}`),
+          ...keys.map((counterId) => keyQuotaName(counterId, period)),
+          ...spends.map((counterId) => spendKeyName(counterId, period)),
+        );
+        for (const accountId of accounts) this.countedLocally.delete(accountId);
+        for (const counterId of keys) this.keysCountedLocally.delete(counterId);
+        for (const counterId of spends) this.spendCountedLocally.delete(counterId);
+        this.local.reset();
+        this.log.info({ accounts: accounts.length }, 'gateway: Redis back, counters re-seeded from usage');
+      }
+      if (this.redis.status === 'ready') this.up = true;
+      // Calls admitted locally while this ran: their months are dropped and re-seeded too.
+      if (this.countedLocally.size > 0 || this.spendCountedLocally.size > 0)
+        setImmediate(() => this.scheduleReconcile());
+    } catch (error) {
+      this.log.warn({ err: error }, 'gateway: Redis counters not reconciled yet');
+      // Retried once this attempt is over (scheduleReconcile waits for it to finish).
+      setImmediate(() => this.scheduleReconcile());
+    }
+  }
+}
