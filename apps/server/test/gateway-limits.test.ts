@@ -70,6 +70,15 @@ describe('rate limiter', () => {
       expect(results.filter((result) => result === QUOTA_EXCEEDED)).toHaveLength(3);
       expect(results.filter((result) => result === 30)).toHaveLength(12);
       expect(await one.calls(`${id}-account`)).toBe(5);
+      // A refused call of the key (an unknown route) takes from the same window alone, on any instance.
+      const other = `${id}-other`;
+      const hits = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => (i % 2 ? one : two).hitRate(other, 4)),
+      );
+      expect(hits.filter((wait) => wait === 0)).toHaveLength(4);
+      expect(hits.filter((wait) => wait === 30)).toHaveLength(2);
+      expect(await one.hitRate(`${id}-key`, 8)).toBe(30);
+      await admin.del(`air:rl:${other}:${Math.floor(time / 60_000)}`);
     } finally {
       await admin.del(`air:q:${id}-account:2026-01`, `air:rl:${id}-key:${Math.floor(time / 60_000)}`);
       admin.disconnect();

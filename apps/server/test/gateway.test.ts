@@ -286,6 +286,23 @@ describe('gateway access', () => {
     expect((await res.json()).error.code).toBe('rate_limit_exceeded');
   });
 
+  it('counts calls to unknown routes against the rate limit, and meters none past it', async () => {
+    const { key, routeName, account } = await setup({ plan: 'ratelimited' });
+    await startWellInsideAMinute();
+    // A burst of refused calls (a cached miss costs no look-up): only the limit's worth is metered.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call(key.raw, { model: 'nobody/nothing' })),
+    );
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses.filter((status) => status === 404)).toHaveLength(2);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(18);
+    // The window is spent for real calls too.
+    expect((await call(key.raw, { model: routeName })).status).toBe(429);
+    await gatewayStateOf(t.app).meter.flush();
+    const rows = await t.db.select().from(usageEvents).where(eq(usageEvents.callerAccountId, account.id));
+    expect(rows.map((row) => row.errorCode)).toEqual(['route_not_found', 'route_not_found']);
+  });
+
   it("answers 402 past the caller plan's monthly quota, counting calls already stored", async () => {
     const { key, routeName, account } = await setup({ plan: 'tinyquota' });
     expect((await call(key.raw, { model: routeName })).status).toBe(200);

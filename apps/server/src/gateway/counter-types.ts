@@ -22,6 +22,12 @@ export interface TAdmitKey {
 export interface TCallCounters {
   admit(key: TAdmitKey, limits: TPlanLimits): number | Promise<number>;
   /**
+   * Counts a refused call of a known key (an unknown route) against the key's rate limit alone:
+   * 0, or the seconds until the rate window ends. Such calls are metered for the request log, so
+   * without this a key could write rows as fast as the gateway answers.
+   */
+  hitRate(keyId: string, ratePerMinute: number): number | Promise<number>;
+  /**
    * Takes `reservedMicros` of the account's spend limit for a priced call (spend.ts): a ticket, or
    * null when the call would pass the limit.
    */

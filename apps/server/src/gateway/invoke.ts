@@ -98,9 +98,19 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
   /**
    * A valid key called a route it cannot reach (missing, another account's private one, outside
    * its allow-list): refused, and metered with no endpoint so the caller finds it in the request
-   * log and the 4xx count. Appended to the meter's buffer like any call: no database query here.
+   * log and the 4xx count. It counts against the key's rate limit (not the quota), so a key cannot
+   * write request-log rows faster than it may call; past the limit it is refused as any call is,
+   * and not metered. Appended to the meter's buffer like any call: no database query here once
+   * the account's plan limits are cached.
    */
-  function refuseUnknownRoute(res: ServerResponse, requestId: string, started: number, key: TKeyAuth) {
+  async function refuseUnknownRoute(res: ServerResponse, requestId: string, started: number, key: TKeyAuth) {
+    let limits = directory.planLimits.peek(key.accountId);
+    if (limits === undefined) limits = await directory.planLimits.load(key.accountId);
+    if (!limits) return refuse(res, requestId, started, 'internal_error');
+    let wait = counters.hitRate(key.keyId, limits.rateLimitPerMinute);
+    if (typeof wait !== 'number') wait = await wait;
+    if (res.destroyed) return;
+    if (wait > 0) return refuse(res, requestId, started, 'rate_limit_exceeded', wait);
     refuse(res, requestId, started, 'route_not_found');
     meter.record({
       callerAccountId: key.accountId,
@@ -318,7 +328,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
         // PostgreSQL refuses U+0000 in text: never let it reach the route look-up.
         if (routeName.includes('\0')) return refuse(res, requestId, started, 'invalid_model');
       }
-      if (routeName.length > MAX_ROUTE_NAME) return refuseUnknownRoute(res, requestId, started, key);
+      if (routeName.length > MAX_ROUTE_NAME) return await refuseUnknownRoute(res, requestId, started, key);
       routeName = routeName.toLowerCase();
       // An uncached name costs a database look-up, budgeted per client IP (directory.ts); a
       // name past the budget is refused below (`rate_limited`).
@@ -326,7 +336,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       if (route === undefined) route = await directory.routes.load(routeName, request.ip);
       // Another account's private route, or one outside the key's allow-list, answers exactly
       // like a missing one.
-      if (!mayCall(key, route)) return refuseUnknownRoute(res, requestId, started, key);
+      if (!mayCall(key, route)) return await refuseUnknownRoute(res, requestId, started, key);
 
       let limits = directory.planLimits.peek(key.accountId);
       if (limits === undefined) limits = await directory.planLimits.load(key.accountId);

@@ -74,6 +74,10 @@ export class LocalCallCounters implements TCallCounters {
     );
   }
 
+  hitRate(keyId: string, ratePerMinute: number): number {
+    return this.limiter.hit(keyId, ratePerMinute) as number;
+  }
+
   private countIfUnder(
     accountId: string,
     used: number,

@@ -46,6 +46,13 @@ end
 return redis.call('INCR', KEYS[2])
 `;
 
+/** The rate window alone (a refused call of a known key): its count this minute. */
+const RATE_SCRIPT = `
+local rate = redis.call('INCR', KEYS[1])
+if rate == 1 then redis.call('PEXPIRE', KEYS[1], 61000) end
+return rate
+`;
+
 function keyQuotaName(counterId: string, period: string): string {
   return `air:kq:${counterId}:${period}`;
 }
@@ -62,6 +69,7 @@ type TAdmitRedis = Redis & {
     quota: number,
     keyCap: number,
   ): Promise<number>;
+  airRate(rateKey: string): Promise<number>;
   airReserve(spendKey: string, limitMicros: number, reservedMicros: number): Promise<number>;
   airSettle(
     spendKey: string,
@@ -116,6 +124,7 @@ export class RedisCallCounters implements TCallCounters {
       enableAutoPipelining: true,
     }) as TAdmitRedis;
     this.redis.defineCommand('airAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
+    this.redis.defineCommand('airRate', { numberOfKeys: 1, lua: RATE_SCRIPT });
     this.redis.defineCommand('airReserve', { numberOfKeys: 1, lua: RESERVE_SCRIPT });
     this.redis.defineCommand('airSettle', { numberOfKeys: 1, lua: SETTLE_SCRIPT });
     this.redis.on('ready', () => void this.reconcile());
@@ -163,6 +172,19 @@ export class RedisCallCounters implements TCallCounters {
           return this.admitLocally(key, limits);
         },
       );
+  }
+
+  hitRate(keyId: string, ratePerMinute: number): number | Promise<number> {
+    if (!this.up) return this.local.hitRate(keyId, ratePerMinute);
+    const time = this.now();
+    const minute = Math.floor(time / 60_000);
+    return this.redis.airRate(`air:rl:${keyId}:${minute}`).then(
+      (used) => (used > ratePerMinute ? ((minute + 1) * 60_000 - time) / 1000 : 0),
+      (error: unknown) => {
+        this.redisFailed(error, 'gateway: Redis counters unavailable, counting locally');
+        return this.local.hitRate(keyId, ratePerMinute);
+      },
+    );
   }
 
   reserveSpend(
