@@ -10,6 +10,7 @@
 //   --sustain S      also load AIR at the top concurrency for S seconds and sample its RSS
 //   --no-portkey     skip Portkey's gateway
 //   --database-url U run AIR on this PostgreSQL database instead of the embedded one
+//   --redis-url U    run AIR with REDIS_URL (shared counters and change bus), as a scaled-out install does
 //   --root DIR       start AIR from another checkout of the repository (to compare two versions)
 //   --calls N        measure each run as exactly N calls instead of --duration seconds, and let
 //                    AIR's meter write them (1.5 s) before the run's CPU time is read: CPU time
@@ -58,6 +59,7 @@ const { values: args } = parseArgs({
     sustain: { type: 'string', default: '0' },
     'no-portkey': { type: 'boolean', default: false },
     'database-url': { type: 'string' },
+    'redis-url': { type: 'string' },
     root: { type: 'string' },
     fault: { type: 'string', default: '15' },
   },
@@ -284,7 +286,7 @@ async function startAirAsNpmStartDoes(upstreamUrl, faultUrl) {
     PLANS_FILE: plansFile,
     PORT: String(port),
     DATABASE_URL: args['database-url'] ?? '',
-    REDIS_URL: '',
+    REDIS_URL: args['redis-url'] ?? '',
   };
   // A first start creates the database in a child process: its memory counts too.
   const firstChildren = children.length;
@@ -411,7 +413,7 @@ if (args.only) {
 const byName = (name) => targets.find((target) => target.name === name);
 
 console.log(
-  `\nAIR gateway benchmark: node ${process.version}, ${ROUNDS} interleaved rounds of ${DURATION} s runs after a ${WARMUP} s warm-up, upstream delay ${args.delay} ms, AIR started as \`npm start\` does${args.root ? ` from ${args.root}` : ''} on ${args['database-url'] ? 'PostgreSQL' : 'the embedded database'}${args['cpu-prof'] ? ', under --cpu-prof' : ''}\n`,
+  `\nAIR gateway benchmark: node ${process.version}, ${ROUNDS} interleaved rounds of ${DURATION} s runs after a ${WARMUP} s warm-up, upstream delay ${args.delay} ms, AIR started as \`npm start\` does${args.root ? ` from ${args.root}` : ''} on ${args['database-url'] ? 'PostgreSQL' : 'the embedded database'}${args['redis-url'] ? ' with Redis' : ''}${args['cpu-prof'] ? ', under --cpu-prof' : ''}\n`,
 );
 const benchPids = () => [
   process.pid,
