@@ -246,7 +246,8 @@ function CallerView({ data, locale }: { data: TUsageInsight; locale: string }) {
               />
             </CardContent>
           </Card>
-          <div className="grid gap-4 xl:grid-cols-2">
+          {/* One above the other: eight columns each do not fit side by side beside the account menu. */}
+          <div className="grid gap-4">
             <UsageRowsTable
               caption={t('caller.byEndpoint')}
               nameHeader={t('col.route')}
