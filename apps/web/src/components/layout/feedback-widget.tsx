@@ -2,9 +2,12 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Frown, Heart, Meh, Smile, X } from 'lucide-react';
 import { Popover } from 'radix-ui';
-import { call } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useErrorHandler } from '@/lib/error-handler';
+import { errorText } from '@/components/form/error-text';
+import type { TFormFields } from '@/components/form/types';
+import { useSchemaForm, type TFieldError } from '@/components/form/use-form';
+import { useFormSubmit } from '@/components/form/use-submit';
 import { Button } from '@/components/ui/button';
 
 export const FEEDBACK_CLOSE_DELAY = 3_000;
@@ -13,44 +16,51 @@ const RATINGS = [
   { value: 'neutral', icon: Meh },
   { value: 'negative', icon: Frown },
 ] as const;
-type TRating = (typeof RATINGS)[number]['value'];
 
-/** Floating heart: rate the console and leave a comment; the panel closes 3 s after sending. */
+// The request schema loads with the widget, after the shell's first paint (zod stays out of it).
+const loadFeedbackSchema = () => import('@air/shared/schemas/feedback').then((m) => m.ZFeedback);
+
+const FIELDS: TFormFields = {
+  // Drawn as the row of faces below.
+  rating: { type: 'radio' },
+  comment: { type: 'textarea' },
+};
+
+/**
+ * Floating heart: rate the console and leave a comment, on the one form engine with the server's
+ * schema (ZFeedback) and the typed call `POST /api/feedback`; the panel closes 3 s after sending.
+ */
 export function FeedbackWidget() {
   const { t } = useTranslation();
   const handleError = useErrorHandler();
   const [open, setOpen] = useState(false);
-  const [rating, setRating] = useState<TRating | null>(null);
-  const [comment, setComment] = useState('');
-  const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  function reset() {
-    setRating(null);
-    setComment('');
-    setSent(false);
-  }
-
-  async function submit(event: React.FormEvent) {
-    event.preventDefault();
-    if (!rating) return;
-    setSending(true);
-    try {
-      await call('POST /api/feedback', { body: { rating, comment } });
+  const form = useSchemaForm(FIELDS, loadFeedbackSchema);
+  const submit = useFormSubmit(form, {
+    fields: FIELDS,
+    call: 'POST /api/feedback',
+    onError: handleError,
+    // The panel's own thanks is the answer: no toast of the server's message.
+    successMessage: '',
+    onSuccess: () => {
       setSent(true);
       timer.current = setTimeout(() => {
         setOpen(false);
-        reset();
+        form.reset();
+        setSent(false);
       }, FEEDBACK_CLOSE_DELAY);
-    } catch (error) {
-      handleError(error);
-    } finally {
-      setSending(false);
-    }
-  }
+    },
+  });
+  const rating = form.watch('rating');
+  const sending = form.formState.isSubmitting;
+  const commentError = errorText(
+    t,
+    form.formState.errors.comment as TFieldError | undefined,
+    t('feedback.comment'),
+  );
+
+  useEffect(() => () => clearTimeout(timer.current), []);
 
   return (
     <Popover.Root open={open} onOpenChange={setOpen}>
@@ -81,7 +91,7 @@ export function FeedbackWidget() {
               {t('feedback.thanks')}
             </p>
           ) : (
-            <form onSubmit={(event) => void submit(event)} className="grid gap-3">
+            <form onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-3">
               <div role="radiogroup" aria-label={t('feedback.rating')} className="flex justify-between gap-2">
                 {RATINGS.map(({ value, icon: Icon }) => (
                   <button
@@ -90,7 +100,9 @@ export function FeedbackWidget() {
                     role="radio"
                     aria-checked={rating === value}
                     aria-label={t(`feedback.${value}`)}
-                    onClick={() => setRating(value)}
+                    onClick={() =>
+                      form.setValue('rating', value, { shouldDirty: true, shouldValidate: true })
+                    }
                     className={cn(
                       'flex flex-1 justify-center rounded-md border p-2 hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
                       rating === value && 'border-primary bg-accent',
@@ -103,12 +115,18 @@ export function FeedbackWidget() {
               <label className="grid gap-1 text-sm">
                 {t('feedback.comment')}
                 <textarea
-                  value={comment}
-                  onChange={(event) => setComment(event.target.value)}
                   rows={3}
+                  aria-invalid={commentError ? true : undefined}
+                  aria-describedby={commentError ? 'feedback-comment-error' : undefined}
                   className="rounded-md border border-input bg-background px-3 py-2 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+                  {...form.register('comment')}
                 />
               </label>
+              {commentError && (
+                <p id="feedback-comment-error" className="text-sm text-destructive">
+                  {commentError}
+                </p>
+              )}
               <Button type="submit" loading={sending} disabled={!rating}>
                 {t('feedback.send')}
               </Button>
