@@ -7,6 +7,8 @@ const open = async () => {
   const rendered = renderPage(FeedbackWidget, { route: '/dashboard', path: '/dashboard' });
   await rendered.user.click(screen.getByRole('button', { name: 'Give feedback' }));
   expect(await screen.findByRole('heading', { name: 'How is AIR working for you?' })).toBeInTheDocument();
+  // The form itself loads after the shell.
+  await screen.findByRole('radiogroup', { name: 'Rating' });
   return rendered;
 };
 
@@ -17,7 +19,7 @@ describe('the feedback widget', () => {
     async () => {
       const calls = mockFetch({ 'POST /api/feedback': { status: 201, body: { message: 'Stored' } } });
       const { user } = await open();
-      const send = screen.getByRole('button', { name: 'Send feedback' });
+      const send = await screen.findByRole('button', { name: 'Send feedback' });
       expect(send).toBeDisabled();
       expect(screen.getByRole('radiogroup', { name: 'Rating' })).toBeInTheDocument();
       const neutral = screen.getByRole('radio', { name: 'Neutral' });
@@ -45,6 +47,22 @@ describe('the feedback widget', () => {
       expect(screen.getByRole('button', { name: 'Send feedback' })).toBeDisabled();
     },
   );
+
+  it('keeps the rating and the comment while the panel is closed', async () => {
+    mockFetch({});
+    const { user } = await open();
+    await user.click(screen.getByRole('radio', { name: 'Negative' }));
+    await user.click(screen.getByRole('textbox', { name: 'Comment' }));
+    await user.paste('Slow today');
+    await user.keyboard('{Escape}');
+    await waitFor(() =>
+      expect(screen.queryByRole('heading', { name: 'How is AIR working for you?' })).toBeNull(),
+    );
+    await user.click(screen.getByRole('button', { name: 'Give feedback' }));
+    expect(await screen.findByRole('radio', { name: 'Negative' })).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByRole('textbox', { name: 'Comment' })).toHaveValue('Slow today');
+    expect(screen.getByRole('button', { name: 'Send feedback' })).toBeEnabled();
+  });
 
   it('refuses a comment over 5000 characters with the schema message, without sending', async () => {
     const calls = mockFetch({ 'POST /api/feedback': { status: 201, body: { message: 'Stored' } } });
