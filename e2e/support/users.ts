@@ -148,6 +148,65 @@ export function startUpstream(): Promise<{ server: Server; url: string }> {
   );
 }
 
+/** Runs `body` with the loopback server `start` makes, and closes it after, whatever happens. */
+export async function withServer<S extends { server: Server }>(
+  start: () => Promise<S>,
+  body: (server: S) => Promise<void>,
+): Promise<void> {
+  const started = await start();
+  try {
+    await body(started);
+  } finally {
+    started.server.close();
+  }
+}
+
+/** Runs `body` with an upstream of startUpstream's, closed after it whatever happens. */
+export function withUpstream(body: (upstream: { server: Server; url: string }) => Promise<void>) {
+  return withServer(startUpstream, body);
+}
+
+export interface TSharedEndpoint {
+  name: string;
+  routeName: string;
+  /** The upstream's address. */
+  url: string;
+  /** The catalog description (HTML). */
+  description?: string;
+  /** The price in minor units, set with a PATCH after the endpoint is made. */
+  price?: { per_call: number; per_1m_input_tokens: number; per_1m_output_tokens: number };
+}
+
+/** A model endpoint `who` shares publicly in the marketplace (created 201, priced 200 when asked): its id. */
+export async function createSharedEndpoint(
+  request: APIRequestContext,
+  who: TUser,
+  { name, routeName, url, description, price }: TSharedEndpoint,
+): Promise<string> {
+  const created = await request.post('/api/aiendpoint', {
+    headers: who.headers,
+    data: {
+      name,
+      route_name: routeName,
+      route_endpoint: url,
+      route_type: 'model',
+      isShared: true,
+      isPrivate: false,
+      ...(description === undefined ? {} : { description }),
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const id = ((await created.json()) as { data: { id: string } }).data.id;
+  if (price) {
+    const priced = await request.patch(`/api/aiendpoint/${id}`, {
+      headers: who.headers,
+      data: { config: { price } },
+    });
+    expect(priced.status(), await priced.text()).toBe(200);
+  }
+  return id;
+}
+
 /** A key (gateway.invoke, usage.read), an endpoint to /ok and one to /fail, and 3 + 2 calls. */
 export async function seedTraffic(request: APIRequestContext, who: TUser, upstreamUrl: string, tag: string) {
   const key = await request.post('/api/key', {

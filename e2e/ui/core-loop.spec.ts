@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { expect, test } from '../support/fixtures';
-import { createUser, useSessionOf } from '../support/users';
+import { createUser, useSessionOf, withServer } from '../support/users';
 
 /*
  * The core loop against the real server: a key created in the console, an endpoint registered in
@@ -54,8 +54,7 @@ test('key, endpoint, dashboard cURL snippet through the gateway, usage, marketpl
   request,
 }) => {
   test.setTimeout(120_000);
-  const upstream = await startUpstream();
-  try {
+  await withServer(startUpstream, async (upstream) => {
     const ann = await createUser(request, 'Ann Provider', 'ann');
     const bob = await createUser(request, 'Bob Other', 'bob');
     await useSessionOf(page, ann);
@@ -142,7 +141,5 @@ test('key, endpoint, dashboard cURL snippet through the gateway, usage, marketpl
     // The endpoint page's title is its route name, its identity.
     await expect(page.getByRole('heading', { level: 1, name: bobRoute })).toBeVisible();
     await expect(page.getByRole('switch', { name: 'Active' })).toBeDisabled();
-  } finally {
-    upstream.server.close();
-  }
+  });
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures';
-import { createUser, seedTraffic, startUpstream, useSessionOf } from '../support/users';
+import { createUser, seedTraffic, useSessionOf, withUpstream } from '../support/users';
 
 /*
  * The dashboard overview (issue 26, item 1) against the real server: traffic through the gateway
@@ -32,8 +32,7 @@ test('the overview shows the calls made through the gateway; the checklist folds
   request,
 }) => {
   test.setTimeout(120_000);
-  const upstream = await startUpstream();
-  try {
+  await withUpstream(async (upstream) => {
     const dee = await createUser(request, 'Dee Dash', 'dash');
     await seedTraffic(request, dee, upstream.url, `dash-${stamp}`);
     await useSessionOf(page, dee);
@@ -60,7 +59,5 @@ test('the overview shows the calls made through the gateway; the checklist folds
       .getByRole('link', { name: `insight-dash-${stamp}/ok` })
       .click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`insight-dash-${stamp}/ok`);
-  } finally {
-    upstream.server.close();
-  }
+  });
 });

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { expect, test } from '../support/fixtures';
-import { createUser, startUpstream, useSessionOf } from '../support/users';
+import { createSharedEndpoint, createUser, useSessionOf, withUpstream } from '../support/users';
 
 /*
  * The public catalog, signed out: an endpoint another account shares (with a price) is found by
@@ -21,25 +21,13 @@ const stamp = Date.now().toString(36);
 test('signed out: search the catalog, open an endpoint page', async ({ page, request }) => {
   const provider = await createUser(request, 'Pia Provider', 'mkt', { accountName: 'Pia Labs' });
   const routeName = `pia-${stamp}/tide-model`;
-  const created = await request.post('/api/aiendpoint', {
-    headers: provider.headers,
-    data: {
-      name: 'Tide Model',
-      route_name: routeName,
-      route_endpoint: 'https://upstream.example.com/v1/chat/completions',
-      route_type: 'model',
-      isShared: true,
-      isPrivate: false,
-      description: `<p>Predicts tides ${stamp} for any harbour.</p>`,
-    },
+  await createSharedEndpoint(request, provider, {
+    name: 'Tide Model',
+    routeName,
+    url: 'https://upstream.example.com/v1/chat/completions',
+    description: `<p>Predicts tides ${stamp} for any harbour.</p>`,
+    price: { per_call: 5, per_1m_input_tokens: 150, per_1m_output_tokens: 0 },
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const id = ((await created.json()) as { data: { id: string } }).data.id;
-  const priced = await request.patch(`/api/aiendpoint/${id}`, {
-    headers: provider.headers,
-    data: { config: { price: { per_call: 5, per_1m_input_tokens: 150, per_1m_output_tokens: 0 } } },
-  });
-  expect(priced.status(), await priced.text()).toBe(200);
 
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
@@ -92,25 +80,16 @@ test('signed in: price an endpoint, call it from a card-holding account, renew, 
   request,
 }) => {
   test.setTimeout(120_000);
-  const upstream = await startUpstream();
-  try {
+  await withUpstream(async (upstream) => {
     const provider = await createUser(request, 'Pablo Provider', 'mkt-earn', { accountName: 'Pablo Labs' });
     const caller = await createUser(request, 'Carla Caller', 'mkt-pay', { plan: 'team' });
     const cardless = await createUser(request, 'Nico Nocard', 'mkt-nocard');
     const routeName = `pablo-${stamp}/sum`;
-    const created = await request.post('/api/aiendpoint', {
-      headers: provider.headers,
-      data: {
-        name: 'Summer',
-        route_name: routeName,
-        route_endpoint: `${upstream.url}/ok`,
-        route_type: 'model',
-        isShared: true,
-        isPrivate: false,
-      },
+    const endpointId = await createSharedEndpoint(request, provider, {
+      name: 'Summer',
+      routeName,
+      url: `${upstream.url}/ok`,
     });
-    expect(created.status(), await created.text()).toBe(201);
-    const endpointId = ((await created.json()) as { data: { id: string } }).data.id;
 
     // The provider sets the price in the endpoint's Settings tab: $0.25 a call, $3,333.33 per
     // million input tokens and $5,000 per million output tokens.
@@ -255,7 +234,5 @@ test('signed in: price an endpoint, call it from a card-holding account, renew, 
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, theme).toBeLessThanOrEqual(0);
     }
-  } finally {
-    upstream.server.close();
-  }
+  });
 });

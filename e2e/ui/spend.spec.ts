@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures';
-import { createUser, startUpstream, useSessionOf } from '../support/users';
+import { createSharedEndpoint, createUser, useSessionOf, withUpstream } from '../support/users';
 
 /*
  * Issue 24: a caller on the free plan adds the card priced marketplace routes need from the
@@ -13,29 +13,16 @@ const stamp = Date.now().toString(36);
 
 test('the usage page sets, enforces and removes a monthly spend limit', async ({ page, request }) => {
   test.setTimeout(90_000);
-  const upstream = await startUpstream();
-  try {
+  await withUpstream(async (upstream) => {
     const provider = await createUser(request, 'Sara Seller', 'spend-sell');
     const caller = await createUser(request, 'Ben Buyer', 'spend-buy');
     const routeName = `sara-${stamp}/priced`;
-    const created = await request.post('/api/aiendpoint', {
-      headers: provider.headers,
-      data: {
-        name: 'Priced',
-        route_name: routeName,
-        route_endpoint: `${upstream.url}/ok`,
-        route_type: 'model',
-        isShared: true,
-        isPrivate: false,
-      },
+    await createSharedEndpoint(request, provider, {
+      name: 'Priced',
+      routeName,
+      url: `${upstream.url}/ok`,
+      price: { per_call: 25, per_1m_input_tokens: 0, per_1m_output_tokens: 0 },
     });
-    expect(created.status(), await created.text()).toBe(201);
-    const id = ((await created.json()) as { data: { id: string } }).data.id;
-    const priced = await request.patch(`/api/aiendpoint/${id}`, {
-      headers: provider.headers,
-      data: { config: { price: { per_call: 25, per_1m_input_tokens: 0, per_1m_output_tokens: 0 } } },
-    });
-    expect(priced.status(), await priced.text()).toBe(200);
     const key = await request.post('/api/key', {
       headers: caller.headers,
       data: { name: 'Spend key', scope: ['gateway.invoke'] },
@@ -105,7 +92,5 @@ test('the usage page sets, enforces and removes a monthly spend limit', async ({
     await expect(field).toHaveValue('');
     const again = await invoke();
     expect(again.status(), await again.text()).toBe(200);
-  } finally {
-    upstream.server.close();
-  }
+  });
 });

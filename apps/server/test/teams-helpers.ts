@@ -1,9 +1,12 @@
 import { desc, eq } from 'drizzle-orm';
 import type { TApp } from '../src/app';
 import { mailOutbox } from '../src/db/schema';
+import { createTestApp, type TTestApp } from './helpers';
 import { bearer } from './identity-helpers';
 
 export type TMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export type TCaller = ReturnType<typeof caller>;
 
 export function caller(app: TApp) {
   return (method: TMethod, url: string, token: string | null, payload?: unknown) =>
@@ -13,6 +16,15 @@ export function caller(app: TApp) {
       headers: token ? bearer(token) : {},
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
+}
+
+/**
+ * A test app for the team flows (links in mail on http://air.test) and its caller:
+ * `beforeEach(async () => ({ t, call } = await teamsApp()))`.
+ */
+export async function teamsApp(): Promise<{ t: TTestApp; call: TCaller }> {
+  const t = await createTestApp({ appUrl: 'http://air.test' });
+  return { t, call: caller(t.app) };
 }
 
 /** The invite link token of the newest invite mail to `to`. */

@@ -4,9 +4,9 @@ import { ZAuthStatus } from '@air/shared/schemas/auth';
 import { ZErrorBody } from '@air/shared/schemas/common';
 import { accountUsers, sessionEndings, sessions, users } from '../src/db/schema';
 import { recordSessionEndings, sessionEnding } from '../src/modules/identity/service';
-import { createTestApp, type TTestApp } from './helpers';
+import type { TTestApp } from './helpers';
 import { seedUser, signIn } from './identity-helpers';
-import { caller } from './teams-helpers';
+import { teamsApp, type TCaller } from './teams-helpers';
 
 /**
  * Issue 26 item 4: the landing of a member removed from an account while working in it. With
@@ -14,11 +14,8 @@ import { caller } from './teams-helpers';
  * next request says why.
  */
 let t: TTestApp;
-let call: ReturnType<typeof caller>;
-beforeEach(async () => {
-  t = await createTestApp({ appUrl: 'http://air.test' });
-  call = caller(t.app);
-});
+let call: TCaller;
+beforeEach(async () => ({ t, call } = await teamsApp()));
 afterEach(async () => t.close());
 
 /** Acme (owner boss@) with a key, and Beta (owner beta@) with a key of its own. */

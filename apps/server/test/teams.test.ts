@@ -3,16 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INVITES_PER_DAY } from '@air/shared/schemas/membership';
 import { accountUsers, activityEvents, apiKeys, invites, users } from '../src/db/schema';
 import { purgeActivity } from '../src/modules/activity/service';
-import { createTestApp, type TTestApp } from './helpers';
+import type { TTestApp } from './helpers';
 import { lastMail, PASSWORD, seedUser, signIn } from './identity-helpers';
-import { caller, inviteMails, inviteToken } from './teams-helpers';
+import { inviteMails, inviteToken, teamsApp, type TCaller } from './teams-helpers';
 
 let t: TTestApp;
-let call: ReturnType<typeof caller>;
-beforeEach(async () => {
-  t = await createTestApp({ appUrl: 'http://air.test' });
-  call = caller(t.app);
-});
+let call: TCaller;
+beforeEach(async () => ({ t, call } = await teamsApp()));
 afterEach(async () => t.close());
 
 async function owner(email = 'boss@x.io', accountName = 'Acme') {

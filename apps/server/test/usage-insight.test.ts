@@ -90,6 +90,26 @@ async function trafficFixture() {
   return { provider, caller, own, failing, shared, keyA, keyB };
 }
 
+type TTraffic = Awaited<ReturnType<typeof trafficFixture>>;
+
+/**
+ * A metering row of the caller's own call to its own endpoint with key A (the way the metering
+ * writer writes it; the roll-up follows every insert), `row` overriding any of it.
+ */
+function ownCall(
+  f: TTraffic,
+  row: Partial<typeof usageEvents.$inferInsert> & { latencyMs: number; createdAt: Date },
+) {
+  return {
+    callerAccountId: f.caller.accountId,
+    keyId: f.keyA.id,
+    endpointId: f.own.id,
+    providerAccountId: f.caller.accountId,
+    status: 200,
+    ...row,
+  };
+}
+
 describe('usage insight', () => {
   it('aggregates match the metering rows by day, endpoint, key, status and tokens', async () => {
     const f = await trafficFixture();
@@ -103,28 +123,20 @@ describe('usage insight', () => {
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 429, 200]);
     // Older calls, written the way the metering writer writes them (the roll-up follows every insert).
     await t.db.insert(usageEvents).values([
-      {
-        callerAccountId: f.caller.accountId,
-        keyId: f.keyA.id,
-        endpointId: f.own.id,
-        providerAccountId: f.caller.accountId,
+      ownCall(f, {
         status: 502,
         latencyMs: 30,
         errorCode: 'upstream_unreachable',
         createdAt: new Date(`${daysAgo(3)}T10:00:00Z`),
-      },
-      {
-        callerAccountId: f.caller.accountId,
+      }),
+      ownCall(f, {
         keyId: f.keyB.id,
-        endpointId: f.own.id,
-        providerAccountId: f.caller.accountId,
-        status: 200,
         latencyMs: 120,
         promptTokens: 5,
         completionTokens: 9,
         tokensEstimated: true,
         createdAt: new Date(`${daysAgo(3)}T11:00:00Z`),
-      },
+      }),
     ]);
 
     const res = await get(
@@ -203,26 +215,17 @@ describe('usage insight', () => {
     // interpolation said 1,500 ms for p95; the stored calls say 1,023 ms.
     const latencies = [120, 130, 140, 150, 160, 170, 180, 190, 900, 1023];
     await t.db.insert(usageEvents).values(
-      latencies.map((latencyMs, i) => ({
-        callerAccountId: f.caller.accountId,
-        keyId: f.keyA.id,
-        endpointId: f.own.id,
-        providerAccountId: f.caller.accountId,
-        status: 200,
-        latencyMs,
-        createdAt: new Date(`${daysAgo(2)}T10:00:${String(i).padStart(2, '0')}Z`),
-      })),
+      latencies.map((latencyMs, i) =>
+        ownCall(f, {
+          latencyMs,
+          createdAt: new Date(`${daysAgo(2)}T10:00:${String(i).padStart(2, '0')}Z`),
+        }),
+      ),
     );
     // Outside the period: not measured.
-    await t.db.insert(usageEvents).values({
-      callerAccountId: f.caller.accountId,
-      keyId: f.keyA.id,
-      endpointId: f.own.id,
-      providerAccountId: f.caller.accountId,
-      status: 200,
-      latencyMs: 99_000,
-      createdAt: new Date(`${daysAgo(9)}T10:00:00Z`),
-    });
+    await t.db
+      .insert(usageEvents)
+      .values(ownCall(f, { latencyMs: 99_000, createdAt: new Date(`${daysAgo(9)}T10:00:00Z`) }));
     const url = `/api/account/usage/insight?period=custom&from=${daysAgo(5)}&to=${today()}`;
     const { totals } = (await get(url, f.caller.token)).json().data.caller;
     expect(totals.calls).toBe(10);
@@ -283,15 +286,9 @@ describe('request log', () => {
     for (let i = 0; i < 3; i++) await call(f.keyA.raw, f.own.routeName);
     await call(f.keyB.raw, f.failing.routeName);
     await call(f.keyB.raw, f.own.routeName, true);
-    await t.db.insert(usageEvents).values({
-      callerAccountId: f.caller.accountId,
-      keyId: f.keyA.id,
-      endpointId: f.own.id,
-      providerAccountId: f.caller.accountId,
-      status: 200,
-      latencyMs: 10,
-      createdAt: new Date(Date.now() - 31 * 86_400_000),
-    });
+    await t.db
+      .insert(usageEvents)
+      .values(ownCall(f, { latencyMs: 10, createdAt: new Date(Date.now() - 31 * 86_400_000) }));
 
     const all = (await get('/api/account/usage/log', f.caller.token)).json().data;
     expect(all.items).toHaveLength(5);

@@ -1,21 +1,16 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Loader2 } from 'lucide-react';
 import { NavRail, NavSheet } from '@/components/layout/app-nav';
 import { UserMenu } from '@/components/layout/user-menu';
 import { FeedbackWidget } from '@/components/layout/feedback-widget';
 import { Logo } from '@/components/layout/logo';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { QuotaBanner } from '@/features/usage/components/quota-banner';
+import { LoadingStatus } from '@/components/ui/loading-status';
 
 /** What a page shows in the frame while its code or its translations load. */
 export function PageLoading({ label }: { label: string }) {
-  return (
-    <p role="status" className="flex items-center gap-2 py-8 text-sm text-muted-foreground">
-      <Loader2 className="size-4 animate-spin" aria-hidden="true" />
-      {label}
-    </p>
-  );
+  return <LoadingStatus className="flex py-8 text-sm" label={label} />;
 }
 
 /** The app layout's frame: icon rail (wide) or slide-out menu (small), header with the user menu. */

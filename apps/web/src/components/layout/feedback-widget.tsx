@@ -1,55 +1,40 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Frown, Heart, Meh, Smile, X } from 'lucide-react';
+import { Heart, X } from 'lucide-react';
 import { Popover } from 'radix-ui';
-import { call } from '@/lib/api';
-import { cn } from '@/lib/utils';
-import { useErrorHandler } from '@/lib/error-handler';
 import { Button } from '@/components/ui/button';
+import { LoadingStatus } from '@/components/ui/loading-status';
+import type { TFeedbackDraft } from './feedback-form';
 
 export const FEEDBACK_CLOSE_DELAY = 3_000;
-const RATINGS = [
-  { value: 'positive', icon: Smile },
-  { value: 'neutral', icon: Meh },
-  { value: 'negative', icon: Frown },
-] as const;
-type TRating = (typeof RATINGS)[number]['value'];
 
-/** Floating heart: rate the console and leave a comment; the panel closes 3 s after sending. */
+// The form and its engine load after the shell's first paint (see the effect below), so the shell
+// carries no form code; by the time anyone opens the panel they are there.
+const loadFeedbackForm = () => import('./feedback-form');
+const FeedbackForm = lazy(() => loadFeedbackForm().then((m) => ({ default: m.FeedbackForm })));
+const EMPTY_DRAFT: TFeedbackDraft = { rating: '', comment: '' };
+
+/**
+ * Floating heart: rate the console and leave a comment (FeedbackForm, on the one form engine);
+ * what is typed stays while the panel is closed; the panel closes 3 s after sending.
+ */
 export function FeedbackWidget() {
   const { t } = useTranslation();
-  const handleError = useErrorHandler();
   const [open, setOpen] = useState(false);
-  const [rating, setRating] = useState<TRating | null>(null);
-  const [comment, setComment] = useState('');
-  const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
+  const draft = useRef<TFeedbackDraft>(EMPTY_DRAFT);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
+  useEffect(() => void loadFeedbackForm(), []);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  function reset() {
-    setRating(null);
-    setComment('');
-    setSent(false);
-  }
-
-  async function submit(event: React.FormEvent) {
-    event.preventDefault();
-    if (!rating) return;
-    setSending(true);
-    try {
-      await call('POST /api/feedback', { body: { rating, comment } });
-      setSent(true);
-      timer.current = setTimeout(() => {
-        setOpen(false);
-        reset();
-      }, FEEDBACK_CLOSE_DELAY);
-    } catch (error) {
-      handleError(error);
-    } finally {
-      setSending(false);
-    }
+  function onSent() {
+    setSent(true);
+    timer.current = setTimeout(() => {
+      setOpen(false);
+      draft.current = EMPTY_DRAFT;
+      setSent(false);
+    }, FEEDBACK_CLOSE_DELAY);
   }
 
   return (
@@ -81,38 +66,9 @@ export function FeedbackWidget() {
               {t('feedback.thanks')}
             </p>
           ) : (
-            <form onSubmit={(event) => void submit(event)} className="grid gap-3">
-              <div role="radiogroup" aria-label={t('feedback.rating')} className="flex justify-between gap-2">
-                {RATINGS.map(({ value, icon: Icon }) => (
-                  <button
-                    key={value}
-                    type="button"
-                    role="radio"
-                    aria-checked={rating === value}
-                    aria-label={t(`feedback.${value}`)}
-                    onClick={() => setRating(value)}
-                    className={cn(
-                      'flex flex-1 justify-center rounded-md border p-2 hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
-                      rating === value && 'border-primary bg-accent',
-                    )}
-                  >
-                    <Icon className="size-6" aria-hidden="true" />
-                  </button>
-                ))}
-              </div>
-              <label className="grid gap-1 text-sm">
-                {t('feedback.comment')}
-                <textarea
-                  value={comment}
-                  onChange={(event) => setComment(event.target.value)}
-                  rows={3}
-                  className="rounded-md border border-input bg-background px-3 py-2 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-                />
-              </label>
-              <Button type="submit" loading={sending} disabled={!rating}>
-                {t('feedback.send')}
-              </Button>
-            </form>
+            <Suspense fallback={<LoadingStatus className="flex text-sm" label={t('loading')} />}>
+              <FeedbackForm draft={draft} onSent={onSent} />
+            </Suspense>
           )}
         </Popover.Content>
       </Popover.Portal>

@@ -15,42 +15,19 @@ import {
   type SortingState,
   type Updater,
 } from '@tanstack/react-table';
-import { ArrowDown, ArrowUp, ArrowUpDown, ListFilter, Loader2, MoreHorizontal, Search } from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpDown, Loader2 } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuRadioGroup,
-  DropdownMenuRadioItem,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
-import { Input } from '@/components/ui/input';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/utils';
 import { formatDateTime } from './format';
+import { TablePagination } from './pagination';
+import { RowActionsMenu } from './row-actions-menu';
 import { clampPage, compareValues, pageCount, searchRows } from './rows';
+import { SortMenu } from './sort-menu';
+import { STACKED } from './stacked';
+import { TableToolbar } from './toolbar';
 import type { TColumn, TDataTableProps } from './types';
-
-/**
- * Below the `sm` breakpoint each row is a stacked card (a label before every value, the row's
- * checkbox and actions menu pinned in its corners), so a phone never scrolls sideways to reach
- * the actions. The header row becomes the bar above the cards: the select-all box and one Sort
- * menu in place of the column headers. Same DOM at every width.
- */
-const STACKED = {
-  table: 'max-sm:block',
-  header: 'max-sm:block [&_tr]:max-sm:border-b-0',
-  headerRow: 'max-sm:flex max-sm:items-center max-sm:gap-2 max-sm:px-2 max-sm:py-1',
-  headerCell: 'max-sm:h-auto max-sm:px-2 max-sm:py-1',
-  body: 'max-sm:block',
-  row: 'max-sm:relative max-sm:block max-sm:py-2 max-sm:pr-14 max-sm:pl-3',
-  selectCell: 'max-sm:absolute max-sm:top-3 max-sm:left-3 max-sm:p-0',
-  cell: 'max-sm:flex max-sm:items-baseline max-sm:gap-2 max-sm:px-0 max-sm:py-1 max-sm:[overflow-wrap:anywhere] max-sm:before:w-28 max-sm:before:shrink-0 max-sm:before:font-medium max-sm:before:text-muted-foreground max-sm:before:content-[attr(data-label)]',
-  actionsCell: 'max-sm:absolute max-sm:top-1 max-sm:right-1 max-sm:p-0',
-} as const;
 
 // Sorting, paging and selection come from TanStack Table (v9: only the features registered here
 // are bundled). Search stays a plain filter of the data before the table: it reads keys that are
@@ -156,7 +133,6 @@ export function DataTable<T>({
   // Selection only ever refers to rows that still exist (after a delete or a refetch).
   const selectedRows = (data ?? []).filter((row) => rowSelection[getRowId(row)]);
   const sortableColumns = columns.filter((column) => column.sortable);
-  const sort = sorting[0];
   const columnCount = columns.length + (selectable ? 1 : 0) + (hasActions ? 1 : 0);
 
   function renderCell(row: T, column: TColumn<T>) {
@@ -180,43 +156,6 @@ export function DataTable<T>({
     onRowClick?.(row);
   }
 
-  const sortMenu = (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="outline" size="sm">
-          <ListFilter aria-hidden="true" />
-          {sort
-            ? t('sortedBy', {
-                column: columns.find((column) => column.key === sort.id)?.header ?? sort.id,
-                direction: t(sort.desc ? 'descending' : 'ascending'),
-              })
-            : t('sort')}
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        <DropdownMenuLabel>{t('sort')}</DropdownMenuLabel>
-        <DropdownMenuRadioGroup
-          value={sort ? `${sort.id}:${sort.desc ? 'desc' : 'asc'}` : ''}
-          onValueChange={(value) => {
-            const [id, direction] = value.split(':') as [string, string];
-            setSorting([{ id, desc: direction === 'desc' }]);
-          }}
-        >
-          {sortableColumns.flatMap((column) =>
-            (['asc', 'desc'] as const).map((direction) => (
-              <DropdownMenuRadioItem key={`${column.key}:${direction}`} value={`${column.key}:${direction}`}>
-                {t('sortOption', {
-                  column: column.header,
-                  direction: t(direction === 'asc' ? 'ascending' : 'descending'),
-                })}
-              </DropdownMenuRadioItem>
-            )),
-          )}
-        </DropdownMenuRadioGroup>
-      </DropdownMenuContent>
-    </DropdownMenu>
-  );
-
   const selectAll = (
     <Checkbox
       aria-label={t('selectAll')}
@@ -231,48 +170,18 @@ export function DataTable<T>({
   return (
     <div className="space-y-4">
       {(searchKeys?.length || toolbar || (bulkActions?.length && selectedRows.length > 0)) && (
-        <div className="flex flex-wrap items-center gap-2">
-          {searchKeys?.length ? (
-            <div className="relative w-full sm:max-w-xs">
-              <Search
-                className="absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
-                aria-hidden="true"
-              />
-              <Input
-                type="search"
-                aria-label={t('search')}
-                placeholder={t('search')}
-                value={query}
-                className="pl-9"
-                onChange={(event) => {
-                  setQuery(event.target.value);
-                  if (page !== 1) goToPage(1);
-                }}
-              />
-            </div>
-          ) : null}
-          {bulkActions?.length && selectedRows.length > 0 ? (
-            <div className="flex items-center gap-2" role="group" aria-label={t('bulkActions')}>
-              <span className="text-sm text-muted-foreground">
-                {t('selected', { count: selectedRows.length })}
-              </span>
-              {bulkActions.map((action) => (
-                <Button
-                  key={action.label}
-                  size="sm"
-                  variant={action.destructive ? 'destructive' : 'outline'}
-                  onClick={() => {
-                    action.onSelect(selectedRows);
-                    setRowSelection({});
-                  }}
-                >
-                  {action.label}
-                </Button>
-              ))}
-            </div>
-          ) : null}
-          {toolbar && <div className="ml-auto flex items-center gap-2">{toolbar}</div>}
-        </div>
+        <TableToolbar
+          search={Boolean(searchKeys?.length)}
+          query={query}
+          onQueryChange={(next) => {
+            setQuery(next);
+            if (page !== 1) goToPage(1);
+          }}
+          bulkActions={bulkActions}
+          selectedRows={selectedRows}
+          onBulkDone={() => setRowSelection({})}
+          toolbar={toolbar}
+        />
       )}
 
       <div className="rounded-md border">
@@ -320,7 +229,7 @@ export function DataTable<T>({
                 )}
                 {sortableColumns.length > 0 && (
                   <TableHead className={cn('ml-auto sm:hidden', STACKED.headerCell)} data-testid="phone-sort">
-                    {sortMenu}
+                    <SortMenu columns={columns} sorting={sorting} onSortingChange={setSorting} />
                   </TableHead>
                 )}
               </TableRow>
@@ -355,7 +264,6 @@ export function DataTable<T>({
               visible.map((tableRow) => {
                 const row = tableRow.original.row;
                 const isSelected = tableRow.getIsSelected();
-                const rowActions = (actions ?? []).filter((action) => !action.show || action.show(row));
                 return (
                   <TableRow
                     key={tableRow.id}
@@ -391,28 +299,7 @@ export function DataTable<T>({
                     ))}
                     {hasActions && (
                       <TableCell className={cn('text-right', STACKED.actionsCell)}>
-                        {rowActions.length > 0 && (
-                          <DropdownMenu>
-                            <DropdownMenuTrigger asChild>
-                              <Button variant="ghost" size="icon" aria-label={t('actions')}>
-                                <MoreHorizontal />
-                              </Button>
-                            </DropdownMenuTrigger>
-                            <DropdownMenuContent align="end">
-                              {rowActions.map((action) => (
-                                <DropdownMenuItem
-                                  key={action.label}
-                                  className={cn(
-                                    action.destructive && 'text-destructive focus:text-destructive',
-                                  )}
-                                  onSelect={() => action.onSelect(row)}
-                                >
-                                  {action.label}
-                                </DropdownMenuItem>
-                              ))}
-                            </DropdownMenuContent>
-                          </DropdownMenu>
-                        )}
+                        <RowActionsMenu row={row} actions={actions ?? []} />
                       </TableCell>
                     )}
                   </TableRow>
@@ -424,25 +311,14 @@ export function DataTable<T>({
       </div>
 
       {pages > 1 && (
-        <nav className="flex items-center justify-end gap-2" aria-label={t('pagination')}>
-          <span className="text-sm text-muted-foreground">{t('pageOf', { page, pages })}</span>
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={!table.getCanPreviousPage()}
-            onClick={() => table.previousPage()}
-          >
-            {t('previous')}
-          </Button>
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={!table.getCanNextPage()}
-            onClick={() => table.nextPage()}
-          >
-            {t('next')}
-          </Button>
-        </nav>
+        <TablePagination
+          page={page}
+          pages={pages}
+          canPrevious={table.getCanPreviousPage()}
+          canNext={table.getCanNextPage()}
+          onPrevious={() => table.previousPage()}
+          onNext={() => table.nextPage()}
+        />
       )}
     </div>
   );

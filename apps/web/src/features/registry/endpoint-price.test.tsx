@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import { setSession } from '@/lib/session';
 import { endpointFixture, PERMISSION_MAPS, signInFixture } from '@/test/fixtures';
-import { mockFetch, renderPage } from '@/test/render-page';
+import { mockFetch, renderPage, type TMockRoutes } from '@/test/render-page';
 import { toMinor } from './components/endpoint-price';
 import EndpointPage from './routes/endpoint';
 
@@ -22,6 +22,23 @@ function signIn() {
   );
 }
 
+/** The owner on the endpoint page's Settings tab, its PATCH answered by `patch`: the calls made, and the user. */
+async function openSettings(patch: TMockRoutes['PATCH /api/aiendpoint/:id']) {
+  signIn();
+  const calls = mockFetch({
+    'GET /api/aiendpoint/:id': { body: { data: own } },
+    'PATCH /api/aiendpoint/:id': patch,
+    'GET /api/account/plans': { body: { data: { plans: [], active: null, options: [] } } },
+  });
+  const { user } = renderPage(EndpointPage, {
+    route: '/aiendpoints/:id',
+    path: '/aiendpoints/e1',
+    title: 'endpoint',
+  });
+  await user.click(await screen.findByRole('tab', { name: 'Settings' }));
+  return { calls, user };
+}
+
 describe('endpoint price (Settings tab)', () => {
   it('reads amounts of at most 2 decimals as minor units', () => {
     expect(toMinor('0.05')).toBe(5);
@@ -34,26 +51,7 @@ describe('endpoint price (Settings tab)', () => {
   });
 
   it('saves the price in minor units, refuses a bad amount, and saves all empty as free', async () => {
-    signIn();
-    const calls = mockFetch({
-      'GET /api/aiendpoint/:id': { body: { data: own } },
-      'PATCH /api/aiendpoint/:id': { body: { data: own } },
-      'GET /api/account/plans': {
-        body: {
-          data: {
-            plans: [],
-            active: null,
-            options: [],
-          },
-        },
-      },
-    });
-    const { user } = renderPage(EndpointPage, {
-      route: '/aiendpoints/:id',
-      path: '/aiendpoints/e1',
-      title: 'endpoint',
-    });
-    await user.click(await screen.findByRole('tab', { name: 'Settings' }));
+    const { calls, user } = await openSettings({ body: { data: own } });
     const perCall = await screen.findByLabelText('Per call (USD)');
     await user.type(perCall, '0.001');
     await user.click(screen.getByRole('button', { name: 'Save price' }));
@@ -77,21 +75,10 @@ describe('endpoint price (Settings tab)', () => {
   });
 
   it("shows the server's refusal under the amount it names", async () => {
-    signIn();
-    const calls = mockFetch({
-      'GET /api/aiendpoint/:id': { body: { data: own } },
-      'PATCH /api/aiendpoint/:id': {
-        status: 400,
-        body: { inputError: 'config.price.per_call', message: 'Per call is too large' },
-      },
-      'GET /api/account/plans': { body: { data: { plans: [], active: null, options: [] } } },
+    const { calls, user } = await openSettings({
+      status: 400,
+      body: { inputError: 'config.price.per_call', message: 'Per call is too large' },
     });
-    const { user } = renderPage(EndpointPage, {
-      route: '/aiendpoints/:id',
-      path: '/aiendpoints/e1',
-      title: 'endpoint',
-    });
-    await user.click(await screen.findByRole('tab', { name: 'Settings' }));
     const perCall = await screen.findByLabelText('Per call (USD)');
     await user.type(perCall, '2');
     await user.click(screen.getByRole('button', { name: 'Save price' }));

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
+import type { TAnswerOf } from '@air/shared/api';
 import type { TUsageInsight } from '@air/shared/schemas/usage-insight';
 import { mockFetch, renderPage } from '@/test/render-page';
 import { usageCsv } from './csv';
@@ -53,13 +54,21 @@ const INSIGHT: TUsageInsight = {
   },
 };
 
+type TLogPage = TAnswerOf<'GET /api/account/usage/log'>['data'];
+
+/** The usage page over INSIGHT and `log` (the request log): the calls it makes, and its user. */
+function renderUsage(log: TLogPage = { items: [], next_cursor: null }) {
+  const calls = mockFetch({
+    'GET /api/account/usage/insight': { body: { data: INSIGHT } },
+    'GET /api/account/usage/log': { body: { data: log } },
+  });
+  const { user } = renderPage(UsagePage, { route: '/account/usage', path: '/account/usage', title: 'usage' });
+  return { calls, user };
+}
+
 describe('/account/usage', () => {
   it('shows the quota, the totals and the chart numbers in an accessible table; CSV holds the same', async () => {
-    mockFetch({
-      'GET /api/account/usage/insight': { body: { data: INSIGHT } },
-      'GET /api/account/usage/log': { body: { data: { items: [], next_cursor: null } } },
-    });
-    renderPage(UsagePage, { route: '/account/usage', path: '/account/usage', title: 'usage' });
+    renderUsage();
     const table = await screen.findByRole('table', { name: 'Calls per day by status class' });
     const rows = within(table).getAllByRole('row');
     expect(rows.map((r) => r.textContent)).toEqual(['Day2xx4xx5xx', 'Nov 1100', 'Nov 2202']);
@@ -87,15 +96,7 @@ describe('/account/usage', () => {
   });
 
   it('asks for the period again when a preset is picked', async () => {
-    const calls = mockFetch({
-      'GET /api/account/usage/insight': { body: { data: INSIGHT } },
-      'GET /api/account/usage/log': { body: { data: { items: [], next_cursor: null } } },
-    });
-    const { user } = renderPage(UsagePage, {
-      route: '/account/usage',
-      path: '/account/usage',
-      title: 'usage',
-    });
+    const { calls, user } = renderUsage();
     await screen.findByRole('table', { name: 'Calls per day by status class' });
     await user.selectOptions(screen.getByLabelText('Period'), 'last_7_days');
     await waitFor(() =>
@@ -104,15 +105,7 @@ describe('/account/usage', () => {
   });
 
   it('a custom period: refuses a range the server would (the query schema), then asks for the typed days', async () => {
-    const calls = mockFetch({
-      'GET /api/account/usage/insight': { body: { data: INSIGHT } },
-      'GET /api/account/usage/log': { body: { data: { items: [], next_cursor: null } } },
-    });
-    const { user } = renderPage(UsagePage, {
-      route: '/account/usage',
-      path: '/account/usage',
-      title: 'usage',
-    });
+    const { calls, user } = renderUsage();
     await screen.findByRole('table', { name: 'Calls per day by status class' });
     await user.selectOptions(screen.getByLabelText('Period'), 'custom');
     const from = await screen.findByLabelText('From');
@@ -137,36 +130,28 @@ describe('/account/usage', () => {
   });
 
   it('lists a call to an unknown route in the request log, as no such route with its error code', async () => {
-    mockFetch({
-      'GET /api/account/usage/insight': { body: { data: INSIGHT } },
-      'GET /api/account/usage/log': {
-        body: {
-          data: {
-            items: [
-              {
-                id: 'call-404',
-                time: '2026-11-02T12:05:09.000Z',
-                endpoint_id: null,
-                route_name: null,
-                key_id: '00000000-0000-4000-8000-000000000002',
-                key_name: 'CI key',
-                status: 404,
-                latency_ms: 1,
-                prompt_tokens: null,
-                completion_tokens: null,
-                tokens_estimated: false,
-                streamed: false,
-                error_code: 'route_not_found',
-                attempts: 0,
-                cache_hit: false,
-              },
-            ],
-            next_cursor: null,
-          },
+    renderUsage({
+      items: [
+        {
+          id: 'call-404',
+          time: '2026-11-02T12:05:09.000Z',
+          endpoint_id: null,
+          route_name: null,
+          key_id: '00000000-0000-4000-8000-000000000002',
+          key_name: 'CI key',
+          status: 404,
+          latency_ms: 1,
+          prompt_tokens: null,
+          completion_tokens: null,
+          tokens_estimated: false,
+          streamed: false,
+          error_code: 'route_not_found',
+          attempts: 0,
+          cache_hit: false,
         },
-      },
+      ],
+      next_cursor: null,
     });
-    renderPage(UsagePage, { route: '/account/usage', path: '/account/usage', title: 'usage' });
     const log = await screen.findByRole('table', { name: 'Request log' });
     const [, row] = within(log).getAllByRole('row');
     const cells = within(row!)

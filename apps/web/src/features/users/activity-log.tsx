@@ -1,12 +1,12 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Loader2 } from 'lucide-react';
 import { ACTIVITY_TYPES, type TActivityEntry } from '@air/shared/schemas/activity';
 import { formatDateTime } from '@/components/table/format';
 import { Button } from '@/components/ui/button';
 import { useErrorHandler } from '@/lib/error-handler';
 import { ACCOUNT_USERS_QUERY, activityQuery, fetchAccountUsers } from './users-api';
+import { LoadingStatus } from '@/components/ui/loading-status';
 
 const selectClass =
   'h-10 rounded-md border border-input bg-background px-3 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
@@ -94,10 +94,7 @@ export function ActivityLog() {
         </div>
       </div>
       {log.isPending ? (
-        <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
-          <Loader2 className="size-4 animate-spin" aria-hidden="true" />
-          {t('activity.loading')}
-        </p>
+        <LoadingStatus className="flex text-sm" label={t('activity.loading')} />
       ) : log.data && log.data.entries.length > 0 ? (
         <ol aria-label={t('activity.label')} className="divide-y rounded-md border">
           {log.data.entries.map((entry) => (

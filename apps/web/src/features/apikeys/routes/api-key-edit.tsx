@@ -2,7 +2,7 @@ import * as React from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { AlertTriangle, Loader2 } from 'lucide-react';
+import { AlertTriangle } from 'lucide-react';
 import { ZCreateApiKey, ZUpdateApiKey } from '@air/shared/schemas/api-key';
 import { fromIsoDate, toIsoDate } from '@/components/form/date-field';
 import { Form } from '@/components/form/form';
@@ -14,6 +14,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { ApiError, call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { API_KEYS_QUERY, fetchScopes, type TApiKey } from '../api-keys-api';
+import { LoadingStatus } from '@/components/ui/loading-status';
 
 /** /account/apikeys/create and /account/apikeys/edit?id=: one page, the path decides the mode. */
 export default function ApiKeyEditPage() {
@@ -136,12 +137,7 @@ function keyFields(
 
 function Pending() {
   const { t } = useTranslation();
-  return (
-    <p role="status" className="inline-flex items-center gap-2 text-muted-foreground">
-      <Loader2 className="size-4 animate-spin" aria-hidden="true" />
-      {t('loading')}
-    </p>
-  );
+  return <LoadingStatus className="inline-flex" label={t('loading')} />;
 }
 
 function CreateApiKey() {

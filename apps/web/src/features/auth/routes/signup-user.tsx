@@ -1,7 +1,6 @@
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useEffect, useState } from 'react';
-import { Loader2 } from 'lucide-react';
 import type { TInviteInfo } from '@air/shared/schemas/membership';
 import { ZInvitedSignUp, ZInvitedSignUpExisting, ZInvitedSignUpNew } from '@air/shared/schemas/user';
 import { PageHeading } from '@/components/layout/page-heading';
@@ -9,6 +8,7 @@ import type { TFormFields } from '@/components/form/types';
 import { SignupForm, useSignupFields } from '@/features/auth/components/signup-form';
 import { ApiError, call } from '@/lib/api';
 import { useSession } from '@/lib/session';
+import { LoadingStatus } from '@/components/ui/loading-status';
 
 function JoinExisting({ token, info }: { token: string; info: TInviteInfo }) {
   const { t } = useTranslation('signup');
@@ -93,12 +93,7 @@ export default function SignupUserPage() {
       </p>
     );
   } else if (invite.isPending) {
-    body = (
-      <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
-        <Loader2 className="size-4 animate-spin" aria-hidden="true" />
-        {t('invite.loading')}
-      </p>
-    );
+    body = <LoadingStatus className="flex text-sm" label={t('invite.loading')} />;
   } else if (invite.error || !invite.data) {
     const error = invite.error;
     const message =

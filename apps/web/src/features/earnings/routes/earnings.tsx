@@ -2,7 +2,7 @@ import * as React from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { Download, Loader2 } from 'lucide-react';
+import { Download } from 'lucide-react';
 import type { TEarnings, TEarningsRow } from '@air/shared/schemas/marketplace';
 import type { TPrice } from '@air/shared/schemas/price';
 import { PageHeading } from '@/components/layout/page-heading';
@@ -23,6 +23,7 @@ import {
 } from '../earnings-figures';
 import { earningsQuery, pricedEndpointsQuery } from '../earnings-api';
 import { FilterSelect } from '@/components/ui/filter-select';
+import { LoadingStatus } from '@/components/ui/loading-status';
 
 type TLine = TEarningsRow & { id: string };
 
@@ -70,10 +71,7 @@ export default function EarningsPage() {
         )}
       </div>
       {earnings.isPending ? (
-        <p role="status" className="inline-flex items-center gap-2 text-muted-foreground">
-          <Loader2 className="size-4 animate-spin" aria-hidden="true" />
-          {t('loading')}
-        </p>
+        <LoadingStatus className="inline-flex" label={t('loading')} />
       ) : earnings.isError || !data ? (
         <div role="alert">
           <BlankSlate

@@ -2,7 +2,6 @@ import * as React from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { Loader2 } from 'lucide-react';
 import { BlankSlate } from '@/components/ui/blank-slate';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -17,6 +16,7 @@ import { DailyChart } from '../components/daily-chart';
 import { PriceLabel } from '../components/price-label';
 import { StatsLine } from '../components/stats-line';
 import { usePageMeta } from '../page-meta';
+import { LoadingStatus } from '@/components/ui/loading-status';
 
 const SNIPPETS = ['curl', 'node', 'python', 'openai'] as const;
 
@@ -50,10 +50,7 @@ export default function CatalogEndpointPage() {
       <section>
         {back}
         {endpoint.isPending ? (
-          <p role="status" className="inline-flex items-center gap-2 text-muted-foreground">
-            <Loader2 className="size-4 animate-spin" aria-hidden="true" />
-            {t('endpoint.loading')}
-          </p>
+          <LoadingStatus className="inline-flex" label={t('endpoint.loading')} />
         ) : notFound ? (
           <BlankSlate title={t('endpoint.notFoundTitle')} text={t('endpoint.notFoundText')} />
         ) : null}

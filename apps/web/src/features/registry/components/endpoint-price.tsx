@@ -1,19 +1,18 @@
 import type { TBodyOf } from '@air/shared/api';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { ZUpdateAiEndpoint } from '@air/shared/schemas/aiendpoint';
 import { PRICE_MAX_MINOR } from '@air/shared/schemas/price';
 import { errorText } from '@/components/form/error-text';
 import type { TFormValues } from '@/components/form/types';
-import { FORM_ERROR, useBodyForm, useBodySubmit } from '@/components/form/use-body-form';
+import { FORM_ERROR } from '@/components/form/use-body-form';
 import type { TFieldError } from '@/components/form/use-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { call } from '@/lib/api';
-import { useErrorHandler } from '@/lib/error-handler';
 import type { TAiEndpoint } from '../endpoint-types';
+import { useEndpointConfigForm } from './use-endpoint-config-form';
 
 const FIELDS = ['per_call', 'per_1m_input_tokens', 'per_1m_output_tokens'] as const;
 type TField = (typeof FIELDS)[number];
@@ -62,7 +61,6 @@ export function EndpointPrice({
   onSaved: (patch: Partial<TAiEndpoint>) => void;
 }) {
   const { t } = useTranslation('registry');
-  const handleError = useErrorHandler();
   const plans = useQuery({
     queryKey: ['account-plans'],
     queryFn: async () => (await call('GET /api/account/plans')).data,
@@ -70,28 +68,20 @@ export function EndpointPrice({
   const paid = plans.data?.plans.find((plan) => plan.price > 0) ?? plans.data?.plans[0];
   const currency = paid?.currency.code.toUpperCase() ?? 'USD';
   const price = endpoint.config.price;
-  const form = useBodyForm<TPriceValues>({
+  const { form, onSubmit, saving } = useEndpointConfigForm<TPriceValues>({
+    endpoint,
     defaultValues: {
       per_call: toText(price?.per_call),
       per_1m_input_tokens: toText(price?.per_1m_input_tokens),
       per_1m_output_tokens: toText(price?.per_1m_output_tokens),
     },
-    schema: ZUpdateAiEndpoint,
     toBody: priceBody,
     fieldOf: priceFieldOf,
-  });
-  const send = useBodySubmit(form, {
-    call: 'PATCH /api/aiendpoint/:id',
-    params: { id: endpoint.id },
-    fieldOf: priceFieldOf,
-    onError: handleError,
-    successMessage: t('detail.saved'),
     onSuccess: (_res, sent) => {
       const next = (sent as TBodyOf<'PATCH /api/aiendpoint/:id'>).config?.price ?? null;
       onSaved({ config: { ...endpoint.config, price: next } });
     },
   });
-  const saving = form.formState.isSubmitting;
   const errors = form.formState.errors as Partial<Record<TField | typeof FORM_ERROR, TFieldError>>;
   // The schema decides what is refused; an amount field says it in its own words (the range).
   const errorOf = (field: TField | typeof FORM_ERROR) => {
@@ -100,7 +90,6 @@ export function EndpointPrice({
     if (error.type === 'server' || field === FORM_ERROR) return errorText(t, error, t('price.title'));
     return t('price.invalid', { max: (PRICE_MAX_MINOR / 100).toLocaleString() });
   };
-  const onSubmit = form.handleSubmit((values) => send(priceBody(values)));
 
   return (
     <Card>

@@ -3,17 +3,17 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Plus, Trash2, X } from 'lucide-react';
 import { get, useFieldArray } from 'react-hook-form';
-import { ROUTING_LIMITS, ZUpdateAiEndpoint } from '@air/shared/schemas/aiendpoint';
+import { ROUTING_LIMITS } from '@air/shared/schemas/aiendpoint';
 import { errorText } from '@/components/form/error-text';
-import { FORM_ERROR, useBodyForm, useBodySubmit } from '@/components/form/use-body-form';
+import { FORM_ERROR } from '@/components/form/use-body-form';
 import type { TFieldError } from '@/components/form/use-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { call } from '@/lib/api';
-import { useErrorHandler } from '@/lib/error-handler';
 import type { TAiEndpoint } from '../endpoint-types';
+import { useEndpointConfigForm } from './use-endpoint-config-form';
 
 interface TRoutingValues {
   upstreams: { url: string; weight: string }[];
@@ -80,7 +80,6 @@ export function EndpointRouting({
   onSaved: (patch: Partial<TAiEndpoint>) => void;
 }) {
   const { t } = useTranslation('registry');
-  const handleError = useErrorHandler();
   const config = endpoint.config;
   const upstreams = config.upstreams ?? [{ url: endpoint.route_endpoint ?? '', weight: 1 }];
   const retry = config.retry ?? {
@@ -91,7 +90,8 @@ export function EndpointRouting({
     failures: ROUTING_LIMITS.failures.default,
     cooldown_s: ROUTING_LIMITS.cooldownS.default,
   };
-  const form = useBodyForm<TRoutingValues>({
+  const { form, onSubmit, saving } = useEndpointConfigForm<TRoutingValues>({
+    endpoint,
     defaultValues: {
       upstreams: upstreams.map((u) => ({ url: u.url, weight: String(u.weight) })),
       attempts: String(retry.attempts),
@@ -101,26 +101,16 @@ export function EndpointRouting({
       cooldown_s: String(circuit.cooldown_s),
       cache_ttl_s: String(config.cache_ttl_s ?? 0),
     },
-    schema: ZUpdateAiEndpoint,
     toBody: (values) => ({ config: routingBody(values) }),
     fieldOf: routingFieldOf,
+    onSuccess: (answer) => {
+      if (answer.data) onSaved({ route_endpoint: answer.data.route_endpoint, config: answer.data.config });
+    },
   });
   const rows = useFieldArray({ control: form.control, name: 'upstreams' });
   const fallbacks = form.watch('fallbacks');
   const setFallbacks = (list: string[]) => form.setValue('fallbacks', list, { shouldDirty: true });
   const [picked, setPicked] = React.useState('');
-  const send = useBodySubmit(form, {
-    call: 'PATCH /api/aiendpoint/:id',
-    params: { id: endpoint.id },
-    fieldOf: routingFieldOf,
-    onError: handleError,
-    successMessage: t('detail.saved'),
-    onSuccess: (answer) => {
-      if (answer.data) onSaved({ route_endpoint: answer.data.route_endpoint, config: answer.data.config });
-    },
-  });
-  const saving = form.formState.isSubmitting;
-  const onSubmit = form.handleSubmit((values) => send({ config: routingBody(values) }));
 
   // The fallback picker offers the routes the account may call: its own and every shared one.
   const callable = useQuery({

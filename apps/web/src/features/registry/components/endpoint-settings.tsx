@@ -6,18 +6,17 @@ import {
   MASKED_HEADER_VALUE,
   MAX_UPSTREAM_HEADERS,
   RESERVED_HEADER_NAMES,
-  ZUpdateAiEndpoint,
 } from '@air/shared/schemas/aiendpoint';
 import type { TIssueMessage } from '@air/shared/validation';
 import { errorText } from '@/components/form/error-text';
-import { FORM_ERROR, useBodyForm, useBodySubmit } from '@/components/form/use-body-form';
+import { FORM_ERROR } from '@/components/form/use-body-form';
 import type { TFieldError } from '@/components/form/use-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { useErrorHandler } from '@/lib/error-handler';
 import type { TAiEndpoint } from '../endpoint-types';
+import { useEndpointConfigForm } from './use-endpoint-config-form';
 
 interface THeaderRow {
   name: string;
@@ -106,29 +105,20 @@ export function EndpointSettings({
   onSaved: (patch: Partial<TAiEndpoint>) => void;
 }) {
   const { t } = useTranslation('registry');
-  const handleError = useErrorHandler();
   const stored = endpoint.config.headers ?? {};
   // The server's rules for the config (ZUpdateAiEndpoint: header names and values, timeout
   // bounds) with its message keys, and the header rules above.
-  const form = useBodyForm<TSettingsValues>({
+  const { form, onSubmit, saving } = useEndpointConfigForm<TSettingsValues>({
+    endpoint,
     defaultValues: {
       headers: rowsFrom(stored),
       upstream_model: endpoint.config.upstream_model ?? '',
       timeout: endpoint.config.timeout_ms == null ? '' : String(endpoint.config.timeout_ms),
     },
-    schema: ZUpdateAiEndpoint,
     toBody: (values) => ({ config: configOf(values, stored) }),
     fieldOf: settingsFieldOf,
     extraIssues: headerIssues,
-  });
-  const rows = useFieldArray({ control: form.control, name: 'headers' });
-  const send = useBodySubmit(form, {
-    call: 'PATCH /api/aiendpoint/:id',
-    params: { id: endpoint.id },
-    fieldOf: settingsFieldOf,
-    onError: handleError,
-    successMessage: t('detail.saved'),
-    onSuccess: (_res, sent) => {
+    onSuccess: (_res, sent, form) => {
       const config = (sent as { config: TConfigPatch }).config;
       const headers = Object.fromEntries(
         Object.entries(config.headers)
@@ -147,7 +137,7 @@ export function EndpointSettings({
       });
     },
   });
-  const saving = form.formState.isSubmitting;
+  const rows = useFieldArray({ control: form.control, name: 'headers' });
   const errors = form.formState.errors;
   const headerError = (index: number) =>
     errorText(t, errors.headers?.[index]?.name as TFieldError | undefined, t('settings.headers'));
@@ -158,7 +148,6 @@ export function EndpointSettings({
     (errors as Record<string, TFieldError | undefined>)[FORM_ERROR],
     t('settings.headers'),
   );
-  const onSubmit = form.handleSubmit((values) => send({ config: configOf(values, stored) }));
 
   return (
     <Card>
