@@ -5,9 +5,9 @@ import { createUser, PASSWORD, useSessionOf, type TUser } from '../support/users
 
 /*
  * The removed member's landing (issue 26): an admin removes a member who is working in the
- * account, in another browser. A member who belongs to another account lands there, on its
- * dashboard, told why; one who has no other account lands on the sign-in page, which says why,
- * with no error notification.
+ * account, in another browser, or the owner closes the account. A member who belongs to another
+ * account lands there, on its dashboard, told why; one who has no other account lands on the
+ * sign-in page, which says why, with no error notification, and still says it after a reload.
  */
 
 const run = Date.now();
@@ -41,6 +41,32 @@ async function pageAs(browser: Browser, who: TUser): Promise<Page> {
   return page;
 }
 
+/** The owner invites `email` (who has no account yet), who signs up and is onboarded. */
+async function invitedOnly(request: APIRequestContext, owner: TUser, email: string, name: string) {
+  const token = await invite(request, owner, email);
+  const signedUp = await request.post('/api/user', {
+    data: { name, email, password: PASSWORD, invite_id: token },
+  });
+  expect(signedUp.status(), await signedUp.text()).toBe(201);
+  const member = memberFrom(((await signedUp.json()) as { data: Record<string, unknown> }).data, name);
+  // Onboarded, so the member works on the dashboard rather than the welcome page.
+  const onboarded = await request.patch('/api/user', { headers: member.headers, data: { onboarded: true } });
+  expect(onboarded.status(), await onboarded.text()).toBeLessThan(300);
+  member.user = { ...member.user, onboarded: true };
+  return member;
+}
+
+/** The owner invites `other` (who has an account of their own), who joins. */
+async function invitedWithOwn(request: APIRequestContext, owner: TUser, other: TUser) {
+  const token = await invite(request, owner, other.email);
+  const joined = await request.post('/api/user', {
+    headers: other.headers,
+    data: { email: other.email, invite_id: token },
+  });
+  expect(joined.status(), await joined.text()).toBe(201);
+  return memberFrom(((await joined.json()) as { data: Record<string, unknown> }).data, other.name);
+}
+
 /** The admin removes the member from the users page. */
 async function removeOnUsersPage(admin: Page, email: string) {
   await admin.goto('/account/users');
@@ -60,13 +86,7 @@ test('a removed member with another account lands on its dashboard, told why', a
   test.setTimeout(90_000);
   const owner = await createUser(request, 'Rita', 'removal-owner', { accountName: `Rita Co ${run}` });
   const other = await createUser(request, 'Milo', 'removal-member', { accountName: `Milo Co ${run}` });
-  const token = await invite(request, owner, other.email);
-  const joined = await request.post('/api/user', {
-    headers: other.headers,
-    data: { email: other.email, invite_id: token },
-  });
-  expect(joined.status(), await joined.text()).toBe(201);
-  const member = memberFrom(((await joined.json()) as { data: Record<string, unknown> }).data, 'Milo');
+  const member = await invitedWithOwn(request, owner, other);
 
   // The member works in Rita Co, on its dashboard.
   const milo = await pageAs(browser, member);
@@ -97,17 +117,7 @@ test('a removed member without another account lands on the sign-in page, which 
 }) => {
   test.setTimeout(90_000);
   const owner = await createUser(request, 'Noor', 'removal-owner2', { accountName: `Noor Co ${run}` });
-  const email = `removal-only-${run}@example.test`;
-  const token = await invite(request, owner, email);
-  const signedUp = await request.post('/api/user', {
-    data: { name: 'Ivo', email, password: PASSWORD, invite_id: token },
-  });
-  expect(signedUp.status(), await signedUp.text()).toBe(201);
-  const member = memberFrom(((await signedUp.json()) as { data: Record<string, unknown> }).data, 'Ivo');
-  // Onboarded, so the member works on the dashboard rather than the welcome page.
-  const onboarded = await request.patch('/api/user', { headers: member.headers, data: { onboarded: true } });
-  expect(onboarded.status(), await onboarded.text()).toBeLessThan(300);
-  member.user = { ...member.user, onboarded: true };
+  const member = await invitedOnly(request, owner, `removal-only-${run}@example.test`, 'Ivo');
 
   const ivo = await pageAs(browser, member);
   await ivo.goto('/dashboard');
@@ -138,4 +148,70 @@ test('a removed member without another account lands on the sign-in page, which 
   expect(violations.filter((v) => ['serious', 'critical'].includes(v.impact ?? '')).map((v) => v.id)).toEqual(
     [],
   );
+
+  // A reload of the sign-in page still says why (decision 033), and still with no notification.
+  await ivo.reload();
+  await expect(ivo.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(ivo.getByTestId('session-ended')).toContainText(`You were removed from Noor Co ${run}`);
+  await expect(ivo.locator('[data-sonner-toast]')).toHaveCount(0);
+});
+
+test('members of an account its owner closes: moved with a notice, or signed out with the reason, kept on reload', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const owner = await createUser(request, 'Olga', 'closing-owner', { accountName: `Olga Co ${run}` });
+  const own = await createUser(request, 'Pia', 'closing-member', { accountName: `Pia Co ${run}` });
+  const pia = await pageAs(browser, await invitedWithOwn(request, owner, own));
+  const ugo = await pageAs(
+    browser,
+    await invitedOnly(request, owner, `closing-only-${run}@example.test`, 'Ugo'),
+  );
+  for (const member of [pia, ugo]) {
+    await member.goto('/dashboard');
+    await expect(member.getByTestId('active-account')).toHaveText(new RegExp(`Olga Co ${run}`));
+  }
+
+  // The owner closes the account meanwhile.
+  const closed = await request.delete('/api/account', {
+    headers: owner.headers,
+    data: { password: PASSWORD },
+  });
+  expect(closed.status(), await closed.text()).toBe(200);
+
+  // Pia, who has an account of her own, lands on its dashboard at her next load, told why.
+  await pia.reload();
+  await expect(
+    pia.getByText(`The owner of Olga Co ${run} closed it. You are now in Pia Co ${run}.`),
+  ).toBeVisible();
+  await expect(pia).toHaveURL(/\/dashboard$/);
+  await expect(pia.getByTestId('active-account')).toHaveText(new RegExp(`Pia Co ${run}`));
+  await expect(pia.locator('[data-sonner-toast][data-type="error"]')).toHaveCount(0);
+
+  // Ugo, who has no other account, is signed out as he navigates on, told why.
+  await ugo
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Account' })
+    .click();
+  await expect(ugo).toHaveURL(/\/signin$/);
+  const reason = `The owner of Olga Co ${run} closed it, and you have no other account.`;
+  await expect(ugo.getByTestId('session-ended')).toContainText(reason);
+  await expect(ugo.locator('[data-sonner-toast]')).toHaveCount(0);
+
+  // A reload keeps the reason.
+  await ugo.reload();
+  await expect(ugo.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(ugo.getByTestId('session-ended')).toContainText(reason);
+  // Another tab of the same browser (or anyone opening the sign-in page) is told nothing.
+  const fresh = await ugo.context().newPage();
+  await fresh.goto('/signin');
+  await expect(fresh.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(fresh.getByTestId('session-ended')).toHaveCount(0);
+  // Dismissing it forgets it, reload or not.
+  await ugo.getByRole('button', { name: 'Dismiss this notice' }).click();
+  await expect(ugo.getByTestId('session-ended')).toHaveCount(0);
+  await ugo.reload();
+  await expect(ugo.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(ugo.getByTestId('session-ended')).toHaveCount(0);
 });

@@ -379,7 +379,10 @@ describe('deleting users and closing accounts', () => {
     expect(await t.db.select().from(users).where(eq(users.id, o.userId))).toHaveLength(0);
     expect(await t.db.select().from(users).where(eq(users.id, loner.userId))).toHaveLength(0);
     expect((await call('GET', '/api/user', token)).statusCode).toBe(401);
-    expect((await call('GET', '/api/user', switched)).statusCode).toBe(401);
+    // The member working in the closed account keeps working in their other one (decision 033).
+    const moved = await call('GET', '/api/user', switched);
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().data).toMatchObject({ account_id: keeper.accountId, account_name: 'Elsewhere' });
     const kept = await call('GET', '/api/user', dt);
     expect(kept.statusCode).toBe(200);
     expect(kept.json().data.accounts).toEqual([{ id: keeper.accountId, name: 'Elsewhere' }]);

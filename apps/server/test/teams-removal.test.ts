@@ -1,17 +1,17 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ZAuthStatus } from '@air/shared/schemas/auth';
 import { ZErrorBody } from '@air/shared/schemas/common';
 import { accountUsers, sessionEndings, sessions, users } from '../src/db/schema';
 import { recordSessionEndings, sessionEnding } from '../src/modules/identity/service';
 import type { TTestApp } from './helpers';
-import { seedUser, signIn } from './identity-helpers';
+import { PASSWORD, seedUser, signIn } from './identity-helpers';
 import { teamsApp, type TCaller } from './teams-helpers';
 
 /**
- * Issue 26 item 4: the landing of a member removed from an account while working in it. With
- * another account they are moved there and told once why; with none they are signed out and the
- * next request says why.
+ * Issue 26 item 4: the landing of a member removed from an account while working in it, or whose
+ * account its owner closes. With another account they are moved there and told once why; with
+ * none they are signed out and the next request says why.
  */
 let t: TTestApp;
 let call: TCaller;
@@ -220,3 +220,132 @@ async function userId(email: string): Promise<string | undefined> {
   const [row] = await t.db.select({ id: users.id }).from(users).where(eq(users.email, email));
   return row?.id;
 }
+
+describe('members of an account its owner closes', () => {
+  /**
+   * Acme, closed by its owner boss@ (signed in on two devices), with dev@ (also in Beta, their
+   * default) signed in to Acme twice and solo@ (in Acme only) signed in.
+   */
+  async function closingAcme() {
+    const accounts = await twoAccounts();
+    const dev = await memberOfBoth(accounts.acme.accountId, accounts.beta.accountId);
+    await seedUser(t.app, { email: 'solo@x.io', role: 'developer', accountId: accounts.acme.accountId });
+    const solo = (await signIn(t.app, 'solo@x.io')).token;
+    const ownerPhone = (await signIn(t.app, 'boss@x.io')).token;
+    // Every session is cached with its account before the close.
+    for (const token of [dev.laptop, solo, ownerPhone]) {
+      expect(keyNames(await call('GET', '/api/key', token))).toEqual(['Acme key']);
+    }
+    const close = () => call('DELETE', '/api/account', accounts.acmeOwner, { password: PASSWORD });
+    return { ...accounts, dev, solo, ownerPhone, close };
+  }
+
+  it('a member of another account is moved there at once and told once that the owner closed it', async () => {
+    const { acme, beta, dev, close } = await closingAcme();
+    const closed = await close();
+    expect(closed.statusCode).toBe(200);
+    expect(closed.json().data).toEqual({ signout: true });
+
+    const keys = await call('GET', '/api/key', dev.laptop);
+    expect(keys.statusCode).toBe(200);
+    expect(keyNames(keys)).toEqual(['Beta key']);
+    const status = ZAuthStatus.parse((await call('GET', '/api/auth', dev.laptop)).json().data);
+    expect(status).toMatchObject({
+      authenticated: true,
+      account_id: beta.accountId,
+      account_name: 'Beta',
+      role: 'developer',
+      moved: { reason: 'closed', account_name: 'Acme' },
+    });
+    expect((await call('GET', '/api/auth', dev.laptop)).json().data).not.toHaveProperty('moved');
+    expect((await call('GET', '/api/auth', dev.phone)).json().data.moved).toEqual({
+      reason: 'closed',
+      account_name: 'Acme',
+    });
+    const rows = await t.db.select().from(sessions).where(eq(sessions.userId, dev.userId));
+    expect(
+      rows.filter((row) => row.revokedAt === null).every((row) => row.accountId === beta.accountId),
+    ).toBe(true);
+    const [user] = await t.db.select().from(users).where(eq(users.id, dev.userId));
+    expect(user!.defaultAccountId).toBe(beta.accountId);
+    expect(await t.db.select().from(accountUsers).where(eq(accountUsers.accountId, acme.accountId))).toEqual(
+      [],
+    );
+  });
+
+  it('a member of no other account is signed out, and the next request and the console check say why', async () => {
+    const { solo, ownerPhone, acmeOwner, close } = await closingAcme();
+    expect((await close()).statusCode).toBe(200);
+    expect(await userId('solo@x.io')).toBeUndefined();
+
+    const keys = await call('GET', '/api/key', solo);
+    expect(keys.statusCode).toBe(401);
+    expect(ZErrorBody.parse(keys.json())).toEqual({
+      message: 'The owner of Acme closed it, and you have no other account.',
+      ended: { reason: 'closed', account_name: 'Acme' },
+    });
+    const spanish = await t.app.inject({
+      method: 'GET',
+      url: '/api/user',
+      headers: { authorization: `Bearer ${solo}`, 'accept-language': 'es' },
+    });
+    expect(spanish.json().message).toBe(
+      'El propietario de Acme la cerró y no perteneces a ninguna otra cuenta.',
+    );
+    expect(ZAuthStatus.parse((await call('GET', '/api/auth', solo)).json().data)).toEqual({
+      authenticated: false,
+      ended: { reason: 'closed', account_name: 'Acme' },
+    });
+    // The owner's other device is told too; the session that closed the account simply ends.
+    expect((await call('GET', '/api/auth', ownerPhone)).json().data).toEqual({
+      authenticated: false,
+      ended: { reason: 'closed', account_name: 'Acme' },
+    });
+    expect((await call('GET', '/api/auth', acmeOwner)).json().data).toEqual({ authenticated: false });
+  });
+
+  it('an owner who belongs to another account: their other devices move there, the closing session ends', async () => {
+    const { acme, beta, acmeOwner, ownerPhone, close } = await closingAcme();
+    const owner = (await userId('boss@x.io'))!;
+    await t.db.insert(accountUsers).values({ accountId: beta.accountId, userId: owner, permission: 'user' });
+    expect((await close()).statusCode).toBe(200);
+
+    expect((await call('GET', '/api/auth', ownerPhone)).json().data).toMatchObject({
+      authenticated: true,
+      account_id: beta.accountId,
+      moved: { reason: 'closed', account_name: 'Acme' },
+    });
+    expect((await call('GET', '/api/auth', acmeOwner)).json().data).toEqual({ authenticated: false });
+    const live = await t.db.select().from(sessions).where(eq(sessions.userId, owner));
+    expect(live.filter((row) => row.revokedAt === null)).toHaveLength(1);
+    expect(await t.db.select().from(sessions).where(eq(sessions.accountId, acme.accountId))).toEqual([]);
+  });
+
+  it('moves and records in the close’s transaction: a close that fails moves and records nothing', async () => {
+    const { acme, dev, solo, close } = await closingAcme();
+    // Deleting the account fails (as a lost connection would) after the sessions were landed.
+    await t.db.execute(
+      sql.raw(`create function refuse_close() returns trigger language plpgsql as $$
+        begin raise exception 'close refused'; end $$`),
+    );
+    await t.db.execute(
+      sql.raw(`create trigger refuse_close before delete on accounts
+        for each row execute function refuse_close()`),
+    );
+    try {
+      expect((await close()).statusCode).toBe(500);
+    } finally {
+      await t.db.execute(sql.raw('drop trigger refuse_close on accounts'));
+    }
+    const rows = await t.db.select().from(sessions).where(eq(sessions.userId, dev.userId));
+    const inAcme = rows.filter((row) => row.accountId === acme.accountId && row.revokedAt === null);
+    expect(inAcme.length).toBeGreaterThanOrEqual(2);
+    expect(rows.every((row) => row.notice === null)).toBe(true);
+    expect(await t.db.select().from(sessionEndings)).toEqual([]);
+    expect(await userId('solo@x.io')).toBeDefined();
+    // Nothing changed for the members: they still work in Acme, with nothing to be told.
+    expect(keyNames(await call('GET', '/api/key', dev.laptop))).toEqual(['Acme key']);
+    expect((await call('GET', '/api/auth', dev.laptop)).json().data).not.toHaveProperty('moved');
+    expect(keyNames(await call('GET', '/api/key', solo))).toEqual(['Acme key']);
+  });
+});

@@ -38,9 +38,12 @@ export interface TKeyAuth {
 /** Who is calling: a console session or an API key. */
 export type TAuth = TSessionAuth | TKeyAuth;
 
-/** Why a session ended: its member was removed from (or left) their only account, named here. */
+/**
+ * Why a session ended: its member was removed from (or left) their only account, or its owner
+ * closed it; the account is named here.
+ */
 export interface TSessionEnding {
-  reason: 'removed' | 'left';
+  reason: 'removed' | 'left' | 'closed';
   accountName: string;
 }
 

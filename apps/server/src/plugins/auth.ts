@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import fp from 'fastify-plugin';
 import { hasPermission, type TRole } from '@air/shared/permissions';
 import type { TApiKeyScope } from '@air/shared/schemas/api-key';
-import type { TAuth, TKeyAuth } from '../core/credentials';
+import type { TAuth, TKeyAuth, TSessionEnding } from '../core/credentials';
 import { registerMessages } from '../i18n';
 import { AppError } from '../lib/app-error';
 import { MissBudget, UNKNOWN_LOOKUPS_PER_MINUTE } from '../lib/miss-budget';
@@ -17,6 +17,7 @@ registerMessages({
     'error.removed_only_account':
       'You were removed from {account} and have no other account. Ask an admin for a new invite.',
     'error.left_only_account': 'You left {account} and have no other account.',
+    'error.closed_only_account': 'The owner of {account} closed it, and you have no other account.',
   },
   es: {
     'error.too_many_unknown':
@@ -25,6 +26,8 @@ registerMessages({
     'error.removed_only_account':
       'Te quitaron de {account} y no perteneces a ninguna otra cuenta. Pide a un administrador una nueva invitación.',
     'error.left_only_account': 'Saliste de {account} y no perteneces a ninguna otra cuenta.',
+    'error.closed_only_account':
+      'El propietario de {account} la cerró y no perteneces a ninguna otra cuenta.',
   },
 });
 
@@ -127,9 +130,16 @@ export default fp(
       }, done);
     });
 
+    /** What a 401 says when the session ended for this reason. */
+    const ENDED_MESSAGE = {
+      removed: 'error.removed_only_account',
+      left: 'error.left_only_account',
+      closed: 'error.closed_only_account',
+    } as const satisfies Record<TSessionEnding['reason'], string>;
+
     /**
      * The 401 of a request without valid credentials: a console token whose session ended because
-     * its member was removed from their only account says so (a rare path: only a validly signed
+     * its member was removed from (or left) their only account, or its owner closed it, says so (a rare path: only a validly signed
      * token of an ended session costs the look-up).
      */
     const unauthenticated = async (request: FastifyRequest): Promise<AppError> => {
@@ -137,7 +147,7 @@ export default fp(
       const ending = token === null ? null : await app.sessionEnding(token);
       if (!ending) return new AppError('unauthenticated');
       return new AppError('unauthenticated', {
-        messageKey: ending.reason === 'left' ? 'error.left_only_account' : 'error.removed_only_account',
+        messageKey: ENDED_MESSAGE[ending.reason],
         params: { account: ending.accountName },
         extra: { ended: { reason: ending.reason, account_name: ending.accountName } },
       });

@@ -1,16 +1,27 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { permissionsFor } from '@air/shared/permissions';
 import { buildRoutes } from '@/app/router';
 import { ApiError } from '@/lib/api';
 import { handleError } from '@/lib/error-handler';
 import { queryClient } from '@/lib/query-client';
-import { clearSession, getEndedNotice, getSession, setEndedNotice, setSession } from '@/lib/session';
+import {
+  clearSession,
+  ENDED_KEPT_MS,
+  ENDED_STORAGE_KEY,
+  getEndedNotice,
+  getSession,
+  setEndedNotice,
+  setSession,
+} from '@/lib/session';
 import { mockApi } from '@/features/account/test/page-harness';
 import { signInFixture, userFixture } from '@/test/fixtures';
 
-/** Issue 26: the landing of a member removed from the account they were working in. */
+/**
+ * Issue 26: the landing of a member removed from the account they were working in, or whose
+ * account its owner closed.
+ */
 
 function renderAt(path: string) {
   const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
@@ -46,6 +57,7 @@ afterEach(() => {
     clearSession();
     setEndedNotice(null);
   });
+  sessionStorage.clear();
   queryClient.clear();
 });
 
@@ -164,5 +176,95 @@ describe('a removed member', () => {
     } finally {
       clock.mockRestore();
     }
+  });
+});
+
+describe('a member whose account its owner closed', () => {
+  it('moved to another account: the notice says the owner closed it', async () => {
+    signInToAcme();
+    mockApi({
+      'GET /api/auth': {
+        status: 200,
+        body: {
+          data: { authenticated: true, ...betaUser(), moved: { reason: 'closed', account_name: 'Acme' } },
+        },
+      },
+      'GET /api/account/overview': never,
+      'GET /api/account/usage': never,
+      'GET /api/aiendpoint': never,
+    });
+    const router = renderAt('/account/profile');
+    expect(await screen.findByText('The owner of Acme closed it. You are now in Beta.')).toBeTruthy();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+
+  it('without another account: the sign-in page says the owner closed it', async () => {
+    signInToAcme();
+    mockApi({
+      'GET /api/auth': {
+        status: 200,
+        body: { data: { authenticated: false, ended: { reason: 'closed', account_name: 'Acme' } } },
+      },
+      'DELETE /api/auth': { status: 401, body: { message: 'Please sign in to continue' } },
+    });
+    renderAt('/account/profile');
+    const notice = await screen.findByTestId('session-ended');
+    expect(notice.textContent).toContain('The owner of Acme closed it, and you have no other account.');
+  });
+});
+
+describe('why the session ended, on a reload of the sign-in page', () => {
+  const closed = { reason: 'closed', account_name: 'Acme' } as const;
+
+  /**
+   * The session module as a reload of the page loads it, from this tab's storage. (Modules loaded
+   * later bind to this copy: the tests that render come first.)
+   */
+  async function reloaded() {
+    vi.resetModules();
+    return import('@/lib/session');
+  }
+
+  it('a sign-in or dismissing the notice forgets it', async () => {
+    act(() => setEndedNotice(closed));
+    act(() => setSession(signInFixture()));
+    expect(sessionStorage.getItem(ENDED_STORAGE_KEY)).toBeNull();
+    act(() => clearSession());
+
+    act(() => setEndedNotice(closed));
+    renderAt('/signin');
+    const notice = await screen.findByTestId('session-ended');
+    expect(notice.textContent).toContain('The owner of Acme closed it');
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss this notice' }));
+    await waitFor(() => expect(screen.queryByTestId('session-ended')).toBeNull());
+    expect(getEndedNotice()).toBeNull();
+    expect(sessionStorage.getItem(ENDED_STORAGE_KEY)).toBeNull();
+    expect((await reloaded()).getEndedNotice()).toBeNull();
+  });
+
+  it("is kept in this tab's session storage and read back by the next page load", async () => {
+    act(() => setEndedNotice(closed));
+    expect(JSON.parse(sessionStorage.getItem(ENDED_STORAGE_KEY)!)).toMatchObject({ notice: closed });
+    expect(localStorage.getItem(ENDED_STORAGE_KEY)).toBeNull();
+    expect((await reloaded()).getEndedNotice()).toEqual(closed);
+  });
+
+  it('is not read back once someone signed in, after a day, or when it is not a reason', async () => {
+    act(() => setEndedNotice(closed));
+    localStorage.setItem('air.token', 'someone-else');
+    expect((await reloaded()).getEndedNotice()).toBeNull();
+    expect(sessionStorage.getItem(ENDED_STORAGE_KEY)).toBeNull();
+    localStorage.removeItem('air.token');
+
+    const stale = { notice: closed, at: Date.now() - ENDED_KEPT_MS - 1000 };
+    sessionStorage.setItem(ENDED_STORAGE_KEY, JSON.stringify(stale));
+    expect((await reloaded()).getEndedNotice()).toBeNull();
+    sessionStorage.setItem(
+      ENDED_STORAGE_KEY,
+      JSON.stringify({ notice: { reason: 'hacked', account_name: 'X' }, at: Date.now() }),
+    );
+    expect((await reloaded()).getEndedNotice()).toBeNull();
+    sessionStorage.setItem(ENDED_STORAGE_KEY, '{not json');
+    expect((await reloaded()).getEndedNotice()).toBeNull();
   });
 });

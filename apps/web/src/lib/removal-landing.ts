@@ -17,9 +17,17 @@ export async function dropAccountData(): Promise<void> {
   queryClient.clear();
 }
 
+/** What the notice says, by why the session left the account. */
+const MOVED_TEXT = {
+  removed: 'auth:removal.movedRemoved',
+  left: 'auth:removal.movedLeft',
+  closed: 'auth:removal.movedClosed',
+} as const satisfies Record<TRemovalNotice['reason'], string>;
+
 /**
- * The member was removed from (or left) the account they worked in and the session now works in
- * another of theirs: a notice says why, and the sign-in routing lands on that account's dashboard.
+ * The member was removed from (or left) the account they worked in, or its owner closed it, and
+ * the session now works in another of theirs: a notice says why, and the sign-in routing lands on
+ * that account's dashboard.
  */
 export async function announceMove(
   moved: TRemovalNotice,
@@ -28,7 +36,7 @@ export async function announceMove(
 ): Promise<void> {
   // The words live with the sign-in family's (`auth`), which a signed-in page may not have loaded.
   await i18n.loadNamespaces('auth');
-  const key = moved.reason === 'left' ? 'auth:removal.movedLeft' : 'auth:removal.movedRemoved';
+  const key = MOVED_TEXT[moved.reason];
   toast({ variant: 'info', title: i18n.t(key, { account: moved.account_name, other: user.account_name }) });
   navigate(routeAfterSignIn({ verified: user.verified, plan: user.plan, onboarded: user.onboarded }));
 }

@@ -135,22 +135,63 @@ export function useSession(): TSession & { signedIn: boolean } {
 }
 
 /*
- * The landing of a member removed from an account while working in it (issue 26). With another
- * account the server moves the session there and the auth check answers `moved` once: the console
- * drops the old account's data, says why and goes to the new account's dashboard
- * (lib/removal-landing.ts, loaded only then).
+ * The landing of a member removed from an account while working in it, or whose account its
+ * owner closed (issue 26). With another account the server moves the session there and the auth
+ * check answers `moved` once: the console drops the old account's data, says why and goes to the
+ * new account's dashboard (lib/removal-landing.ts, loaded only then).
  * With none the session ends: the auth check answers `ended` (a 401 carries it too), and the
- * sign-in page says why instead of showing a bare form. That reason is kept here, in memory only,
- * until someone signs in.
+ * sign-in page says why instead of showing a bare form. That reason is kept here and in this
+ * tab's session storage (decision 033), so a reload of the sign-in page still says it, until
+ * someone signs in, the notice is dismissed, the tab is closed or a day has passed. Session
+ * storage is this tab's alone: another tab, a later visitor opening the site, or a shared link
+ * never shows it, and the account it names is one this tab's session held.
  */
 
-let ended: TRemovalNotice | null = null;
+export const ENDED_STORAGE_KEY = 'air.ended';
+/** How long a reload of the sign-in page still says why the session ended. */
+export const ENDED_KEPT_MS = 24 * 60 * 60 * 1000;
+const REASONS: readonly string[] = ['removed', 'left', 'closed'] satisfies TRemovalNotice['reason'][];
+
+/** The stored reason, unless someone has signed in since, it is too old, or it is not one. */
+function readEnded(): TRemovalNotice | null {
+  try {
+    const raw = sessionStorage.getItem(ENDED_STORAGE_KEY);
+    if (!raw) return null;
+    const stored: unknown = JSON.parse(raw);
+    const { notice, at } = (stored ?? {}) as { notice?: Partial<TRemovalNotice>; at?: unknown };
+    const valid =
+      typeof at === 'number' &&
+      Date.now() - at < ENDED_KEPT_MS &&
+      typeof notice?.reason === 'string' &&
+      REASONS.includes(notice.reason) &&
+      typeof notice.account_name === 'string';
+    if (valid && !localStorage.getItem(TOKEN_STORAGE_KEY)) {
+      return { reason: notice.reason as TRemovalNotice['reason'], account_name: notice.account_name! };
+    }
+    sessionStorage.removeItem(ENDED_STORAGE_KEY);
+  } catch {
+    // No storage (a locked-down browser) or a corrupted entry: nothing to say.
+  }
+  return null;
+}
+
+function storeEnded(notice: TRemovalNotice | null) {
+  try {
+    if (notice) sessionStorage.setItem(ENDED_STORAGE_KEY, JSON.stringify({ notice, at: Date.now() }));
+    else sessionStorage.removeItem(ENDED_STORAGE_KEY);
+  } catch {
+    // Without storage the reason is kept in memory only.
+  }
+}
+
+let ended: TRemovalNotice | null = readEnded();
 const endedListeners = new Set<() => void>();
 
-/** Why the session ended, for the sign-in page to say. */
+/** Why the session ended, for the sign-in page to say; null: no longer news (signed in, dismissed). */
 export function setEndedNotice(notice: TRemovalNotice | null) {
   if (notice === ended) return;
   ended = notice;
+  storeEnded(notice);
   endedListeners.forEach((listener) => listener());
 }
 

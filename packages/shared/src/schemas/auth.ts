@@ -25,9 +25,10 @@ export type TSignInAnswer = z.infer<typeof ZSignInAnswer>;
 
 /**
  * `GET /api/auth`: the start-up check (run again on every navigation); never 401. Signed in, it
- * may carry once `moved`: the member was removed from (or left) the account this session was in
- * and the session now works in the account named by `account_id` / `account_name`. Signed out, it
- * may say why the session ended (`ended`): the member was removed from their only account.
+ * may carry once `moved`: the member was removed from (or left) the account this session was in,
+ * or its owner closed it, and the session now works in the account named by `account_id` /
+ * `account_name`. Signed out, it may say why the session ended (`ended`): the member was removed
+ * from (or left) their only account, or its owner closed it.
  */
 export const ZAuthStatus = z.discriminatedUnion('authenticated', [
   ZUser.extend({

@@ -16,11 +16,11 @@ export type TIdParams = z.infer<typeof ZIdParams>;
 export const ZIdsParams = z.strictObject({ ids: z.string().min(1).max(20_000) });
 
 /**
- * Why the caller's session left an account: an admin removed the member (`removed`) or they left
- * (`left`); `account_name` names that account.
+ * Why the caller's session left an account: an admin removed the member (`removed`), they left
+ * (`left`), or the owner closed the account (`closed`); `account_name` names that account.
  */
 export const ZRemovalNotice = z.object({
-  reason: z.enum(['removed', 'left']),
+  reason: z.enum(['removed', 'left', 'closed']),
   account_name: z.string(),
 });
 export type TRemovalNotice = z.infer<typeof ZRemovalNotice>;

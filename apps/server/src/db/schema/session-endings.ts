@@ -8,7 +8,10 @@ import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
  */
 export const sessionEndings = pgTable('session_endings', {
   sessionId: uuid('session_id').primaryKey(),
-  /** `removed` (an admin removed the member) or `left` (the member left). */
+  /**
+   * `removed` (an admin removed the member), `left` (the member left) or `closed` (the owner
+   * closed the account).
+   */
   reason: text('reason').notNull(),
   accountName: text('account_name').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

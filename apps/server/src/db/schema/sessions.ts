@@ -4,7 +4,8 @@ import { users } from './users';
 
 /** What `sessions.notice` holds. */
 export interface TSessionNoticeRow {
-  reason: 'removed' | 'left';
+  /** An admin removed the member, they left, or the owner closed the account. */
+  reason: 'removed' | 'left' | 'closed';
   accountName: string;
 }
 
@@ -27,7 +28,8 @@ export const sessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     /**
      * A one-time notice for the console's next check: the member was removed from (or left) the
-     * account this session was in, and the session was moved to another account of theirs.
+     * account this session was in, or its owner closed it, and the session was moved to another
+     * account of theirs.
      */
     notice: jsonb('notice').$type<TSessionNoticeRow>(),
   },

@@ -35,7 +35,7 @@ const accountRoutes: FastifyPluginAsync = async (fastify) => {
     const auth = request.auth!;
     if (auth.kind !== 'session') throw new Error('unreachable: sessionOnly');
     await assertPasswordConfirmed(app, request, auth.userId, request.body.password, 'password');
-    await closeAccount(app, auth.accountId);
+    await closeAccount(app, auth.accountId, auth.sessionId);
     return { data: { signout: true }, message: t(request.locale, 'account.closed') };
   });
 };

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { sessionEndings } from '../../db/schema/session-endings';
 import { sessions, type TSessionNoticeRow } from '../../db/schema/sessions';
@@ -152,19 +152,33 @@ export async function revokeSessionsIn(tx: TDb, userId: string, accountId: strin
   return revoked.map((row) => row.id);
 }
 
-/** Why a member's sessions in an account end or move: an admin removed them, or they left. */
+/**
+ * Why a member's sessions in an account end or move (an admin removed them, they left, or the
+ * owner closed the account), and that account's name.
+ */
+export type TSessionNotice = TSessionNoticeRow;
+
+/** Why a member's sessions in an account end or move. */
 export type TRemovalReason = TSessionNoticeRow['reason'];
 
 /**
- * A member removed from an account (or leaving it) who belongs to another: their live sessions in
- * the old account (not a master's impersonation) move to `toAccountId`, each with a one-time notice naming the old account, which
- * the console's next check answers (`takeSessionNotice`). The token keeps naming the old account;
+ * A member removed from an account (or leaving it, or whose account its owner closed) who belongs
+ * to another: their live sessions in the old account (not a master's impersonation) move to
+ * `toAccountId`, each with a one-time notice naming the old account, which the console's next
+ * check answers (`takeSessionNotice`). The token keeps naming the old account;
  * the session row is the truth (the session check accepts a moved row). Answers the moved ids (to
  * publish, so no instance keeps the old account cached).
  */
 export async function moveSessionsOnRemoval(
   tx: TDb,
-  input: { userId: string; fromAccountId: string; toAccountId: string; notice: TSessionNoticeRow },
+  input: {
+    userId: string;
+    fromAccountId: string;
+    toAccountId: string;
+    notice: TSessionNoticeRow;
+    /** A session that is not to move (the owner's, closing the account: it simply ends). */
+    exceptSessionId?: string;
+  },
 ): Promise<string[]> {
   const moved = await tx
     .update(sessions)
@@ -175,6 +189,7 @@ export async function moveSessionsOnRemoval(
         eq(sessions.accountId, input.fromAccountId),
         isNull(sessions.revokedAt),
         isNull(sessions.impersonatorUserId),
+        input.exceptSessionId === undefined ? undefined : ne(sessions.id, input.exceptSessionId),
       ),
     )
     .returning({ id: sessions.id });
@@ -204,6 +219,12 @@ export async function recordSessionEndings(
     });
 }
 
+const REMOVAL_REASONS: readonly string[] = ['removed', 'left', 'closed'] satisfies TRemovalReason[];
+
+function isRemovalReason(reason: string): reason is TRemovalReason {
+  return REMOVAL_REASONS.includes(reason);
+}
+
 /** Why this session ended, when a removal ended it (see `recordSessionEndings`). */
 export async function sessionEnding(db: TDb, sessionId: string): Promise<TSessionNoticeRow | undefined> {
   const [row] = await db
@@ -211,7 +232,7 @@ export async function sessionEnding(db: TDb, sessionId: string): Promise<TSessio
     .from(sessionEndings)
     .where(eq(sessionEndings.sessionId, sessionId))
     .limit(1);
-  if (!row || (row.reason !== 'removed' && row.reason !== 'left')) return undefined;
+  if (!row || !isRemovalReason(row.reason)) return undefined;
   return { reason: row.reason, accountName: row.accountName };
 }
 

@@ -14,6 +14,7 @@ import {
   recordSessionEndings,
   revokeSessionsIn,
   userProfiles,
+  type TSessionNotice,
   type TUserContact,
 } from '../identity/service';
 
@@ -229,6 +230,58 @@ export async function changeRole(
   });
 }
 
+/** Where a member's sessions went when they lost an account (see `landMemberSessions`). */
+export interface TLanding {
+  /** Sessions moved or ended: publish each on the change bus after the commit. */
+  changedSessionIds: string[];
+  /** The account the member now works in; undefined when they belong to no other account. */
+  movedTo: string | undefined;
+}
+
+/**
+ * Where a member's sessions in an account go when they lose it (an admin removed them, they left,
+ * or the owner closed the account), inside the caller's transaction, with their membership there
+ * gone or about to go. A member of another account (their default when it is another one, else
+ * their oldest membership) keeps working there: their default account and live sessions (not a
+ * master's impersonation, which ends) move to it, each session with a one-time notice naming this
+ * account for the console's next check. A member of no other account has their sessions in it
+ * ended and why recorded for the console's next check; deleting the user is the caller's part.
+ * `exceptSessionId`, the session of the owner closing the account, simply ends.
+ */
+export async function landMemberSessions(
+  tx: TDb,
+  input: { userId: string; accountId: string; notice: TSessionNotice; exceptSessionId?: string },
+): Promise<TLanding> {
+  const others = await tx
+    .select({ accountId: accountUsers.accountId })
+    .from(accountUsers)
+    .where(and(eq(accountUsers.userId, input.userId), ne(accountUsers.accountId, input.accountId)))
+    .orderBy(asc(accountUsers.createdAt));
+  if (others.length === 0) {
+    const ended = await revokeSessionsIn(tx, input.userId, input.accountId);
+    await recordSessionEndings(
+      tx,
+      ended.filter((id) => id !== input.exceptSessionId),
+      input.notice,
+    );
+    return { changedSessionIds: ended, movedTo: undefined };
+  }
+  const preferred = await defaultAccountOf(tx, input.userId);
+  const other = others.find((row) => row.accountId === preferred) ?? others[0]!;
+  // The default account must stay one the user belongs to.
+  await moveDefaultAccount(tx, input.userId, input.accountId, other.accountId);
+  const changedSessionIds = await moveSessionsOnRemoval(tx, {
+    userId: input.userId,
+    fromAccountId: input.accountId,
+    toAccountId: other.accountId,
+    notice: input.notice,
+    exceptSessionId: input.exceptSessionId,
+  });
+  // A master's impersonation session does not follow the member elsewhere: it ends.
+  changedSessionIds.push(...(await revokeSessionsIn(tx, input.userId, input.accountId)));
+  return { changedSessionIds, movedTo: other.accountId };
+}
+
 export interface TRemoval {
   /**
    * The member's sessions in that account, now ended (the user is gone) or moved to their other
@@ -268,30 +321,12 @@ export async function removeMember(
     await tx
       .delete(accountUsers)
       .where(and(eq(accountUsers.userId, input.targetUserId), eq(accountUsers.accountId, input.accountId)));
-    const others = await tx
-      .select({ accountId: accountUsers.accountId })
-      .from(accountUsers)
-      .where(eq(accountUsers.userId, input.targetUserId))
-      .orderBy(asc(accountUsers.createdAt));
-    let changedSessionIds: string[];
-    if (others.length > 0) {
-      const preferred = await defaultAccountOf(tx, input.targetUserId);
-      const other = others.find((row) => row.accountId === preferred) ?? others[0]!;
-      // The default account must stay one the user belongs to.
-      await moveDefaultAccount(tx, input.targetUserId, input.accountId, other.accountId);
-      changedSessionIds = await moveSessionsOnRemoval(tx, {
-        userId: input.targetUserId,
-        fromAccountId: input.accountId,
-        toAccountId: other.accountId,
-        notice,
-      });
-      // A master's impersonation session does not follow the member elsewhere: it ends.
-      changedSessionIds.push(...(await revokeSessionsIn(tx, input.targetUserId, input.accountId)));
-    } else {
-      changedSessionIds = await revokeSessionsIn(tx, input.targetUserId, input.accountId);
-      await recordSessionEndings(tx, changedSessionIds, notice);
-      await deleteUser(tx, input.targetUserId);
-    }
+    const landing = await landMemberSessions(tx, {
+      userId: input.targetUserId,
+      accountId: input.accountId,
+      notice,
+    });
+    if (landing.movedTo === undefined) await deleteUser(tx, input.targetUserId);
     await recordActivity(tx, {
       accountId: input.accountId,
       actorUserId: leaving || !input.actorUserId ? null : input.actorUserId,
@@ -299,6 +334,6 @@ export async function removeMember(
       data: { user_id: member.id, email: member.email, name: member.name },
     });
     await onMemberCountChanged(tx, input.accountId);
-    return { changedSessionIds, userDeleted: others.length === 0 };
+    return { changedSessionIds: landing.changedSessionIds, userDeleted: landing.movedTo === undefined };
   });
 }

@@ -34,6 +34,8 @@ export {
   roleIn,
   memberOf,
   changeRole,
+  type TLanding,
+  landMemberSessions,
   type TRemoval,
   removeMember,
 } from './members';

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Mail, UserX } from 'lucide-react';
+import { Mail, UserX, X } from 'lucide-react';
+import type { TRemovalNotice } from '@air/shared/schemas/common';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import type { TFormField } from '@/components/form/types';
@@ -16,9 +17,16 @@ import { AuthForm } from '@/features/auth/components/auth-form';
 import { errorParamText } from '@/features/auth/components/error-param';
 import { finishSignIn } from '@/features/auth/components/sign-in-answer';
 import { SocialButtons } from '@/features/auth/components/social-buttons';
-import { useEndedNotice } from '@/lib/session';
+import { setEndedNotice, useEndedNotice } from '@/lib/session';
 
 type TMode = 'password' | 'magic';
+
+/** What the sign-in page says, by why the session ended. */
+const ENDED_TEXT = {
+  removed: 'removal.endedRemoved',
+  left: 'removal.endedLeft',
+  closed: 'removal.endedClosed',
+} as const satisfies Record<TRemovalNotice['reason'], string>;
 
 // The request schemas load after the route (zod is not part of the sign-in route's budget).
 const loadSignInSchema = () => import('@air/shared/schemas/auth').then((m) => m.ZSignIn);
@@ -32,7 +40,8 @@ export default function SigninPage() {
   const [mode, setMode] = useState<TMode>('password');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const shownError = useRef<string | null>(null);
-  // A member removed from their only account lands here: say why (issue 26), until a sign-in.
+  // A member removed from their only account (or whose account was closed) lands here: say why
+  // (issue 26), also after a reload, until a sign-in or a dismissal (lib/session.ts).
   const ended = useEndedNotice();
 
   // Spec section 8: an error query parameter shows an error notification, once. The parameter is
@@ -67,17 +76,23 @@ export default function SigninPage() {
         <div
           role="status"
           data-testid="session-ended"
-          className="grid gap-1 rounded-lg border border-destructive/40 bg-card p-4 text-card-foreground"
+          className="relative grid gap-1 rounded-lg border border-destructive/40 bg-card p-4 pr-10 text-card-foreground"
         >
           <p className="flex items-center gap-2 font-medium">
             <UserX className="size-4" aria-hidden="true" />
             {t('signin.endedTitle')}
           </p>
-          <p className="text-sm">
-            {t(ended.reason === 'left' ? 'removal.endedLeft' : 'removal.endedRemoved', {
-              account: ended.account_name,
-            })}
-          </p>
+          <p className="text-sm">{t(ENDED_TEXT[ended.reason], { account: ended.account_name })}</p>
+          <Button
+            type="button"
+            variant="ghost"
+            size="icon"
+            className="absolute top-2 right-2 h-8 w-8"
+            aria-label={t('signin.endedDismiss')}
+            onClick={() => setEndedNotice(null)}
+          >
+            <X className="size-4" aria-hidden="true" />
+          </Button>
         </div>
       )}
       <AuthPageIntro text={mode === 'password' ? t('signin.description') : t('signin.magicDescription')} />
