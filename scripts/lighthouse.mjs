@@ -9,8 +9,10 @@
 //   CHROMIUM_PATH     the browser (default /usr/bin/chromium)
 //   LIGHTHOUSE_PATHS  space-separated paths instead of the four above
 //   LIGHTHOUSE_JSON   a file to write every report's scores to, as JSON
+//   LIGHTHOUSE_REPORTS a folder to write each whole report into (Lighthouse's JSON: the LCP element,
+//                     the request chain, every audit), to see where a page's time goes
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -155,6 +157,11 @@ async function audit(path, preset, keepStorage) {
     preset.config,
   );
   const lhr = result.lhr;
+  if (process.env.LIGHTHOUSE_REPORTS) {
+    mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
+    const name = `${path.replace(/\W+/g, '_').replace(/^_/, '')}-${preset.name}.json`;
+    writeFileSync(join(process.env.LIGHTHOUSE_REPORTS, name), JSON.stringify(lhr));
+  }
   if (lhr.runtimeError) throw new Error(`${path} (${preset.name}): ${lhr.runtimeError.message}`);
   const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const failing = Object.values(lhr.audits)

@@ -61,6 +61,7 @@ function renderUsage(log: TLogPage = { items: [], next_cursor: null }) {
   const calls = mockFetch({
     'GET /api/account/usage/insight': { body: { data: INSIGHT } },
     'GET /api/account/usage/log': { body: { data: log } },
+    'GET /api/account/usage': { body: { data: [] } },
   });
   const { user } = renderPage(UsagePage, { route: '/account/usage', path: '/account/usage', title: 'usage' });
   return { calls, user };

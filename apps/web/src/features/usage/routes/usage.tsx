@@ -15,17 +15,19 @@ import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { BarChart } from '../components/bar-chart';
 import { QuotaCard } from '../components/quota-card';
+import type { SpendCard as TSpendCard } from '../components/spend-card';
 import { RequestLog } from '../components/request-log';
 import { CountTable, Tokens, UsageRowsTable } from '../components/usage-tables';
 import { downloadText, usageCsv } from '../csv';
-import { usageInsightQuery, type TPeriodChoice } from '../usage-api';
+import { monthUsageQuery, usageInsightQuery, type TPeriodChoice } from '../usage-api';
 import { FilterSelect } from '@/components/ui/filter-select';
 
 // The spend card's limit form brings the form engine and the shared schemas (about 40 KB gzipped):
-// loaded after the page's frame, so /account/usage keeps its bundle budget.
-const SpendCard = React.lazy(() =>
-  import('../components/spend-card').then((m) => ({ default: m.SpendCard })),
-);
+// its own chunk, so /account/usage keeps its bundle budget. Asked for as the page mounts, beside
+// the page's data, so it is in by the time the figures are (below).
+let spendCardChunk: Promise<{ SpendCard: typeof TSpendCard }> | null = null;
+const loadSpendCard = () => (spendCardChunk ??= import('../components/spend-card'));
+const SpendCard = React.lazy(() => loadSpendCard().then((m) => ({ default: m.SpendCard })));
 
 // The custom period's form is on the form engine too: it loads when Custom is picked.
 const CustomPeriodForm = React.lazy(() =>
@@ -53,6 +55,10 @@ export default function UsagePage() {
   const [choice, setChoice] = React.useState<TPeriodChoice>({ period: 'this_month' });
   const [custom, setCustom] = React.useState({ from: '', to: '' });
   const insight = useQuery(usageInsightQuery(choice));
+  // The spend card's figures (usually cached already: the quota banner reads them too); a failed
+  // first try does not hold the page back.
+  const month = useQuery(monthUsageQuery);
+  React.useEffect(() => void loadSpendCard(), []);
   React.useEffect(() => {
     if (insight.error) handleError(insight.error);
   }, [insight.error, handleError]);
@@ -107,10 +113,13 @@ export default function UsagePage() {
           {t('period.showing', { from: data.period.from, to: data.period.to })}
         </p>
       )}
-      {!data ? (
+      {/* The figures, the spend card (its chunk and its data) and the charts appear together, in
+          place of a skeleton as tall as the screen: nothing already shown is pushed down (layout
+          shift), the request log below included. */}
+      {!data || (month.isPending && month.failureCount === 0) ? (
         <UsageSkeleton label={t('common:loading')} />
       ) : (
-        <>
+        <React.Suspense fallback={<UsageSkeleton label={t('common:loading')} />}>
           <div className="grid gap-4 lg:grid-cols-[1fr_2fr]">
             <QuotaCard
               quota={data.quota}
@@ -119,12 +128,10 @@ export default function UsagePage() {
             />
             <Totals data={data} locale={locale} />
           </div>
-          <React.Suspense fallback={null}>
-            <SpendCard locale={locale} canEdit={hasPermission(user?.permission, 'admin')} />
-          </React.Suspense>
+          <SpendCard locale={locale} canEdit={hasPermission(user?.permission, 'admin')} />
           <CallerView data={data} locale={locale} />
           <ProviderView data={data} locale={locale} />
-        </>
+        </React.Suspense>
       )}
       <RequestLog
         locale={locale}
@@ -144,10 +151,11 @@ function UsageSkeleton({ label }: { label: string }) {
     <div role="status" className="space-y-4" data-testid="usage-loading">
       <span className="sr-only">{label}</span>
       <div className="grid gap-4 lg:grid-cols-[1fr_2fr]">
-        <div className="h-40 animate-pulse rounded-lg bg-muted" />
-        <div className="h-40 animate-pulse rounded-lg bg-muted" />
+        <div className="h-72 animate-pulse rounded-lg bg-muted" />
+        <div className="h-72 animate-pulse rounded-lg bg-muted" />
       </div>
-      <div className="h-64 animate-pulse rounded-lg bg-muted" />
+      <div className="h-56 animate-pulse rounded-lg bg-muted" />
+      <div className="h-96 animate-pulse rounded-lg bg-muted" />
     </div>
   );
 }
