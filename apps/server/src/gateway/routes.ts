@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { ZModelList, type TModelList } from '@air/shared/schemas/gateway';
 import { isAppError } from '../lib/app-error';
 import { drainRequest } from '../lib/drain-request';
+import { lazyChildLoggerFactory } from '../lib/lazy-logger';
 import { callableModels } from '../modules/aiendpoint/service';
 import { writeGatewayError, type TGatewayErrorCode } from './errors';
 import type { TKeyAuth } from '../core/credentials';
@@ -23,6 +24,8 @@ export default async function gatewayRoutes(app: FastifyInstance) {
   // Calls an earlier run journalled but did not commit are stored before any new call is taken.
   await state.meter.open();
 
+  // A call logs nothing unless it fails: its request logger is made only then.
+  app.setChildLoggerFactory(lazyChildLoggerFactory);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     '*',
