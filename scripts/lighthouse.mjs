@@ -8,6 +8,7 @@
 //   LIGHTHOUSE_PORT   the server's port (default 3290)
 //   CHROMIUM_PATH     the browser (default /usr/bin/chromium)
 //   LIGHTHOUSE_PATHS  space-separated paths instead of the four above
+//   LIGHTHOUSE_PRESETS  space-separated presets instead of both (`desktop`, `mobile`)
 //   LIGHTHOUSE_JSON   a file to write every report's scores to, as JSON
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,11 +28,13 @@ const PUBLIC_PATHS = ['/signin'];
 const SIGNED_IN_PATHS = ['/dashboard', '/account/usage', '/account/upgrade'];
 const chosen = process.env.LIGHTHOUSE_PATHS?.split(/\s+/).filter(Boolean);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
-const PRESETS = [
+const ALL_PRESETS = [
   { name: 'desktop', config: desktopConfig },
   // Lighthouse's default configuration is the mobile one (a mid-range phone, throttled).
   { name: 'mobile', config: undefined },
 ];
+const chosenPresets = process.env.LIGHTHOUSE_PRESETS?.split(/\s+/).filter(Boolean);
+const PRESETS = chosenPresets ? ALL_PRESETS.filter((p) => chosenPresets.includes(p.name)) : ALL_PRESETS;
 
 const [{ ensureServerBuild }, { ensureConsoleBuild }] = await Promise.all([
   import('./server-build.mjs'),
@@ -167,7 +170,9 @@ async function audit(path, preset, keepStorage) {
     performance: score('performance'),
     accessibility: score('accessibility'),
     bestPractices: score('best-practices'),
+    fcpMs: Math.round(lhr.audits['first-contentful-paint']?.numericValue ?? 0),
     lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
+    cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
     tbtMs: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
     failing,
   };
@@ -209,12 +214,12 @@ try {
 
 if (rows.length) {
   console.log(
-    '\npath               preset   perf  a11y  best  LCP ms  TBT ms  (landed on; binary audits not met)',
+    '\npath               preset   perf  a11y  best  FCP ms  LCP ms  TBT ms    CLS  (landed on; binary audits not met)',
   );
   for (const r of rows) {
     const landed = r.landed === r.path ? '' : ` landed on ${r.landed}`;
     console.log(
-      `${r.path.padEnd(18)} ${r.preset.padEnd(8)} ${String(r.performance).padStart(4)}  ${String(r.accessibility).padStart(4)}  ${String(r.bestPractices).padStart(4)}  ${String(r.lcpMs).padStart(6)}  ${String(r.tbtMs).padStart(6)}${landed}${r.failing.length ? `  ${r.failing.join(', ')}` : ''}`,
+      `${r.path.padEnd(18)} ${r.preset.padEnd(8)} ${String(r.performance).padStart(4)}  ${String(r.accessibility).padStart(4)}  ${String(r.bestPractices).padStart(4)}  ${String(r.fcpMs).padStart(6)}  ${String(r.lcpMs).padStart(6)}  ${String(r.tbtMs).padStart(6)}  ${r.cls.toFixed(3).padStart(5)}${landed}${r.failing.length ? `  ${r.failing.join(', ')}` : ''}`,
     );
   }
   console.log(
