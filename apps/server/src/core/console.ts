@@ -64,11 +64,17 @@ const SIGNIN_SHELL_FILE = 'signin-shell.html';
 /**
  * index.html with the build's static sign-in page before `#root` (decision 034), so `/` and
  * `/signin` paint their content before the bundle runs; the page replaces it when it mounts
- * (apps/web/src/app/shell.ts). Null when the build has no shell (or no index.html).
+ * (apps/web/src/app/shell.ts). The first paint then needs only the HTML and the stylesheet, so
+ * the bundle's scripts are fetched at low priority, after the stylesheet rather than beside it.
+ * Null when the build has no shell (or no index.html).
  */
 export function withSigninShell(indexHtml: string, shellHtml: string): string | null {
   const marker = '<div id="root"></div>';
-  return indexHtml.includes(marker) ? indexHtml.replace(marker, `${shellHtml}${marker}`) : null;
+  if (!indexHtml.includes(marker)) return null;
+  return indexHtml
+    .replace(marker, `${shellHtml}${marker}`)
+    .replaceAll('<script type="module"', '<script type="module" fetchpriority="low"')
+    .replaceAll('<link rel="modulepreload"', '<link rel="modulepreload" fetchpriority="low"');
 }
 
 /**
