@@ -7,8 +7,11 @@
 // machine's load: read them on a quiet machine. Options (environment):
 //   LIGHTHOUSE_PORT   the server's port (default 3290)
 //   CHROMIUM_PATH     the browser (default /usr/bin/chromium)
-//   LIGHTHOUSE_PATHS  space-separated paths instead of the four above
+//   LIGHTHOUSE_PATHS  space-separated paths instead of the four above (a path other than the three
+//                     signed-in ones is audited signed out)
 //   LIGHTHOUSE_PRESETS  space-separated presets instead of both (`desktop`, `mobile`)
+//   LIGHTHOUSE_THROTTLING  `devtools` to throttle the real load instead of Lighthouse's default
+//                     simulation from an unthrottled one (`simulate`)
 //   LIGHTHOUSE_JSON   a file to write every report's scores to, as JSON
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -154,6 +157,7 @@ async function audit(path, preset, keepStorage) {
       onlyCategories: CATEGORIES,
       // The session set above stays for the signed-in pages.
       disableStorageReset: keepStorage,
+      ...(process.env.LIGHTHOUSE_THROTTLING ? { throttlingMethod: process.env.LIGHTHOUSE_THROTTLING } : {}),
     },
     preset.config,
   );
@@ -195,8 +199,8 @@ try {
       '--no-first-run',
     ],
   });
-  const publicPaths = chosen ? chosen.filter((p) => PUBLIC_PATHS.includes(p)) : PUBLIC_PATHS;
-  const signedInPaths = chosen ? chosen.filter((p) => !PUBLIC_PATHS.includes(p)) : SIGNED_IN_PATHS;
+  const publicPaths = chosen ? chosen.filter((p) => !SIGNED_IN_PATHS.includes(p)) : PUBLIC_PATHS;
+  const signedInPaths = chosen ? chosen.filter((p) => SIGNED_IN_PATHS.includes(p)) : SIGNED_IN_PATHS;
   for (const preset of PRESETS) {
     for (const path of publicPaths) rows.push(await audit(path, preset, false));
   }
