@@ -71,16 +71,18 @@ test('the page takes over from the static one in place, keeping what was typed a
   });
   const before = await boxes();
   await shell.getByLabel('Email').fill(who.email);
-  await expect(shell.getByLabel('Email')).toBeFocused();
+  await shell.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await shell.getByLabel('Email').focus();
 
   release();
   await expect(shell).toHaveCount(0);
-  await expect(page.locator('#root').getByLabel('Email')).toHaveValue(who.email);
-  await expect(page.locator('#root').getByLabel('Email')).toBeFocused();
+  const root = page.locator('#root');
+  await expect(root.getByLabel('Email')).toHaveValue(who.email);
+  await expect(root.getByLabel('Password', { exact: true })).toHaveValue(PASSWORD);
+  await expect(root.getByLabel('Email')).toBeFocused();
   expect(await boxes()).toEqual(before);
 
-  // The value reached the form's state: signing in uses it.
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  // The values reached the form's state: signing in uses them.
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 });

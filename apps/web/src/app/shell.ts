@@ -8,11 +8,19 @@ export const SHELL_ID = 'signin-shell';
 
 const FOCUSABLE = 'a[href], button, input, select, textarea';
 
-/** Sets a React-controlled input's value the way typing does, so its onChange runs. */
-function typeInto(input: HTMLInputElement, value: string) {
-  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, value);
-  // After the commit that mounted it: React then handles the event like a keystroke.
-  queueMicrotask(() => input.dispatchEvent(new Event('input', { bubbles: true })));
+/**
+ * Types `values` into React-controlled inputs the way typing does, so their onChange runs: one
+ * after the other (React re-renders on each, and would put back an input set ahead of its event),
+ * after the commit that mounted them.
+ */
+function typeInto(values: [HTMLInputElement, string][]) {
+  const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+  queueMicrotask(() => {
+    for (const [input, value] of values) {
+      setValue?.call(input, value);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  });
 }
 
 /**
@@ -26,11 +34,13 @@ export function adoptShell() {
   const root = document.getElementById('root');
   if (!shell) return;
   if (root) {
+    const typed: [HTMLInputElement, string][] = [];
     for (const input of shell.querySelectorAll<HTMLInputElement>('input[name]')) {
       if (!input.value) continue;
       const target = root.querySelector<HTMLInputElement>(`input[name="${CSS.escape(input.name)}"]`);
-      if (target && !target.value) typeInto(target, input.value);
+      if (target && !target.value) typed.push([target, input.value]);
     }
+    typeInto(typed);
     const active = document.activeElement;
     const page = active?.closest('[data-shell-lang]');
     if (active && page && shell.contains(active)) {
