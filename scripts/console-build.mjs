@@ -17,6 +17,8 @@ const inputs = [
   'apps/web/vite.config.ts',
   'apps/web/package.json',
   'packages/shared/src',
+  // Renders the static sign-in page into the build (decision 034).
+  'scripts/console-shell.mjs',
 ];
 
 function hashInputs() {
