@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { withBuildLock } from './build-lock.mjs';
+import { renderSigninShell } from './console-shell.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const web = join(root, 'apps/web');
@@ -16,6 +17,8 @@ const inputs = [
   'apps/web/vite.config.ts',
   'apps/web/package.json',
   'packages/shared/src',
+  // Renders the static sign-in page into the build (decision 034).
+  'scripts/console-shell.mjs',
 ];
 
 function hashInputs() {
@@ -49,7 +52,7 @@ export async function ensureConsoleBuild({ force = false } = {}) {
   return withBuildLock(join(web, 'dist'), () => (!force && current() ? false : buildConsole(digest)));
 }
 
-function buildConsole(digest) {
+async function buildConsole(digest) {
   console.log('Building the console…');
   // Resolved from the web workspace: npm may install vite there rather than at the root.
   const viteBin = join(
@@ -66,6 +69,13 @@ function buildConsole(digest) {
   if (result.status !== 0) {
     rmSync(staging, { recursive: true, force: true });
     throw new Error(`The console build failed (exit code ${result.status}).`);
+  }
+  // The sign-in page as static HTML, painted before the bundle runs (decision 034).
+  try {
+    await renderSigninShell({ web, viteBin, outDir: staging });
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
   }
   writeFileSync(join(staging, '.build-stamp'), digest);
   const retired = join(web, `dist.old-${process.pid}`);

@@ -7,7 +7,11 @@
 // machine's load: read them on a quiet machine. Options (environment):
 //   LIGHTHOUSE_PORT   the server's port (default 3290)
 //   CHROMIUM_PATH     the browser (default /usr/bin/chromium)
-//   LIGHTHOUSE_PATHS  space-separated paths instead of the four above
+//   LIGHTHOUSE_PATHS  space-separated paths instead of the four above (a path other than the three
+//                     signed-in ones is audited signed out)
+//   LIGHTHOUSE_PRESETS  space-separated presets instead of both (`desktop`, `mobile`)
+//   LIGHTHOUSE_THROTTLING  `devtools` to throttle the real load instead of Lighthouse's default
+//                     simulation from an unthrottled one (`simulate`)
 //   LIGHTHOUSE_JSON   a file to write every report's scores to, as JSON
 //   LIGHTHOUSE_REPORTS a folder to write each whole report into (Lighthouse's JSON: the LCP element,
 //                     the request chain, every audit), to see where a page's time goes
@@ -29,11 +33,13 @@ const PUBLIC_PATHS = ['/signin'];
 const SIGNED_IN_PATHS = ['/dashboard', '/account/usage', '/account/upgrade'];
 const chosen = process.env.LIGHTHOUSE_PATHS?.split(/\s+/).filter(Boolean);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
-const PRESETS = [
+const ALL_PRESETS = [
   { name: 'desktop', config: desktopConfig },
   // Lighthouse's default configuration is the mobile one (a mid-range phone, throttled).
   { name: 'mobile', config: undefined },
 ];
+const chosenPresets = process.env.LIGHTHOUSE_PRESETS?.split(/\s+/).filter(Boolean);
+const PRESETS = chosenPresets ? ALL_PRESETS.filter((p) => chosenPresets.includes(p.name)) : ALL_PRESETS;
 
 const [{ ensureServerBuild }, { ensureConsoleBuild }] = await Promise.all([
   import('./server-build.mjs'),
@@ -153,6 +159,7 @@ async function audit(path, preset, keepStorage) {
       onlyCategories: CATEGORIES,
       // The session set above stays for the signed-in pages.
       disableStorageReset: keepStorage,
+      ...(process.env.LIGHTHOUSE_THROTTLING ? { throttlingMethod: process.env.LIGHTHOUSE_THROTTLING } : {}),
     },
     preset.config,
   );
@@ -174,7 +181,9 @@ async function audit(path, preset, keepStorage) {
     performance: score('performance'),
     accessibility: score('accessibility'),
     bestPractices: score('best-practices'),
+    fcpMs: Math.round(lhr.audits['first-contentful-paint']?.numericValue ?? 0),
     lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
+    cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
     tbtMs: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
     failing,
   };
@@ -197,8 +206,8 @@ try {
       '--no-first-run',
     ],
   });
-  const publicPaths = chosen ? chosen.filter((p) => PUBLIC_PATHS.includes(p)) : PUBLIC_PATHS;
-  const signedInPaths = chosen ? chosen.filter((p) => !PUBLIC_PATHS.includes(p)) : SIGNED_IN_PATHS;
+  const publicPaths = chosen ? chosen.filter((p) => !SIGNED_IN_PATHS.includes(p)) : PUBLIC_PATHS;
+  const signedInPaths = chosen ? chosen.filter((p) => SIGNED_IN_PATHS.includes(p)) : SIGNED_IN_PATHS;
   for (const preset of PRESETS) {
     for (const path of publicPaths) rows.push(await audit(path, preset, false));
   }
@@ -216,12 +225,12 @@ try {
 
 if (rows.length) {
   console.log(
-    '\npath               preset   perf  a11y  best  LCP ms  TBT ms  (landed on; binary audits not met)',
+    '\npath               preset   perf  a11y  best  FCP ms  LCP ms  TBT ms    CLS  (landed on; binary audits not met)',
   );
   for (const r of rows) {
     const landed = r.landed === r.path ? '' : ` landed on ${r.landed}`;
     console.log(
-      `${r.path.padEnd(18)} ${r.preset.padEnd(8)} ${String(r.performance).padStart(4)}  ${String(r.accessibility).padStart(4)}  ${String(r.bestPractices).padStart(4)}  ${String(r.lcpMs).padStart(6)}  ${String(r.tbtMs).padStart(6)}${landed}${r.failing.length ? `  ${r.failing.join(', ')}` : ''}`,
+      `${r.path.padEnd(18)} ${r.preset.padEnd(8)} ${String(r.performance).padStart(4)}  ${String(r.accessibility).padStart(4)}  ${String(r.bestPractices).padStart(4)}  ${String(r.fcpMs).padStart(6)}  ${String(r.lcpMs).padStart(6)}  ${String(r.tbtMs).padStart(6)}  ${r.cls.toFixed(3).padStart(5)}${landed}${r.failing.length ? `  ${r.failing.join(', ')}` : ''}`,
     );
   }
   console.log(

@@ -319,3 +319,64 @@ describe('console static files', () => {
     expect(res.json()).toEqual({ message: 'Not found' });
   });
 });
+
+describe('the static sign-in page (decision 034)', () => {
+  // The console's index.html as Vite builds it, and the page the console build renders beside it.
+  const INDEX = `<!doctype html>
+<html lang="en">
+  <head>
+    <script src="/theme.js"></script>
+    <script type="module" crossorigin src="/assets/index-abc.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/framework-abc.js">
+    <link rel="stylesheet" crossorigin href="/assets/index-abc.css">
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>`;
+  const SHELL =
+    '<div id="signin-shell"><h1>Sign in</h1><form method="dialog"><input name="email"></form></div>';
+  let withShell: TTestApp;
+  beforeAll(async () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'air-dist-shell-'));
+    mkdirSync(path.join(dist, 'assets'));
+    writeFileSync(path.join(dist, 'index.html'), INDEX);
+    writeFileSync(path.join(dist, 'signin-shell.html'), SHELL);
+    withShell = await createTestApp({}, { webDist: dist });
+  });
+  afterAll(() => withShell?.close());
+
+  it('is in the HTML of / and /signin, before #root, with the scripts fetched after the stylesheet', async () => {
+    for (const [url, accept] of [
+      ['/signin', 'text/html,application/xhtml+xml'],
+      ['/', 'text/html'],
+      ['/', 'application/json'],
+    ] as const) {
+      const res = await withShell.app.inject({ url, headers: { accept } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain(`<body>\n    ${SHELL}<div id="root"></div>`);
+      expect(res.body).toContain(
+        '<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc.js">',
+      );
+      expect(res.body).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin');
+      expect(res.body).toContain('<script src="/theme.js"></script>');
+    }
+    const head = await withShell.app.inject({
+      method: 'HEAD',
+      url: '/signin',
+      headers: { accept: 'text/html' },
+    });
+    expect(head.statusCode).toBe(200);
+  });
+
+  it('is not on other pages, and /signin stays a JSON 404 for a request that does not accept HTML', async () => {
+    const signup = await withShell.app.inject({ url: '/signup', headers: { accept: 'text/html' } });
+    expect(signup.statusCode).toBe(200);
+    expect(signup.body).toBe(INDEX);
+    const json = await withShell.app.inject({ url: '/signin', headers: { accept: 'application/json' } });
+    expect(json.statusCode).toBe(404);
+    expect(json.json()).toEqual({ message: 'Not found' });
+  });
+});

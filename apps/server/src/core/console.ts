@@ -58,12 +58,41 @@ export function decorateConsolePage(app: FastifyInstance, webDist: string) {
   });
 }
 
+/** The sign-in page as static HTML, written by the console build (scripts/console-shell.mjs). */
+const SIGNIN_SHELL_FILE = 'signin-shell.html';
+
+/**
+ * index.html with the build's static sign-in page before `#root` (decision 034), so `/` and
+ * `/signin` paint their content before the bundle runs; the page replaces it when it mounts
+ * (apps/web/src/app/shell.ts). The first paint then needs only the HTML and the stylesheet, so
+ * the bundle's scripts are fetched at low priority, after the stylesheet rather than beside it.
+ * Null when the build has no shell (or no index.html).
+ */
+export function withSigninShell(indexHtml: string, shellHtml: string): string | null {
+  const marker = '<div id="root"></div>';
+  if (!indexHtml.includes(marker)) return null;
+  return indexHtml
+    .replace(marker, `${shellHtml}${marker}`)
+    .replaceAll('<script type="module"', '<script type="module" fetchpriority="low"')
+    .replaceAll('<link rel="modulepreload"', '<link rel="modulepreload" fetchpriority="low"');
+}
+
 /**
  * Serves the console with history fallback: a GET that accepts HTML and is not an API path gets
  * index.html, so client-side routes survive a reload. Everything else unknown is a JSON 404.
+ * `/` and `/signin` get index.html with the static sign-in page in it.
  */
 export async function registerConsole(app: FastifyInstance, webDist: string) {
   const built = existsSync(path.join(webDist, 'index.html'));
+  const shellFile = path.join(webDist, SIGNIN_SHELL_FILE);
+  // Read once: the build does not change under a running server.
+  const signinHtml =
+    built && existsSync(shellFile)
+      ? withSigninShell(
+          readFileSync(path.join(webDist, 'index.html'), 'utf8'),
+          readFileSync(shellFile, 'utf8'),
+        )
+      : null;
   if (built) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -87,5 +116,15 @@ export async function registerConsole(app: FastifyInstance, webDist: string) {
     app.get('/', { schema: { hide: true } }, (_request, reply) =>
       reply.status(503).type('text/plain; charset=utf-8').send(NOT_BUILT),
     );
+  } else if (signinHtml !== null) {
+    const sendSignin = (reply: FastifyReply) =>
+      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(signinHtml);
+    // `/` as the static plugin answers it (whatever the request accepts); `/signin` as the history
+    // fallback does (HTML only, a JSON 404 otherwise).
+    app.get('/', { schema: { hide: true } }, (_request, reply) => sendSignin(reply));
+    app.get('/signin', { schema: { hide: true } }, (request, reply) => {
+      if (!wantsHtml(request)) throw new AppError('not_found');
+      return sendSignin(reply);
+    });
   }
 }

@@ -2,10 +2,13 @@ import { Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Logo } from '@/components/layout/logo';
 import { PreferencesBar } from '@/components/layout/preferences-bar';
+import { useAdoptShell } from '@/app/shell';
 
 /** Two columns: the form on the left, the marketing quote on the right (hidden on small screens). */
 export default function AuthLayout() {
   const { t } = useTranslation();
+  // On `/` and `/signin` this page replaces the server's static copy of it (decision 034).
+  useAdoptShell();
   return (
     <div className="grid min-h-screen lg:grid-cols-2">
       <div className="flex flex-col p-6 md:p-10">
