@@ -346,7 +346,7 @@ describe('the static sign-in page (decision 034)', () => {
   });
   afterAll(() => withShell?.close());
 
-  it('is in the HTML of / and /signin, before #root, with the scripts fetched after the stylesheet', async () => {
+  it('is in the HTML of / and /signin, before #root, with the bundle asked for after the first frame', async () => {
     for (const [url, accept] of [
       ['/signin', 'text/html,application/xhtml+xml'],
       ['/', 'text/html'],
@@ -357,10 +357,12 @@ describe('the static sign-in page (decision 034)', () => {
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.body).toContain(`<body>\n    ${SHELL}<div id="root"></div>`);
+      // The bundle is asked for after the first frame (after-paint.js), nothing preloaded beside it.
       expect(res.body).toContain(
-        '<script type="module" fetchpriority="low" crossorigin src="/assets/index-abc.js">',
+        '<script src="/after-paint.js" data-entry="/assets/index-abc.js" defer></script>',
       );
-      expect(res.body).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin');
+      expect(res.body).not.toContain('<script type="module"');
+      expect(res.body).not.toContain('modulepreload');
       expect(res.body).toContain('<script src="/theme.js"></script>');
     }
     const head = await withShell.app.inject({
