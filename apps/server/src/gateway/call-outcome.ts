@@ -2,6 +2,8 @@ import type { TKeyAuth } from '../core/credentials';
 import { jsonDepthExceeds } from '../lib/json-guard';
 import type { TRouteEntry } from './directory';
 import type { TGatewayErrorCode } from './errors';
+import type { TUsageRow } from '../modules/usage/service';
+import { GATEWAY_ERRORS } from './errors';
 import type { TCallResult } from './upstream';
 
 // What the plain call (invoke.ts) and the routed call (routed-call.ts) share: who may call a
@@ -61,5 +63,26 @@ export function goneResult(): TCallResult {
     stream: null,
     clientGone: true,
     streamed: false,
+  };
+}
+
+/** The request-log row of a valid key's call to a route it cannot reach: no endpoint, never billed. */
+export function unknownRouteRow(key: TKeyAuth, latencyMs: number): TUsageRow {
+  return {
+    callerAccountId: key.accountId,
+    keyId: key.keyId,
+    endpointId: null,
+    providerAccountId: null,
+    status: GATEWAY_ERRORS.route_not_found.status,
+    latencyMs: Math.round(latencyMs),
+    promptTokens: null,
+    completionTokens: null,
+    tokensEstimated: false,
+    streamed: false,
+    errorCode: 'route_not_found',
+    attempts: 0,
+    cacheHit: false,
+    price: null,
+    createdAt: new Date(),
   };
 }

@@ -4,7 +4,7 @@ import type { TKeyAuth } from '../core/credentials';
 import type { TRouteEntry } from './directory';
 import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED } from './counter-types';
 import { GATEWAY_ERRORS, keyQuotaBody, writeGatewayError, type TGatewayErrorCode } from './errors';
-import { goneResult, mayCall, ownResult, parseObject } from './call-outcome';
+import { goneResult, mayCall, ownResult, parseObject, unknownRouteRow } from './call-outcome';
 import { RoutedCall } from './routed-call';
 import { isAppError } from '../lib/app-error';
 import { estimateTokens, promptChars, tokensFrom } from './stream-usage';
@@ -112,23 +112,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     if (res.destroyed) return;
     if (wait > 0) return refuse(res, requestId, started, 'rate_limit_exceeded', wait);
     refuse(res, requestId, started, 'route_not_found');
-    meter.record({
-      callerAccountId: key.accountId,
-      keyId: key.keyId,
-      endpointId: null,
-      providerAccountId: null,
-      status: GATEWAY_ERRORS.route_not_found.status,
-      latencyMs: Math.round(performance.now() - started),
-      promptTokens: null,
-      completionTokens: null,
-      tokensEstimated: false,
-      streamed: false,
-      errorCode: 'route_not_found',
-      attempts: 0,
-      cacheHit: false,
-      price: null,
-      createdAt: new Date(),
-    });
+    meter.record(unknownRouteRow(key, performance.now() - started));
   }
 
   function meterCall(
