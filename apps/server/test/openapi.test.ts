@@ -8,7 +8,15 @@ import { ZEnvelope } from '@air/shared/schemas/common';
 import { createTestApp, type TTestApp } from './helpers';
 
 /** Routes that are no part of the API: the docs' own UI files, the console's files, the dev outbox. */
-const NOT_API = [/^\/api\/docs/, /^\/marketplace(\/|$)/, /^\/dev\//, /^\/$/, /^\/\*$/, /^\/assets\//];
+const NOT_API = [
+  /^\/api\/docs/,
+  /^\/marketplace(\/|$)/,
+  /^\/dev\//,
+  /^\/$/,
+  /^\/signin$/,
+  /^\/\*$/,
+  /^\/assets\//,
+];
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
