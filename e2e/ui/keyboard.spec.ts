@@ -180,12 +180,15 @@ test('the shell overlays with the keyboard only, on first use: rail tooltip, use
   // The user menu: Enter opens it on its first item, Escape closes it back onto its button.
   const userMenu = page.getByTestId('user-menu');
   await tabTo(page, userMenu);
+  const standIn = await userMenu.boundingBox();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('menuitem', { name: 'Edit account' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(page.getByRole('menu')).toBeHidden();
   await expect(userMenu).toBeFocused();
   await expectFocusVisible(page);
+  // Radix's trigger took the stand-in's place without moving.
+  expect(await userMenu.boundingBox()).toEqual(standIn);
   // The small screens' drawer: Enter opens it with focus inside, Escape hands focus back.
   await page.setViewportSize({ width: 390, height: 844 });
   const opener = page.getByRole('button', { name: 'Open menu' });
