@@ -161,3 +161,44 @@ test('register an endpoint with the keyboard only; Escape closes the dialog', as
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('cell', { name: route, exact: true })).toBeVisible();
 });
+
+test('the shell overlays with the keyboard only, on first use: rail tooltip, user menu, drawer', async ({
+  page,
+  request,
+}) => {
+  const who = await createUser(request, 'Uma Menu', 'keyboard-menu');
+  await useSessionOf(page, who);
+  await page.goto('/account/apikeys');
+  // Their code loads on first use (apps/web/src/lib/on-demand.ts); the keyboard must not notice.
+  // The rail: focus on an entry keeps it while the tooltips load, and shows its tooltip.
+  const registry = page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'AI endpoint registry' });
+  await tabTo(page, registry);
+  await expect(page.getByRole('tooltip').filter({ hasText: 'AI endpoint registry' })).toHaveCount(1);
+  await expect(registry).toBeFocused();
+  // The user menu: Enter opens it on its first item, Escape closes it back onto its button.
+  const userMenu = page.getByTestId('user-menu');
+  await tabTo(page, userMenu);
+  const standIn = await userMenu.boundingBox();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menuitem', { name: 'Edit account' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toBeHidden();
+  await expect(userMenu).toBeFocused();
+  await expectFocusVisible(page);
+  // Radix's trigger took the stand-in's place without moving.
+  expect(await userMenu.boundingBox()).toEqual(standIn);
+  // The small screens' drawer: Enter opens it with focus inside, Escape hands focus back.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const opener = page.getByRole('button', { name: 'Open menu' });
+  await tabTo(page, opener);
+  await page.keyboard.press('Enter');
+  const drawer = page.getByRole('dialog');
+  await expect(drawer).toBeVisible();
+  await expect(drawer.locator(':focus')).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+  await expect(opener).toBeFocused();
+  await expectFocusVisible(page);
+});

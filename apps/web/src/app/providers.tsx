@@ -7,8 +7,8 @@ export { useDialog, type TDialogOptions } from '@/app/dialog-provider';
 export { useLoading } from '@/app/loading-provider';
 
 /** Everything every page may use: toasts, the shared dialog and loading overlay. Tooltips live
- * in the app shell and the data cache in the data layouts (app/query-provider.tsx), keeping their code
- * off the sign-in route. */
+ * in the app shell's rail (loaded on first use) and the data cache in the data layouts
+ * (app/query-provider.tsx), keeping their code off the sign-in route. */
 export function AppProviders({
   children,
   renderForm,

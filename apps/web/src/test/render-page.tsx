@@ -5,7 +5,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import type { TConsoleCall } from '@air/shared/api';
 import { AppProviders } from '@/app/providers';
-import { TooltipProvider } from '@/components/ui/tooltip';
 import { serveApi, type TReply, type TSeenCall } from '@/test/api-mock';
 
 export interface TMockCall {
@@ -82,9 +81,7 @@ export function renderPage(
   render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <TooltipProvider>
-          <RouterProvider router={router} />
-        </TooltipProvider>
+        <RouterProvider router={router} />
       </QueryClientProvider>
     </StrictMode>,
   );

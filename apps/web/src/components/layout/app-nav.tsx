@@ -1,149 +1,125 @@
-import { Link, useLocation, useNavigate } from 'react-router';
+import { type FocusEvent, useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Menu } from 'lucide-react';
-import { useState } from 'react';
-import { cn } from '@/lib/utils';
-import { signOut } from '@/lib/session';
-import { useDocsUrl } from '@/lib/utility-config';
-import { Button } from '@/components/ui/button';
-import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@/components/ui/sheet';
-import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import { Logo } from '@/components/layout/logo';
-import { NAV_BOTTOM, NAV_TOP, type TNavItem } from '@/components/layout/nav-items';
+import { NavGroups, type TTooltips } from '@/components/layout/nav-groups';
+import { NavSheetButton } from '@/components/layout/overlay-triggers';
+import { onDemand, useOnDemand } from '@/lib/on-demand';
 
-const itemClass = (active: boolean) =>
-  cn(
-    'flex items-center gap-3 rounded-md text-sm font-medium transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
-    active ? 'bg-accent text-accent-foreground' : 'text-muted-foreground',
-  );
+// The rail's tooltips and the small screens' drawer load on first use (lib/on-demand.ts).
+const tooltips = onDemand(() => import('@/components/ui/tooltip'));
+const sheet = onDemand(() => import('@/components/layout/nav-sheet-dialog'));
 
-/** One navigation entry: a route link, an external link, or the sign-out action. */
-function NavEntry({
-  item,
-  compact,
-  onNavigate,
-}: {
-  item: TNavItem;
-  compact: boolean;
-  onNavigate?: () => void;
-}) {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { pathname } = useLocation();
-  const docsUrl = useDocsUrl();
-  const label = t(`nav.${item.key}`);
-  const Icon = item.icon;
-  const size = compact ? 'size-10 justify-center' : 'h-10 px-3';
-  const content = (
-    <>
-      <Icon className="size-5 shrink-0" aria-hidden="true" />
-      <span className={compact ? 'sr-only' : undefined}>{label}</span>
-    </>
-  );
-  const active = item.to !== undefined && (pathname === item.to || pathname.startsWith(`${item.to}/`));
-  let entry;
-  if (item.to) {
-    entry = (
-      // A string className (not NavLink's function form): the tooltip trigger's Slot merges classes as strings.
-      <Link
-        to={item.to}
-        onClick={onNavigate}
-        aria-current={active ? 'page' : undefined}
-        className={cn(itemClass(active), size)}
-      >
-        {content}
-      </Link>
-    );
-  } else if (item.href) {
-    entry = (
-      <a
-        href={item.key === 'docs' ? docsUrl : item.href}
-        target="_blank"
-        rel="noreferrer"
-        className={cn(itemClass(false), size)}
-      >
-        {content}
-      </a>
-    );
-  } else {
-    entry = (
-      <button
-        type="button"
-        onClick={() => {
-          onNavigate?.();
-          void signOut((to) => void navigate(to));
-        }}
-        className={cn(itemClass(false), size, 'w-full')}
-      >
-        {content}
-      </button>
-    );
-  }
-  if (!compact) return entry;
-  return (
-    <Tooltip>
-      <TooltipTrigger asChild>{entry}</TooltipTrigger>
-      <TooltipContent side="right">{label}</TooltipContent>
-    </Tooltip>
-  );
-}
+/**
+ * The rail's tooltip code, asked for when the pointer enters the rail or focus does (its first
+ * stop, the logo, has no tooltip). The entries are drawn again inside the tooltips once it is
+ * there: an entry with keyboard focus keeps it (its tooltip opens, as focus opens one), and a
+ * press under way ends (its click) on the entry it began on before they are.
+ */
+function useRailTooltips() {
+  const [tips, setTips] = useState<TTooltips | undefined>(tooltips.loaded);
+  const rail = useRef<HTMLElement>(null);
+  const asked = useRef(false);
+  const pressed = useRef(false);
+  const waiting = useRef<TTooltips | undefined>(undefined);
+  // The entry focus is on (not by a press), by key: React hears no blur while it replaces them.
+  const focused = useRef<string | undefined>(undefined);
 
-function NavGroups({ compact, onNavigate }: { compact: boolean; onNavigate?: () => void }) {
-  return (
-    <>
-      <ul className="flex flex-col gap-1">
-        {NAV_TOP.map((item) => (
-          <li key={item.key}>
-            <NavEntry item={item} compact={compact} onNavigate={onNavigate} />
-          </li>
-        ))}
-      </ul>
-      <ul className="mt-auto flex flex-col gap-1">
-        {NAV_BOTTOM.map((item) => (
-          <li key={item.key}>
-            <NavEntry item={item} compact={compact} onNavigate={onNavigate} />
-          </li>
-        ))}
-      </ul>
-    </>
+  const load = useCallback(() => {
+    if (asked.current) return;
+    asked.current = true;
+    tooltips.load().then(
+      (module) => {
+        if (pressed.current) waiting.current = module;
+        else setTips(() => module);
+      },
+      () => (asked.current = false), // the next pointer or focus asks again
+    );
+  }, []);
+
+  const onFocus = useCallback(
+    (event: FocusEvent<HTMLElement>) => {
+      // Focus a press gave (it came first) is not kept: the press's click has done its work.
+      focused.current = pressed.current ? undefined : event.target.dataset.navKey;
+      load();
+    },
+    [load],
   );
+  const onBlur = useCallback(() => (focused.current = undefined), []);
+
+  const onPointerDown = useCallback(() => {
+    pressed.current = true;
+    const release = new AbortController();
+    const released = () => {
+      release.abort();
+      pressed.current = false;
+      // After the click the press makes, in the same task as the release.
+      setTimeout(() => {
+        const module = waiting.current;
+        waiting.current = undefined;
+        if (module) setTips(() => module);
+      });
+    };
+    window.addEventListener('pointerup', released, { signal: release.signal });
+    window.addEventListener('pointercancel', released, { signal: release.signal });
+  }, []);
+
+  // The entries were replaced: focus goes back to the one that had it, unless it went elsewhere.
+  useLayoutEffect(() => {
+    const key = focused.current;
+    const active = document.activeElement;
+    if (!tips || !key || (active && active !== document.body && active.isConnected)) return;
+    rail.current?.querySelector<HTMLElement>(`[data-nav-key="${key}"]`)?.focus();
+  }, [tips]);
+
+  const handlers = tips ? {} : { onPointerEnter: load, onFocus, onBlur, onPointerDown };
+  return { tips, rail, handlers };
 }
 
 /** Wide screens: a narrow icon rail with tooltips. */
 export function NavRail() {
   const { t } = useTranslation();
+  const { tips, rail, handlers } = useRailTooltips();
   return (
     <nav
+      ref={rail}
       aria-label={t('nav.label')}
       className="fixed inset-y-0 left-0 z-30 hidden w-16 flex-col items-center gap-6 border-r bg-background py-4 md:flex"
+      {...handlers}
     >
       <Logo compact />
       <div className="flex flex-1 flex-col items-center">
-        <NavGroups compact />
+        {tips ? (
+          <tips.TooltipProvider>
+            <NavGroups compact tooltips={tips} />
+          </tips.TooltipProvider>
+        ) : (
+          <NavGroups compact />
+        )}
       </div>
     </nav>
   );
 }
 
-/** Small screens: the same entries in a slide-out menu. */
+/**
+ * Small screens: the same entries in a slide-out drawer (nav-sheet-dialog.tsx). Until its code is
+ * there the same button stands in, with a closed dialog trigger's ARIA state; pointer or focus on
+ * it fetches the code, and a click (Enter, Space) opens the drawer as soon as it is there.
+ */
 export function NavSheet() {
-  const { t } = useTranslation();
+  const { module, preload, request } = useOnDemand(sheet);
   const [open, setOpen] = useState(false);
+  if (module) return <module.NavSheetDialog open={open} onOpenChange={setOpen} />;
   return (
-    <Sheet open={open} onOpenChange={setOpen}>
-      <SheetTrigger asChild>
-        <Button variant="ghost" size="icon" className="md:hidden" aria-label={t('nav.open')}>
-          <Menu className="size-5" aria-hidden="true" />
-        </Button>
-      </SheetTrigger>
-      <SheetContent>
-        <SheetTitle className="sr-only">{t('nav.label')}</SheetTitle>
-        <SheetDescription className="sr-only">{t('nav.description')}</SheetDescription>
-        <Logo />
-        <nav aria-label={t('nav.label')} className="flex flex-1 flex-col">
-          <NavGroups compact={false} onNavigate={() => setOpen(false)} />
-        </nav>
-      </SheetContent>
-    </Sheet>
+    <NavSheetButton
+      aria-haspopup="dialog"
+      aria-expanded={false}
+      data-state="closed"
+      onPointerEnter={preload}
+      onFocus={preload}
+      onClick={() => {
+        setOpen(true);
+        request();
+      }}
+    />
   );
 }

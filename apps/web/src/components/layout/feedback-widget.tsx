@@ -1,31 +1,30 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Heart, X } from 'lucide-react';
-import { Popover } from 'radix-ui';
-import { Button } from '@/components/ui/button';
-import { LoadingStatus } from '@/components/ui/loading-status';
+import { useEffect, useRef, useState } from 'react';
+import { onDemand, useOnDemand } from '@/lib/on-demand';
+import { FeedbackButton } from './overlay-triggers';
 import type { TFeedbackDraft } from './feedback-form';
 
 export const FEEDBACK_CLOSE_DELAY = 3_000;
 
-// The form and its engine load after the shell's first paint (see the effect below), so the shell
-// carries no form code; by the time anyone opens the panel they are there.
-const loadFeedbackForm = () => import('./feedback-form');
-const FeedbackForm = lazy(() => loadFeedbackForm().then((m) => ({ default: m.FeedbackForm })));
+// The panel (Radix Popover, its Popper and layers) loads on first use; see lib/on-demand.ts.
+const popover = onDemand(() => import('./feedback-popover'));
 const EMPTY_DRAFT: TFeedbackDraft = { rating: '', comment: '' };
 
 /**
  * Floating heart: rate the console and leave a comment (FeedbackForm, on the one form engine);
- * what is typed stays while the panel is closed; the panel closes 3 s after sending.
+ * what is typed stays while the panel is closed; the panel closes 3 s after sending. Until the
+ * panel's code is there the same button stands in, with a closed popover trigger's ARIA state;
+ * pointer or focus on it fetches the code, a click (Enter, Space) opens the panel once it is there.
  */
 export function FeedbackWidget() {
-  const { t } = useTranslation();
+  const { module, preload, request } = useOnDemand(popover);
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState(false);
   const draft = useRef<TFeedbackDraft>(EMPTY_DRAFT);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
-  useEffect(() => void loadFeedbackForm(), []);
+  // The form and its engine load after the shell's first paint, so the shell carries no form
+  // code; by the time anyone opens the panel they are there.
+  useEffect(() => void import('./feedback-form'), []);
   useEffect(() => () => clearTimeout(timer.current), []);
 
   function onSent() {
@@ -37,41 +36,21 @@ export function FeedbackWidget() {
     }, FEEDBACK_CLOSE_DELAY);
   }
 
+  if (module)
+    return (
+      <module.FeedbackPopover open={open} onOpenChange={setOpen} sent={sent} draft={draft} onSent={onSent} />
+    );
   return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
-      <Popover.Trigger asChild>
-        <Button
-          size="icon"
-          aria-label={t('feedback.open')}
-          className="fixed right-4 bottom-4 z-40 rounded-full shadow-lg"
-        >
-          <Heart aria-hidden="true" />
-        </Button>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          side="top"
-          align="end"
-          sideOffset={8}
-          className="z-50 w-72 rounded-lg border bg-popover p-4 text-popover-foreground shadow-lg"
-        >
-          <div className="mb-3 flex items-center justify-between">
-            <h2 className="text-sm font-semibold">{t('feedback.title')}</h2>
-            <Popover.Close aria-label={t('dialog.close')} className="rounded-sm opacity-70 hover:opacity-100">
-              <X className="size-4" aria-hidden="true" />
-            </Popover.Close>
-          </div>
-          {sent ? (
-            <p role="status" className="text-sm">
-              {t('feedback.thanks')}
-            </p>
-          ) : (
-            <Suspense fallback={<LoadingStatus className="flex text-sm" label={t('loading')} />}>
-              <FeedbackForm draft={draft} onSent={onSent} />
-            </Suspense>
-          )}
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    <FeedbackButton
+      aria-haspopup="dialog"
+      aria-expanded={false}
+      data-state="closed"
+      onPointerEnter={preload}
+      onFocus={preload}
+      onClick={() => {
+        setOpen(true);
+        request();
+      }}
+    />
   );
 }

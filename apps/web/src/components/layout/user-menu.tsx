@@ -1,143 +1,46 @@
-import { useNavigate } from 'react-router';
-import { useTranslation } from 'react-i18next';
-import { ChevronDown, CircleHelp, Languages, LogOut, Moon, Repeat, Sun, UserPen } from 'lucide-react';
-import { routeAfterSignIn } from '@air/shared/route-guard';
-import { call } from '@/lib/api';
-import { queryClient } from '@/lib/query-client';
-import { LOCALES, type TLocale } from '@/lib/i18n';
-import { changeLocale } from '@/lib/locale';
-import { setSession, signOut, useSession } from '@/lib/session';
-import { setTheme, useTheme } from '@/lib/theme';
-import { useErrorHandler } from '@/lib/error-handler';
-import { Button } from '@/components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuRadioGroup,
-  DropdownMenuRadioItem,
-  DropdownMenuSeparator,
-  DropdownMenuSub,
-  DropdownMenuSubContent,
-  DropdownMenuSubTrigger,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
+import { useState } from 'react';
+import { onDemand, useOnDemand } from '@/lib/on-demand';
+import { UserMenuButton } from './overlay-triggers';
+import type { TMenuOpening } from './user-menu-dropdown';
 
-/** Spec section 2: Switch account, Edit account, Language, Help, Light/Dark, Sign out. */
+// The menu (Radix DropdownMenu, its Popper and layers) loads on first use; see lib/on-demand.ts.
+const dropdown = onDemand(() => import('./user-menu-dropdown'));
+
+/** The keys that open a Radix menu from its trigger. */
+const OPENING_KEYS = ['Enter', ' ', 'ArrowDown'];
+
+/**
+ * The user menu (user-menu-dropdown.tsx). Until its code is there, the same button stands in,
+ * with the closed menu trigger's ARIA state; the pointer over it or focus on it fetches the code,
+ * and a press or an opening key loads it if need be, swaps in the real menu and opens it as that
+ * press or key would have (focus in the menu, Escape back to the button).
+ */
 export function UserMenu() {
-  const { user } = useSession();
-  const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
-  const handleError = useErrorHandler();
-  const theme = useTheme();
-  const accounts = user?.accounts ?? [];
-
-  async function switchAccount(id: string) {
-    try {
-      const res = await call('POST /api/auth/switch', { body: { account: id } });
-      if (!res.data) return;
-      // Nothing of the previous account may show: its requests in flight are cancelled and every
-      // cached answer is dropped, so whatever renders next fetches under the new account. Then the
-      // stored session names the new account (the header shows it) and the navigation below runs.
-      await queryClient.cancelQueries();
-      queryClient.clear();
-      setSession(res.data);
-      // Switching repeats the sign-in routing (spec section 4).
-      void navigate(
-        routeAfterSignIn({
-          verified: res.data.verified === true,
-          plan: res.data.plan,
-          onboarded: res.data.onboarded,
-        }),
-      );
-    } catch (error) {
-      handleError(error);
-    }
-  }
-
+  const { module, preload, request } = useOnDemand(dropdown);
+  const [opening, setOpening] = useState<TMenuOpening>();
+  if (module) return <module.UserMenuDropdown opening={opening} />;
+  const open = (how: TMenuOpening) => {
+    setOpening(how);
+    request();
+  };
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" className="h-auto max-w-56 gap-1 px-2 py-1" data-testid="user-menu">
-          <span className="flex min-w-0 flex-col items-end leading-tight">
-            <span className="max-w-full truncate">{user?.name ?? t('userMenu.label')}</span>
-            {typeof user?.account_name === 'string' && (
-              <span
-                className="max-w-full truncate text-xs font-normal text-muted-foreground"
-                data-testid="active-account"
-              >
-                <span className="sr-only">{t('userMenu.activeAccount')}: </span>
-                {user.account_name}
-              </span>
-            )}
-          </span>
-          <ChevronDown aria-hidden="true" />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        {user?.email && (
-          <>
-            <DropdownMenuLabel className="font-normal text-muted-foreground">{user.email}</DropdownMenuLabel>
-            <DropdownMenuSeparator />
-          </>
-        )}
-        {accounts.length > 1 && (
-          <DropdownMenuSub>
-            <DropdownMenuSubTrigger>
-              <Repeat aria-hidden="true" />
-              {t('userMenu.switchAccount')}
-            </DropdownMenuSubTrigger>
-            <DropdownMenuSubContent>
-              <DropdownMenuRadioGroup
-                value={user?.account_id ?? ''}
-                onValueChange={(id) => void switchAccount(id)}
-              >
-                {accounts.map((account) => (
-                  <DropdownMenuRadioItem key={account.id} value={account.id}>
-                    {account.name}
-                  </DropdownMenuRadioItem>
-                ))}
-              </DropdownMenuRadioGroup>
-            </DropdownMenuSubContent>
-          </DropdownMenuSub>
-        )}
-        <DropdownMenuItem onSelect={() => void navigate('/account/profile')}>
-          <UserPen aria-hidden="true" />
-          {t('userMenu.editAccount')}
-        </DropdownMenuItem>
-        <DropdownMenuSub>
-          <DropdownMenuSubTrigger>
-            <Languages aria-hidden="true" />
-            {t('userMenu.language')}
-          </DropdownMenuSubTrigger>
-          <DropdownMenuSubContent>
-            <DropdownMenuRadioGroup
-              value={i18n.language}
-              onValueChange={(lng) => changeLocale(lng as TLocale)}
-            >
-              {LOCALES.map((lng) => (
-                <DropdownMenuRadioItem key={lng} value={lng}>
-                  {t(`language.${lng}`)}
-                </DropdownMenuRadioItem>
-              ))}
-            </DropdownMenuRadioGroup>
-          </DropdownMenuSubContent>
-        </DropdownMenuSub>
-        <DropdownMenuItem onSelect={() => void navigate('/help')}>
-          <CircleHelp aria-hidden="true" />
-          {t('userMenu.help')}
-        </DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>
-          {theme === 'dark' ? <Sun aria-hidden="true" /> : <Moon aria-hidden="true" />}
-          {theme === 'dark' ? t('userMenu.lightMode') : t('userMenu.darkMode')}
-        </DropdownMenuItem>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => void signOut((to) => void navigate(to))}>
-          <LogOut aria-hidden="true" />
-          {t('userMenu.signOut')}
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <UserMenuButton
+      aria-haspopup="menu"
+      aria-expanded={false}
+      data-state="closed"
+      onPointerEnter={preload}
+      onFocus={preload}
+      // Like Radix's trigger: a primary press opens, and focus stays where it was.
+      onPointerDown={(event) => {
+        if (event.button !== 0 || event.ctrlKey) return;
+        event.preventDefault();
+        open({ pointerType: event.pointerType });
+      }}
+      onKeyDown={(event) => {
+        if (!OPENING_KEYS.includes(event.key)) return;
+        event.preventDefault();
+        open({ key: event.key });
+      }}
+    />
   );
 }
