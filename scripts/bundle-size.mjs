@@ -46,7 +46,7 @@ const ROUTES = [
   },
   {
     route: '/dashboard',
-    budgetKb: 210,
+    budgetKb: 185,
     modules: [
       ...dataLayout('app-layout'),
       'src/features/dashboard/routes/dashboard.tsx',
@@ -55,12 +55,12 @@ const ROUTES = [
   },
   {
     route: '/account/usage',
-    budgetKb: 210,
+    budgetKb: 175,
     modules: [...dataLayout('account-layout'), 'src/features/usage/routes/usage.tsx', ...catalogues('usage')],
   },
   {
     route: '/account/upgrade',
-    budgetKb: 280,
+    budgetKb: 275,
     modules: [
       ...dataLayout('account-layout'),
       'src/features/billing/routes/upgrade.tsx',
