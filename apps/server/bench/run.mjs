@@ -32,16 +32,24 @@
 // Its own dependencies (autocannon, @portkey-ai/gateway) live in this folder and are installed on
 // first run.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { sampleTreeRss, treeRss } from '../../../scripts/process-memory.mjs';
+import { bodies, faultScenario, load, ttfb } from './drive.mjs';
 import { compare, snapshot } from './machine.mjs';
+import {
+  children,
+  cleanup,
+  freePort,
+  memory,
+  startJson,
+  startNpmStart,
+  stopProcess,
+  waitForPort,
+} from './processes.mjs';
+import { check, fmt, printReport } from './report.mjs';
 
 const here = import.meta.dirname;
 const root = path.resolve(here, '../../..');
@@ -87,170 +95,10 @@ if (
   });
   if (npm.status !== 0) process.exit(npm.status ?? 1);
 }
-const autocannon = createRequire(path.join(here, 'package.json'))('autocannon');
 
-const children = [];
-function cleanup() {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-}
 process.on('exit', cleanup);
 process.on('SIGINT', () => process.exit(130));
 process.on('SIGTERM', () => process.exit(143));
-
-/** Starts a process and resolves with the JSON object it prints first. */
-function startJson(name, command, commandArgs, options = {}) {
-  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'], ...options });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.once('line', (line) => resolve({ child, info: JSON.parse(line) }));
-    child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before it was ready`)));
-  });
-}
-
-async function waitForPort(port, timeoutMs = 30_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const up = await new Promise((resolve) => {
-      const req = http.get({ host: '127.0.0.1', port, path: '/' }, (res) => {
-        res.resume();
-        resolve(true);
-      });
-      req.on('error', () => resolve(false));
-    });
-    if (up) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`nothing listens on ${port}`);
-}
-
-function memory(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-// Set once AIR is up: callers name its route by the body's model, as the OpenAI SDK does.
-let BODY = '';
-let STREAM_BODY = '';
-
-/** autocannon run; latencies taken from its per-response timings (float ms), not its integer-ms histogram. */
-function load(target, connections, duration, onTick, amount) {
-  return new Promise((resolve, reject) => {
-    const latencies = [];
-    const instance = autocannon(
-      {
-        url: target.url,
-        method: 'POST',
-        headers: target.headers,
-        body: target.body ?? BODY,
-        connections,
-        ...(amount ? { amount } : { duration }),
-        pipelining: 1,
-      },
-      (error, result) => {
-        if (error) return reject(error);
-        latencies.sort((a, b) => a - b);
-        resolve({
-          rps: result.requests.total / result.duration,
-          requests: result.requests.total,
-          p50: percentile(latencies, 50),
-          p99: percentile(latencies, 99),
-          non2xx: result.non2xx,
-          errors: result.errors + result.timeouts,
-        });
-      },
-    );
-    instance.on('response', (_client, status, _bytes, responseTime) => {
-      if (status < 300) latencies.push(responseTime);
-    });
-    if (onTick) instance.on('tick', onTick);
-  });
-}
-
-/** Sequential streamed requests: time from sending to the first body byte, in ms. */
-async function ttfb(target, count) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const url = new URL(target.url);
-  const times = [];
-  for (let i = 0; i < count + 20; i++) {
-    const time = await new Promise((resolve, reject) => {
-      const started = process.hrtime.bigint();
-      const req = http.request(
-        {
-          agent,
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: 'POST',
-          headers: target.headers,
-        },
-        (res) => {
-          let first = null;
-          res.on('data', () => {
-            first ??= Number(process.hrtime.bigint() - started) / 1e6;
-          });
-          res.on('end', () =>
-            res.statusCode === 200 ? resolve(first) : reject(new Error(`${target.name}: ${res.statusCode}`)),
-          );
-        },
-      );
-      req.on('error', reject);
-      req.end(STREAM_BODY);
-    });
-    if (i >= 20) times.push(time); // the first 20 warm the connection and the JIT
-  }
-  agent.destroy();
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
-}
-
-const fmt = (n, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/** `node scripts/start.mjs` in `cwd`; resolves once it prints its running line. Output is drained, not shown. */
-function startNpmStart(cwd, env, nodeArgs = []) {
-  const child = spawn(process.execPath, [...nodeArgs, path.join(cwd, 'scripts/start.mjs')], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  const keep = (chunk) => {
-    if (output.length < 20_000) output += chunk;
-  };
-  child.stderr.on('data', keep);
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.on('line', (line) => {
-      keep(line + '\n');
-      if (line.startsWith('AIR is running at')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`AIR exited (${code}) before it was ready:\n${output}`)));
-  });
-}
-
-async function stopProcess(child) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 /**
  * AIR as a user runs it: first start on an empty data folder (measured, then stopped), the bench's
@@ -343,8 +191,8 @@ const startFaultMock = () =>
 let faultMock = await startFaultMock();
 const air = await startAirAsNpmStartDoes(upstream, `http://127.0.0.1:${faultPort}`);
 // Callers name the route by the body's model, as the OpenAI SDK does (the other targets ignore it).
-BODY = JSON.stringify({ model: air.info.route, messages: [{ role: 'user', content: 'Hello' }] });
-STREAM_BODY = JSON.stringify({
+bodies.plain = JSON.stringify({ model: air.info.route, messages: [{ role: 'user', content: 'Hello' }] });
+bodies.stream = JSON.stringify({
   model: air.info.route,
   messages: [{ role: 'user', content: 'Hello' }],
   stream: true,
@@ -444,64 +292,25 @@ for (const connections of CONNECTIONS) {
   }
 }
 
-/**
- * One of the fault route's two upstreams refuses connections for the middle third of the run
- * (its process is killed, then started again on the same port). Caller-visible failures, and p99
- * before and during the fault.
- */
-async function faultScenario(connections, seconds) {
-  const target = {
-    url: `http://127.0.0.1:${air.info.port}/api/v1/chat/completions`,
-    headers: { ...jsonHeaders, authorization: `Bearer ${air.info.key}` },
-    body: JSON.stringify({ model: air.info.fault, messages: [{ role: 'user', content: 'Hello' }] }),
-  };
-  const third = (seconds * 1000) / 3;
-  const started = Date.now();
-  const samples = [];
-  let failed = 0;
-  const stop = setTimeout(() => faultMock.child.kill('SIGKILL'), third);
-  const restart = setTimeout(async () => {
-    faultMock = await startFaultMock();
-  }, 2 * third);
-  await new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: target.url,
-        method: 'POST',
-        headers: target.headers,
-        body: target.body,
-        connections,
-        duration: seconds,
-      },
-      (error, result) => (error ? reject(error) : resolve((failed += result.errors + result.timeouts))),
-    );
-    instance.on('response', (_client, status, _bytes, responseTime) => {
-      if (status >= 300) failed++;
-      else samples.push([Date.now() - started, responseTime]);
-    });
-  });
-  clearTimeout(stop);
-  clearTimeout(restart);
-  const window = (from, to) =>
-    samples
-      .filter(([at]) => at >= from && at < to)
-      .map(([, ms]) => ms)
-      .sort((a, b) => a - b);
-  const before = window(0, third);
-  const during = window(third, 2 * third);
-  return {
-    failed,
-    p99Before: percentile(before, 99),
-    p99During: percentile(during, 99),
-    rpsDuring: during.length / (third / 1000),
-  };
-}
-
 let fault = null;
 const routedTarget = byName('AIR-routed');
 if (FAULT > 0 && routedTarget) {
   await load(routedTarget, Math.max(...CONNECTIONS), 2);
-  fault = await faultScenario(Math.max(...CONNECTIONS), FAULT);
+  fault = await faultScenario(
+    {
+      url: airUrl,
+      headers: airHeaders,
+      body: JSON.stringify({ model: air.info.fault, messages: [{ role: 'user', content: 'Hello' }] }),
+    },
+    Math.max(...CONNECTIONS),
+    FAULT,
+    {
+      stop: () => faultMock.child.kill('SIGKILL'),
+      restart: async () => {
+        faultMock = await startFaultMock();
+      },
+    },
+  );
 }
 
 const streamTargets = targets.filter((target) => ['direct', 'floor', 'AIR'].includes(target.name));
@@ -510,112 +319,23 @@ if (Number(args.ttfb) > 0)
   for (const target of streamTargets) ttfbResults[target.name] = await ttfb(target, Number(args.ttfb));
 const airPeakAfterRuns = memory(air.child.pid);
 
-// ---- report ------------------------------------------------------------------------------------
-function median(values) {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-/** "median (min-max)" of a figure over the rounds. */
-function cell(values, digits) {
-  const finite = values.filter(Number.isFinite);
-  if (finite.length === 0) return '–';
-  if (finite.length === 1) return fmt(finite[0], digits);
-  return `${fmt(median(finite), digits)} (${fmt(Math.min(...finite), digits)}-${fmt(Math.max(...finite), digits)})`;
-}
-const runsOf = (name, connections) => results[`${name}@${connections}`] ?? [];
-const figure = (name, connections, key) => runsOf(name, connections).map((run) => run[key]);
-/** Round by round, `name`'s figure minus (or over) the same round's figure of `base`. */
-function paired(name, base, connections, key, ratio = false) {
-  const own = figure(name, connections, key);
-  const other = figure(base, connections, key);
-  if (own.length === 0 || other.length === 0) return [];
-  return own.map((value, i) => (ratio ? value / other[i] : value - other[i]));
-}
-
-console.log(
-  `\nMedians of ${ROUNDS} interleaved rounds (min-max); added = the same round's figure minus the floor's; CPU = the target's own server process (the mock for direct), µs per call\n`,
-);
-console.log(
-  '| target | c | req/s | p50 ms | p99 ms | added p50 ms | added p99 ms | CPU µs/call | AIR loop / db µs |\n|---|---|---|---|---|---|---|---|---|',
-);
-for (const connections of CONNECTIONS)
-  for (const target of targets) {
-    const isAir = target.pid === air.child.pid;
-    const vsFloor = target.name !== 'direct' && target.name !== 'floor' && byName('floor');
-    console.log(
-      `| ${target.name} | ${connections} | ${cell(figure(target.name, connections, 'rps'), 0)} | ${cell(figure(target.name, connections, 'p50'), 3)} | ${cell(figure(target.name, connections, 'p99'), 3)} | ${vsFloor ? cell(paired(target.name, 'floor', connections, 'p50'), 3) : ''} | ${vsFloor ? cell(paired(target.name, 'floor', connections, 'p99'), 3) : ''} | ${cell(figure(target.name, connections, 'cpuUs'), 0)} | ${isAir ? `${fmt(median(figure(target.name, connections, 'mainUs')), 0)} / ${fmt(median(figure(target.name, connections, 'databaseUs')), 0)}` : ''} |`,
-    );
-  }
-
-const low = Math.min(...CONNECTIONS);
-const high = Math.max(...CONNECTIONS);
-const check = (ok) => (ok ? 'met' : 'MISSED');
-const has = (...names) => names.every((name) => byName(name));
-console.log('\nTargets (medians of the rounds; each round compared with the same round)');
-if (has('AIR', 'direct')) {
-  const added50 = median(paired('AIR', 'direct', low, 'p50'));
-  const added99 = median(paired('AIR', 'direct', low, 'p99'));
-  console.log(
-    `  added latency c=${low} over direct: p50 ${fmt(added50, 3)} ms (target <= 0.3: ${check(added50 <= 0.3)}), p99 ${fmt(added99, 3)} ms (target <= 1.5: ${check(added99 <= 1.5)})`,
-  );
-}
-if (has('AIR', 'floor')) {
-  const ratios = paired('AIR', 'floor', high, 'rps', true).map((ratio) => ratio * 100);
-  console.log(
-    `  throughput c=${high}: AIR / floor ${cell(ratios, 0)} % (target >= 70 %: ${check(median(ratios) >= 70)})`,
-  );
-}
-if (has('AIR', 'Portkey')) {
-  const ratios = paired('AIR', 'Portkey', high, 'rps', true);
-  console.log(
-    `  throughput c=${high}: AIR / Portkey ${cell(ratios, 1)}x (target >= 2x: ${check(median(ratios) >= 2)})`,
-  );
-}
-if (has('AIR', 'AIR-routed')) {
-  const added = median(paired('AIR-routed', 'AIR', low, 'p50'));
-  const ratios = paired('AIR-routed', 'AIR', high, 'rps', true).map((ratio) => ratio * 100);
-  console.log(
-    `  routing c=${low}: routed p50 ${cell(figure('AIR-routed', low, 'p50'), 3)} ms vs plain ${cell(figure('AIR', low, 'p50'), 3)} ms, added ${fmt(added, 3)} ms (target <= 0.05: ${check(added <= 0.05)}); c=${high}: routed / plain ${cell(ratios, 1)} % (target >= 95 %: ${check(median(ratios) >= 95)})`,
-  );
-}
-if (has('AIR', 'AIR-priced')) {
-  const added = median(paired('AIR-priced', 'AIR', low, 'p50'));
-  const ratios = paired('AIR-priced', 'AIR', high, 'rps', true).map((ratio) => ratio * 100);
-  console.log(
-    `  marketplace c=${low}: priced p50 added ${fmt(added, 3)} ms over plain; c=${high}: priced / plain ${cell(ratios, 1)} %`,
-  );
-}
-if (fault)
-  console.log(
-    `  fault (one of two upstreams refusing connections for ${fmt(FAULT / 3, 0)} s of ${FAULT} s, c=${high}, retries 2): ${fault.failed} caller-visible errors (target 0: ${check(fault.failed === 0)}); p99 before ${fmt(fault.p99Before, 3)} ms, during ${fmt(fault.p99During, 3)} ms (added ${fmt(fault.p99During - fault.p99Before, 3)} ms); ${fmt(fault.rpsDuring, 0)} req/s during`,
-  );
-if (ttfbResults.AIR && ttfbResults.direct && ttfbResults.floor) {
-  const ttfbAdded = ttfbResults.AIR.p50 - ttfbResults.direct.p50;
-  console.log(
-    `  streaming TTFB p50: direct ${fmt(ttfbResults.direct.p50, 3)} ms, AIR ${fmt(ttfbResults.AIR.p50, 3)} ms, added ${fmt(ttfbAdded, 3)} ms (target <= 1: ${check(ttfbAdded <= 1)}); floor p50 ${fmt(ttfbResults.floor.p50, 3)} ms; p99 direct ${fmt(ttfbResults.direct.p99, 3)}, floor ${fmt(ttfbResults.floor.p99, 3)}, AIR ${fmt(ttfbResults.AIR.p99, 3)}`,
-  );
-}
-console.log(
-  `  AIR RSS: first start ${fmt(airFirstStart.rssMb, 1)} MB (peak ${fmt(airFirstStart.peakMb, 1)} MB, target <= 500: ${check(airFirstStart.peakMb <= 500)}); idle after a restart ${fmt(airStartup.rssMb, 1)} MB (target <= 250: ${check(airStartup.rssMb <= 250)}, restart peak ${fmt(airStartup.peakMb, 1)} MB); peak under load ${fmt(airPeakAfterRuns.peakMb, 1)} MB; now ${fmt(airPeakAfterRuns.rssMb, 1)} MB`,
-);
-
-const machines = Object.values(results)
-  .flat()
-  .map((run) => run.machine)
-  .filter(Boolean);
-const busy = machines.filter((machine) => machine.busy);
-if (busy.length > 0)
-  console.log(
-    `\nWARNING: the machine was busy during ${busy.length} of ${machines.length} runs (other processes up to ${fmt(Math.max(...busy.map((m) => m.otherCores)), 2)} cores, CPU steal up to ${fmt(Math.max(...busy.map((m) => m.steal)) * 100, 1)} %, 1-minute load average ${fmt(Math.min(...machines.map((m) => m.load1)), 1)}-${fmt(Math.max(...machines.map((m) => m.load1)), 1)} on ${os.cpus().length} CPUs): the wall-clock figures are not a quiet machine's; CPU µs per call is.`,
-  );
-else if (machines.length > 0)
-  console.log(
-    `\nThe machine was quiet during every run (other processes under 0.25 cores, steal under 2 %).`,
-  );
+printReport({
+  results,
+  targets,
+  CONNECTIONS,
+  ROUNDS,
+  air,
+  byName,
+  fault,
+  FAULT,
+  ttfbResults,
+  airFirstStart,
+  airStartup,
+  airPeakAfterRuns,
+});
 
 if (SUSTAIN > 0) {
+  const high = Math.max(...CONNECTIONS);
   const samples = [];
   const sampler = setInterval(() => samples.push({ t: samples.length * 5, ...memory(air.child.pid) }), 5000);
   const sustained = await load(

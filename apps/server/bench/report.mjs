@@ -1,0 +1,127 @@
+// The bench's report: every figure as the median of its rounds with their spread, the targets of
+// the gateway issue, and whether the machine was quiet while it was measured.
+import os from 'node:os';
+
+export const fmt = (n, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+export const check = (ok) => (ok ? 'met' : 'MISSED');
+
+export function median(values) {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+/** "median (min-max)" of a figure over the rounds. */
+function cell(values, digits) {
+  const finite = values.filter(Number.isFinite);
+  if (finite.length === 0) return '–';
+  if (finite.length === 1) return fmt(finite[0], digits);
+  return `${fmt(median(finite), digits)} (${fmt(Math.min(...finite), digits)}-${fmt(Math.max(...finite), digits)})`;
+}
+
+/** Prints the table, the targets and the machine's state from what run.mjs measured. */
+export function printReport(measured) {
+  const {
+    results,
+    targets,
+    CONNECTIONS,
+    ROUNDS,
+    air,
+    byName,
+    fault,
+    FAULT,
+    ttfbResults,
+    airFirstStart,
+    airStartup,
+    airPeakAfterRuns,
+  } = measured;
+  const runsOf = (name, connections) => results[`${name}@${connections}`] ?? [];
+  const figure = (name, connections, key) => runsOf(name, connections).map((run) => run[key]);
+  /** Round by round, `name`'s figure minus (or over) the same round's figure of `base`. */
+  function paired(name, base, connections, key, ratio = false) {
+    const own = figure(name, connections, key);
+    const other = figure(base, connections, key);
+    if (own.length === 0 || other.length === 0) return [];
+    return own.map((value, i) => (ratio ? value / other[i] : value - other[i]));
+  }
+
+  console.log(
+    `\nMedians of ${ROUNDS} interleaved rounds (min-max); added = the same round's figure minus the floor's; CPU = the target's own server process (the mock for direct), µs per call\n`,
+  );
+  console.log(
+    '| target | c | req/s | p50 ms | p99 ms | added p50 ms | added p99 ms | CPU µs/call | AIR loop / db µs |\n|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const connections of CONNECTIONS)
+    for (const target of targets) {
+      const isAir = target.pid === air.child.pid;
+      const vsFloor = target.name !== 'direct' && target.name !== 'floor' && byName('floor');
+      console.log(
+        `| ${target.name} | ${connections} | ${cell(figure(target.name, connections, 'rps'), 0)} | ${cell(figure(target.name, connections, 'p50'), 3)} | ${cell(figure(target.name, connections, 'p99'), 3)} | ${vsFloor ? cell(paired(target.name, 'floor', connections, 'p50'), 3) : ''} | ${vsFloor ? cell(paired(target.name, 'floor', connections, 'p99'), 3) : ''} | ${cell(figure(target.name, connections, 'cpuUs'), 0)} | ${isAir ? `${fmt(median(figure(target.name, connections, 'mainUs')), 0)} / ${fmt(median(figure(target.name, connections, 'databaseUs')), 0)}` : ''} |`,
+      );
+    }
+
+  const low = Math.min(...CONNECTIONS);
+  const high = Math.max(...CONNECTIONS);
+  const has = (...names) => names.every((name) => byName(name));
+  console.log('\nTargets (medians of the rounds; each round compared with the same round)');
+  if (has('AIR', 'direct')) {
+    const added50 = median(paired('AIR', 'direct', low, 'p50'));
+    const added99 = median(paired('AIR', 'direct', low, 'p99'));
+    console.log(
+      `  added latency c=${low} over direct: p50 ${fmt(added50, 3)} ms (target <= 0.3: ${check(added50 <= 0.3)}), p99 ${fmt(added99, 3)} ms (target <= 1.5: ${check(added99 <= 1.5)})`,
+    );
+  }
+  if (has('AIR', 'floor')) {
+    const ratios = paired('AIR', 'floor', high, 'rps', true).map((ratio) => ratio * 100);
+    console.log(
+      `  throughput c=${high}: AIR / floor ${cell(ratios, 0)} % (target >= 70 %: ${check(median(ratios) >= 70)})`,
+    );
+  }
+  if (has('AIR', 'Portkey')) {
+    const ratios = paired('AIR', 'Portkey', high, 'rps', true);
+    console.log(
+      `  throughput c=${high}: AIR / Portkey ${cell(ratios, 1)}x (target >= 2x: ${check(median(ratios) >= 2)})`,
+    );
+  }
+  if (has('AIR', 'AIR-routed')) {
+    const added = median(paired('AIR-routed', 'AIR', low, 'p50'));
+    const ratios = paired('AIR-routed', 'AIR', high, 'rps', true).map((ratio) => ratio * 100);
+    console.log(
+      `  routing c=${low}: routed p50 ${cell(figure('AIR-routed', low, 'p50'), 3)} ms vs plain ${cell(figure('AIR', low, 'p50'), 3)} ms, added ${fmt(added, 3)} ms (target <= 0.05: ${check(added <= 0.05)}); c=${high}: routed / plain ${cell(ratios, 1)} % (target >= 95 %: ${check(median(ratios) >= 95)})`,
+    );
+  }
+  if (has('AIR', 'AIR-priced')) {
+    const added = median(paired('AIR-priced', 'AIR', low, 'p50'));
+    const ratios = paired('AIR-priced', 'AIR', high, 'rps', true).map((ratio) => ratio * 100);
+    console.log(
+      `  marketplace c=${low}: priced p50 added ${fmt(added, 3)} ms over plain; c=${high}: priced / plain ${cell(ratios, 1)} %`,
+    );
+  }
+  if (fault)
+    console.log(
+      `  fault (one of two upstreams refusing connections for ${fmt(FAULT / 3, 0)} s of ${FAULT} s, c=${high}, retries 2): ${fault.failed} caller-visible errors (target 0: ${check(fault.failed === 0)}); p99 before ${fmt(fault.p99Before, 3)} ms, during ${fmt(fault.p99During, 3)} ms (added ${fmt(fault.p99During - fault.p99Before, 3)} ms); ${fmt(fault.rpsDuring, 0)} req/s during`,
+    );
+  if (ttfbResults.AIR && ttfbResults.direct && ttfbResults.floor) {
+    const ttfbAdded = ttfbResults.AIR.p50 - ttfbResults.direct.p50;
+    console.log(
+      `  streaming TTFB p50: direct ${fmt(ttfbResults.direct.p50, 3)} ms, AIR ${fmt(ttfbResults.AIR.p50, 3)} ms, added ${fmt(ttfbAdded, 3)} ms (target <= 1: ${check(ttfbAdded <= 1)}); floor p50 ${fmt(ttfbResults.floor.p50, 3)} ms; p99 direct ${fmt(ttfbResults.direct.p99, 3)}, floor ${fmt(ttfbResults.floor.p99, 3)}, AIR ${fmt(ttfbResults.AIR.p99, 3)}`,
+    );
+  }
+  console.log(
+    `  AIR RSS: first start ${fmt(airFirstStart.rssMb, 1)} MB (peak ${fmt(airFirstStart.peakMb, 1)} MB, target <= 500: ${check(airFirstStart.peakMb <= 500)}); idle after a restart ${fmt(airStartup.rssMb, 1)} MB (target <= 250: ${check(airStartup.rssMb <= 250)}, restart peak ${fmt(airStartup.peakMb, 1)} MB); peak under load ${fmt(airPeakAfterRuns.peakMb, 1)} MB; now ${fmt(airPeakAfterRuns.rssMb, 1)} MB`,
+  );
+
+  const machines = Object.values(results)
+    .flat()
+    .map((run) => run.machine)
+    .filter(Boolean);
+  const busy = machines.filter((machine) => machine.busy);
+  if (busy.length > 0)
+    console.log(
+      `\nWARNING: the machine was busy during ${busy.length} of ${machines.length} runs (other processes up to ${fmt(Math.max(...busy.map((m) => m.otherCores)), 2)} cores, CPU steal up to ${fmt(Math.max(...busy.map((m) => m.steal)) * 100, 1)} %, 1-minute load average ${fmt(Math.min(...machines.map((m) => m.load1)), 1)}-${fmt(Math.max(...machines.map((m) => m.load1)), 1)} on ${os.cpus().length} CPUs): the wall-clock figures are not a quiet machine's; CPU µs per call is.`,
+    );
+  else if (machines.length > 0)
+    console.log(
+      `\nThe machine was quiet during every run (other processes under 0.25 cores, steal under 2 %).`,
+    );
+}
