@@ -1,4 +1,4 @@
-import { type FocusEvent, useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { type FocusEvent, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Logo } from '@/components/layout/logo';
 import { NavGroups, type TTooltips } from '@/components/layout/nav-groups';
@@ -12,8 +12,10 @@ const sheet = onDemand(() => import('@/components/layout/nav-sheet-dialog'));
 /**
  * The rail's tooltip code, asked for when the pointer enters the rail or focus does (its first
  * stop, the logo, has no tooltip). The entries are drawn again inside the tooltips once it is
- * there: an entry with keyboard focus keeps it (its tooltip opens, as focus opens one), and a
- * press under way ends (its click) on the entry it began on before they are.
+ * there, which replaces their elements; so that this never happens under a press or to the entry
+ * that has focus, it waits until no press is under way and focus is outside the rail. A keyboard
+ * user passing through the rail as the code arrives gets the tooltips from the next pass on (each
+ * entry's name is its label meanwhile); focus is never moved.
  */
 function useRailTooltips() {
   const [tips, setTips] = useState<TTooltips | undefined>(tooltips.loaded);
@@ -21,30 +23,33 @@ function useRailTooltips() {
   const asked = useRef(false);
   const pressed = useRef(false);
   const waiting = useRef<TTooltips | undefined>(undefined);
-  // The entry focus is on (not by a press), by key: React hears no blur while it replaces them.
-  const focused = useRef<string | undefined>(undefined);
+
+  const swapWhenIdle = useCallback(() => {
+    const module = waiting.current;
+    if (!module || pressed.current || rail.current?.contains(document.activeElement)) return;
+    waiting.current = undefined;
+    setTips(() => module);
+  }, []);
 
   const load = useCallback(() => {
     if (asked.current) return;
     asked.current = true;
     tooltips.load().then(
       (module) => {
-        if (pressed.current) waiting.current = module;
-        else setTips(() => module);
+        waiting.current = module;
+        swapWhenIdle();
       },
       () => (asked.current = false), // the next pointer or focus asks again
     );
-  }, []);
+  }, [swapWhenIdle]);
 
-  const onFocus = useCallback(
+  // Focus left the rail (it did not just move within it): the entries may be drawn again now.
+  const onBlur = useCallback(
     (event: FocusEvent<HTMLElement>) => {
-      // Focus a press gave (it came first) is not kept: the press's click has done its work.
-      focused.current = pressed.current ? undefined : event.target.dataset.navKey;
-      load();
+      if (!rail.current?.contains(event.relatedTarget as Node | null)) setTimeout(swapWhenIdle);
     },
-    [load],
+    [swapWhenIdle],
   );
-  const onBlur = useCallback(() => (focused.current = undefined), []);
 
   const onPointerDown = useCallback(() => {
     pressed.current = true;
@@ -53,25 +58,13 @@ function useRailTooltips() {
       release.abort();
       pressed.current = false;
       // After the click the press makes, in the same task as the release.
-      setTimeout(() => {
-        const module = waiting.current;
-        waiting.current = undefined;
-        if (module) setTips(() => module);
-      });
+      setTimeout(swapWhenIdle);
     };
     window.addEventListener('pointerup', released, { signal: release.signal });
     window.addEventListener('pointercancel', released, { signal: release.signal });
-  }, []);
+  }, [swapWhenIdle]);
 
-  // The entries were replaced: focus goes back to the one that had it, unless it went elsewhere.
-  useLayoutEffect(() => {
-    const key = focused.current;
-    const active = document.activeElement;
-    if (!tips || !key || (active && active !== document.body && active.isConnected)) return;
-    rail.current?.querySelector<HTMLElement>(`[data-nav-key="${key}"]`)?.focus();
-  }, [tips]);
-
-  const handlers = tips ? {} : { onPointerEnter: load, onFocus, onBlur, onPointerDown };
+  const handlers = tips ? {} : { onPointerEnter: load, onFocus: load, onBlur, onPointerDown };
   return { tips, rail, handlers };
 }
 
