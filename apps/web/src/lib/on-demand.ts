@@ -36,7 +36,8 @@ export function onDemand<T>(importer: () => Promise<T>): TOnDemand<T> {
  * A component's handle on on-demand code: the module once the component asked for it (it renders
  * again then; at once when the code had loaded already), `preload` to fetch it ahead (pointer over
  * or focus on the trigger: failures stay silent, the use will ask again) and `request` when the user
- * opens the widget (a failure is reported like any other error).
+ * opens the widget (a failure is reported like any other error), and `standIn` for the trigger
+ * drawn until then.
  */
 export function useOnDemand<T>(code: TOnDemand<T>) {
   const handleError = useErrorHandler();
@@ -47,5 +48,17 @@ export function useOnDemand<T>(code: TOnDemand<T>) {
     if (now) setModule(() => now);
     else code.load().then((loadedModule) => setModule(() => loadedModule), handleError);
   }, [code, handleError]);
-  return { module, preload, request };
+  /**
+   * The props of the light button that stands in for the widget's trigger until its code is there:
+   * the closed popup's ARIA state, and the pointer over it or focus on it fetching the code.
+   */
+  const standIn = (popup: 'menu' | 'dialog') =>
+    ({
+      'aria-haspopup': popup,
+      'aria-expanded': false,
+      'data-state': 'closed',
+      onPointerEnter: preload,
+      onFocus: preload,
+    }) as const;
+  return { module, preload, request, standIn };
 }

@@ -99,16 +99,12 @@ export function NavRail() {
  * it fetches the code, and a click (Enter, Space) opens the drawer as soon as it is there.
  */
 export function NavSheet() {
-  const { module, preload, request } = useOnDemand(sheet);
+  const { module, request, standIn } = useOnDemand(sheet);
   const [open, setOpen] = useState(false);
   if (module) return <module.NavSheetDialog open={open} onOpenChange={setOpen} />;
   return (
     <NavSheetButton
-      aria-haspopup="dialog"
-      aria-expanded={false}
-      data-state="closed"
-      onPointerEnter={preload}
-      onFocus={preload}
+      {...standIn('dialog')}
       onClick={() => {
         setOpen(true);
         request();

@@ -16,7 +16,7 @@ const EMPTY_DRAFT: TFeedbackDraft = { rating: '', comment: '' };
  * pointer or focus on it fetches the code, a click (Enter, Space) opens the panel once it is there.
  */
 export function FeedbackWidget() {
-  const { module, preload, request } = useOnDemand(popover);
+  const { module, request, standIn } = useOnDemand(popover);
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState(false);
   const draft = useRef<TFeedbackDraft>(EMPTY_DRAFT);
@@ -42,11 +42,7 @@ export function FeedbackWidget() {
     );
   return (
     <FeedbackButton
-      aria-haspopup="dialog"
-      aria-expanded={false}
-      data-state="closed"
-      onPointerEnter={preload}
-      onFocus={preload}
+      {...standIn('dialog')}
       onClick={() => {
         setOpen(true);
         request();

@@ -49,7 +49,6 @@ function NavEntry({
         to={item.to}
         onClick={onNavigate}
         aria-current={active ? 'page' : undefined}
-        data-nav-key={item.key}
         className={cn(itemClass(active), size)}
       >
         {content}
@@ -61,7 +60,6 @@ function NavEntry({
         href={item.key === 'docs' ? docsUrl : item.href}
         target="_blank"
         rel="noreferrer"
-        data-nav-key={item.key}
         className={cn(itemClass(false), size)}
       >
         {content}
@@ -75,7 +73,6 @@ function NavEntry({
           onNavigate?.();
           void signOut((to) => void navigate(to));
         }}
-        data-nav-key={item.key}
         className={cn(itemClass(false), size, 'w-full')}
       >
         {content}

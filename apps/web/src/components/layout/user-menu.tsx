@@ -16,7 +16,7 @@ const OPENING_KEYS = ['Enter', ' ', 'ArrowDown'];
  * press or key would have (focus in the menu, Escape back to the button).
  */
 export function UserMenu() {
-  const { module, preload, request } = useOnDemand(dropdown);
+  const { module, request, standIn } = useOnDemand(dropdown);
   const [opening, setOpening] = useState<TMenuOpening>();
   if (module) return <module.UserMenuDropdown opening={opening} />;
   const open = (how: TMenuOpening) => {
@@ -25,11 +25,7 @@ export function UserMenu() {
   };
   return (
     <UserMenuButton
-      aria-haspopup="menu"
-      aria-expanded={false}
-      data-state="closed"
-      onPointerEnter={preload}
-      onFocus={preload}
+      {...standIn('menu')}
       // Like Radix's trigger: a primary press opens, and focus stays where it was.
       onPointerDown={(event) => {
         if (event.button !== 0 || event.ctrlKey) return;

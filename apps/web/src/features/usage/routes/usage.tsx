@@ -12,10 +12,10 @@ import { BlankSlate } from '@/components/ui/blank-slate';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { useErrorHandler } from '@/lib/error-handler';
+import { onDemand } from '@/lib/on-demand';
 import { useSession } from '@/lib/session';
 import { BarChart } from '../components/bar-chart';
 import { QuotaCard } from '../components/quota-card';
-import type { SpendCard as TSpendCard } from '../components/spend-card';
 import { RequestLog } from '../components/request-log';
 import { CountTable, Tokens, UsageRowsTable } from '../components/usage-tables';
 import { downloadText, usageCsv } from '../csv';
@@ -25,9 +25,8 @@ import { FilterSelect } from '@/components/ui/filter-select';
 // The spend card's limit form brings the form engine and the shared schemas (about 40 KB gzipped):
 // its own chunk, so /account/usage keeps its bundle budget. Asked for as the page mounts, beside
 // the page's data, so it is in by the time the figures are (below).
-let spendCardChunk: Promise<{ SpendCard: typeof TSpendCard }> | null = null;
-const loadSpendCard = () => (spendCardChunk ??= import('../components/spend-card'));
-const SpendCard = React.lazy(() => loadSpendCard().then((m) => ({ default: m.SpendCard })));
+const spendCard = onDemand(() => import('../components/spend-card'));
+const SpendCard = React.lazy(() => spendCard.load().then((m) => ({ default: m.SpendCard })));
 
 // The custom period's form is on the form engine too: it loads when Custom is picked.
 const CustomPeriodForm = React.lazy(() =>
@@ -58,7 +57,7 @@ export default function UsagePage() {
   // The spend card's figures (usually cached already: the quota banner reads them too); a failed
   // first try does not hold the page back.
   const month = useQuery(monthUsageQuery);
-  React.useEffect(() => void loadSpendCard(), []);
+  React.useEffect(() => void spendCard.load().catch(() => undefined), []);
   React.useEffect(() => {
     if (insight.error) handleError(insight.error);
   }, [insight.error, handleError]);
