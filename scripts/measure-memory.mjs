@@ -9,24 +9,15 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.mjs';
 import { treeRss } from './process-memory.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const settleArg = process.argv.indexOf('--settle');
 const settleSeconds = settleArg > 0 ? Number(process.argv[settleArg + 1]) : 10;
-
-async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 const mb = (bytes) => `${Math.round(bytes / 1024 / 1024)} MB`;
 

@@ -24,7 +24,8 @@ import { rmSync } from 'node:fs';
 import { runChecks } from './compose/checks.mjs';
 import { chooseEngine, ensureLocalImages, imageExists } from './compose/images.mjs';
 import { results } from './compose/report.mjs';
-import { freePort, log, run, seconds, until, work } from './compose/run.mjs';
+import { log, run, seconds, until, work } from './compose/run.mjs';
+import { freePort } from './free-port.mjs';
 import { bothServe, writeOverride } from './compose/stack.mjs';
 
 const project = process.env.AIR_COMPOSE_PROJECT ?? 'air-compose-test';

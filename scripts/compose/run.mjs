@@ -1,8 +1,7 @@
 // `npm run test:compose` (scripts/test-compose.mjs): what every part of it uses — the repository's
-// root, the run's scratch folder, the clock, the log, running a command, a free port, waiting.
+// root, the run's scratch folder, the clock, the log, running a command, waiting.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,14 +35,6 @@ export function run(command, args, { allowFail = false, quiet = true, env, cwd =
 }
 
 export const has = (command) => run('sh', ['-c', `command -v ${command}`], { allowFail: true }).status === 0;
-
-export async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export async function until(what, timeoutMs, probe) {
   const deadline = Date.now() + timeoutMs;

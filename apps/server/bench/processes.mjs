@@ -3,7 +3,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -43,16 +42,6 @@ export function memory(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
-}
-
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** `node scripts/start.mjs` in `cwd`; resolves once it prints its running line. Output is drained, not shown. */

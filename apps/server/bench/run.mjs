@@ -36,13 +36,13 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort } from '../../../scripts/free-port.mjs';
 import { sampleTreeRss, treeRss } from '../../../scripts/process-memory.mjs';
 import { bodies, faultScenario, load, ttfb } from './drive.mjs';
 import { compare, snapshot } from './machine.mjs';
 import {
   children,
   cleanup,
-  freePort,
   memory,
   startJson,
   startNpmStart,
