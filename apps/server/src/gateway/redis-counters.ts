@@ -4,6 +4,7 @@ import type { TDb } from '../db/client';
 import { storedCalls } from '../modules/usage/service';
 import type { TPlanLimits } from './directory';
 import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED, type TAdmitKey, type TCallCounters } from './counter-types';
+import { AdmitLeases, LEASE_CALLS, LEASE_ROOM, type TLease } from './admit-leases';
 import { LocalCallCounters } from './local-counters';
 import { keyCounterId, MonthlyCalls, storedKeyCalls } from './limits';
 import {
@@ -20,30 +21,55 @@ import {
  * One script run per call: the key's counter for this minute, then the account's counter for this
  * month, then (for a key with a monthly cap, ARGV[3] > 0) the key's counter for this month, each
  * checked and incremented atomically (no other call can run between check and increment, on any
- * instance). -1: rate limit hit; -2 (-4): the account's (key's) month counter does not exist yet
- * (the caller seeds it from the stored usage and runs the script again; the rate hit is taken
- * back); -3: quota reached; -5: the key's cap reached; else the calls counted this month.
+ * instance). When every counter has ARGV[5] calls of room left, it counts ARGV[4] calls at once
+ * (a lease, admit-leases.ts). -1: rate limit hit; -2 (-4): the account's (key's) month counter does
+ * not exist yet (the caller seeds it from the stored usage and runs the script again; the rate hit
+ * is taken back); -3: quota reached; -5: the key's cap reached; else the calls counted (1, or the
+ * lease's size).
  */
 const ADMIT_SCRIPT = `
 local rate = redis.call('INCR', KEYS[1])
 if rate == 1 then redis.call('PEXPIRE', KEYS[1], 61000) end
-if rate > tonumber(ARGV[1]) then return -1 end
+local rateLimit = tonumber(ARGV[1])
+if rate > rateLimit then return -1 end
 local used = redis.call('GET', KEYS[2])
 if not used then
   redis.call('DECR', KEYS[1])
   return -2
 end
-if tonumber(used) >= tonumber(ARGV[2]) then return -3 end
-if tonumber(ARGV[3]) > 0 then
-  local keyUsed = redis.call('GET', KEYS[3])
-  if not keyUsed then
+used = tonumber(used)
+local quota = tonumber(ARGV[2])
+if used >= quota then return -3 end
+local cap = tonumber(ARGV[3])
+local keyUsed = 0
+if cap > 0 then
+  local counted = redis.call('GET', KEYS[3])
+  if not counted then
     redis.call('DECR', KEYS[1])
     return -4
   end
-  if tonumber(keyUsed) >= tonumber(ARGV[3]) then return -5 end
-  redis.call('INCR', KEYS[3])
+  keyUsed = tonumber(counted)
+  if keyUsed >= cap then return -5 end
 end
-return redis.call('INCR', KEYS[2])
+local grant = 1
+local room = tonumber(ARGV[5])
+if rateLimit - rate >= room and quota - used >= room and (cap == 0 or cap - keyUsed >= room) then
+  grant = tonumber(ARGV[4])
+  redis.call('INCRBY', KEYS[1], grant - 1)
+end
+if cap > 0 then redis.call('INCRBY', KEYS[3], grant) end
+redis.call('INCRBY', KEYS[2], grant)
+return grant
+`;
+
+/** A lease's unused calls, given back to the counters that still exist (KEYS[3] may repeat KEYS[2]). */
+const GIVE_BACK_SCRIPT = `
+for i = 1, #KEYS do
+  if (i < 3 or KEYS[i] ~= KEYS[2]) and redis.call('EXISTS', KEYS[i]) == 1 then
+    redis.call('DECRBY', KEYS[i], ARGV[1])
+  end
+end
+return 0
 `;
 
 /** The rate window alone (a refused call of a known key): its count this minute. */
@@ -68,7 +94,10 @@ type TAdmitRedis = Redis & {
     rateLimit: number,
     quota: number,
     keyCap: number,
+    leaseCalls: number,
+    leaseRoom: number,
   ): Promise<number>;
+  airGiveBack(rateKey: string, quotaKey: string, keyQuotaKey: string, calls: number): Promise<number>;
   airRate(rateKey: string): Promise<number>;
   airReserve(spendKey: string, limitMicros: number, reservedMicros: number): Promise<number>;
   airSettle(
@@ -100,6 +129,7 @@ export class RedisCallCounters implements TCallCounters {
   /** Spend counters reserved in locally meanwhile (re-seeded too). */
   private readonly spendCountedLocally = new Set<string>();
   private readonly seeding = new Map<string, Promise<void>>();
+  private readonly leases: AdmitLeases;
   private reconciling: Promise<void> | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -113,6 +143,7 @@ export class RedisCallCounters implements TCallCounters {
     private readonly now: () => number = Date.now,
   ) {
     this.local = new LocalCallCounters(db, beforeSeed, now);
+    this.leases = new AdmitLeases((lease) => this.giveBack(lease), now);
     // Only used for its period arithmetic (the month name is recomputed only when it changes).
     this.monthly = new MonthlyCalls(db, now);
     // No offline queue: while disconnected a command fails at once and the call is counted locally
@@ -124,6 +155,7 @@ export class RedisCallCounters implements TCallCounters {
       enableAutoPipelining: true,
     }) as TAdmitRedis;
     this.redis.defineCommand('airAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
+    this.redis.defineCommand('airGiveBack', { numberOfKeys: 3, lua: GIVE_BACK_SCRIPT });
     this.redis.defineCommand('airRate', { numberOfKeys: 1, lua: RATE_SCRIPT });
     this.redis.defineCommand('airReserve', { numberOfKeys: 1, lua: RESERVE_SCRIPT });
     this.redis.defineCommand('airSettle', { numberOfKeys: 1, lua: SETTLE_SCRIPT });
@@ -139,31 +171,74 @@ export class RedisCallCounters implements TCallCounters {
 
   admit(key: TAdmitKey, limits: TPlanLimits): number | Promise<number> {
     if (!this.up) return this.admitLocally(key, limits);
-    const { keyId, accountId } = key;
     const time = this.now();
     const minute = Math.floor(time / 60_000);
     const period = this.monthly.period();
-    const quotaKey = `air:q:${accountId}:${period}`;
     const cap = key.monthlyCalls ?? 0;
-    const keyQuotaKey = cap > 0 ? keyQuotaName(keyCounterId(accountId, keyId, cap), period) : quotaKey;
+    const name = `${key.keyId}:${minute}:${period}:${cap}`;
+    const lease = this.leases.get(name);
+    if (lease === undefined) return this.admitShared(key, limits, name, time, minute, period, cap);
+    // A block's calls serve until they run out or the sweep gives them back (LEASE_MS after it came).
+    if (lease.left > 0) {
+      lease.left--;
+      return 0;
+    }
+    // One round trip takes the next block; calls arriving meanwhile wait for it, then try again.
+    if (lease.refill === null) {
+      lease.refill = this.admitShared(key, limits, name, time, minute, period, cap);
+      const refilled = lease.refill.finally(() => {
+        lease.refill = null;
+      });
+      return refilled as Promise<number>;
+    }
+    return lease.refill.then(() => this.admit(key, limits));
+  }
+
+  /** The admit script for one call, asking for a lease (a block of calls) when there is room. */
+  private admitShared(
+    key: TAdmitKey,
+    limits: TPlanLimits,
+    name: string,
+    time: number,
+    minute: number,
+    period: string,
+    cap: number,
+  ): Promise<number> {
+    const { keyId, accountId } = key;
+    const rateKey = `air:rl:${keyId}:${minute}`;
+    const quotaKey = `air:q:${accountId}:${period}`;
+    const capCounterId = cap > 0 ? keyCounterId(accountId, keyId, cap) : null;
+    const keyQuotaKey = capCounterId !== null ? keyQuotaName(capCounterId, period) : quotaKey;
     return this.redis
       .airAdmit(
-        `air:rl:${keyId}:${minute}`,
+        rateKey,
         quotaKey,
         keyQuotaKey,
         limits.rateLimitPerMinute,
         limits.quotaCallsMonth,
         cap,
+        LEASE_CALLS,
+        LEASE_ROOM,
       )
       .then(
-        (result) => {
+        (result): number | Promise<number> => {
+          if (result > 1) {
+            this.leases.add(name, result - 1, { rateKey, quotaKey, keyQuotaKey, accountId, capCounterId });
+            return 0;
+          }
+          // No room for a block (or refused): calls of this key are counted one by one again.
+          const lease = this.leases.get(name);
+          if (lease !== undefined && lease.left === 0) this.leases.drop(name, lease);
           if (result === -1) return ((minute + 1) * 60_000 - time) / 1000;
           if (result === -3) return QUOTA_EXCEEDED;
           if (result === -5) return KEY_QUOTA_EXCEEDED;
-          if (result === -2) return this.seed(accountId, period).then(() => this.admit(key, limits));
+          if (result === -2)
+            return this.seed(accountId, period).then(() =>
+              this.admitShared(key, limits, name, time, minute, period, cap),
+            );
           if (result === -4)
-            return this.seedKey(keyCounterId(accountId, keyId, cap), period).then(() =>
-              this.admit(key, limits),
+            return this.seedKey(capCounterId!, period).then(() =>
+              this.admitShared(key, limits, name, time, minute, period, cap),
             );
           return 0;
         },
@@ -172,6 +247,25 @@ export class RedisCallCounters implements TCallCounters {
           return this.admitLocally(key, limits);
         },
       );
+  }
+
+  /** An expired lease's unused calls go back to the shared counters. */
+  private giveBack(lease: TLease): void {
+    if (!this.up) return this.forgetLease(lease);
+    this.redis
+      .airGiveBack(lease.rateKey, lease.quotaKey, lease.keyQuotaKey, lease.left)
+      .catch((error: unknown) => {
+        // Unsure whether they went back: the month is re-seeded from the stored usage instead.
+        this.forgetLease(lease);
+        this.redisFailed(error, 'gateway: Redis unavailable to give back leased calls');
+      });
+  }
+
+  /** A lease whose unused calls cannot be given back: its months are re-seeded on reconcile. */
+  private forgetLease(lease: TLease): void {
+    if (lease.left === 0) return;
+    this.countedLocally.add(lease.accountId);
+    if (lease.capCounterId !== null) this.keysCountedLocally.add(lease.capCounterId);
   }
 
   hitRate(keyId: string, ratePerMinute: number): number | Promise<number> {
@@ -251,7 +345,8 @@ export class RedisCallCounters implements TCallCounters {
     const period = this.monthly.period();
     try {
       const value = await this.redis.get(`air:q:${accountId}:${period}`);
-      if (value !== null) return Number(value);
+      // Calls leased to this instance and not made yet are not calls (other instances' for up to LEASE_MS are).
+      if (value !== null) return Number(value) - this.leases.unused(accountId);
       await this.seed(accountId, period);
       return Number((await this.redis.get(`air:q:${accountId}:${period}`)) ?? 0);
     } catch {
@@ -260,6 +355,15 @@ export class RedisCallCounters implements TCallCounters {
   }
 
   async close(): Promise<void> {
+    const leased = this.leases.takeAll();
+    if (this.up)
+      await Promise.allSettled(
+        leased
+          .filter((lease) => lease.left > 0)
+          .map((lease) =>
+            this.redis.airGiveBack(lease.rateKey, lease.quotaKey, lease.keyQuotaKey, lease.left),
+          ),
+      );
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.redis.disconnect();
@@ -287,6 +391,8 @@ export class RedisCallCounters implements TCallCounters {
   }
 
   private markDown(): void {
+    // Calls leased and not made stay counted in Redis: those months are re-seeded on reconcile.
+    for (const lease of this.leases.takeAll()) this.forgetLease(lease);
     if (this.up && !this.closed)
       this.log.error('gateway: Redis unreachable, counting quotas and rate limits locally');
     this.up = false;
