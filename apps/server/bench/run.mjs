@@ -6,7 +6,7 @@
 //                    (default 3)
 //   --connections L  concurrencies, comma-separated (default 1,64)
 //   --delay MS       the mock upstream's fixed delay before answering (default 0)
-//   --ttfb N         streamed requests for the time-to-first-byte comparison (default 300)
+//   --ttfb N         streamed requests per round for the time-to-first-byte comparison (default 300)
 //   --sustain S      also load AIR at the top concurrency for S seconds and sample its RSS
 //   --no-portkey     skip Portkey's gateway
 //   --database-url U run AIR on this PostgreSQL database instead of the embedded one
@@ -314,9 +314,12 @@ if (FAULT > 0 && routedTarget) {
 }
 
 const streamTargets = targets.filter((target) => ['direct', 'floor', 'AIR'].includes(target.name));
+// Interleaved rounds, like the load runs: each round's AIR figure is compared with the same round's direct.
 const ttfbResults = {};
 if (Number(args.ttfb) > 0)
-  for (const target of streamTargets) ttfbResults[target.name] = await ttfb(target, Number(args.ttfb));
+  for (let round = 0; round < ROUNDS; round++)
+    for (const target of streamTargets)
+      (ttfbResults[target.name] ??= []).push(await ttfb(target, Number(args.ttfb)));
 const airPeakAfterRuns = memory(air.child.pid);
 
 printReport({

@@ -12,8 +12,9 @@ import { guardedLookup } from '../src/gateway/upstream';
  * Two instances' counters on one Redis at a fixed time, with no database behind them: the test
  * seeds the months it uses.
  */
-function twoInstances(url: string, time: number): [RedisCallCounters, RedisCallCounters] {
+function twoInstances(url: string, time: number | (() => number)): [RedisCallCounters, RedisCallCounters] {
   const log = pino({ level: 'silent' });
+  const now = typeof time === 'number' ? () => time : time;
   const make = () =>
     new RedisCallCounters(
       url,
@@ -21,7 +22,7 @@ function twoInstances(url: string, time: number): [RedisCallCounters, RedisCallC
       log,
       async () => {},
       () => {},
-      () => time,
+      now,
     );
   return [make(), make()];
 }
@@ -81,6 +82,61 @@ describe('rate limiter', () => {
       await admin.del(`air:rl:${other}:${Math.floor(time / 60_000)}`);
     } finally {
       await admin.del(`air:q:${id}-account:2026-01`, `air:rl:${id}-key:${Math.floor(time / 60_000)}`);
+      admin.disconnect();
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it('leases blocks of calls while every counter has room, never past the quota, and gives back what is left', async () => {
+    const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    let time = Date.UTC(2026, 0, 1, 10, 0, 30);
+    const id = `lease-${process.pid}-${Date.now()}`;
+    const quotaKey = `air:q:${id}-account:2026-01`;
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(url);
+    // 2,000 calls of quota: blocks of 64 while 1,024 are left, then one call at a time.
+    await admin.set(quotaKey, 0, 'PX', 60_000);
+    const [one, two] = twoInstances(url, () => time);
+    const key = { keyId: `${id}-key`, accountId: `${id}-account`, monthlyCalls: null };
+    const limits = {
+      planId: 'x',
+      quotaCallsMonth: 2000,
+      rateLimitPerMinute: 1_000_000,
+      hasCard: false,
+      spendLimitMinor: null,
+      spendLimitSetAt: null,
+    };
+    try {
+      await expect.poll(() => one.redisUp() && two.redisUp()).toBe(true);
+      expect(await one.admit(key, limits)).toBe(0);
+      // One call made, a block of 64 counted; the next 63 need no round trip (answered at once).
+      expect(Number(await admin.get(quotaKey))).toBe(64);
+      expect(await one.calls(key.accountId)).toBe(1);
+      for (let i = 0; i < 63; i++) expect(one.admit(key, limits)).toBe(0);
+      expect(Number(await admin.get(quotaKey))).toBe(64);
+
+      // Instance one holds a fresh block of 64 (one call made); a burst on instance two takes the
+      // rest: never past the quota, and two's own unused blocks serve its calls the script refused.
+      expect(await one.admit(key, limits)).toBe(0);
+      const results = await Promise.all(Array.from({ length: 2200 }, () => two.admit(key, limits)));
+      const admitted = 65 + results.filter((result) => result === 0).length;
+      expect(results.filter((result) => result !== 0).every((result) => result === QUOTA_EXCEEDED)).toBe(
+        true,
+      );
+      expect(admitted).toBe(2000 - 63);
+      expect(Number(await admin.get(quotaKey))).toBe(2000);
+
+      // 100 ms later one's 63 unused calls go back, and exactly as many more are admitted.
+      time += 150;
+      await expect.poll(async () => Number(await admin.get(quotaKey)), { timeout: 2000 }).toBe(admitted);
+      const more = await Promise.all(
+        Array.from({ length: 73 }, (_, i) => (i % 2 ? one : two).admit(key, limits)),
+      );
+      expect(more.filter((result) => result === 0)).toHaveLength(63);
+      expect(Number(await admin.get(quotaKey))).toBe(2000);
+    } finally {
+      await admin.del(quotaKey, `air:rl:${id}-key:${Math.floor(time / 60_000)}`);
       admin.disconnect();
       await one.close();
       await two.close();

@@ -226,8 +226,14 @@ export class RedisCallCounters implements TCallCounters {
             this.leases.add(name, result - 1, { rateKey, quotaKey, keyQuotaKey, accountId, capCounterId });
             return 0;
           }
-          // No room for a block (or refused): calls of this key are counted one by one again.
           const lease = this.leases.get(name);
+          // Refused, or no room for a block, while calls leased here earlier (a burst's other
+          // round trips) are unused: this call takes one of them instead.
+          if (result < 0 && result !== -2 && result !== -4 && lease !== undefined && lease.left > 0) {
+            lease.left--;
+            return 0;
+          }
+          // No room for a block: calls of this key are counted one by one again.
           if (lease !== undefined && lease.left === 0) this.leases.drop(name, lease);
           if (result === -1) return ((minute + 1) * 60_000 - time) / 1000;
           if (result === -3) return QUOTA_EXCEEDED;
