@@ -258,13 +258,16 @@ export class RedisCallCounters implements TCallCounters {
   /** An expired lease's unused calls go back to the shared counters. */
   private giveBack(lease: TLease): void {
     if (!this.up) return this.forgetLease(lease);
-    this.redis
-      .airGiveBack(lease.rateKey, lease.quotaKey, lease.keyQuotaKey, lease.left)
-      .catch((error: unknown) => {
-        // Unsure whether they went back: the month is re-seeded from the stored usage instead.
-        this.forgetLease(lease);
-        this.redisFailed(error, 'gateway: Redis unavailable to give back leased calls');
-      });
+    this.returnUnused(lease).catch((error: unknown) => {
+      // Unsure whether they went back: the month is re-seeded from the stored usage instead.
+      this.forgetLease(lease);
+      this.redisFailed(error, 'gateway: Redis unavailable to give back leased calls');
+    });
+  }
+
+  /** One round trip: a lease's unused calls taken off the counters they were counted on. */
+  private returnUnused(lease: TLease): Promise<number> {
+    return this.redis.airGiveBack(lease.rateKey, lease.quotaKey, lease.keyQuotaKey, lease.left);
   }
 
   /** A lease whose unused calls cannot be given back: its months are re-seeded on reconcile. */
@@ -364,11 +367,7 @@ export class RedisCallCounters implements TCallCounters {
     const leased = this.leases.takeAll();
     if (this.up)
       await Promise.allSettled(
-        leased
-          .filter((lease) => lease.left > 0)
-          .map((lease) =>
-            this.redis.airGiveBack(lease.rateKey, lease.quotaKey, lease.keyQuotaKey, lease.left),
-          ),
+        leased.filter((lease) => lease.left > 0).map((lease) => this.returnUnused(lease)),
       );
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
