@@ -80,9 +80,10 @@ export function createRedisChangeBus(url: string, options: TRedisChangeBusOption
     // A Redis that accepts the connection but does not answer must not keep a promise open for ever.
     commandTimeout: 2000,
   });
-  // The subscriber queues its SUBSCRIBE until the first connection (ioredis resubscribes after
-  // every reconnect on its own).
-  const subscriber = new Redis(url, { maxRetriesPerRequest: null });
+  // The subscriber subscribes on every (re)connection itself: ioredis's own resubscribe leaves its
+  // promise unhandled, so a connection closed while it is in flight (a stop during a reconnect)
+  // was an unhandled rejection (redis/ioredis#2187, not in a release yet).
+  const subscriber = new Redis(url, { maxRetriesPerRequest: null, autoResubscribe: false });
   // Connection errors are retried by ioredis and reported by the health check; never fatal.
   publisher.on('error', () => {});
   subscriber.on('error', () => {});
@@ -115,8 +116,11 @@ export function createRedisChangeBus(url: string, options: TRedisChangeBusOption
   publisher.on('ready', () => {
     if (missed) broadcastReset();
   });
-  void subscriber.subscribe(CHANNEL).catch(() => {});
-  subscriber.on('ready', () => void local.publish({ kind: 'reset' }));
+  subscriber.on('ready', () => {
+    // A failed SUBSCRIBE means the connection is gone again: the next 'ready' subscribes anew.
+    subscriber.subscribe(CHANNEL).catch(() => {});
+    void local.publish({ kind: 'reset' });
+  });
   subscriber.on('message', (_channel, message) => {
     try {
       const { origin: from, ...change } = JSON.parse(message) as TChange & { origin?: string };
