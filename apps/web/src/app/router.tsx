@@ -1,7 +1,8 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
-import { ROUTES, type TLayout } from '@/app/routes';
+import { createBrowserRouter, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { ROUTES, type TLayout, type TRouteMeta } from '@/app/routes';
 import { guardLoader } from '@/app/guard';
+import { startPreload } from '@/app/route-preload';
 import { Root } from '@/app/root';
 import { RouteError } from '@/app/route-error';
 import type { TRouteHandle } from '@/app/route-handle';
@@ -43,6 +44,16 @@ const lazyDataLayout = (load: () => TModule) => async () => {
   return { Component: withQueryProvider(Layout) };
 };
 
+/** The guard (a redirect throws before anything is fetched), then the page's preload. */
+function routeLoader(route: TRouteMeta) {
+  const guard = guardLoader(route.permission);
+  return (args: LoaderFunctionArgs) => {
+    const result = guard(args);
+    startPreload(route, args.params);
+    return result;
+  };
+}
+
 /** Build the route objects from the route table: one lazy layout route per layout, pages under it. */
 export function buildRoutes(): RouteObject[] {
   const layouts = Object.keys(LAYOUTS) as TLayout[];
@@ -51,7 +62,7 @@ export function buildRoutes(): RouteObject[] {
     lazy: DATA_LAYOUTS.has(layout) ? lazyDataLayout(LAYOUTS[layout]) : lazyComponent(LAYOUTS[layout]),
     children: ROUTES.filter((route) => route.layout === layout).map((route) => ({
       path: route.path,
-      loader: guardLoader(route.permission),
+      loader: routeLoader(route),
       handle: { title: route.title, permission: route.permission } satisfies TRouteHandle,
       lazy: lazyComponent(route.page),
     })),

@@ -25,6 +25,8 @@ export const ROUTES: readonly TRouteMeta[] = [
     permission: 'user',
     title: 'dashboard',
     page: () => import('@/features/dashboard/routes/dashboard'),
+    namespaces: ['dashboard', 'usage', 'clipboard'],
+    preload: async () => (await import('@/features/dashboard/dashboard-preload')).dashboardQueries(),
   },
   {
     path: '/registry',
@@ -32,6 +34,8 @@ export const ROUTES: readonly TRouteMeta[] = [
     permission: 'user',
     title: 'registry',
     page: () => import('@/features/registry/routes/registry'),
+    namespaces: ['registry', 'table'],
+    preload: async () => [(await import('@/features/registry/registry-api')).myEndpointsQuery],
   },
   {
     path: '/aiendpoints',
@@ -39,6 +43,8 @@ export const ROUTES: readonly TRouteMeta[] = [
     permission: 'user',
     title: 'registry',
     page: () => import('@/features/registry/routes/registry'),
+    namespaces: ['registry', 'table'],
+    preload: async () => [(await import('@/features/registry/registry-api')).myEndpointsQuery],
   },
   {
     path: '/aiendpoints/:id',
@@ -46,6 +52,8 @@ export const ROUTES: readonly TRouteMeta[] = [
     permission: 'user',
     title: 'endpoint',
     page: () => import('@/features/registry/routes/endpoint'),
+    namespaces: ['registry', 'clipboard'],
+    preload: async ({ id = '' }) => [(await import('@/features/registry/registry-api')).endpointQuery(id)],
   },
   {
     path: '/mkt',
@@ -74,6 +82,7 @@ export const ROUTES: readonly TRouteMeta[] = [
     permission: 'user',
     title: 'usage',
     page: () => import('@/features/usage/routes/usage'),
+    namespaces: ['usage', 'table'],
   },
   {
     path: '/account/profile',
@@ -130,6 +139,8 @@ export const ROUTES: readonly TRouteMeta[] = [
     permission: 'developer',
     title: 'apikeys',
     page: () => import('@/features/apikeys/routes/api-keys'),
+    namespaces: ['apikeys', 'table'],
+    preload: async () => [(await import('@/features/apikeys/api-keys-api')).apiKeysQuery],
   },
   {
     path: '/account/apikeys/create',

@@ -1,4 +1,5 @@
 import type { TApiKey } from '@air/shared/schemas/api-key';
+import { queryOptions } from '@tanstack/react-query';
 import { call } from '@/lib/api';
 
 export type { TApiKey };
@@ -17,6 +18,9 @@ export async function fetchApiKeys(): Promise<TApiKey[]> {
   const res = await call('GET /api/key');
   return Array.isArray(res.data) ? res.data : [];
 }
+
+/** The API keys page's list (also preloaded with its code). */
+export const apiKeysQuery = queryOptions({ queryKey: API_KEYS_QUERY, queryFn: fetchApiKeys });
 
 /** GET /api/key/scopes answers a list of scope names (or `{ value, label }` pairs). */
 export async function fetchScopes(): Promise<string[]> {

@@ -1,3 +1,4 @@
+import { queryOptions } from '@tanstack/react-query';
 import { call } from '@/lib/api';
 import { revealKey } from '@/features/apikeys/api-keys-api';
 
@@ -30,3 +31,13 @@ export async function firstRouteName(): Promise<string | null> {
     return null;
   }
 }
+
+/** The quick-start's key (only for members who may read keys). */
+export const quickstartKeyQuery = queryOptions({
+  queryKey: ['quickstart-key'],
+  queryFn: firstApiKey,
+  staleTime: 60_000,
+});
+
+/** The quick-start's route name. */
+export const quickstartRouteQuery = queryOptions({ queryKey: ['quickstart-route'], queryFn: firstRouteName });

@@ -13,7 +13,7 @@ import { toast } from '@/components/ui/use-toast';
 import { useDialog } from '@/app/dialog-provider';
 import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
-import { API_KEYS_QUERY, deleteApiKeys, fetchApiKeys, type TApiKey } from '../api-keys-api';
+import { API_KEYS_QUERY, apiKeysQuery, deleteApiKeys, type TApiKey } from '../api-keys-api';
 import { KeyCap, KeyExpiry, KeyRoutes, KeyStatus } from '../key-controls';
 import { RevealKey } from '../reveal-key';
 
@@ -24,7 +24,7 @@ export default function ApiKeysPage() {
   const dialog = useDialog();
   const handleError = useErrorHandler();
   const queryClient = useQueryClient();
-  const keys = useQuery({ queryKey: API_KEYS_QUERY, queryFn: fetchApiKeys });
+  const keys = useQuery(apiKeysQuery);
   useEffect(() => {
     if (keys.error) handleError(keys.error);
   }, [keys.error, handleError]);

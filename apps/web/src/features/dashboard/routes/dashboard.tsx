@@ -11,7 +11,7 @@ import { QuickStart } from '../components/quick-start';
 import { StatTiles } from '../components/stat-tiles';
 import { TopRoutes } from '../components/top-routes';
 import { WelcomeNote } from '../components/welcome-note';
-import { firstApiKey, firstRouteName } from '../dashboard-data';
+import { quickstartKeyQuery, quickstartRouteQuery } from '../dashboard-data';
 import { overviewQuery } from '../overview-api';
 import { PLACEHOLDER_KEY, PLACEHOLDER_ROUTE } from '../snippets';
 
@@ -45,13 +45,8 @@ export default function DashboardPage() {
   const { user } = useSession();
   const canReadKeys = hasPermission(user?.permission, 'developer');
   const overview = useQuery(overviewQuery);
-  const key = useQuery({
-    queryKey: ['quickstart-key'],
-    queryFn: firstApiKey,
-    staleTime: 60_000,
-    enabled: canReadKeys,
-  });
-  const route = useQuery({ queryKey: ['quickstart-route'], queryFn: firstRouteName });
+  const key = useQuery({ ...quickstartKeyQuery, enabled: canReadKeys });
+  const route = useQuery(quickstartRouteQuery);
 
   const data = overview.data;
   const examples = (

@@ -5,7 +5,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Info, Loader2 } from 'lucide-react';
 import { Breadcrumb } from '@/components/layout/breadcrumb';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { EndpointOverviewForm } from '../components/endpoint-overview-form';
@@ -17,7 +16,7 @@ import { Playground } from '../components/playground';
 import { UpstreamHealth } from '../components/upstream-health';
 import { RouteTypeBadge } from '../components/endpoint-badges';
 import type { TAiEndpoint } from '../endpoint-types';
-import { MY_ENDPOINTS_QUERY, SHARED_ENDPOINTS_QUERY } from '../registry-api';
+import { endpointQuery, MY_ENDPOINTS_QUERY, SHARED_ENDPOINTS_QUERY } from '../registry-api';
 
 /** /aiendpoints/{id}: Overview (switches, name, description) and Settings (upstream settings). */
 export default function EndpointPage() {
@@ -26,13 +25,8 @@ export default function EndpointPage() {
   const { signedIn } = useSession();
   const handleError = useErrorHandler();
   const queryClient = useQueryClient();
-  const queryKey = ['aiendpoint', id];
-  const endpoint = useQuery({
-    queryKey,
-    retry: false,
-    queryFn: async (): Promise<TAiEndpoint | null> =>
-      (await call('GET /api/aiendpoint/:id', { params: { id } })).data ?? null,
-  });
+  const { queryKey } = endpointQuery(id);
+  const endpoint = useQuery(endpointQuery(id));
   React.useEffect(() => {
     if (endpoint.error) handleError(endpoint.error);
   }, [endpoint.error, handleError]);

@@ -7,12 +7,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useErrorHandler } from '@/lib/error-handler';
 import { MyRegistryTable } from '../components/my-registry-table';
 import { SharedRegistryTable } from '../components/shared-registry-table';
-import {
-  fetchMyEndpoints,
-  fetchSharedEndpoints,
-  MY_ENDPOINTS_QUERY,
-  SHARED_ENDPOINTS_QUERY,
-} from '../registry-api';
+import { fetchSharedEndpoints, myEndpointsQuery, SHARED_ENDPOINTS_QUERY } from '../registry-api';
 
 /** /registry and /aiendpoints: "My Registry" and the shared provider registry. */
 export default function RegistryPage() {
@@ -20,7 +15,7 @@ export default function RegistryPage() {
   const handleError = useErrorHandler();
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'shared' ? 'shared' : 'mine';
-  const mine = useQuery({ queryKey: MY_ENDPOINTS_QUERY, queryFn: fetchMyEndpoints });
+  const mine = useQuery(myEndpointsQuery);
   const shared = useQuery({
     queryKey: SHARED_ENDPOINTS_QUERY,
     queryFn: fetchSharedEndpoints,
