@@ -10,6 +10,13 @@ import { PUBLIC_ROUTES } from '@/app/public-routes';
  */
 export type { TLayout, TRouteMeta } from '@/app/route-meta';
 
+/** /registry and /aiendpoints show one page. */
+const REGISTRY_PAGE = {
+  page: () => import('@/features/registry/routes/registry'),
+  namespaces: ['registry', 'table'],
+  preload: async () => [(await import('@/features/registry/registry-api')).myEndpointsQuery],
+} satisfies Partial<TRouteMeta>;
+
 export const ROUTES: readonly TRouteMeta[] = [
   ...PUBLIC_ROUTES,
   {
@@ -33,18 +40,14 @@ export const ROUTES: readonly TRouteMeta[] = [
     layout: 'app',
     permission: 'user',
     title: 'registry',
-    page: () => import('@/features/registry/routes/registry'),
-    namespaces: ['registry', 'table'],
-    preload: async () => [(await import('@/features/registry/registry-api')).myEndpointsQuery],
+    ...REGISTRY_PAGE,
   },
   {
     path: '/aiendpoints',
     layout: 'app',
     permission: 'user',
     title: 'registry',
-    page: () => import('@/features/registry/routes/registry'),
-    namespaces: ['registry', 'table'],
-    preload: async () => [(await import('@/features/registry/registry-api')).myEndpointsQuery],
+    ...REGISTRY_PAGE,
   },
   {
     path: '/aiendpoints/:id',

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { hasPermission } from '@air/shared/permissions';
 import { call } from '@/lib/api';
 import { revealKey } from '@/features/apikeys/api-keys-api';
 
@@ -31,6 +32,10 @@ export async function firstRouteName(): Promise<string | null> {
     return null;
   }
 }
+
+/** Whether a member may read keys, and so gets the quick-start's real key (a refused call is a console error). */
+export const mayReadKeys = (permission: Parameters<typeof hasPermission>[0]) =>
+  hasPermission(permission, 'developer');
 
 /** The quick-start's key (only for members who may read keys). */
 export const quickstartKeyQuery = queryOptions({

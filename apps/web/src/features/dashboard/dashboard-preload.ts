@@ -1,10 +1,9 @@
-import { hasPermission } from '@air/shared/permissions';
 import { getSession } from '@/lib/session';
-import { quickstartKeyQuery, quickstartRouteQuery } from './dashboard-data';
+import { mayReadKeys, quickstartKeyQuery, quickstartRouteQuery } from './dashboard-data';
 import { overviewQuery } from './overview-api';
 
-/** What the dashboard asks first; the example key only for members who may read keys (a refused call is an error in the console). */
+/** What the dashboard asks first, as the page itself asks it. */
 export function dashboardQueries() {
-  const canReadKeys = hasPermission(getSession().user?.permission, 'developer');
-  return [overviewQuery, quickstartRouteQuery, ...(canReadKeys ? [quickstartKeyQuery] : [])];
+  const keyToo = mayReadKeys(getSession().user?.permission);
+  return [overviewQuery, quickstartRouteQuery, ...(keyToo ? [quickstartKeyQuery] : [])];
 }

@@ -11,7 +11,7 @@ import { QuickStart } from '../components/quick-start';
 import { StatTiles } from '../components/stat-tiles';
 import { TopRoutes } from '../components/top-routes';
 import { WelcomeNote } from '../components/welcome-note';
-import { quickstartKeyQuery, quickstartRouteQuery } from '../dashboard-data';
+import { mayReadKeys, quickstartKeyQuery, quickstartRouteQuery } from '../dashboard-data';
 import { overviewQuery } from '../overview-api';
 import { PLACEHOLDER_KEY, PLACEHOLDER_ROUTE } from '../snippets';
 
@@ -43,7 +43,7 @@ function OverviewSkeleton() {
 export default function DashboardPage() {
   const { t, i18n } = useTranslation('dashboard');
   const { user } = useSession();
-  const canReadKeys = hasPermission(user?.permission, 'developer');
+  const canReadKeys = mayReadKeys(user?.permission);
   const overview = useQuery(overviewQuery);
   const key = useQuery({ ...quickstartKeyQuery, enabled: canReadKeys });
   const route = useQuery(quickstartRouteQuery);

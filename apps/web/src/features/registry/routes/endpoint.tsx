@@ -25,8 +25,9 @@ export default function EndpointPage() {
   const { signedIn } = useSession();
   const handleError = useErrorHandler();
   const queryClient = useQueryClient();
-  const { queryKey } = endpointQuery(id);
-  const endpoint = useQuery(endpointQuery(id));
+  const query = endpointQuery(id);
+  const { queryKey } = query;
+  const endpoint = useQuery(query);
   React.useEffect(() => {
     if (endpoint.error) handleError(endpoint.error);
   }, [endpoint.error, handleError]);
