@@ -65,10 +65,13 @@ describe('npm run cli -- seed-demo', () => {
     expect(endpoints.json().data).toHaveLength(3);
   });
 
-  it('writes no usage after the moment it runs', () => {
-    const now = new Date('2026-03-01T00:30:00Z');
+  it('writes no usage after the moment it runs, nor before the first of its 30 days', () => {
+    const now = new Date('2026-03-01T00:05:00Z');
     const rows = demoUsage('a', 'k', ['e1', 'e2'], now);
     expect(rows.every((row) => row.createdAt.getTime() <= now.getTime())).toBe(true);
+    // In the first hour of a UTC day too: "last 30 days" starts at midnight 29 days back.
+    const first = Date.parse('2026-01-31T00:00:00Z');
+    expect(rows.filter((row) => row.createdAt.getTime() < first)).toEqual([]);
     expect(new Set(rows.map((row) => row.endpointId))).toEqual(new Set(['e1', 'e2']));
   });
 });

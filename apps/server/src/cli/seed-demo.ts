@@ -137,6 +137,7 @@ export function demoUsage(accountId: string, keyId: string, endpointIds: string[
   const rows: TUsageRow[] = [];
   for (let day = USAGE_DAYS - 1; day >= 0; day--) {
     const date = new Date(now.getTime() - day * 86_400_000);
+    const dayStart = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
     const weekday = date.getUTCDay() % 6 !== 0;
     const calls = (weekday ? 24 : 8) + ((day * 7) % 11);
     for (let i = 0; i < calls; i++) {
@@ -157,8 +158,9 @@ export function demoUsage(accountId: string, keyId: string, endpointIds: string[
         errorCode: failed ? 'upstream_unreachable' : null,
         attempts: 1,
         cacheHit: false,
-        // Spread over the day, never later than now.
-        createdAt: new Date(Math.min(now.getTime(), date.getTime() - i * 97_000)),
+        // Spread over the day, never later than now and never into the day before (in the first
+        // hour of a UTC day the oldest day's calls fell outside "last 30 days").
+        createdAt: new Date(Math.min(now.getTime(), Math.max(dayStart, date.getTime() - i * 97_000))),
       });
     }
   }
