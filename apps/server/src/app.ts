@@ -4,7 +4,9 @@ import type { TPlan } from '@air/shared/schemas/plan';
 import type { TConfig } from './config';
 import { loadPlans, seedPlans } from './modules/billing/service';
 import { decorateConsolePage, DEFAULT_WEB_DIST, registerConsole } from './core/console';
+import { trustOf } from './core/client-ip';
 import { registerErrorHandler } from './core/error-handler';
+import { serverWithFastLanes } from './core/fast-lanes';
 import { registerHealth } from './core/health';
 import { registerJsonBody } from './core/json-body';
 import { registerModules, registerPlugins } from './core/load-modules';
@@ -61,15 +63,14 @@ export async function buildApp(config: TConfig, options: TBuildAppOptions = {}) 
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     ...(options.logStream ? { stream: options.logStream } : {}),
   };
-  const trustProxy = config.trustProxy;
   const app = Fastify({
+    serverFactory: serverWithFastLanes,
     logger: loggerOptions,
     logController: new RequestLogController(),
     genReqId,
     requestIdHeader: false,
-    // A hop count trusts that many proxies nearest the server (Fastify types take no number).
-    trustProxy:
-      typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
+    // One trust function for Fastify's request.ip and the gateway's fast lane (core/client-ip.ts).
+    trustProxy: trustOf(config.trustProxy),
     bodyLimit: 1_048_576,
     // A request that reaches a closing server on a kept-alive connection is still answered (with
     // `Connection: close`), not refused with 503: the caller behind a balancer would see that 503.

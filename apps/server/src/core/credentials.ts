@@ -1,4 +1,5 @@
 import type { TPermissionMap, TRole } from '@air/shared/permissions';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { TApiKeyScope } from '@air/shared/schemas/api-key';
 
 /** A console session: who, in which account, with which role now. */
@@ -84,4 +85,23 @@ declare module 'fastify' {
     /** Who is calling (read once from the headers by plugins/auth.ts), or null. */
     auth: TAuth | null;
   }
+}
+
+/** `Authorization: Bearer <token>`. */
+export const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The caller's AIR key: `Authorization: Bearer air_…`, else `x-api-key: air_…`. */
+export function apiKeyOf(headers: IncomingHttpHeaders): string | null {
+  const authorization = headers.authorization;
+  if (authorization) {
+    const match = BEARER.exec(authorization);
+    if (match && match[1]!.startsWith('air_')) return match[1]!;
+  }
+  const header = headers['x-api-key'];
+  return typeof header === 'string' && header.startsWith('air_') ? header : null;
+}
+
+/** A key past its expiry is no credential; every instance decides it from the clock alone. */
+export function isUnexpired(key: TKeyAuth | null): boolean {
+  return key === null || key.expiresAt === null || Date.now() < key.expiresAt;
 }

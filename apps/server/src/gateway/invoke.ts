@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerResponse } from 'node:http';
-import type { TKeyAuth } from '../core/credentials';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { TAuth, TKeyAuth } from '../core/credentials';
 import type { TRouteEntry } from './directory';
 import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED } from './counter-types';
 import { GATEWAY_ERRORS, keyQuotaBody, writeGatewayError, type TGatewayErrorCode } from './errors';
@@ -19,10 +19,26 @@ const STREAM_MARKER = Buffer.from('"stream"');
 const MAX_ROUTE_NAME = 200;
 
 /**
+ * What a call needs of its request. Fastify's request has it (the `/api/v1` routes), and so has
+ * the fast lane's, which takes calls before Fastify does (fast-lane.ts).
+ */
+export interface TGatewayRequest {
+  readonly id: string;
+  readonly headers: IncomingHttpHeaders;
+  /** The raw body (a Buffer), or undefined when the request had none. */
+  readonly body: unknown;
+  readonly auth: TAuth | null;
+  readonly keyExpired: boolean;
+  /** The client's address: read only on a cold look-up, whose budget is per address. */
+  readonly ip: string;
+  readonly log: Pick<FastifyBaseLogger, 'error'>;
+}
+
+/**
  * The calling key, as the auth hook read it (request.auth, from the key cache); a session token
  * is no gateway credential.
  */
-export function callerKey(request: FastifyRequest): TKeyAuth | null {
+export function callerKey(request: { auth: TAuth | null }): TKeyAuth | null {
   const auth = request.auth;
   return auth !== null && auth.kind === 'key' ? auth : null;
 }
@@ -44,7 +60,7 @@ function startsLikeObject(body: Buffer): boolean {
 
 /**
  * `POST /api/v1` and `/api/v1/chat/completions`. Answers on the raw response (Fastify's reply is
- * hijacked): the upstream's status, headers and bytes are written as they arrive. On a warm cache
+ * hijacked, or the fast lane took the call before Fastify): the upstream's status, headers and bytes are written as they arrive. On a warm cache
  * nothing here awaits: key, route and plan come from memory, the rate limit and quota are memory
  * counters, metering appends to a buffer.
  */
@@ -285,10 +301,8 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     );
   }
 
-  return async function invoke(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return async function invoke(request: TGatewayRequest, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    reply.hijack();
-    const res = reply.raw;
     const requestId = request.id;
     try {
       const headers = request.headers;

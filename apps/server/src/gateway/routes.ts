@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { ZModelList, type TModelList } from '@air/shared/schemas/gateway';
 import { isAppError } from '../lib/app-error';
@@ -9,6 +9,8 @@ import { writeGatewayError, type TGatewayErrorCode } from './errors';
 import type { TKeyAuth } from '../core/credentials';
 import { callerKey, canInvoke, createInvokeHandler } from './invoke';
 import { invokeOpenApi, modelsOpenApi } from './openapi';
+import { createFastLane } from './fast-lane';
+import { installFastLane } from '../core/fast-lanes';
 import { createGatewayState } from './state';
 
 /** Bodies up to 10 MiB: chat requests may carry images as base64. */
@@ -59,8 +61,16 @@ export default async function gatewayRoutes(app: FastifyInstance) {
   const invoke = createInvokeHandler(app, state);
   const routeOptions = { logLevel: 'warn' as const, helmet: false as const };
   const invokeOptions = { ...routeOptions, config: { swaggerTransform: invokeOpenApi } };
-  app.post('/v1', invokeOptions, invoke);
-  app.post('/v1/chat/completions', invokeOptions, invoke);
+  const invokeRoute = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    return invoke(request, reply.raw);
+  };
+  app.post('/v1', invokeOptions, invokeRoute);
+  app.post('/v1/chat/completions', invokeOptions, invokeRoute);
+  // Most calls never reach the routes above: the fast lane takes them as they arrive (fast-lane.ts).
+  // Exact paths as a request names them: one with a query string goes to Fastify's router.
+  const paths = [`${app.prefix}/v1`, `${app.prefix}/v1/chat/completions`];
+  installFastLane(app, paths, createFastLane(app, invoke, GATEWAY_BODY_LIMIT));
 
   // The routes this key may call, as OpenAI's model list (SDKs' `models.list()`).
   app.get(

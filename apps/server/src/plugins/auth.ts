@@ -3,7 +3,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import fp from 'fastify-plugin';
 import { hasPermission, type TRole } from '@air/shared/permissions';
 import type { TApiKeyScope } from '@air/shared/schemas/api-key';
-import type { TAuth, TKeyAuth, TSessionEnding } from '../core/credentials';
+import {
+  apiKeyOf,
+  BEARER,
+  isUnexpired,
+  type TAuth,
+  type TKeyAuth,
+  type TSessionEnding,
+} from '../core/credentials';
 import { registerMessages } from '../i18n';
 import { AppError } from '../lib/app-error';
 import { MissBudget, UNKNOWN_LOOKUPS_PER_MINUTE } from '../lib/miss-budget';
@@ -73,19 +80,6 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
-/** The caller's AIR key: `Authorization: Bearer air_…`, else `x-api-key: air_…`. */
-function apiKeyOf(headers: IncomingHttpHeaders): string | null {
-  const authorization = headers.authorization;
-  if (authorization) {
-    const match = BEARER.exec(authorization);
-    if (match && match[1]!.startsWith('air_')) return match[1]!;
-  }
-  const header = headers['x-api-key'];
-  return typeof header === 'string' && header.startsWith('air_') ? header : null;
-}
-
 function bearerOf(headers: IncomingHttpHeaders): string | null {
   const header = headers.authorization;
   return header ? (BEARER.exec(header)?.[1] ?? null) : null;
@@ -102,9 +96,8 @@ export default fp(
     app.decorate('unknownLookups', new MissBudget(UNKNOWN_LOOKUPS_PER_MINUTE));
     app.decorateRequest('auth', null);
     app.decorateRequest('keyExpired', false);
-    /** A key past its expiry is no credential; every instance decides it from the clock alone. */
     const unexpired = (key: TKeyAuth | null, request: FastifyRequest): TKeyAuth | null => {
-      if (key === null || key.expiresAt === null || Date.now() < key.expiresAt) return key;
+      if (isUnexpired(key)) return key;
       request.keyExpired = true;
       return null;
     };
