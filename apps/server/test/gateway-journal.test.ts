@@ -24,6 +24,22 @@ const ended = (status: number) => ({
 });
 
 describe('usage journal', () => {
+  it('writes what a callback collected after the Immediates that callback queued (undici sends a request from one)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'air-journal-'));
+    const journal = new UsageJournal(dir);
+    journal.open();
+    const file = path.join(dir, readdirSync(dir)[0]!);
+    const seen = await new Promise<string>((resolve) => {
+      journal.start(call(1), 1_000);
+      // As undici does when it reuses a kept-alive socket: the request goes out from an Immediate.
+      setImmediate(() => resolve(readFileSync(file, 'utf8')));
+    });
+    expect(seen).toBe('');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(readFileSync(file, 'utf8')).toMatch(/^S\t1\tcaller-1\t/);
+    journal.close(false);
+  });
+
   it("writes a call's start line before its answer goes out, and nothing more once it is written", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'air-journal-'));
     const journal = new UsageJournal(dir);

@@ -96,6 +96,7 @@ export class UsageJournal {
     this.scheduled = false;
     this.sync();
   };
+  private readonly scheduleWrite = () => setImmediate(this.writeScheduled);
 
   constructor(private readonly dir: string) {}
 
@@ -291,7 +292,10 @@ export class UsageJournal {
     this.pending += line;
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(this.writeScheduled);
+      // Queued once the current callback has returned, so behind the upstream request that undici
+      // (7.x) writes from an Immediate on a reused socket: the write waits for the request, not
+      // the request for the write.
+      process.nextTick(this.scheduleWrite);
     }
   }
 
