@@ -4,7 +4,7 @@ import type { TPlan } from '@air/shared/schemas/plan';
 import type { TConfig } from './config';
 import { loadPlans, seedPlans } from './modules/billing/service';
 import { decorateConsolePage, DEFAULT_WEB_DIST, registerConsole } from './core/console';
-import { trustOf } from './core/client-ip';
+import { trustOf, type TTrust } from './core/client-ip';
 import { registerErrorHandler } from './core/error-handler';
 import { serverWithFastLanes } from './core/fast-lanes';
 import { registerHealth } from './core/health';
@@ -63,6 +63,7 @@ export async function buildApp(config: TConfig, options: TBuildAppOptions = {}) 
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     ...(options.logStream ? { stream: options.logStream } : {}),
   };
+  const trust = trustOf(config.trustProxy);
   const app = Fastify({
     serverFactory: serverWithFastLanes,
     logger: loggerOptions,
@@ -70,7 +71,7 @@ export async function buildApp(config: TConfig, options: TBuildAppOptions = {}) 
     genReqId,
     requestIdHeader: false,
     // One trust function for Fastify's request.ip and the gateway's fast lane (core/client-ip.ts).
-    trustProxy: trustOf(config.trustProxy),
+    trustProxy: trust,
     bodyLimit: 1_048_576,
     // A request that reaches a closing server on a kept-alive connection is still answered (with
     // `Connection: close`), not refused with 503: the caller behind a balancer would see that 503.
@@ -101,6 +102,7 @@ export async function buildApp(config: TConfig, options: TBuildAppOptions = {}) 
   await seedPlans(database.db, plans);
 
   app.decorate('config', config);
+  app.decorate<TTrust>('clientTrust', trust);
   app.decorate<TDatabase>('database', database);
   app.decorate('db', database.db);
   app.decorate('plans', plans);

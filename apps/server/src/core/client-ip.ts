@@ -1,6 +1,13 @@
 import proxyAddr from '@fastify/proxy-addr';
 import type { IncomingMessage } from 'node:http';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** TRUST_PROXY as the one function Fastify's `request.ip` and the gateway's fast lane use. */
+    clientTrust: TTrust;
+  }
+}
+
 /** Which proxies may name the client in X-Forwarded-For (TRUST_PROXY), as a function, or false: none. */
 export type TTrust = false | ((address: string, hop: number) => boolean);
 

@@ -1,13 +1,11 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { apiKeyOf, isUnexpired, type TAuth, type TKeyAuth } from '../core/credentials';
-import { clientIp, trustOf, type TTrust } from '../core/client-ip';
+import { clientIp, type TTrust } from '../core/client-ip';
 import type { TFastLane } from '../core/fast-lanes';
 import { genReqId } from '../core/request-context';
-import { isAppError } from '../lib/app-error';
-import { drainRequest } from '../lib/drain-request';
-import { writeGatewayError } from './errors';
 import type { TGatewayRequest } from './invoke';
+import { BODY_TOO_LARGE, refuseRequest } from './request-errors';
 
 type TInvoke = (request: TGatewayRequest, res: ServerResponse) => Promise<void>;
 
@@ -50,15 +48,8 @@ class LaneRequest implements TGatewayRequest {
  * it all), then the handler.
  */
 export function createFastLane(app: FastifyInstance, invoke: TInvoke, bodyLimit: number): TFastLane {
-  const trust = trustOf(app.config.trustProxy);
+  const trust = app.clientTrust;
   const instance = app.config.instanceName;
-
-  function refuseAuth(request: LaneRequest, res: ServerResponse, error: unknown) {
-    if (isAppError(error) && error.code === 'rate_limited')
-      return void writeGatewayError(res, 'too_many_unknown', request.id, error.retryAfter);
-    request.log.error({ err: error }, 'gateway: request failed');
-    writeGatewayError(res, 'internal_error', request.id);
-  }
 
   function withKey(request: LaneRequest, key: TKeyAuth | null, raw: IncomingMessage, res: ServerResponse) {
     if (isUnexpired(key)) request.auth = key;
@@ -73,7 +64,8 @@ export function createFastLane(app: FastifyInstance, invoke: TInvoke, bodyLimit:
       void invoke(request, res);
       return;
     }
-    if (declared !== undefined && Number(declared) > bodyLimit) return tooLarge(request, raw, res);
+    if (declared !== undefined && Number(declared) > bodyLimit)
+      return refuseRequest(raw, res, BODY_TOO_LARGE, request.id, request.log);
     const parts: Buffer[] = [];
     let size = 0;
     const onData = (part: Buffer) => {
@@ -81,7 +73,7 @@ export function createFastLane(app: FastifyInstance, invoke: TInvoke, bodyLimit:
       if (size <= bodyLimit) return void parts.push(part);
       raw.off('data', onData);
       raw.off('end', onEnd);
-      tooLarge(request, raw, res);
+      refuseRequest(raw, res, BODY_TOO_LARGE, request.id, request.log);
     };
     const onEnd = () => {
       request.body = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
@@ -91,11 +83,6 @@ export function createFastLane(app: FastifyInstance, invoke: TInvoke, bodyLimit:
     raw.on('end', onEnd);
     // A client that goes away mid-body: its socket is closed, nothing to answer.
     raw.on('error', () => {});
-  }
-
-  /** The 413 goes out once the client has finished sending (drainRequest). */
-  function tooLarge(request: LaneRequest, raw: IncomingMessage, res: ServerResponse) {
-    void drainRequest(raw).then(() => writeGatewayError(res, 'payload_too_large', request.id));
   }
 
   return (raw, res) => {
@@ -111,13 +98,13 @@ export function createFastLane(app: FastifyInstance, invoke: TInvoke, bodyLimit:
     try {
       key = app.resolveApiKey(rawKey, request.ip);
     } catch (error) {
-      refuseAuth(request, res, error);
+      refuseRequest(raw, res, error as { statusCode?: number }, request.id, request.log);
       return true;
     }
     if (key instanceof Promise)
       key.then(
         (found) => withKey(request, found, raw, res),
-        (error: unknown) => refuseAuth(request, res, error),
+        (error: { statusCode?: number }) => refuseRequest(raw, res, error, request.id, request.log),
       );
     else withKey(request, key, raw, res);
     return true;

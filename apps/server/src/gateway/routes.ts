@@ -1,14 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { ZModelList, type TModelList } from '@air/shared/schemas/gateway';
-import { isAppError } from '../lib/app-error';
-import { drainRequest } from '../lib/drain-request';
 import { lazyChildLoggerFactory } from '../lib/lazy-logger';
 import { callableModels } from '../modules/aiendpoint/service';
-import { writeGatewayError, type TGatewayErrorCode } from './errors';
+import { writeGatewayError } from './errors';
 import type { TKeyAuth } from '../core/credentials';
 import { callerKey, canInvoke, createInvokeHandler } from './invoke';
 import { invokeOpenApi, modelsOpenApi } from './openapi';
+import { refuseRequest } from './request-errors';
 import { createFastLane } from './fast-lane';
 import { installFastLane } from '../core/fast-lanes';
 import { createGatewayState } from './state';
@@ -39,23 +38,8 @@ export default async function gatewayRoutes(app: FastifyInstance) {
 
   // Errors before the handler (body too large, unreadable body) in OpenAI's shape.
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode ?? 500;
-    // 429 here is the auth hook's budget of unknown keys per client IP.
-    const code: TGatewayErrorCode =
-      status === 429
-        ? 'too_many_unknown'
-        : status === 413
-          ? 'payload_too_large'
-          : status >= 400 && status < 500
-            ? 'invalid_request'
-            : 'internal_error';
-    if (code === 'internal_error') request.log.error({ err: error }, 'gateway: request failed');
     reply.hijack();
-    const write = () =>
-      writeGatewayError(reply.raw, code, request.id, isAppError(error) ? error.retryAfter : undefined);
-    // An over-limit body: the 413 goes out once the client has finished sending (drainRequest).
-    if (code === 'payload_too_large') return drainRequest(request.raw).then(write);
-    write();
+    refuseRequest(request.raw, reply.raw, error, request.id, request.log);
   });
 
   const invoke = createInvokeHandler(app, state);
