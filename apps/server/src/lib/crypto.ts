@@ -1,8 +1,11 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes } from 'node:crypto';
 
-/** Hex SHA-256: look-up hashes of API keys and one-time tokens (high-entropy inputs, so no salt). */
+/**
+ * Hex SHA-256: look-up hashes of API keys and one-time tokens (high-entropy inputs, so no salt).
+ * Node's one-shot `hash` (no Hash object per call): every gateway call hashes its key.
+ */
 export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** A URL-safe random token (one-time links, session ids). */
