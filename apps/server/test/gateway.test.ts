@@ -154,6 +154,33 @@ describe('gateway forwarding', () => {
     expect(rest).toContain('[DONE]');
   });
 
+  it("asks a streamed call's upstream for usage: the caller's bytes follow the option unchanged, or their own options are kept", async () => {
+    const { key, routeName } = await setup();
+    // Odd spacing, key order, an escape and an integer past 2^53 (JSON.parse rounds it): a
+    // re-serialised body would not match byte for byte.
+    const raw = `\n { "messages":${JSON.stringify(MESSAGES)},  "model": "${routeName}", "stream": true, "user": "caf\\u00e9", "seed": 9007199254740993 }`;
+    const before = upstream.seen.length;
+    const res = await call(key.raw, raw);
+    expect(res.status).toBe(200);
+    await res.text();
+    expect(upstream.seen[before]!.body.toString()).toBe(
+      `\n {"stream_options":{"include_usage":true}, "messages":${JSON.stringify(MESSAGES)},  "model": "${routeName}", "stream": true, "user": "caf\\u00e9", "seed": 9007199254740993 }`,
+    );
+
+    const own = await call(key.raw, {
+      model: routeName,
+      messages: MESSAGES,
+      stream: true,
+      stream_options: { include_obfuscation: false },
+    });
+    expect(own.status).toBe(200);
+    await own.text();
+    expect(JSON.parse(upstream.seen[before + 1]!.body.toString()).stream_options).toEqual({
+      include_obfuscation: false,
+      include_usage: true,
+    });
+  });
+
   it('passes an upstream error status and body through', async () => {
     const { key, routeName, endpoint } = await setup({ upstreamPath: '/error' });
     const res = await call(key.raw, { model: routeName, messages: MESSAGES });

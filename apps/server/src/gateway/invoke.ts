@@ -48,15 +48,20 @@ export function canInvoke(key: TKeyAuth): boolean {
   return key.scopes.includes('gateway.invoke');
 }
 
-/** First non-blank byte is `{`: a cheap test that the body is meant as a JSON object. */
-function startsLikeObject(body: Buffer): boolean {
+/**
+ * Where the body's `{` is when its first non-blank byte is one, else -1: a cheap test that the
+ * body is meant as a JSON object.
+ */
+function objectStart(body: Buffer): number {
   for (let i = 0; i < body.length; i++) {
     const byte = body[i]!;
-    if (byte === 0x7b) return true;
-    if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false;
+    if (byte === 0x7b) return i;
+    if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return -1;
   }
-  return false;
+  return -1;
 }
+
+const USAGE_OPTION = Buffer.from('"stream_options":{"include_usage":true},');
 
 /**
  * `POST /api/v1` and `/api/v1/chat/completions`. Answers on the raw response (Fastify's reply is
@@ -312,8 +317,9 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       if (!canInvoke(key)) return refuse(res, requestId, started, 'insufficient_scope');
 
       const body = request.body;
-      if (!Buffer.isBuffer(body) || !startsLikeObject(body))
-        return refuse(res, requestId, started, 'invalid_request');
+      if (!Buffer.isBuffer(body)) return refuse(res, requestId, started, 'invalid_request');
+      const start = objectStart(body);
+      if (start < 0) return refuse(res, requestId, started, 'invalid_request');
       // The route header spares parsing the body at all; without it the body's `model` names it.
       let routeName = headers['x-route-name'];
       let parsed: Record<string, unknown> | null = null;
@@ -352,6 +358,7 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       // A streamed call: the upstream is asked for usage (its last chunk) so the call is metered.
       let streamed: Record<string, unknown> | null = null;
       let stripUsage = false;
+      let insertUsage = false;
       if (body.includes(STREAM_MARKER)) {
         parsed ??= parseObject(body);
         if (!parsed) return refuse(res, requestId, started, 'invalid_request');
@@ -363,11 +370,18 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
             // The caller did not ask for usage: asked here, and its chunk taken out of the answer.
             parsed.stream_options = { ...(isObject ? options : {}), include_usage: true };
             stripUsage = true;
-            rewrite = true;
+            // With no stream_options of the caller's, the option goes in first and the caller's
+            // bytes follow unchanged: the body is not serialised again for it.
+            if (options === undefined) insertUsage = true;
+            else rewrite = true;
           }
         }
       }
-      const out = rewrite ? Buffer.from(JSON.stringify(parsed)) : body;
+      const out = rewrite
+        ? Buffer.from(JSON.stringify(parsed))
+        : insertUsage
+          ? Buffer.concat([body.subarray(0, start + 1), USAGE_OPTION, body.subarray(start + 1)])
+          : body;
       // The caller may have left while a look-up was awaited: nothing to count or forward.
       if (res.destroyed) return;
       // A caller's spend limit is checked first (one more Redis round trip, only for a limited
