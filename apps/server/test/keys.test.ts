@@ -348,6 +348,40 @@ describe('API keys as credentials', () => {
     expect(await t.app.resolveApiKey(key.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')))).toBeNull();
     expect(await t.app.resolveApiKey('air_short')).toBeNull();
   });
+
+  it('a key used again answers as itself: other keys, a malformed one between, and a revocation', async () => {
+    const owner = await createActor(t.app);
+    const a = await createApiKey(t.app, owner, ['gateway.invoke']);
+    const b = await createApiKey(t.app, owner, ['usage.read']);
+    const idOf = async (rawKey: string) => (await t.app.resolveApiKey(rawKey))?.keyId ?? null;
+    expect(await idOf(a.key)).toBe(a.id);
+    expect(await idOf(a.key)).toBe(a.id);
+    expect(await idOf(b.key)).toBe(b.id);
+    expect(await idOf(a.key)).toBe(a.id);
+    expect(await idOf(`${a.key}x`)).toBeNull();
+    expect(await idOf(a.key)).toBe(a.id);
+    // Revoked through the API while it is the last key used: refused on its next use.
+    expect((await call('DELETE', '/api/key', owner.token, { ids: [a.id] })).statusCode).toBe(200);
+    expect(await idOf(a.key)).toBeNull();
+    expect(await idOf(b.key)).toBe(b.id);
+  });
+
+  it("reads the client's address only to look up a key that is not cached", async () => {
+    const owner = await createActor(t.app);
+    const { key } = await createApiKey(t.app, owner, ['gateway.invoke']);
+    let reads = 0;
+    const client = {
+      get ip() {
+        reads++;
+        return '198.51.100.78';
+      },
+    };
+    t.app.forgetApiKey(sha256(key));
+    expect(await t.app.resolveApiKey(key, client)).not.toBeNull();
+    expect(reads).toBe(1);
+    for (let i = 0; i < 5; i++) expect(t.app.resolveApiKey(key, client)).not.toBeNull();
+    expect(reads).toBe(1);
+  });
 });
 
 describe('the account.read scope', () => {

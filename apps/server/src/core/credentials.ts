@@ -76,10 +76,14 @@ declare module 'fastify' {
     sessionEnding(token: string): Promise<TSessionEnding | null>;
     /**
      * The active key (of an open account) an `air_…` string stands for, or null: synchronous on a
-     * cache hit (keys' look-up, `modules/keys/plugin.ts`). With a client address, a look-up of an
-     * uncached key takes from that address's budget of unknown look-ups (429 past it).
+     * cache hit (keys' look-up, `modules/keys/plugin.ts`). With a client, a look-up of an uncached
+     * key takes from its address's budget of unknown look-ups (429 past it); the address is read
+     * only then (behind a trusted proxy it is worked out from X-Forwarded-For).
      */
-    resolveApiKey(rawKey: string, clientIp?: string): TKeyAuth | null | Promise<TKeyAuth | null>;
+    resolveApiKey(
+      rawKey: string,
+      client?: { readonly ip: string },
+    ): TKeyAuth | null | Promise<TKeyAuth | null>;
   }
   interface FastifyRequest {
     /** Who is calling (read once from the headers by plugins/auth.ts), or null. */

@@ -96,7 +96,7 @@ export function createFastLane(app: FastifyInstance, invoke: TInvoke, bodyLimit:
     }
     let key: ReturnType<typeof app.resolveApiKey>;
     try {
-      key = app.resolveApiKey(rawKey, request.ip);
+      key = app.resolveApiKey(rawKey, request);
     } catch (error) {
       refuseRequest(raw, res, error as { statusCode?: number }, request.id, request.log);
       return true;

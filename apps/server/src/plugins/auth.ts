@@ -105,7 +105,7 @@ export default fp(
       const rawKey = apiKeyOf(request.headers);
       let answer: TAuth | null | Promise<TAuth | null>;
       if (rawKey !== null) {
-        const key = app.resolveApiKey(rawKey, request.ip);
+        const key = app.resolveApiKey(rawKey, request);
         answer =
           key instanceof Promise ? key.then((found) => unexpired(found, request)) : unexpired(key, request);
       } else {

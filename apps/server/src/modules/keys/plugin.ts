@@ -30,8 +30,9 @@ declare module 'fastify' {
  */
 export default fp(
   async (app) => {
-    const keys = new LookupCache<TKeyAuth, string>(
-      async (keyHash, clientIp) => {
+    const keys = new LookupCache<TKeyAuth, { readonly ip: string }>(
+      async (keyHash, client) => {
+        const clientIp = client?.ip;
         if (clientIp !== undefined) {
           const wait = app.unknownLookups.take(clientIp);
           if (wait > 0)
@@ -44,16 +45,37 @@ export default fp(
       { max: MAX_KEYS },
     );
 
-    app.decorate('resolveApiKey', (rawKey: string, clientIp?: string) => {
-      if (!API_KEY_PATTERN.test(rawKey)) return null;
-      return keys.get(sha256(rawKey), clientIp);
+    // The last well-formed key and its hash: a client calling again with the key it just used (one
+    // application, one key: the usual gateway caller) is not checked and hashed again. It only
+    // spares the hash; the key itself is still looked up in the cache on every call, so a revoked
+    // key is refused at once. Dropped on every key change, so a raw key stays in memory no longer
+    // than until the next change or the next call with another key.
+    let lastRawKey = '';
+    let lastHash = '';
+    const forgetLast = () => {
+      lastRawKey = '';
+      lastHash = '';
+    };
+
+    app.decorate('resolveApiKey', (rawKey: string, client?: { readonly ip: string }) => {
+      if (rawKey !== lastRawKey) {
+        if (!API_KEY_PATTERN.test(rawKey)) return null;
+        lastHash = sha256(rawKey);
+        lastRawKey = rawKey;
+      }
+      return keys.get(lastHash, client);
     });
-    app.decorate('forgetApiKey', (keyHash: string) => keys.invalidate(keyHash));
+    app.decorate('forgetApiKey', (keyHash: string) => {
+      forgetLast();
+      keys.invalidate(keyHash);
+    });
 
     const unsubscribe = app.changes.subscribe((change) => {
       if (change.kind === 'api_key') keys.invalidate(change.keyHash);
       else if (change.kind === 'account') keys.invalidateWhere((key) => key.accountId === change.accountId);
       else if (change.kind === 'reset') keys.clear();
+      else return;
+      forgetLast();
     });
     app.addHook('onClose', async () => unsubscribe());
   },
