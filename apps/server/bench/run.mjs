@@ -136,6 +136,14 @@ async function startAirAsNpmStartDoes(upstreamUrl, faultUrl) {
     DATABASE_URL: args['database-url'] ?? '',
     REDIS_URL: args['redis-url'] ?? '',
   };
+  // On a fresh clone `npm start` first builds what is missing (vite, esbuild: a one-off, in child
+  // processes). The first start's memory is the server's (decision 015), so the build is done
+  // before it, the way start.mjs would do it (nothing is rebuilt when the build is current).
+  const build = spawnSync(process.execPath, [path.join(here, 'ensure-build.mjs'), startRoot], {
+    cwd: startRoot,
+    encoding: 'utf8',
+  });
+  if (build.status !== 0) throw new Error(`building AIR failed:\n${build.stdout}${build.stderr}`);
   // A first start creates the database in a child process: its memory counts too.
   const firstChildren = children.length;
   const sampler = sampleTreeRss(() => children[firstChildren]?.pid);
