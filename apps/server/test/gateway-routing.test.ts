@@ -302,6 +302,18 @@ describe('fallbacks', () => {
     expect(answer.headers.get('content-type')).toContain('text/event-stream');
     expect(answer.headers.get('x-air-route')).toBe(target.routeName);
     expect(await answer.text()).toContain('from stream-backup');
+    // The fallback's model is set in the caller's bytes (an integer past 2^53, spacing, an escape).
+    const raw = `{ "model" : "${main.routeName}", "stream":true, "seed":9007199254740993, "user":"caf\\u00e9" }`;
+    const again = await fetch(`${base}/api/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key.raw}` },
+      body: raw,
+    });
+    expect(again.status).toBe(200);
+    await again.text();
+    expect(backup.calls[1]!.body).toBe(
+      `{"stream_options":{"include_usage":true}, "model" : "${target.routeName}", "stream":true, "seed":9007199254740993, "user":"caf\\u00e9" }`,
+    );
   });
 });
 

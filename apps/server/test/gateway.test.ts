@@ -132,6 +132,22 @@ describe('gateway forwarding', () => {
       model: 'gpt-4o-mini',
       messages: MESSAGES,
     });
+    // The model is set in the caller's bytes: spacing, an escape and an integer past 2^53 (which
+    // JSON.parse rounds) reach the upstream as sent, a streamed call's usage option beside them.
+    const raw = ` {"seed" : 9007199254740993, "model":"${routeName}",\n"user":"caf\\u00e9", "messages":${JSON.stringify(MESSAGES)}}`;
+    expect((await call(key.raw, raw)).status).toBe(200);
+    expect(upstream.seen[before + 1]!.body.toString()).toBe(
+      ` {"seed" : 9007199254740993, "model":"gpt-4o-mini",\n"user":"caf\\u00e9", "messages":${JSON.stringify(MESSAGES)}}`,
+    );
+    const streamed = await call(
+      key.raw,
+      raw.replace('"seed"', '"stream":true, "stream_options":{ "x":1 }, "seed"'),
+    );
+    expect(streamed.status).toBe(200);
+    await streamed.text();
+    expect(upstream.seen[before + 2]!.body.toString()).toBe(
+      ` {"stream":true, "stream_options":{"include_usage":true, "x":1 }, "seed" : 9007199254740993, "model":"gpt-4o-mini",\n"user":"caf\\u00e9", "messages":${JSON.stringify(MESSAGES)}}`,
+    );
   });
 
   it('passes a streamed answer through chunk by chunk before the upstream finishes', async () => {

@@ -14,6 +14,7 @@ import type { TPlanLimits } from './directory';
 import type { TSpendTicket } from './spend';
 import type { TGatewayState } from './state';
 import { ProxyCall, type TCallResult } from './upstream';
+import { applyEdits, includeUsage, setMember, type TBodyEdit } from './body-edit';
 
 const STREAM_MARKER = Buffer.from('"stream"');
 const MAX_ROUTE_NAME = 200;
@@ -60,8 +61,6 @@ function objectStart(body: Buffer): number {
   }
   return -1;
 }
-
-const USAGE_OPTION = Buffer.from('"stream_options":{"include_usage":true},');
 
 /**
  * `POST /api/v1` and `/api/v1/chat/completions`. Answers on the raw response (Fastify's reply is
@@ -348,17 +347,17 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       // A priced route of another account needs a card on file (contract 5a).
       if (route.price && route.accountId !== key.accountId && !limits.hasCard)
         return refuse(res, requestId, started, 'payment_required');
-      let rewrite = false;
+      // Changes to the caller's body are made in its bytes (body-edit.ts): nothing else changes.
+      let edits: TBodyEdit[] | null = null;
       if (route.upstreamModel) {
         parsed ??= parseObject(body);
         if (!parsed) return refuse(res, requestId, started, 'invalid_request');
         parsed.model = route.upstreamModel;
-        rewrite = true;
+        edits = setMember(body, start, 'model', JSON.stringify(route.upstreamModel));
       }
       // A streamed call: the upstream is asked for usage (its last chunk) so the call is metered.
       let streamed: Record<string, unknown> | null = null;
       let stripUsage = false;
-      let insertUsage = false;
       if (body.includes(STREAM_MARKER)) {
         parsed ??= parseObject(body);
         if (!parsed) return refuse(res, requestId, started, 'invalid_request');
@@ -370,18 +369,13 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
             // The caller did not ask for usage: asked here, and its chunk taken out of the answer.
             parsed.stream_options = { ...(isObject ? options : {}), include_usage: true };
             stripUsage = true;
-            // With no stream_options of the caller's, the option goes in first and the caller's
-            // bytes follow unchanged: the body is not serialised again for it.
-            if (options === undefined) insertUsage = true;
-            else rewrite = true;
+            // With no options of the caller's (the usual case) the option is put first, unwalked.
+            const usage = includeUsage(body, start, options === undefined);
+            edits = edits ? edits.concat(usage) : usage;
           }
         }
       }
-      const out = rewrite
-        ? Buffer.from(JSON.stringify(parsed))
-        : insertUsage
-          ? Buffer.concat([body.subarray(0, start + 1), USAGE_OPTION, body.subarray(start + 1)])
-          : body;
+      const out = edits ? applyEdits(body, edits) : body;
       // The caller may have left while a look-up was awaited: nothing to count or forward.
       if (res.destroyed) return;
       // A caller's spend limit is checked first (one more Redis round trip, only for a limited
