@@ -156,6 +156,10 @@ export function includeUsage(body: Buffer, open: number, absent = false): TBodyE
 /** The body with the edits made (they must not overlap; insertions at one place keep their order). */
 export function applyEdits(body: Buffer, edits: TBodyEdit[]): Buffer {
   if (edits.length === 0) return body;
+  if (edits.length === 1) {
+    const { start, end, text } = edits[0]!;
+    return Buffer.concat([body.subarray(0, start), Buffer.from(text), body.subarray(end)]);
+  }
   const sorted = edits.map((edit, index) => ({ edit, index }));
   sorted.sort((a, b) => a.edit.start - b.edit.start || a.index - b.index);
   const parts: Buffer[] = [];
