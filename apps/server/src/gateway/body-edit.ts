@@ -7,13 +7,15 @@
 // Every function here expects a body JSON.parse has already accepted as an object: it skips over
 // values without checking them.
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+} from '../lib/json-bytes';
 
 /** One change: the bytes [start, end) replaced by `text` (an insertion when start === end). */
 export interface TBodyEdit {

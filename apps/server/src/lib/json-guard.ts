@@ -1,3 +1,5 @@
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-bytes';
+
 /**
  * Checks on untrusted JSON text that run before any code walks the parsed value: recursive code
  * (validators, serialisers, sanitisers) overflows the stack on deeply nested input, and PostgreSQL
@@ -7,13 +9,6 @@
 
 /** How deep a request body may nest objects and arrays. */
 export const MAX_JSON_DEPTH = 32;
-
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /** True when the JSON text nests objects/arrays deeper than `max` (brackets in strings ignored). */
 export function jsonDepthExceeds(text: string, max: number = MAX_JSON_DEPTH): boolean {
