@@ -360,6 +360,8 @@ describe('API keys as credentials', () => {
     expect(await idOf(a.key)).toBe(a.id);
     expect(await idOf(`${a.key}x`)).toBeNull();
     expect(await idOf(a.key)).toBe(a.id);
+    t.app.forgetApiKey(sha256(b.key));
+    expect(await idOf('')).toBeNull();
     // Revoked through the API while it is the last key used: refused on its next use.
     expect((await call('DELETE', '/api/key', owner.token, { ids: [a.id] })).statusCode).toBe(200);
     expect(await idOf(a.key)).toBeNull();

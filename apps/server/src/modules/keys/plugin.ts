@@ -58,7 +58,7 @@ export default fp(
     };
 
     app.decorate('resolveApiKey', (rawKey: string, client?: { readonly ip: string }) => {
-      if (rawKey !== lastRawKey) {
+      if (rawKey !== lastRawKey || lastHash === '') {
         if (!API_KEY_PATTERN.test(rawKey)) return null;
         lastHash = sha256(rawKey);
         lastRawKey = rawKey;
