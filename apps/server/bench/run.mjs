@@ -24,8 +24,9 @@
 // gateway; drives them with autocannon from this process. AIR starts exactly as `npm start` starts it
 // (`node scripts/start.mjs`: same entry point, mode and log level, the embedded database in a fresh
 // DATA_DIR), after building what `npm start` would build first (vite and esbuild are a fresh
-// clone's one-off, not the server's memory): once on the empty data folder (first-start memory), then, after seed.ts has written
-// the bench accounts, key and routes, again (idle memory after a restart), and that one is measured.
+// clone's one-off, not the server's memory): once on the empty data folder (first-start memory),
+// then, after seed.ts has written the bench accounts, key and routes, again (idle memory after a
+// restart), and that one is measured.
 // Every run also reads, from /proc, the CPU time the measured server spent per call (by thread:
 // event loop, embedded database, others) and how busy the machine was (CPU steal, other processes'
 // CPU, load average): a run during which other processes took more than a quarter of a core, or

@@ -28,6 +28,15 @@ function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
+/**
+ * Where the body's `{` is when its first non-blank byte is one, else -1: a cheap test that the
+ * body is meant as a JSON object, and where the edits below start.
+ */
+export function objectStart(body: Buffer): number {
+  const i = skipSpace(body, 0);
+  return body[i] === OPEN_BRACE ? i : -1;
+}
+
 function skipSpace(body: Buffer, i: number): number {
   while (i < body.length && isSpace(body[i]!)) i++;
   return i;
@@ -87,18 +96,18 @@ function namesKey(body: Buffer, start: number, end: number, key: string): boolea
  * The object opening at `open`: where each value of `key` is ([start, end) byte ranges; several
  * when the key is repeated, JSON.parse keeping the last), and whether the object has no members.
  */
-export function memberValues(
+function memberValues(
   body: Buffer,
   open: number,
   key: string,
-): { ranges: Array<[number, number]>; empty: boolean; close: number } {
+): { ranges: Array<[number, number]>; empty: boolean } {
   const ranges: Array<[number, number]> = [];
   let empty = true;
   let i = open + 1;
   while (i < body.length) {
     i = skipSpace(body, i);
     const byte = body[i];
-    if (byte === CLOSE_BRACE) return { ranges, empty, close: i };
+    if (byte === CLOSE_BRACE) break;
     if (byte === COMMA) {
       i++;
       continue;
@@ -113,7 +122,7 @@ export function memberValues(
     i = skipValue(body, i);
     if (matches) ranges.push([valueStart, i]);
   }
-  return { ranges, empty, close: i };
+  return { ranges, empty };
 }
 
 /**

@@ -14,7 +14,7 @@ import type { TPlanLimits } from './directory';
 import type { TSpendTicket } from './spend';
 import type { TGatewayState } from './state';
 import { ProxyCall, type TCallResult } from './upstream';
-import { applyEdits, includeUsage, setMember, type TBodyEdit } from './body-edit';
+import { applyEdits, includeUsage, objectStart, setMember, type TBodyEdit } from './body-edit';
 
 const STREAM_MARKER = Buffer.from('"stream"');
 const MAX_ROUTE_NAME = 200;
@@ -47,19 +47,6 @@ export function callerKey(request: { auth: TAuth | null }): TKeyAuth | null {
 /** The key may call the gateway (inactive keys do not resolve at all). */
 export function canInvoke(key: TKeyAuth): boolean {
   return key.scopes.includes('gateway.invoke');
-}
-
-/**
- * Where the body's `{` is when its first non-blank byte is one, else -1: a cheap test that the
- * body is meant as a JSON object.
- */
-function objectStart(body: Buffer): number {
-  for (let i = 0; i < body.length; i++) {
-    const byte = body[i]!;
-    if (byte === 0x7b) return i;
-    if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return -1;
-  }
-  return -1;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Agent } from 'undici';
 import type { TKeyAuth } from '../core/credentials';
 import { AnswerCache, type TCachedAnswer } from './answer-cache';
-import { applyEdits, setMember } from './body-edit';
+import { applyEdits, objectStart, setMember } from './body-edit';
 import { goneResult, mayCall, ownResult, parseObject } from './call-outcome';
 import { CLOSED, PROBE, type Circuits, type TUpstreamHealth } from './circuit';
 import type { TDirectory, TRouteEntry, TUpstreamTarget } from './directory';
@@ -359,12 +359,15 @@ export class RoutedCall {
     return Number.isFinite(soonest) ? soonest / 1000 : 1;
   }
 
-  /** The body for a fallback: `model` names the fallback's route (or its upstream model), set in the caller's bytes. */
+  /**
+   * The body for a fallback: `model` names the fallback's route (or its upstream model), set in
+   * the caller's bytes.
+   */
   private bodyFor(entry: TRouteEntry): Buffer {
     this.parsed ??= parseObject(this.body);
     if (!this.parsed) return this.body;
     const model = JSON.stringify(entry.upstreamModel ?? entry.routeName);
-    return applyEdits(this.body, setMember(this.body, this.body.indexOf(0x7b), 'model', model));
+    return applyEdits(this.body, setMember(this.body, objectStart(this.body), 'model', model));
   }
 
   private done(result: TCallResult): void {

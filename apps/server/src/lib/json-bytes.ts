@@ -1,4 +1,7 @@
-/** The bytes (and UTF-16 code units) of JSON's structure, for code that walks JSON text without parsing it. */
+/**
+ * The bytes (and UTF-16 code units) of JSON's structure, for code that walks JSON text without
+ * parsing it.
+ */
 export const QUOTE = 0x22;
 export const BACKSLASH = 0x5c;
 export const COMMA = 0x2c;
