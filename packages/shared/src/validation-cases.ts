@@ -192,7 +192,31 @@ export const VALIDATION_CASES: TValidationCase[] = [
   endpoint(
     'line break in an upstream header value',
     { config: { headers: { 'x-key': 'a\r\nb' } } },
-    { field: 'config.headers.x-key', key: 'validation.header_value' },
+    { field: 'config.headers.x-key', key: 'validation.header_value', params: { name: 'x-key' } },
+  ),
+  endpoint(
+    'upstream header value outside Latin-1 (the HTTP client could not send it)',
+    { config: { headers: { Authorization: 'Bearer sk-\u20ac' } } },
+    {
+      field: 'config.headers.Authorization',
+      key: 'validation.header_value',
+      params: { name: 'Authorization' },
+    },
+  ),
+  endpoint(
+    'control character in an upstream header value',
+    { config: { headers: { 'x-key': 'a\u0007b' } } },
+    { field: 'config.headers.x-key', key: 'validation.header_value', params: { name: 'x-key' } },
+  ),
+  endpoint(
+    'upstream header value with a trailing space',
+    { config: { headers: { 'x-key': 'abc ' } } },
+    { field: 'config.headers.x-key', key: 'validation.header_value', params: { name: 'x-key' } },
+  ),
+  endpoint(
+    'upstream header value with a tab inside and Latin-1 letters',
+    { config: { headers: { 'x-key': 'caf\u00e9\tbar baz' } } },
+    null,
   ),
   endpoint(
     'unknown route type',

@@ -79,16 +79,33 @@ export const ZRouteEndpoint = z
 const ZEndpointName = z.string().trim().min(1).max(200);
 const ZDescription = z.string().max(DESCRIPTION_MAX_LENGTH);
 
+/**
+ * An HTTP field value (RFC 9110 `field-value`): visible ASCII and obs-text (0x80-0xFF), with spaces
+ * and tabs only between them. Anything else (a character outside Latin-1, a control character, a
+ * line break, whitespace at either end) cannot be sent: the HTTP client refuses the request, so a
+ * value saved with it would turn every call of the route into a 502 that never reaches the upstream.
+ */
+export const HEADER_VALUE_PATTERN =
+  /^(?:[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)?$/;
+
 /** `{ name: value }`; a value equal to MASKED_HEADER_VALUE keeps the stored one, null removes it. */
 export const ZUpstreamHeaders = z
   .record(
     z.string().regex(HEADER_NAME_PATTERN, { error: AIENDPOINT_MESSAGES.headerName }),
-    z
-      .string()
-      .max(4096)
-      .regex(/^[^\r\n\0]*$/, { error: AIENDPOINT_MESSAGES.headerValue })
-      .nullable(),
+    z.string().max(4096).nullable(),
   )
+  .superRefine((headers, ctx) => {
+    // Checked here rather than on the value schema so the message can name the header.
+    for (const [name, value] of Object.entries(headers)) {
+      if (value !== null && !HEADER_VALUE_PATTERN.test(value))
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: AIENDPOINT_MESSAGES.headerValue,
+          params: { name },
+        });
+    }
+  })
   .refine((headers) => Object.keys(headers).length <= MAX_UPSTREAM_HEADERS, {
     error: AIENDPOINT_MESSAGES.headerName,
   });

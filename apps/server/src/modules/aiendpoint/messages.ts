@@ -5,7 +5,8 @@ registerMessages({
     'validation.route_name_format':
       'Route name must be lower-case provider/name: letters, digits, -, _ and . (and : after the slash)',
     'validation.header_name': 'Upstream headers need valid header names (at most 20 headers)',
-    'validation.header_value': 'Header values cannot contain line breaks',
+    'validation.header_value':
+      'The value of header {name} can hold only visible characters of Latin-1, with spaces or tabs between them: no line breaks, control characters or spaces at either end',
     'validation.header_reserved': '{name} is set by the gateway and cannot be configured',
     'validation.header_masked_unknown': 'Enter a value for the new header {name}',
     'validation.upstream_duplicate': 'Each upstream URL may be listed once',
@@ -21,7 +22,8 @@ registerMessages({
     'validation.route_name_format':
       'El nombre de ruta debe ser proveedor/nombre en minúsculas: letras, dígitos, -, _ y . (y : tras la barra)',
     'validation.header_name': 'Las cabeceras necesitan nombres válidos (como máximo 20 cabeceras)',
-    'validation.header_value': 'Los valores de cabecera no pueden contener saltos de línea',
+    'validation.header_value':
+      'El valor de la cabecera {name} solo puede contener caracteres visibles de Latin-1, con espacios o tabuladores entre ellos: sin saltos de línea, caracteres de control ni espacios al principio o al final',
     'validation.header_reserved': 'El gateway define {name}: no se puede configurar',
     'validation.header_masked_unknown': 'Introduce un valor para la nueva cabecera {name}',
     'validation.upstream_duplicate': 'Cada URL de destino solo puede aparecer una vez',
