@@ -4,6 +4,10 @@ import type { ServerResponse } from 'node:http';
  * The gateway speaks OpenAI's error shape, not the console's `{ message }`: SDKs built for
  * OpenAI read `error.message` / `error.code`. Bodies are prebuilt once per code (they carry no
  * per-request detail) so an error costs one write.
+ *
+ * `final: true` marks a refusal that cannot succeed on retry within the period (contract 6): it
+ * goes out with `x-should-retry: false` and never with `Retry-After`, so the official OpenAI SDKs
+ * stop at once instead of retrying it (they retry any 429 by default, three requests in all).
  */
 export const GATEWAY_ERRORS = {
   invalid_request: {
@@ -48,17 +52,20 @@ export const GATEWAY_ERRORS = {
     status: 402,
     type: 'insufficient_quota',
     message: "You have used this month's calls of your plan. Upgrade the plan to continue.",
+    final: true,
   },
   payment_required: {
     status: 402,
     type: 'insufficient_quota',
     message: 'This route is priced: add a card to your account (Billing) to call it.',
+    final: true,
   },
   spend_limit_reached: {
     status: 402,
     type: 'insufficient_quota',
     message:
       "This call would pass your account's marketplace spend limit for this month. Raise the limit (Usage) to continue.",
+    final: true,
   },
   rate_limit_exceeded: {
     status: 429,
@@ -69,6 +76,7 @@ export const GATEWAY_ERRORS = {
     status: 429,
     type: 'insufficient_quota',
     message: "This API key has used this month's calls of its own cap.",
+    final: true,
   },
   too_many_unknown: {
     status: 429,
@@ -96,6 +104,13 @@ export const GATEWAY_ERRORS = {
 } as const;
 
 export type TGatewayErrorCode = keyof typeof GATEWAY_ERRORS;
+
+/** The refusals that retrying cannot turn into a success (see `final` above). */
+const FINAL_CODES: ReadonlySet<TGatewayErrorCode> = new Set(
+  (Object.keys(GATEWAY_ERRORS) as TGatewayErrorCode[]).filter(
+    (code) => (GATEWAY_ERRORS[code] as { final?: boolean }).final === true,
+  ),
+);
 
 function errorBody(code: TGatewayErrorCode, message: string): Buffer {
   const entry = GATEWAY_ERRORS[code] as { type: string; wire?: string };
@@ -142,7 +157,9 @@ export function writeGatewayError(
     'x-request-id': requestId,
     'x-content-type-options': 'nosniff',
   };
-  if (retryAfterSeconds !== undefined) headers['retry-after'] = Math.max(1, Math.ceil(retryAfterSeconds));
+  if (FINAL_CODES.has(code)) headers['x-should-retry'] = 'false';
+  else if (retryAfterSeconds !== undefined)
+    headers['retry-after'] = Math.max(1, Math.ceil(retryAfterSeconds));
   if (extraHeaders)
     for (let i = 0; i < extraHeaders.length; i += 2) headers[extraHeaders[i]!] = extraHeaders[i + 1]!;
   res.writeHead(status, headers);
