@@ -8,12 +8,11 @@ import { goneResult, mayCall, ownResult, parseObject, unknownRouteRow } from './
 import { RoutedCall } from './routed-call';
 import { isAppError } from '../lib/app-error';
 import { estimateTokens, promptChars, tokensFrom } from './stream-usage';
-import { MICROS_PER_MINOR } from '@air/shared/schemas/price';
 import { chargedMicros, type TUsageRow } from '../modules/usage/service';
-import type { TPlanLimits } from './directory';
 import type { TSpendTicket } from './spend';
 import type { TGatewayState } from './state';
 import { ProxyCall, type TCallResult } from './upstream';
+import { createSpendReservation } from './spend-reservation';
 import { applyEdits, includeUsage, objectStart, setMember, type TBodyEdit } from './body-edit';
 
 const STREAM_MARKER = Buffer.from('"stream"');
@@ -57,6 +56,7 @@ export function canInvoke(key: TKeyAuth): boolean {
  */
 export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) {
   const { directory, counters, meter, agent, metrics, circuits, answers } = state;
+  const spending = createSpendReservation(counters, directory);
   const allowPrivate = app.config.upstreamAllowPrivate;
   const beforeAnswer = (callId: number) => meter.beforeAnswer(callId);
   const routing = {
@@ -186,32 +186,6 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       charged.then((cap) => ({ ...row, costCapMicros: cap })),
       callId,
     );
-  }
-
-  /**
-   * A priced call of a caller with a spend limit takes its per-call price from the limit before it
-   * is forwarded (spend.ts); so does a call whose fallbacks may be priced (it reserves 0, and is
-   * refused once the limit is reached). Answers a ticket, null when there is nothing to reserve,
-   * or 'refused'.
-   */
-  function reserveSpend(
-    key: TKeyAuth,
-    route: TRouteEntry,
-    limits: TPlanLimits,
-  ): TSpendTicket | null | 'refused' | Promise<TSpendTicket | null | 'refused'> {
-    if (limits.spendLimitMinor === null || limits.spendLimitSetAt === null) return null;
-    const priced = route.price !== null && route.accountId !== key.accountId;
-    if (!priced && !route.routing?.fallbacks.length) return null;
-    const reserved = priced ? route.price!.per_call * MICROS_PER_MINOR : 0;
-    const ticket = counters.reserveSpend(
-      key.accountId,
-      limits.spendLimitSetAt,
-      limits.spendLimitMinor,
-      reserved,
-    );
-    if (ticket === null) return 'refused';
-    if (ticket instanceof Promise) return ticket.then((taken) => taken ?? 'refused');
-    return ticket;
   }
 
   /** A reservation given back whole: the call was refused or never sent. */
@@ -362,12 +336,18 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
           }
         }
       }
+      // A limited caller's priced call reserves the most it can cost, its output bounded in the
+      // upstream body when the caller did not (spend-reservation.ts); other calls skip this.
+      let plan = spending.plan(key, route, limits, body, start, parsed);
+      if (plan instanceof Promise) plan = await plan;
+      if (plan === 'invalid') return refuse(res, requestId, started, 'invalid_request');
+      if (plan?.bound) edits = edits ? plan.bound.concat(edits) : plan.bound;
       const out = edits ? applyEdits(body, edits) : body;
       // The caller may have left while a look-up was awaited: nothing to count or forward.
       if (res.destroyed) return;
       // A caller's spend limit is checked first (one more Redis round trip, only for a limited
       // caller's priced route); a call refused below gives its reservation back.
-      let spend = reserveSpend(key, route, limits);
+      let spend = plan ? spending.reserve(key, limits, plan.micros) : null;
       if (spend instanceof Promise) spend = await spend;
       if (spend === 'refused') return refuse(res, requestId, started, 'spend_limit_reached');
       // Checks and counts the call against the rate limit and the quota in one step (one Redis

@@ -1,0 +1,197 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usageEvents } from '../src/db/schema';
+import { gatewayStateOf } from '../src/gateway/state';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from '../src/gateway/spend-reservation';
+import { CARDS, cardToken, newOwner, send } from './billing-helpers';
+import { createTestApp, type TTestApp } from './helpers';
+import { insertKey } from './gateway-fixtures';
+import { sharePricedRoute } from './marketplace-helpers';
+
+/*
+ * Issue 37, item 3: a spend limit holds on token-priced routes under a burst. Every call reserves
+ * the most it can cost before it is forwarded (its prompt and its `max_tokens`, or the gateway's
+ * bound), so a burst gets no answer its limit does not pay for.
+ */
+
+/** What the mock upstream answers: a completion of 5 output tokens (and 3 prompt tokens). */
+const OUTPUT_TOKENS = 5;
+const PROMPT_TOKENS = 3;
+/** 1 minor unit per output token: a call costs 5 minor units, 5,000,000 millionths. */
+const PER_TOKEN = 1_000_000;
+
+/** An upstream answering every call after a short wait (so a burst overlaps), keeping each body. */
+async function startTokenUpstream() {
+  const bodies: Record<string, unknown>[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      bodies.push(JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>);
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            id: 'chatcmpl-tokens',
+            object: 'chat.completion',
+            choices: [{ index: 0, message: { role: 'assistant', content: 'a b c d e' } }],
+            usage: {
+              prompt_tokens: PROMPT_TOKENS,
+              completion_tokens: OUTPUT_TOKENS,
+              total_tokens: PROMPT_TOKENS + OUTPUT_TOKENS,
+            },
+          }),
+        );
+      }, 30);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bodies,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+let upstream: Awaited<ReturnType<typeof startTokenUpstream>>;
+let t: TTestApp;
+let base: string;
+
+beforeAll(async () => {
+  upstream = await startTokenUpstream();
+  t = await createTestApp({ upstreamAllowPrivate: true, redisUrl: process.env.TEST_REDIS_URL });
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+
+afterAll(async () => {
+  await t?.close();
+  upstream?.close();
+});
+
+let seq = 0;
+
+/** A provider's route priced by output (or input) tokens, and a caller with a card and a key. */
+async function market(price: {
+  per_call: number;
+  per_1m_input_tokens: number;
+  per_1m_output_tokens: number;
+}) {
+  const provider = await newOwner(t.app, 'free');
+  const caller = await newOwner(t.app, 'free');
+  const token = await cardToken(t.app, caller.headers, CARDS.ok);
+  expect((await send(t.app, caller.headers, 'PATCH', '/api/account/card', { token })).statusCode).toBe(200);
+  const routeName = `reserve${process.pid}/r${seq++}`;
+  await sharePricedRoute(t.app, provider, routeName, `${upstream.url}/v1/chat/completions`, price);
+  const key = await insertKey(t.db, t.config.secret, caller.accountId);
+  return { caller, routeName, key: key.raw };
+}
+
+function setLimit(headers: Record<string, string>, limit: number) {
+  return send(t.app, headers, 'PATCH', '/api/account/spend-limit', { marketplace_spend_limit: limit });
+}
+
+async function call(key: string, routeName: string, extra: Record<string, unknown> = {}) {
+  const answer = await fetch(`${base}/api/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ model: routeName, messages: [{ role: 'user', content: 'hi' }], ...extra }),
+  });
+  const body = (await answer.json()) as { error?: { code: string } };
+  return { status: answer.status, code: body.error?.code };
+}
+
+function burst(size: number, key: string, routeName: string, extra: Record<string, unknown> = {}) {
+  return Promise.all(Array.from({ length: size }, () => call(key, routeName, extra)));
+}
+
+/** The caller's stored charges (millionths of a minor unit). */
+async function charged(accountId: string): Promise<number> {
+  await gatewayStateOf(t.app).meter.flush();
+  const [row] = await t.db
+    .select({ micros: sql<number>`coalesce(sum(${usageEvents.costMicros}), 0)::float8` })
+    .from(usageEvents)
+    .where(eq(usageEvents.callerAccountId, accountId));
+  return Number(row!.micros);
+}
+
+const OUTPUT_PRICE = { per_call: 0, per_1m_input_tokens: 0, per_1m_output_tokens: PER_TOKEN };
+const COST = OUTPUT_TOKENS * PER_TOKEN;
+
+describe('spend limit on token-priced routes under a burst', () => {
+  it('answers only the calls whose reservation fits, and a raised limit buys only what it pays for', async () => {
+    const { caller, routeName, key } = await market(OUTPUT_PRICE);
+    expect((await setLimit(caller.headers, 20)).statusCode).toBe(200);
+    // Each call reserves its max_tokens (5 tokens: 5 minor units): 4 of 50 fit in 20.
+    const answers = await burst(50, key, routeName, { max_tokens: OUTPUT_TOKENS });
+    const answered = answers.filter((a) => a.status === 200).length;
+    expect(answered * COST).toBeLessThanOrEqual(20_000_000);
+    expect(answered).toBe(4);
+    expect(answers.filter((a) => a.status === 402 && a.code === 'spend_limit_reached')).toHaveLength(46);
+    expect(await charged(caller.accountId)).toBe(20_000_000);
+
+    // One minor unit more does not pay for a 5-unit call: the next burst gets no answer.
+    expect((await setLimit(caller.headers, 21)).statusCode).toBe(200);
+    const more = await burst(50, key, routeName, { max_tokens: OUTPUT_TOKENS });
+    expect(more.filter((a) => a.status === 200)).toHaveLength(0);
+    expect(more.every((a) => a.code === 'spend_limit_reached')).toBe(true);
+    expect(await charged(caller.accountId)).toBe(20_000_000);
+  });
+
+  it("reserves the caller's max_completion_tokens or max_tokens, times the choices asked for", async () => {
+    const { caller, routeName, key } = await market(OUTPUT_PRICE);
+    expect((await setLimit(caller.headers, 9)).statusCode).toBe(200);
+    // The larger of the two bounds is reserved (10 tokens: 10 minor units, more than 9) ...
+    expect((await call(key, routeName, { max_completion_tokens: 10, max_tokens: 6 })).status).toBe(402);
+    expect((await call(key, routeName, { max_completion_tokens: 6, max_tokens: 10 })).status).toBe(402);
+    // ... times the choices asked for ...
+    expect((await call(key, routeName, { max_tokens: 5, n: 2 })).status).toBe(402);
+    // ... and a bound that fits is forwarded as the caller sent it, then charged what it cost.
+    expect((await call(key, routeName, { max_tokens: 9 })).status).toBe(200);
+    expect(upstream.bodies.at(-1)).toMatchObject({ max_tokens: 9 });
+    expect(await charged(caller.accountId)).toBe(COST);
+  });
+
+  it("puts the gateway's output bound on a call that gave none, and reserves it", async () => {
+    const { caller, routeName, key } = await market(OUTPUT_PRICE);
+    // The bound (4096 tokens at 1 minor unit each) does not fit in 4095: refused, never forwarded.
+    expect((await setLimit(caller.headers, DEFAULT_MAX_OUTPUT_TOKENS - 1)).statusCode).toBe(200);
+    const seen = upstream.bodies.length;
+    expect(await call(key, routeName)).toEqual({ status: 402, code: 'spend_limit_reached' });
+    expect(upstream.bodies.length).toBe(seen);
+
+    expect((await setLimit(caller.headers, DEFAULT_MAX_OUTPUT_TOKENS)).statusCode).toBe(200);
+    expect((await call(key, routeName)).status).toBe(200);
+    expect(upstream.bodies.at(-1)).toMatchObject({ max_tokens: DEFAULT_MAX_OUTPUT_TOKENS });
+    // The caller's own bound goes upstream as it sent it.
+    expect((await call(key, routeName, { max_tokens: 7 })).status).toBe(200);
+    expect(upstream.bodies.at(-1)).toMatchObject({ max_tokens: 7 });
+    expect(await charged(caller.accountId)).toBe(2 * COST);
+  });
+
+  it('counts the prompt when input tokens are priced', async () => {
+    const { caller, routeName, key } = await market({
+      per_call: 0,
+      per_1m_input_tokens: PER_TOKEN,
+      per_1m_output_tokens: PER_TOKEN,
+    });
+    // 'hi' is 1 token, plus the chat format's 4 for its message and 3 for the reply: 8, and 5 out.
+    // 20 pays for one reservation of 13, not two.
+    expect((await setLimit(caller.headers, 20)).statusCode).toBe(200);
+    const answers = await burst(10, key, routeName, { max_tokens: OUTPUT_TOKENS });
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(await charged(caller.accountId)).toBe((PROMPT_TOKENS + OUTPUT_TOKENS) * PER_TOKEN);
+  });
+
+  it('leaves free routes and callers without a limit as they were: no bound put on the body', async () => {
+    const { routeName, key } = await market(OUTPUT_PRICE);
+    expect((await call(key, routeName)).status).toBe(200);
+    expect(upstream.bodies.at(-1)).not.toHaveProperty('max_tokens');
+  });
+});
