@@ -1,0 +1,46 @@
+import { defineConfig } from 'vitest/config';
+
+// The tests `npm run mutate` runs against each mutant: the ones that exercise money, limits and
+// access (a whole server pass is too slow to repeat per mutant on two cores). Embedded database;
+// tests that start server processes are left out (a mutant lives in the test's own process).
+export default defineConfig({
+  test: {
+    maxWorkers: 2,
+    projects: [
+      {
+        test: {
+          name: 'shared',
+          root: './packages/shared',
+          include: ['src/permissions.test.ts', 'src/route-guard.test.ts', 'src/**/price*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          root: './apps/server',
+          include: [
+            'src/**/*.test.ts',
+            'test/gateway.test.ts',
+            'test/gateway-routing.test.ts',
+            'test/gateway-fast-lane.test.ts',
+            'test/gateway-stream-billing.test.ts',
+            'test/gateway-circuits.test.ts',
+            'test/marketplace-spend-limit.test.ts',
+            'test/marketplace-money.test.ts',
+            'test/spend-*.test.ts',
+            'test/keys.test.ts',
+            'test/roles-*.test.ts',
+            'test/usage.test.ts',
+            'test/identity-auth.test.ts',
+          ],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          globalSetup: ['./test/global-setup.ts'],
+          isolate: false,
+        },
+      },
+    ],
+  },
+});
