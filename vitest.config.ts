@@ -8,6 +8,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // an embedded database of their own whatever the pass, so they run once, there.
 const NEEDS_POSTGRES = [
   'test/gateway-instances.test.ts',
+  'test/gateway-instances-spend.test.ts',
   'test/migrate-lock.test.ts',
   'test/redis-outage.test.ts',
   'test/start-production.test.ts',

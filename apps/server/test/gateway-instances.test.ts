@@ -261,14 +261,100 @@ describe.runIf(onPostgres)('two gateway instances on one PostgreSQL and Redis', 
     expect(await call(b.url, other.key.raw, other.routeName)).toBe(401);
   });
 
-  /** This instance's view of one upstream's circuit (0 closed, 1 open, 2 probing), from /metrics. */
-  async function circuitState(instance: TInstance, url: string): Promise<number | null> {
+  /** This instance's view of a route's upstream circuit (0 closed, 1 open, 2 probing), from /metrics. */
+  async function circuitState(instance: TInstance, routeName: string, url: string): Promise<number | null> {
     const text = await (await fetch(`${instance.url}/metrics`)).text();
-    const line = text
-      .split('\n')
-      .find((l) => l.startsWith(`air_gateway_upstream_circuit_state{upstream="${url}"}`));
+    const labels = `{route="${routeName}",upstream="${new URL(url).host}"}`;
+    const line = text.split('\n').find((l) => l.startsWith(`air_gateway_upstream_circuit_state${labels}`));
     return line ? Number(line.split(' ').pop()) : null;
   }
+
+  /** Routes `endpoint` to these upstreams with this circuit (and timeout), on both instances. */
+  async function routeTo(
+    endpoint: { id: string; routeName: string },
+    urls: string[],
+    circuit: { failures: number; cooldown_s: number },
+    extra: { upstreamTimeoutMs?: number; isShared?: boolean } = {},
+  ) {
+    await database.db
+      .update(aiEndpoints)
+      .set({
+        routeEndpoint: urls[0]!,
+        routing: { upstreams: urls.map((url) => ({ url, weight: 1 })), circuit },
+        ...(extra.upstreamTimeoutMs ? { upstreamTimeoutMs: extra.upstreamTimeoutMs } : {}),
+        ...(extra.isShared ? { isShared: true, isPrivate: false } : {}),
+      })
+      .where(eq(aiEndpoints.id, endpoint.id));
+    await redis.publish('air:changes', JSON.stringify({ kind: 'endpoint', routeName: endpoint.routeName }));
+  }
+
+  /** A call whose message is `content` (a body the upstream may fail on): its status. */
+  async function callWith(instance: TInstance, key: string, routeName: string, content: string) {
+    const answer = await fetch(`${instance.url}/api/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: routeName, messages: [{ role: 'user', content }] }),
+    });
+    await answer.arrayBuffer();
+    return answer.status;
+  }
+
+  it("keeps an endpoint serving on both instances when another account's tight circuit on its upstream URL opens", async () => {
+    const shared = await startProgrammableUpstream('shared');
+    try {
+      const victim = await caller('free');
+      const attacker = await caller('free');
+      await routeTo({ id: victim.endpoint.id, routeName: victim.routeName }, [shared.url], {
+        failures: 5,
+        cooldown_s: 30,
+      });
+      await routeTo(
+        { id: attacker.endpoint.id, routeName: attacker.routeName },
+        [shared.url],
+        { failures: 1, cooldown_s: 3600 },
+        { upstreamTimeoutMs: 300 },
+      );
+      for (const instance of [a, b])
+        await expect.poll(() => call(instance.url, attacker.key.raw, attacker.routeName)).toBe(200);
+      shared.queue({ kind: 'hang' });
+      expect(await call(a.url, attacker.key.raw, attacker.routeName)).toBe(504);
+      // The attacker's own endpoint is open on both instances (Redis carried it)...
+      await expect
+        .poll(() => call(b.url, attacker.key.raw, attacker.routeName), { timeout: 2_000 })
+        .toBe(503);
+      // ...and the victim's, on the same URL, on neither.
+      for (let i = 0; i < 6; i++)
+        expect(await call((i % 2 ? a : b).url, victim.key.raw, victim.routeName)).toBe(200);
+    } finally {
+      await shared.close();
+    }
+  });
+
+  it("opens a shared endpoint's circuit for the one caller whose bodies fail it, on both instances", async () => {
+    const up = await startProgrammableUpstream('body-sensitive');
+    try {
+      up.behave({ kind: 'status-if', contains: 'poison', status: 500 });
+      const owner = await caller('free');
+      const mallory = await caller('free');
+      const other = await caller('free');
+      await routeTo(owner.endpoint, [up.url], { failures: 4, cooldown_s: 60 }, { isShared: true });
+      for (const instance of [a, b])
+        await expect.poll(() => call(instance.url, other.key.raw, owner.routeName)).toBe(200);
+      // Failures alternate between the instances: counted together, for this caller only.
+      for (let i = 0; i < 4; i++)
+        expect(await callWith(i % 2 ? a : b, mallory.key.raw, owner.routeName, 'poison')).toBe(500);
+      // The opening reaches the other instance through Redis (a poll would send more poison meanwhile).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (const instance of [a, b]) {
+        expect(await callWith(instance, mallory.key.raw, owner.routeName, 'poison')).toBe(503);
+        expect(await call(instance.url, other.key.raw, owner.routeName)).toBe(200);
+        expect(await call(instance.url, owner.key.raw, owner.routeName)).toBe(200);
+      }
+      expect(up.calls.filter((c) => c.body.includes('poison'))).toHaveLength(4);
+    } finally {
+      await up.close();
+    }
+  });
 
   it('opens and closes a circuit on both instances together: `failures` calls, then one probe per cooldown', async () => {
     const dead = await startProgrammableUpstream('dead');
@@ -298,7 +384,7 @@ describe.runIf(onPostgres)('two gateway instances on one PostgreSQL and Redis', 
         expect(await call((i % 2 ? a : b).url, key.raw, routeName)).toBe(200);
         if (before < 3 && dead.calls.length === 3) {
           for (const instance of [a, b])
-            await expect.poll(() => circuitState(instance, dead.url), { timeout: 2_000 }).toBe(1);
+            await expect.poll(() => circuitState(instance, routeName, dead.url), { timeout: 2_000 }).toBe(1);
         }
       }
       expect(dead.calls).toHaveLength(3);
@@ -311,7 +397,7 @@ describe.runIf(onPostgres)('two gateway instances on one PostgreSQL and Redis', 
       await new Promise((resolve) => setTimeout(resolve, 5_100));
       for (let i = 0; i < 4; i++) expect(await call((i % 2 ? a : b).url, key.raw, routeName)).toBe(200);
       for (const instance of [a, b])
-        await expect.poll(() => circuitState(instance, dead.url), { timeout: 2_000 }).toBe(0);
+        await expect.poll(() => circuitState(instance, routeName, dead.url), { timeout: 2_000 }).toBe(0);
       const calls = dead.calls.length;
       for (let i = 0; i < 40; i++) expect(await call((i % 2 ? a : b).url, key.raw, routeName)).toBe(200);
       expect(dead.calls.length).toBeGreaterThan(calls);

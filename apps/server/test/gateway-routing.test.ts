@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRoutingConfig } from '@air/shared/schemas/aiendpoint';
 import { aiEndpoints, apiKeys, usageEvents } from '../src/db/schema';
+import { circuitKeyOf } from '../src/gateway/circuit';
 import { gatewayStateOf } from '../src/gateway/state';
 import { createTestApp, type TTestApp } from './helpers';
 import { insertAccount, insertEndpoint, insertKey, writeTestPlans } from './gateway-fixtures';
@@ -338,12 +339,12 @@ describe('circuit breaking', () => {
     }
     expect(dead.calls).toHaveLength(3);
     const circuits = gatewayStateOf(t.app).circuits;
-    expect(circuits.state(circuits.peek(dead.url)!)).toBe('open');
+    const deadCircuit = circuitKeyOf(endpoint.id, dead.url);
+    expect(circuits.state(circuits.peek(deadCircuit)!)).toBe('open');
     const metrics = await t.app.inject({ url: '/metrics' });
-    expect(metrics.body).toContain(`air_gateway_upstream_circuit_state{upstream="${dead.url}"} 1`);
-    expect(metrics.body).toMatch(
-      new RegExp(`air_gateway_upstream_failures_total\\{upstream="${dead.url}"\\} 3`),
-    );
+    const labels = `{route="${routeName}",upstream="${new URL(dead.url).host}"}`;
+    expect(metrics.body).toContain(`air_gateway_upstream_circuit_state${labels} 1`);
+    expect(metrics.body).toContain(`air_gateway_upstream_failures_total${labels} 3`);
     // The owner's live view: each upstream's state and last hour.
     const reader = await insertKey(t.db, secret, owner.id, ['aiendpoint.read']);
     const health = await t.app.inject({
@@ -361,8 +362,22 @@ describe('circuit breaking', () => {
         last_failure_at: expect.any(String),
         attempts_1h: 3,
         failures_1h: 3,
+        // The owner's own calls failed: open for everyone.
+        open_reason: 'owner',
+        opened_by_callers: 0,
+        open_for_callers: 0,
       },
-      { url: alive.url, weight: 50, state: 'closed', last_failure_at: null, attempts_1h: 30, failures_1h: 0 },
+      {
+        url: alive.url,
+        weight: 50,
+        state: 'closed',
+        last_failure_at: null,
+        attempts_1h: 30,
+        failures_1h: 0,
+        open_reason: null,
+        opened_by_callers: 0,
+        open_for_callers: 0,
+      },
     ]);
     // Another account's key learns nothing of it.
     const stranger = await account('Stranger');
@@ -382,7 +397,7 @@ describe('circuit breaking', () => {
     dead.behave({ kind: 'ok' });
     await new Promise((resolve) => setTimeout(resolve, 4100));
     for (let i = 0; i < 40; i++) await (await call(key.raw, routeName)).arrayBuffer();
-    expect(circuits.state(circuits.peek(dead.url)!)).toBe('closed');
+    expect(circuits.state(circuits.peek(deadCircuit)!)).toBe('closed');
     expect(dead.calls.length).toBeGreaterThan(6);
   });
 

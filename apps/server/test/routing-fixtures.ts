@@ -5,12 +5,14 @@ import { COMPLETION, sseChunk } from './gateway-fixtures';
 
 /**
  * What a programmable upstream does with its next requests: answer the completion, fail with a
- * status (429 with Retry-After, 500, 503, 400…), reset the connection, hang without answering, or
+ * status (429 with Retry-After, 500, 503, 400…), or only for bodies holding a string, reset the connection, hang without answering, or
  * stream two chunks and cut the connection.
  */
 export type TBehaviour =
   | { kind: 'ok' }
   | { kind: 'status'; status: number; retryAfter?: string }
+  /** Fails with `status` only the calls whose body contains `contains` (a body that breaks it); answers the rest. */
+  | { kind: 'status-if'; contains: string; status: number }
   | { kind: 'reset' }
   | { kind: 'hang' }
   | { kind: 'cut-stream' };
@@ -29,7 +31,9 @@ export async function startProgrammableUpstream(name: string) {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString();
       calls.push({ at: Date.now(), body });
-      const now = queued.shift() ?? behaviour;
+      let now = queued.shift() ?? behaviour;
+      if (now.kind === 'status-if')
+        now = body.includes(now.contains) ? { kind: 'status', status: now.status } : { kind: 'ok' };
       let stream = false;
       try {
         stream = (JSON.parse(body) as { stream?: boolean }).stream === true;

@@ -8,11 +8,16 @@ import { ROUTING_LIMITS } from '@air/shared/schemas/aiendpoint';
 import { AppError } from '../lib/app-error';
 import { LookupCache } from '../lib/lookup-cache';
 import { isPrivateAddress } from '../lib/upstream-address';
+import { circuitKeyOf } from './circuit-health';
 
 /** One upstream of a route, ready to dispatch to. */
 export interface TUpstreamTarget {
-  /** The URL as configured: the circuit's and the metrics' name for it. */
+  /** The URL as configured (it may carry a secret in its query or user part: never a label or a log field). */
   url: string;
+  /** Its circuit's name: the endpoint and a hash of the URL (circuit.ts). */
+  circuitKey: string;
+  /** host[:port], without user, path or query: the metrics' name for it. */
+  host: string;
   origin: string;
   path: string;
   weight: number;
@@ -76,7 +81,7 @@ const MAX_ENTRIES = 100_000;
 /** Headers an endpoint's configuration may not set: they belong to the gateway or the transport. */
 const RESERVED_UPSTREAM_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
 
-function upstreamTarget(raw: string, weight: number): TUpstreamTarget | null {
+function upstreamTarget(endpointId: string, raw: string, weight: number): TUpstreamTarget | null {
   let url: URL;
   try {
     url = new URL(raw);
@@ -86,6 +91,8 @@ function upstreamTarget(raw: string, weight: number): TUpstreamTarget | null {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   return {
     url: raw,
+    circuitKey: circuitKeyOf(endpointId, raw),
+    host: url.host,
     origin: url.origin,
     path: (url.pathname || '/') + url.search,
     weight,
@@ -140,7 +147,7 @@ export function createDirectory(app: FastifyInstance) {
       : [{ url: row.routeEndpoint, weight: ROUTING_LIMITS.weight.default }];
     const upstreams: TUpstreamTarget[] = [];
     for (const upstream of configured) {
-      const target = upstreamTarget(upstream.url, upstream.weight);
+      const target = upstreamTarget(row.id, upstream.url, upstream.weight);
       if (!target) {
         app.log.warn({ routeName }, 'gateway: endpoint has an invalid URL');
         return null;

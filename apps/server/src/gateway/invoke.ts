@@ -66,8 +66,8 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
     cache: answers,
     allowPrivate,
     beforeAnswer,
-    upstreamAttempt: (url: string) => metrics.upstreamAttempts.labels(url).inc(),
-    upstreamFailure: (url: string) => metrics.upstreamFailures.labels(url).inc(),
+    upstreamAttempt: (route: string, host: string) => metrics.upstreamAttempts.labels(route, host).inc(),
+    upstreamFailure: (route: string, host: string) => metrics.upstreamFailures.labels(route, host).inc(),
   };
   const callsByStatus = new Map<number, { inc(): void }>();
   const countCall = (status: number) => {

@@ -4,7 +4,7 @@ import type { TKeyAuth } from '../core/credentials';
 import { AnswerCache, type TCachedAnswer } from './answer-cache';
 import { applyEdits, objectStart, setMember } from './body-edit';
 import { goneResult, mayCall, ownResult, parseObject } from './call-outcome';
-import { CLOSED, PROBE, type Circuits, type TUpstreamHealth } from './circuit';
+import { CLOSED, PROBE, type Circuits, type TFailureSource, type TUpstreamHealth } from './circuit';
 import type { TDirectory, TRouteEntry, TUpstreamTarget } from './directory';
 import { writeGatewayError } from './errors';
 import { tokensFrom } from './stream-usage';
@@ -18,8 +18,9 @@ export interface TRoutingContext {
   cache: AnswerCache;
   allowPrivate: boolean;
   beforeAnswer: (callId: number) => void;
-  upstreamAttempt: (url: string) => void;
-  upstreamFailure: (url: string) => void;
+  /** Metrics, labelled by route and upstream host (never the URL: it may carry a secret). */
+  upstreamAttempt: (route: string, host: string) => void;
+  upstreamFailure: (route: string, host: string) => void;
 }
 
 /** How a caller request ended: the route that answered, upstream calls made, cache hit. */
@@ -130,8 +131,8 @@ export class RoutedCall {
     let untriedWeight = 0;
     let triedWeight = 0;
     for (const target of upstreams) {
-      const health = circuits.health(target.url);
-      const state = circuits.check(health, now);
+      const health = circuits.health(target, route.routeName);
+      const state = circuits.check(health, now, this.key.accountId);
       if (state === PROBE) {
         const claim = circuits.claimProbe(health, route.timeoutMs + 1000, route.routing.cooldownMs);
         if (claim === true) return target;
@@ -148,11 +149,10 @@ export class RoutedCall {
   }
 
   private pickClosed(now: number): TUpstreamTarget | null {
-    const circuits = this.ctx.circuits;
     let untriedWeight = 0;
     let triedWeight = 0;
     for (const target of this.route.upstreams) {
-      if (circuits.check(circuits.health(target.url), now) !== CLOSED) continue;
+      if (!this.isClosed(target, now)) continue;
       if (this.tried.includes(target)) triedWeight += target.weight;
       else untriedWeight += target.weight;
     }
@@ -160,12 +160,17 @@ export class RoutedCall {
     return this.weighted(untriedWeight > 0, untriedWeight > 0 ? untriedWeight : triedWeight, now);
   }
 
-  private weighted(untried: boolean, total: number, now: number): TUpstreamTarget | null {
+  /** The upstream's circuit is closed for this caller (for everyone, and its own). */
+  private isClosed(target: TUpstreamTarget, now: number): boolean {
     const circuits = this.ctx.circuits;
+    return circuits.check(circuits.health(target, this.route.routeName), now, this.key.accountId) === CLOSED;
+  }
+
+  private weighted(untried: boolean, total: number, now: number): TUpstreamTarget | null {
     let ticket = Math.random() * total;
     let last: TUpstreamTarget | null = null;
     for (const target of this.route.upstreams) {
-      if (circuits.check(circuits.health(target.url), now) !== CLOSED) continue;
+      if (!this.isClosed(target, now)) continue;
       if (this.tried.includes(target) === untried) continue;
       last = target;
       ticket -= target.weight;
@@ -179,9 +184,9 @@ export class RoutedCall {
     this.attempts++;
     this.tried.push(target);
     if (route.routing !== null) {
-      this.health = this.ctx.circuits.health(target.url);
+      this.health = this.ctx.circuits.health(target, route.routeName);
       this.health.attempts.add(Date.now());
-      this.ctx.upstreamAttempt(target.url);
+      this.ctx.upstreamAttempt(route.routeName, target.host);
     } else this.health = null;
     const airHeaders =
       this.attempts === 1 && this.cacheKey === null
@@ -199,7 +204,11 @@ export class RoutedCall {
       const status = retried
         ? 0
         : writeGatewayError(this.res, 'upstream_unreachable', this.requestId, undefined, airHeaders);
-      return this.attemptDone(ownResult(status, 'upstream_unreachable', null, retried));
+      // The same for every call, whatever its body: it counts for everyone.
+      return this.attemptDone({
+        ...ownResult(status, 'upstream_unreachable', null, retried),
+        bodyIndependent: true,
+      });
     }
     ProxyCall.start(
       this.ctx.agent,
@@ -252,9 +261,15 @@ export class RoutedCall {
     if (health && routing && !result.clientGone) {
       const failed = result.errorCode !== null || isRetryableStatus(result.status);
       if (failed) {
-        this.ctx.upstreamFailure(health.url);
-        recorded = this.ctx.circuits.failure(health, routing.failures, routing.cooldownMs);
-      } else this.ctx.circuits.success(health);
+        this.ctx.upstreamFailure(health.route, health.host);
+        recorded = this.ctx.circuits.failure(
+          health,
+          this.failureSource(result),
+          this.key.accountId,
+          routing.failures,
+          routing.cooldownMs,
+        );
+      } else this.ctx.circuits.success(health, this.key.accountId);
     }
     if (!result.retried) {
       if (
@@ -294,6 +309,12 @@ export class RoutedCall {
     if (recorded instanceof Promise) recorded.then(go, go);
     else go();
   };
+
+  /** Who a failure counts against (contract 6a): everyone, or the caller alone if it may depend on its body. */
+  private failureSource(result: TCallResult): TFailureSource {
+    if (result.bodyIndependent === true) return 'connection';
+    return this.key.accountId === this.route.accountId ? 'owner' : 'caller';
+  }
 
   /** `backoff_ms` doubled each retry, with jitter (50-100 %), or a short `Retry-After`. */
   private delay(retryAfterMs: number): number {
@@ -353,8 +374,9 @@ export class RoutedCall {
     const now = Date.now();
     let soonest = Infinity;
     for (const target of this.primary.upstreams) {
-      const health = this.ctx.circuits.peek(target.url);
-      if (health && health.openUntil > now) soonest = Math.min(soonest, health.openUntil - now);
+      const health = this.ctx.circuits.peek(target.circuitKey);
+      const until = health ? this.ctx.circuits.reopensAt(health, this.key.accountId, now) : 0;
+      if (until > now) soonest = Math.min(soonest, until - now);
     }
     return Number.isFinite(soonest) ? soonest / 1000 : 1;
   }

@@ -10,7 +10,8 @@ import { Meter, reportGatewayTo } from '../modules/usage/service';
 import { addHealthPart } from '../core/health';
 import { AnswerCache } from './answer-cache';
 import { Circuits } from './circuit';
-import { reportUpstreamHealthTo, type TUpstreamHealthRow } from '../modules/aiendpoint/service';
+import { circuitStateGauge, upstreamHealth } from './circuit-report';
+import { reportUpstreamHealthTo } from '../modules/aiendpoint/service';
 import { createUpstreamAgent } from './upstream';
 
 /** Everything the gateway keeps in memory for one server. */
@@ -61,20 +62,7 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
   const unsubscribe = app.changes.subscribe((change) => {
     if (change.kind === 'circuit') circuits.apply(change);
   });
-  new Gauge({
-    name: 'air_gateway_upstream_circuit_state',
-    help: "Each routed upstream URL's circuit: 0 closed, 1 open, 2 probing (this instance's view)",
-    labelNames: ['upstream'],
-    registers: [metrics.registry],
-    collect() {
-      this.reset();
-      const now = Date.now();
-      for (const health of circuits.all()) {
-        const circuit = circuits.state(health, now);
-        this.labels(health.url).set(circuit === 'closed' ? 0 : circuit === 'open' ? 1 : 2);
-      }
-    },
-  });
+  circuitStateGauge(metrics.registry, circuits);
   const state: TGatewayState = {
     directory: createDirectory(app),
     counters,
@@ -86,7 +74,9 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
   };
   byServer.set(app.server, state);
   reportGatewayTo(app.server, state);
-  reportUpstreamHealthTo(app.server, (upstreams) => upstreamHealth(circuits, upstreams));
+  reportUpstreamHealthTo(app.server, (endpointId, upstreams) =>
+    upstreamHealth(circuits, endpointId, upstreams),
+  );
   // With REDIS_URL, /healthz says whether quotas and rate limits are counted in Redis (`up`) or,
   // Redis being unreachable, in this instance only (`down`): the instance keeps serving, degraded.
   addHealthPart(app, () => {
@@ -109,23 +99,4 @@ export function gatewayStateOf(app: FastifyInstance): TGatewayState {
   const state = byServer.get(app.server);
   if (!state) throw new Error('the gateway is not loaded');
   return state;
-}
-
-/** Each upstream's circuit and last hour as this instance knows them (handed to aiendpoint). */
-function upstreamHealth(
-  circuits: Circuits,
-  upstreams: { url: string; weight: number }[],
-): TUpstreamHealthRow[] {
-  const now = Date.now();
-  return upstreams.map(({ url, weight }) => {
-    const health = circuits.peek(url);
-    return {
-      url,
-      weight,
-      state: health ? circuits.state(health, now) : 'closed',
-      last_failure_at: health?.lastFailureAt ? new Date(health.lastFailureAt).toISOString() : null,
-      attempts_1h: health ? health.attempts.total(now) : 0,
-      failures_1h: health ? health.failures.total(now) : 0,
-    };
-  });
 }

@@ -68,6 +68,18 @@ function isForwardedHeader(lower: string): boolean {
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
+/** Failures that, before the body was sent, cannot depend on it (DNS `EAI_*` too): they count for everyone (contract 6a). */
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
+
 /** Upstream answers worth another try (contract 6a): rate limited or failing. Anything else passes through. */
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
@@ -105,6 +117,8 @@ export interface TCallResult {
   cacheHeaders?: string[] | null;
   /** A retried upstream answer, kept (up to 64 KiB) in case no other attempt can be made after all. */
   failedAnswer?: { status: number; headers: string[]; body: Buffer } | null;
+  /** The call failed before its body was sent (refused, reset, DNS, connect timeout): its body cannot be the cause. */
+  bodyIndependent?: boolean;
 }
 
 /** Bytes of a discarded (retried) answer kept to pass through if nothing else answers. */
@@ -158,6 +172,8 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
   private failedChunks: Buffer[] | null = null;
   private failedBytes = 0;
   private cacheHeaders: string[] | null = null;
+  private bodySent = false;
+  private bodyIndependent = false;
   private readonly started = performance.now();
 
   constructor(
@@ -200,6 +216,10 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
     const resume = this.resumeUpstream;
     if (resume) resume();
   };
+
+  onBodySent(): void {
+    this.bodySent = true;
+  }
 
   onConnect(abort: (error?: Error) => void): void {
     this.abortUpstream = abort;
@@ -300,6 +320,8 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
     if (this.done) return;
     if (this.clientGone) return this.finish(499, null, null);
     const code = (error as { code?: string }).code ?? '';
+    this.bodyIndependent =
+      !this.bodySent && this.status === 0 && (CONNECT_CODES.has(code) || code.startsWith('EAI_'));
     const errorCode: TGatewayErrorCode = TIMEOUT_CODES.has(code)
       ? 'upstream_timeout'
       : 'upstream_unreachable';
@@ -336,6 +358,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
       retried: retried && !this.clientGone,
       retryAfterMs: this.retryAfter,
       cacheHeaders: this.cacheHeaders,
+      bodyIndependent: this.bodyIndependent,
       failedAnswer:
         this.discard && this.failedHeaders && this.failedChunks
           ? { status: this.status, headers: this.failedHeaders, body: Buffer.concat(this.failedChunks) }

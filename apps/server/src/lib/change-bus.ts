@@ -13,8 +13,18 @@ export type TChange =
   | { kind: 'account'; accountId: string }
   | { kind: 'session'; sessionId: string }
   | { kind: 'user'; userId: string }
-  /** An upstream URL's circuit opened (until `until`, ms since the epoch) or closed (`until` 0). */
-  | { kind: 'circuit'; url: string; until: number }
+  /**
+   * An endpoint upstream's circuit (`circuit`: its key, no URL) opened until `until` (ms since the
+   * epoch) or closed (`until` 0): for everyone, with why, or for one caller account only.
+   */
+  | {
+      kind: 'circuit';
+      circuit: string;
+      until: number;
+      reason?: 'connection' | 'owner' | 'callers';
+      callers?: number;
+      caller?: string;
+    }
   /** Every cached entry may be stale (invalidations may have been missed): drop all caches. */
   | { kind: 'reset' };
 

@@ -288,6 +288,13 @@ export type TAiEndpointRead = z.infer<typeof ZAiEndpointRead>;
 export const UPSTREAM_STATES = ['closed', 'open', 'probing'] as const;
 
 /**
+ * Why an upstream's circuit is open for everyone (contract 6a): failures that cannot depend on the
+ * body (connection refused or reset, DNS, connect timeout), the owner's own failing calls, or
+ * failing calls of at least two caller accounts.
+ */
+export const OPEN_REASONS = ['connection', 'owner', 'callers'] as const;
+
+/**
  * `GET /api/aiendpoint/{id}/upstreams` (the owner): each upstream's circuit as the answering
  * instance knows it (shared through Redis), its last failure, and the last hour's calls and
  * failures on that instance. `routed` is false for an endpoint without routing settings (its one
@@ -303,6 +310,12 @@ export const ZUpstreamHealth = z.object({
       last_failure_at: z.string().nullable(),
       attempts_1h: z.number().int().min(0),
       failures_1h: z.number().int().min(0),
+      /** Why it is open for everyone; null while it is not. */
+      open_reason: z.enum(OPEN_REASONS).nullable(),
+      /** With `open_reason` `callers`: how many caller accounts' failures opened it. */
+      opened_by_callers: z.number().int().min(0),
+      /** Caller accounts it is open for only (their own calls failed; everyone else is served). */
+      open_for_callers: z.number().int().min(0),
     }),
   ),
 });

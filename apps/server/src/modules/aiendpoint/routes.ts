@@ -60,8 +60,12 @@ const aiEndpointRoutes: FastifyPluginAsync = async (fastify) => {
     'GET /api/aiendpoint/:id/upstreams',
     { ...read, schema: { tags, params: ZIdParams } },
     async (request) => {
-      const { routed, upstreams } = await endpointUpstreams(app, request.auth!.accountId, request.params.id);
-      return { data: { routed, upstreams: upstreamHealthOf(app.server, upstreams) } };
+      const { id, routed, upstreams } = await endpointUpstreams(
+        app,
+        request.auth!.accountId,
+        request.params.id,
+      );
+      return { data: { routed, upstreams: upstreamHealthOf(app.server, id, upstreams) } };
     },
   );
 

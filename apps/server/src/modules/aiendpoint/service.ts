@@ -196,12 +196,12 @@ export async function endpointUpstreams(
   app: TServices,
   accountId: string,
   id: string,
-): Promise<{ routed: boolean; upstreams: { url: string; weight: number }[] }> {
+): Promise<{ id: string; routed: boolean; upstreams: { url: string; weight: number }[] }> {
   const row = await findOwn(app, accountId, id);
   const upstreams = row.routing?.upstreams?.length
     ? row.routing.upstreams
     : [{ url: row.routeEndpoint, weight: 1 }];
-  return { routed: row.routing !== null, upstreams };
+  return { id: row.id, routed: row.routing !== null, upstreams };
 }
 
 /** Deletes all the given endpoints of the account, or none (404) when any is not the account's. */

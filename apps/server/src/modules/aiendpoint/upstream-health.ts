@@ -3,7 +3,10 @@ import type { TUpstreamHealth } from '@air/shared/schemas/aiendpoint';
 export type TUpstreamHealthRow = TUpstreamHealth['upstreams'][number];
 
 /** The gateway's live view of an endpoint's upstreams (its circuits and their last hour). */
-export type TUpstreamHealthReader = (upstreams: { url: string; weight: number }[]) => TUpstreamHealthRow[];
+export type TUpstreamHealthReader = (
+  endpointId: string,
+  upstreams: { url: string; weight: number }[],
+) => TUpstreamHealthRow[];
 
 const readers = new WeakMap<object, TUpstreamHealthReader>();
 
@@ -21,10 +24,11 @@ export function reportUpstreamHealthTo(server: object, reader: TUpstreamHealthRe
  */
 export function upstreamHealthOf(
   server: object,
+  endpointId: string,
   upstreams: { url: string; weight: number }[],
 ): TUpstreamHealthRow[] {
   const reader = readers.get(server);
-  if (reader) return reader(upstreams);
+  if (reader) return reader(endpointId, upstreams);
   return upstreams.map(({ url, weight }) => ({
     url,
     weight,
@@ -32,5 +36,8 @@ export function upstreamHealthOf(
     last_failure_at: null,
     attempts_1h: 0,
     failures_1h: 0,
+    open_reason: null,
+    opened_by_callers: 0,
+    open_for_callers: 0,
   }));
 }

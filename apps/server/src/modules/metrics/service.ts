@@ -12,8 +12,9 @@ export interface TGatewayMetrics {
   duration: Histogram<string>;
   upstreamDuration: Histogram<string>;
   localAdmissions: Counter<string>;
-  upstreamAttempts: Counter<'upstream'>;
-  upstreamFailures: Counter<'upstream'>;
+  /** By route and upstream host: never the URL, whose path, query or user part may hold a secret. */
+  upstreamAttempts: Counter<'route' | 'upstream'>;
+  upstreamFailures: Counter<'route' | 'upstream'>;
 }
 
 const byServer = new WeakMap<object, TGatewayMetrics>();
@@ -59,14 +60,14 @@ export function gatewayMetrics(owner: object): TGatewayMetrics {
     }),
     upstreamAttempts: new Counter({
       name: 'air_gateway_upstream_attempts_total',
-      help: 'Calls made to each upstream URL of a routed endpoint (retries and fallbacks included)',
-      labelNames: ['upstream'],
+      help: 'Calls made to each upstream host of a routed endpoint, by route (retries and fallbacks included)',
+      labelNames: ['route', 'upstream'],
       registers: [registry],
     }),
     upstreamFailures: new Counter({
       name: 'air_gateway_upstream_failures_total',
-      help: 'Calls to each upstream URL of a routed endpoint that failed (connection error, timeout, 429 or 5xx)',
-      labelNames: ['upstream'],
+      help: 'Calls to each upstream host of a routed endpoint that failed, by route (connection error, timeout, 429 or 5xx)',
+      labelNames: ['route', 'upstream'],
       registers: [registry],
     }),
   };

@@ -72,7 +72,7 @@ const STATE_RANK = { open: 2, probing: 1, closed: 0 } as const;
 async function endpointHealth(app: TServices, server: object, accountId: string) {
   const endpoints = await listEndpoints(app, accountId);
   const rows: TOverviewEndpoint[] = endpoints.map((endpoint) => {
-    const upstreams = upstreamHealthOf(server, endpoint.config.upstreams);
+    const upstreams = upstreamHealthOf(server, endpoint.id, endpoint.config.upstreams);
     let state: TOverviewEndpoint['state'] = 'closed';
     for (const upstream of upstreams)
       if (STATE_RANK[upstream.state] > STATE_RANK[state]) state = upstream.state;
