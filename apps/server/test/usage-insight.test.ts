@@ -278,6 +278,28 @@ describe('usage insight', () => {
     const invokeOnly = await insertKey(t.db, t.config.secret, actor.accountId, ['gateway.invoke']);
     expect((await get('/api/account/usage/log', invokeOnly.raw)).statusCode).toBe(403);
   });
+
+  it('allows a custom period of 366 days at most, both sides of the boundary (issue 37, item 7c)', async () => {
+    const actor = await createActor(t.app);
+    const custom = (from: string, to: string) =>
+      get(`/api/account/usage/insight?period=custom&from=${from}&to=${to}`, actor.token);
+    // The largest period: 366 days, first and last included.
+    const longest = await custom('2026-01-01', '2027-01-01');
+    expect(longest.statusCode, longest.body).toBe(200);
+    expect(longest.json().data.period).toEqual({ preset: 'custom', from: '2026-01-01', to: '2027-01-01' });
+    expect(longest.json().data.caller.days).toHaveLength(366);
+    // One day more is refused on `to`.
+    const tooLong = await custom('2026-01-01', '2027-01-02');
+    expect(tooLong.statusCode).toBe(400);
+    // The message counts days the way the rule does: 2026-01-01 to 2027-01-02 is 367 days.
+    expect(tooLong.json()).toEqual({
+      inputError: 'to',
+      message: 'Choose a first and last day, 366 days at most (both included)',
+    });
+    // A leap year counts its 29 February: all of 2028 fits, one day more does not.
+    expect((await custom('2028-01-01', '2028-12-31')).statusCode).toBe(200);
+    expect((await custom('2028-01-01', '2029-01-01')).statusCode).toBe(400);
+  });
 });
 
 describe('request log', () => {

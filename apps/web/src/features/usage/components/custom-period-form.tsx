@@ -17,7 +17,7 @@ const fieldOf = (path: string) => (path === 'from' || path === 'to' ? path : und
 
 /**
  * The usage page's custom period: first and last day, on the one form engine with the query
- * schema the server reads the period with (ZUsageInsightQuery: real days, at most 366 apart).
+ * schema the server reads the period with (ZUsageInsightQuery: real days, 366 at most, both included).
  * `onChange` keeps the page's copy of what is typed (picking Custom again applies it).
  */
 export function CustomPeriodForm({
