@@ -115,7 +115,7 @@ describe('/account/usage', () => {
     await user.type(to, '2026-06-30');
     await user.click(screen.getByRole('button', { name: 'Apply' }));
     expect(
-      await screen.findByText('Choose a first and last day, at most 366 days apart'),
+      await screen.findByText('Choose a first and last day, 366 days at most (both included)'),
     ).toBeInTheDocument();
     expect(to).toHaveAttribute('aria-invalid', 'true');
     expect(calls.some((c) => c.url.includes('from=2025-01-01'))).toBe(false);
