@@ -8,9 +8,17 @@ import { numberFormat } from '@/lib/format-number';
 
 const STATE_VARIANT = { closed: 'green', open: 'red', probing: 'orange' } as const;
 
+/** Why a circuit is open for everyone (contract 6a): no caller can open it for the others alone. */
+const REASON_KEY = {
+  connection: 'health.reasonConnection',
+  owner: 'health.reasonOwner',
+  callers: 'health.reasonCallers',
+} as const;
+
 /**
- * Each upstream's live state (closed, open, probing), its last failure and the last hour's calls
- * and failures, refreshed every 10 s while the page is open (the owner's view).
+ * Each upstream's live state (closed, open, probing) and why it is open (connection failures, the
+ * owner's calls, several caller accounts; or open for some callers only), its last failure and the
+ * last hour's calls and failures, refreshed every 10 s while the page is open (the owner's view).
  */
 export function UpstreamHealth({ endpointId }: { endpointId: string }) {
   const { t, i18n } = useTranslation('registry');
@@ -42,6 +50,16 @@ export function UpstreamHealth({ endpointId }: { endpointId: string }) {
                   <Badge variant={STATE_VARIANT[upstream.state]}>{t(`health.${upstream.state}`)}</Badge>
                   <span className="font-mono text-xs break-all">{upstream.url}</span>
                 </div>
+                {upstream.open_reason !== null && (
+                  <p className="text-sm" data-testid="upstream-reason">
+                    {t(REASON_KEY[upstream.open_reason], { count: upstream.opened_by_callers })}
+                  </p>
+                )}
+                {upstream.open_for_callers > 0 && (
+                  <p className="text-sm text-muted-foreground" data-testid="upstream-callers-only">
+                    {t('health.callersOnly', { count: upstream.open_for_callers })}
+                  </p>
+                )}
                 <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
                   <div>
                     <dt className="text-xs text-muted-foreground">{t('routing.weight')}</dt>
