@@ -7,7 +7,7 @@ import { GATEWAY_ERRORS, keyQuotaBody, writeGatewayError, type TGatewayErrorCode
 import { goneResult, mayCall, ownResult, parseObject, unknownRouteRow } from './call-outcome';
 import { RoutedCall } from './routed-call';
 import { isAppError } from '../lib/app-error';
-import { estimateTokens, promptChars, tokensFrom } from './stream-usage';
+import { setCallTokens } from './call-tokens';
 import { chargedMicros, type TUsageRow } from '../modules/usage/service';
 import type { TSpendTicket } from './spend';
 import type { TGatewayState } from './state';
@@ -140,25 +140,6 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       countError(result.clientGone ? 'client_closed' : `upstream_${result.status}`);
     metrics.duration.observe(latencyMs / 1000);
     if (attempts > 0) metrics.upstreamDuration.observe(result.upstreamMs / 1000);
-    let promptTokens: number | null = null;
-    let completionTokens: number | null = null;
-    let tokensEstimated = false;
-    const tap = result.stream;
-    if (tap) {
-      if (tap.hasUsage) {
-        promptTokens = tap.promptTokens;
-        completionTokens = tap.completionTokens;
-      } else if (streamed) {
-        // The upstream streamed no usage: estimated from the text, and stored as an estimate.
-        promptTokens = estimateTokens(promptChars(streamed));
-        completionTokens = estimateTokens(tap.contentChars);
-        tokensEstimated = true;
-      }
-    } else if (result.body) {
-      const tokens = tokensFrom(result.body);
-      promptTokens = tokens.prompt;
-      completionTokens = tokens.completion;
-    }
     const row: TUsageRow = {
       callerAccountId: key.accountId,
       keyId: key.keyId,
@@ -166,9 +147,9 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       providerAccountId: route.accountId,
       status: result.status,
       latencyMs: Math.round(latencyMs),
-      promptTokens,
-      completionTokens,
-      tokensEstimated,
+      promptTokens: null,
+      completionTokens: null,
+      tokensEstimated: false,
       streamed: result.streamed,
       errorCode: result.errorCode ?? (result.clientGone ? 'client_closed' : null),
       attempts,
@@ -178,14 +159,24 @@ export function createInvokeHandler(app: FastifyInstance, state: TGatewayState) 
       price: cacheHit || route.accountId === key.accountId ? null : route.price,
       createdAt: new Date(),
     };
-    if (!spend) return meter.record(row, callId);
-    // The caller has a spend limit: the reservation becomes the call's charge, capped at the limit.
+    // A stream cut short is counted with the tokenizer, which may have to load first.
+    const counting = setCallTokens(row, result, streamed);
+    if (counting)
+      return meter.recordWhen(
+        counting.then(() => settled(row, spend)),
+        callId,
+      );
+    const known = settled(row, spend);
+    if (known instanceof Promise) meter.recordWhen(known, callId);
+    else meter.record(known, callId);
+  }
+
+  /** The caller has a spend limit: the reservation becomes the call's charge, capped at the limit. */
+  function settled(row: TUsageRow, spend: TSpendTicket | null): TUsageRow | Promise<TUsageRow> {
+    if (!spend) return row;
     const charged = counters.settleSpend(spend, chargedMicros(row) ?? 0);
-    if (typeof charged === 'number') return meter.record({ ...row, costCapMicros: charged }, callId);
-    meter.recordWhen(
-      charged.then((cap) => ({ ...row, costCapMicros: cap })),
-      callId,
-    );
+    if (typeof charged === 'number') return { ...row, costCapMicros: charged };
+    return charged.then((cap) => ({ ...row, costCapMicros: cap }));
   }
 
   /** A reservation given back whole: the call was refused or never sent. */

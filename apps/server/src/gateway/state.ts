@@ -13,6 +13,7 @@ import { Circuits } from './circuit';
 import { circuitStateGauge, upstreamHealth } from './circuit-report';
 import { reportUpstreamHealthTo } from '../modules/aiendpoint/service';
 import { createUpstreamAgent } from './upstream';
+import { abortReadingOn } from './read-on';
 
 /** Everything the gateway keeps in memory for one server. */
 export interface TGatewayState {
@@ -87,6 +88,8 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
     unsubscribe();
     circuits.close();
     state.directory.close();
+    // Streams read on after their caller left are metered as they stand, before the meter closes.
+    abortReadingOn(state.agent);
     await state.meter.close();
     await state.counters.close();
     await state.agent.close();

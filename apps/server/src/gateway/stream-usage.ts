@@ -3,7 +3,7 @@ const USAGE_OBJECT = /"usage"\s*:\s*\{/;
 const CONTENT = /"content"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
 const EMPTY = Buffer.alloc(0);
 
-/** Characters per token for an estimate (OpenAI's rule of thumb for English text). */
+/** Characters per token, for content past COMPLETION_KEPT_CHARS (OpenAI's rule of thumb). */
 const CHARS_PER_TOKEN = 4;
 
 export function estimateTokens(chars: number): number {
@@ -11,16 +11,24 @@ export function estimateTokens(chars: number): number {
 }
 
 /**
+ * Streamed content kept to count with the tokenizer when the upstream sends no usage (a few
+ * hundred KB for the longest answers); past it, the rest is estimated from its length.
+ */
+const COMPLETION_KEPT_CHARS = 4_194_304;
+
+/**
  * Reads a streamed (server-sent events) chat completion as it passes: the `usage` the upstream
- * sends in its last chunk (asked for with `stream_options.include_usage`), and the length of the
- * streamed content for an estimate when it sends none. When the caller did not ask for usage,
- * the usage-only chunk (empty `choices`) is taken out of the stream; then only whole events are
- * passed on (an event cut across two network chunks waits for its end).
+ * sends in its last chunk (asked for with `stream_options.include_usage`), and the streamed
+ * content, to count its tokens when it sends none (a stream cut short). When the caller did not
+ * ask for usage, the usage-only chunk (empty `choices`) is taken out of the stream; then only
+ * whole events are passed on (an event cut across two network chunks waits for its end).
  */
 export class StreamUsageTap {
   promptTokens: number | null = null;
   completionTokens: number | null = null;
   contentChars = 0;
+  /** The content as it came (JSON-escaped), up to COMPLETION_KEPT_CHARS. */
+  private readonly content: string[] = [];
   private carry: Buffer = EMPTY;
 
   constructor(private readonly stripUsage: boolean) {}
@@ -53,9 +61,26 @@ export class StreamUsageTap {
     return this.stripUsage ? rest : EMPTY;
   }
 
+  /** The content streamed so far, as text, and the characters past what was kept. */
+  completion(): { text: string; uncountedChars: number } {
+    const escaped = this.content.join('');
+    let text: string;
+    try {
+      // Each piece is the inside of a JSON string whose escapes end within it: joined, one string.
+      text = JSON.parse(`"${escaped}"`) as string;
+    } catch {
+      text = escaped;
+    }
+    return { text, uncountedChars: this.contentChars - escaped.length };
+  }
+
   /** Reads whole events; answers the text to pass on when an event was taken out, else null. */
   private read(text: string): string | null {
-    for (const match of text.matchAll(CONTENT)) this.contentChars += match[1]!.length;
+    for (const match of text.matchAll(CONTENT)) {
+      const piece = match[1]!;
+      if (this.contentChars < COMPLETION_KEPT_CHARS) this.content.push(piece);
+      this.contentChars += piece.length;
+    }
     if (!USAGE_OBJECT.test(text)) return null;
     let kept = '';
     let dropped = false;
@@ -88,24 +113,6 @@ export class StreamUsageTap {
       return false;
     }
   }
-}
-
-/** Characters of a chat request's messages (strings and text parts), for an estimate. */
-export function promptChars(request: Record<string, unknown>): number {
-  const messages = request.messages;
-  if (!Array.isArray(messages)) return 0;
-  let chars = 0;
-  for (const message of messages) {
-    const content = (message as { content?: unknown } | null)?.content;
-    if (typeof content === 'string') chars += content.length;
-    else if (Array.isArray(content)) {
-      for (const part of content) {
-        const text = (part as { text?: unknown } | null)?.text;
-        if (typeof text === 'string') chars += text.length;
-      }
-    }
-  }
-  return chars;
 }
 
 const USAGE_MARKER = Buffer.from('"usage"');

@@ -4,6 +4,8 @@ import { Agent, type Dispatcher } from 'undici';
 import { isPrivateAddress } from '../lib/upstream-address';
 import { writeGatewayError, type TGatewayErrorCode } from './errors';
 import { StreamUsageTap } from './stream-usage';
+import { isForwardedHeader, retryAfterMs } from './upstream-headers';
+import { READ_ON_BYTES, READ_ON_MS, readingOnOf, type TReadingOn } from './read-on';
 
 type TLookupCallback = (
   error: NodeJS.ErrnoException | null,
@@ -45,27 +47,6 @@ export function createUpstreamAgent(allowPrivate: boolean): Agent {
   });
 }
 
-/**
- * The upstream's response headers a caller gets: the body's description and the rate-limit and
- * model details OpenAI-compatible SDKs read. Anything else (cookies, server banners, CORS, internal
- * hosts) stays behind the gateway.
- */
-const FORWARDED_RESPONSE_HEADERS = new Set([
-  'content-type',
-  'content-length',
-  'content-encoding',
-  'cache-control',
-  'retry-after',
-  'openai-model',
-  'openai-organization',
-  'openai-processing-ms',
-  'openai-version',
-]);
-
-function isForwardedHeader(lower: string): boolean {
-  return FORWARDED_RESPONSE_HEADERS.has(lower) || lower.startsWith('x-ratelimit-');
-}
-
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** Failures that, before the body was sent, cannot depend on it (DNS `EAI_*` too): they count for everyone (contract 6a). */
@@ -83,14 +64,6 @@ const CONNECT_CODES = new Set([
 /** Upstream answers worth another try (contract 6a): rate limited or failing. Anything else passes through. */
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
-}
-
-/** `Retry-After` in milliseconds (seconds or an HTTP date), or -1. */
-function retryAfterMs(value: string): number {
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : -1;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? -1 : Math.max(0, at - Date.now());
 }
 
 /** Bytes of a JSON answer kept to read `usage` from; past this only the tail is kept. */
@@ -153,7 +126,7 @@ export interface TForward {
  * One forwarded call, as an undici dispatch handler writing straight to the caller's socket: the
  * status and headers go out when the upstream's arrive, each body chunk as it arrives (a streamed
  * answer is never buffered), with back-pressure both ways. The caller going away aborts the
- * upstream request.
+ * upstream request, except a 2xx stream under way, which is read on for its usage (READ_ON_MS).
  */
 export class ProxyCall implements Dispatcher.DispatchHandler {
   private abortUpstream: ((error?: Error) => void) | null = null;
@@ -174,6 +147,11 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
   private cacheHeaders: string[] | null = null;
   private bodySent = false;
   private bodyIndependent = false;
+  /** The agent sending the call; its calls reading on (read-on.ts) once the caller left. */
+  private agent: Agent | null = null;
+  private reading: TReadingOn | null = null;
+  private readOnBytes = 0;
+  private readOnTimer: NodeJS.Timeout | null = null;
   private readonly started = performance.now();
 
   constructor(
@@ -190,6 +168,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
 
   static start(agent: Agent, res: ServerResponse, forward: TForward, onDone: (result: TCallResult) => void) {
     const call = new ProxyCall(res, forward, onDone);
+    call.agent = agent;
     agent.dispatch(
       {
         origin: forward.origin,
@@ -208,9 +187,38 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
   private readonly onClientClose = () => {
     if (this.done || this.res.writableFinished) return;
     this.clientGone = true;
+    // A 2xx stream under way has generated part of its answer: read on for what it cost.
+    if (this.tap !== null && !this.tap.hasUsage) return this.readOn();
+    this.abort();
+  };
+
+  /** Aborts the upstream request; the call ends in onError. */
+  readonly abort = () => {
     const abort = this.abortUpstream;
     if (abort) abort(new Error('client closed the connection'));
   };
+
+  /** The caller left a stream: the upstream is read on, bounded in time (and bytes, in onData). */
+  private readOn(): void {
+    const reading = this.agent ? readingOnOf(this.agent) : null;
+    // The gateway is closing (the caller's connection was cut): metered now, as it stands.
+    if (!reading || reading.closing) return this.abort();
+    this.reading = reading;
+    reading.calls.add(this);
+    this.readOnTimer = setTimeout(this.abort, READ_ON_MS);
+    this.readOnTimer.unref();
+    // The upstream may be paused for the caller's socket to drain, which will not happen now.
+    this.res.off('drain', this.onDrain);
+    const resume = this.resumeUpstream;
+    if (resume) resume();
+  }
+
+  /** A chunk read after the caller left: enough once the usage came or past the byte bound. */
+  private readOnChunk(bytes: number): boolean {
+    this.readOnBytes += bytes;
+    if (this.tap!.hasUsage || this.readOnBytes > READ_ON_BYTES) this.abort();
+    return true;
+  }
 
   private readonly onDrain = () => {
     const resume = this.resumeUpstream;
@@ -282,7 +290,9 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
       return true;
     }
     if (this.tap) {
+      const bytes = chunk.length;
       chunk = this.tap.push(chunk);
+      if (this.clientGone) return this.readOnChunk(bytes);
       if (chunk.length === 0) return true;
     }
     if (this.chunks) {
@@ -347,6 +357,10 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
     if (this.done) return;
     this.done = true;
     this.res.off('close', this.onClientClose);
+    if (this.reading) {
+      clearTimeout(this.readOnTimer!);
+      this.reading.calls.delete(this);
+    }
     this.onDone({
       status: this.clientGone ? 499 : status,
       errorCode,

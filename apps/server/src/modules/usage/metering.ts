@@ -306,18 +306,29 @@ function copyStatements(db: TDb, rows: TUsageRow[], segment: string | null, crea
 /**
  * What a metered call costs its caller, in millionths of a minor unit (contract 5a), or null when
  * it is free: no price (an unpriced route, the provider's own call), a cache hit, or an answer that
- * was not a success (2xx). Exact; rounded only on the invoice line.
+ * was not a success (2xx). A stream the caller left (499) after its 2xx answer began costs what was
+ * generated: its tokens are known (the upstream's usage, or counted) only when it began.
+ * Exact; rounded only on the invoice line.
  */
 export function chargedMicros(
   row: Pick<
     TUsageRow,
-    'price' | 'status' | 'cacheHit' | 'promptTokens' | 'completionTokens' | 'costCapMicros'
+    'price' | 'status' | 'cacheHit' | 'promptTokens' | 'completionTokens' | 'costCapMicros' | 'streamed'
   >,
 ): number | null {
-  if (!row.price || row.cacheHit || row.status < 200 || row.status >= 300) return null;
+  if (!row.price || row.cacheHit) return null;
+  if ((row.status < 200 || row.status >= 300) && !isLeftStream(row)) return null;
   const cost = costMicros(row.price, row.promptTokens, row.completionTokens);
   // Capped by the caller's spend limit (gateway/spend.ts): never charged past it.
   return row.costCapMicros == null ? cost : Math.min(cost, row.costCapMicros);
+}
+
+/** Status 499 of a caller who left a stream after it began (gateway/upstream.ts). */
+const CLIENT_CLOSED = 499;
+
+/** A stream the caller left once its 2xx answer had begun: the only 499 that carries tokens. */
+function isLeftStream(row: Pick<TUsageRow, 'status' | 'streamed' | 'completionTokens'>): boolean {
+  return row.status === CLIENT_CLOSED && row.streamed && row.completionTokens !== null;
 }
 
 /**
