@@ -92,7 +92,13 @@ export const HEADER_VALUE_PATTERN =
 export const ZUpstreamHeaders = z
   .record(
     z.string().regex(HEADER_NAME_PATTERN, { error: AIENDPOINT_MESSAGES.headerName }),
-    z.string().max(4096).nullable(),
+    z
+      .string()
+      .max(4096)
+      .nullable()
+      .describe(
+        'An HTTP field value: visible ASCII and Latin-1 (0x80-0xFF), spaces and tabs only between them',
+      ),
   )
   .superRefine((headers, ctx) => {
     // Checked here rather than on the value schema so the message can name the header.
