@@ -147,11 +147,12 @@ describe('rate limiter', () => {
     const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
     const time = Date.UTC(2026, 0, 1, 10, 0, 30);
     const id = `spend-${process.pid}-${Date.now()}`;
-    const spendKey = `air:sp:${id}:5:2026-01`;
+    const spendKey = `air:sp:${id}:2026-01`;
     const { Redis } = await import('ioredis');
     const admin = new Redis(url);
-    // Seeded: 10 minor units spent already (in millionths).
-    await admin.set(spendKey, 10_000_000, 'PX', 60_000);
+    // Seeded for the limit saved at 5: 10 minor units spent already (in millionths).
+    await admin.hset(spendKey, { v: 10_000_000, s: '5', h: 0, c: 0 });
+    await admin.pexpire(spendKey, 60_000);
     const [one, two] = twoInstances(url, time);
     try {
       await expect.poll(() => one.redisUp() && two.redisUp()).toBe(true);
@@ -168,10 +169,11 @@ describe('rate limiter', () => {
       );
       expect(charged.reduce((total, micros) => total + micros, 0)).toBe(40_000_000);
       expect(charged.every((micros) => micros >= 4_000_000 && micros <= 5_500_000)).toBe(true);
-      expect(Number(await admin.get(spendKey))).toBe(50_000_000);
+      expect(Number(await admin.hget(spendKey, 'v'))).toBe(50_000_000);
+      expect(Number(await admin.hget(spendKey, 'h'))).toBe(0);
       // A refused or failed call gives its reservation back whole.
       expect(await one.settleSpend({ ...taken[0]!, reservedMicros: 4_000_000 }, 0)).toBe(0);
-      expect(Number(await admin.get(spendKey))).toBe(46_000_000);
+      expect(Number(await admin.hget(spendKey, 'v'))).toBe(46_000_000);
       expect(await two.reserveSpend(id, 5, 50, 4_000_000)).not.toBeNull();
       expect(await two.reserveSpend(id, 5, 50, 0)).toBeNull();
     } finally {

@@ -23,29 +23,37 @@ const PROMPT_TOKENS = 3;
 /** 1 minor unit per output token: a call costs 5 minor units, 5,000,000 millionths. */
 const PER_TOKEN = 1_000_000;
 
-/** An upstream answering every call after a short wait (so a burst overlaps), keeping each body. */
+/**
+ * An upstream answering every call after a short wait (so a burst overlaps), keeping each body;
+ * on `/held` only once `release()` is called.
+ */
 async function startTokenUpstream() {
   const bodies: Record<string, unknown>[] = [];
+  let release = () => {};
+  let held = new Promise<void>((resolve) => (release = resolve));
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       bodies.push(JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>);
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            id: 'chatcmpl-tokens',
-            object: 'chat.completion',
-            choices: [{ index: 0, message: { role: 'assistant', content: 'a b c d e' } }],
-            usage: {
-              prompt_tokens: PROMPT_TOKENS,
-              completion_tokens: OUTPUT_TOKENS,
-              total_tokens: PROMPT_TOKENS + OUTPUT_TOKENS,
-            },
-          }),
-        );
-      }, 30);
+      const wait = req.url?.startsWith('/held') ? held : Promise.resolve();
+      void wait.then(() =>
+        setTimeout(() => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({
+              id: 'chatcmpl-tokens',
+              object: 'chat.completion',
+              choices: [{ index: 0, message: { role: 'assistant', content: 'a b c d e' } }],
+              usage: {
+                prompt_tokens: PROMPT_TOKENS,
+                completion_tokens: OUTPUT_TOKENS,
+                total_tokens: PROMPT_TOKENS + OUTPUT_TOKENS,
+              },
+            }),
+          );
+        }, 30),
+      );
     });
   });
   server.listen(0, '127.0.0.1');
@@ -53,7 +61,12 @@ async function startTokenUpstream() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bodies,
+    release: () => {
+      release();
+      held = new Promise<void>((resolve) => (release = resolve));
+    },
     close: () => {
+      release();
       server.closeAllConnections();
       server.close();
     },
@@ -78,17 +91,20 @@ afterAll(async () => {
 let seq = 0;
 
 /** A provider's route priced by output (or input) tokens, and a caller with a card and a key. */
-async function market(price: {
-  per_call: number;
-  per_1m_input_tokens: number;
-  per_1m_output_tokens: number;
-}) {
+async function market(
+  price: {
+    per_call: number;
+    per_1m_input_tokens: number;
+    per_1m_output_tokens: number;
+  },
+  path = '/v1/chat/completions',
+) {
   const provider = await newOwner(t.app, 'free');
   const caller = await newOwner(t.app, 'free');
   const token = await cardToken(t.app, caller.headers, CARDS.ok);
   expect((await send(t.app, caller.headers, 'PATCH', '/api/account/card', { token })).statusCode).toBe(200);
   const routeName = `reserve${process.pid}/r${seq++}`;
-  await sharePricedRoute(t.app, provider, routeName, `${upstream.url}/v1/chat/completions`, price);
+  await sharePricedRoute(t.app, provider, routeName, `${upstream.url}${path}`, price);
   const key = await insertKey(t.db, t.config.secret, caller.accountId);
   return { caller, routeName, key: key.raw };
 }
@@ -187,6 +203,23 @@ describe('spend limit on token-priced routes under a burst', () => {
     const answers = await burst(10, key, routeName, { max_tokens: OUTPUT_TOKENS });
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(await charged(caller.accountId)).toBe((PROMPT_TOKENS + OUTPUT_TOKENS) * PER_TOKEN);
+  });
+
+  it('keeps the reservations in flight when the limit is raised: the new limit holds them too', async () => {
+    const { caller, routeName, key } = await market(OUTPUT_PRICE, '/held');
+    expect((await setLimit(caller.headers, 20)).statusCode).toBe(200);
+    // 4 calls reserve the whole 20 and wait at the upstream, unsettled and not stored yet.
+    const seen = upstream.bodies.length;
+    const first = burst(10, key, routeName, { max_tokens: OUTPUT_TOKENS });
+    await expect.poll(() => upstream.bodies.length - seen).toBe(4);
+    // Raised to 25 while they are in flight: room for one call more, not five.
+    expect((await setLimit(caller.headers, 25)).statusCode).toBe(200);
+    const second = burst(10, key, routeName, { max_tokens: OUTPUT_TOKENS });
+    await expect.poll(() => upstream.bodies.length - seen).toBeGreaterThanOrEqual(5);
+    upstream.release();
+    const answers = [...(await first), ...(await second)];
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
+    expect(await charged(caller.accountId)).toBe(25_000_000);
   });
 
   it('leaves free routes and callers without a limit as they were: no bound put on the body', async () => {

@@ -8,7 +8,7 @@ import {
   storedKeyCalls,
   type TRateLimiter,
 } from './limits';
-import { LocalSpend, limitMicrosOf, spendCounterId, type TSpendTicket } from './spend';
+import { LocalSpend, limitMicrosOf, type TSpendTicket } from './spend';
 
 /** One instance, exact: the rate limit and monthly calls in this process's memory. */
 export class LocalCallCounters implements TCallCounters {
@@ -34,11 +34,7 @@ export class LocalCallCounters implements TCallCounters {
     limitMinor: number,
     reservedMicros: number,
   ): TSpendTicket | null | Promise<TSpendTicket | null> {
-    return this.spend.reserve(
-      spendCounterId(accountId, limitSetAt),
-      limitMicrosOf(limitMinor),
-      reservedMicros,
-    );
+    return this.spend.reserve(accountId, limitSetAt, limitMicrosOf(limitMinor), reservedMicros);
   }
 
   settleSpend(ticket: TSpendTicket, costMicros: number): number {

@@ -7,15 +7,8 @@ import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED, type TAdmitKey, type TCallCounters 
 import { AdmitLeases, LEASE_CALLS, LEASE_ROOM, type TLease } from './admit-leases';
 import { LocalCallCounters } from './local-counters';
 import { keyCounterId, MonthlyCalls, storedKeyCalls } from './limits';
-import {
-  RESERVE_SCRIPT,
-  SETTLE_SCRIPT,
-  limitMicrosOf,
-  spendCounterId,
-  spendKeyName,
-  storedSpendOf,
-  type TSpendTicket,
-} from './spend';
+import { spendKeyName, type TSpendTicket } from './spend';
+import { RedisSpend } from './redis-spend';
 
 /**
  * One script run per call: the key's counter for this minute, then the account's counter for this
@@ -99,13 +92,6 @@ type TAdmitRedis = Redis & {
   ): Promise<number>;
   airGiveBack(rateKey: string, quotaKey: string, keyQuotaKey: string, calls: number): Promise<number>;
   airRate(rateKey: string): Promise<number>;
-  airReserve(spendKey: string, limitMicros: number, reservedMicros: number): Promise<number>;
-  airSettle(
-    spendKey: string,
-    limitMicros: number,
-    reservedMicros: number,
-    costMicros: number,
-  ): Promise<number>;
 };
 
 /**
@@ -126,10 +112,11 @@ export class RedisCallCounters implements TCallCounters {
   private readonly countedLocally = new Set<string>();
   /** Capped keys' counter ids admitted locally meanwhile (their months are re-seeded too). */
   private readonly keysCountedLocally = new Set<string>();
-  /** Spend counters reserved in locally meanwhile (re-seeded too). */
+  /** Accounts whose spend was reserved locally meanwhile (re-seeded too). */
   private readonly spendCountedLocally = new Set<string>();
   private readonly seeding = new Map<string, Promise<void>>();
   private readonly leases: AdmitLeases;
+  private readonly spend: RedisSpend;
   private reconciling: Promise<void> | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -157,8 +144,22 @@ export class RedisCallCounters implements TCallCounters {
     this.redis.defineCommand('airAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
     this.redis.defineCommand('airGiveBack', { numberOfKeys: 3, lua: GIVE_BACK_SCRIPT });
     this.redis.defineCommand('airRate', { numberOfKeys: 1, lua: RATE_SCRIPT });
-    this.redis.defineCommand('airReserve', { numberOfKeys: 1, lua: RESERVE_SCRIPT });
-    this.redis.defineCommand('airSettle', { numberOfKeys: 1, lua: SETTLE_SCRIPT });
+    this.spend = new RedisSpend({
+      redis: this.redis,
+      db,
+      log,
+      beforeSeed,
+      period: () => this.monthly.period(),
+      up: () => this.up,
+      failed: (error, message) => this.redisFailed(error, message),
+      reserveLocally: (accountId, limitSetAt, limitMinor, reservedMicros) => {
+        this.spendCountedLocally.add(accountId);
+        this.onLocalAdmit();
+        return this.local.reserveSpend(accountId, limitSetAt, limitMinor, reservedMicros);
+      },
+      settleLocally: (ticket, costMicros) => this.local.settleSpend(ticket, costMicros),
+      ttlMs: QUOTA_KEY_TTL_MS,
+    });
     this.redis.on('ready', () => void this.reconcile());
     this.redis.on('close', () => this.markDown());
     // Connection errors are reported by 'close' and retried by ioredis; they must not crash the process.
@@ -296,57 +297,11 @@ export class RedisCallCounters implements TCallCounters {
     limitMinor: number,
     reservedMicros: number,
   ): TSpendTicket | null | Promise<TSpendTicket | null> {
-    const counterId = spendCounterId(accountId, limitSetAt);
-    const limitMicros = limitMicrosOf(limitMinor);
-    if (!this.up) return this.reserveLocally(counterId, limitMicros, reservedMicros);
-    const period = this.monthly.period();
-    const spendKey = spendKeyName(counterId, period);
-    return this.redis.airReserve(spendKey, limitMicros, reservedMicros).then(
-      (result): TSpendTicket | null | Promise<TSpendTicket | null> => {
-        if (result === -2) return null;
-        if (result === -1)
-          return this.seedSpend(counterId, period).then(() =>
-            this.reserveSpend(accountId, limitSetAt, limitMinor, reservedMicros),
-          );
-        return { counterId, period, limitMicros, reservedMicros, shared: true };
-      },
-      (error: unknown) => {
-        this.redisFailed(error, 'gateway: Redis counters unavailable, counting spend locally');
-        return this.reserveLocally(counterId, limitMicros, reservedMicros);
-      },
-    );
+    return this.spend.reserve(accountId, limitSetAt, limitMinor, reservedMicros);
   }
 
   settleSpend(ticket: TSpendTicket, costMicros: number): number | Promise<number> {
-    if (!ticket.shared) return this.local.settleSpend(ticket, costMicros);
-    return this.redis
-      .airSettle(
-        spendKeyName(ticket.counterId, ticket.period),
-        ticket.limitMicros,
-        ticket.reservedMicros,
-        costMicros,
-      )
-      .then(Number, (error: unknown) => {
-        // The call went; unsure of the count, it is charged no more than it reserved.
-        this.log.warn({ err: error }, 'gateway: Redis unavailable to settle a spend reservation');
-        return Math.min(costMicros, ticket.reservedMicros);
-      });
-  }
-
-  private reserveLocally(
-    counterId: string,
-    limitMicros: number,
-    reservedMicros: number,
-  ): TSpendTicket | null | Promise<TSpendTicket | null> {
-    this.spendCountedLocally.add(counterId);
-    this.onLocalAdmit();
-    const [accountId, setAt] = counterId.split(':');
-    return this.local.reserveSpend(accountId!, Number(setAt), limitMicros / 1_000_000, reservedMicros);
-  }
-
-  /** A spend counter's month, seeded once from usage_events like the quota (SET NX). */
-  private seedSpend(counterId: string, period: string): Promise<void> {
-    return this.seedOnce(spendKeyName(counterId, period), () => storedSpendOf(this.db, counterId, period));
+    return this.spend.settle(ticket, costMicros);
   }
 
   async calls(accountId: string): Promise<number> {
@@ -455,11 +410,11 @@ export class RedisCallCounters implements TCallCounters {
         await this.redis.del(
           ...accounts.map((accountId) => `air:q:${accountId}:${period}`),
           ...keys.map((counterId) => keyQuotaName(counterId, period)),
-          ...spends.map((counterId) => spendKeyName(counterId, period)),
+          ...spends.map((accountId) => spendKeyName(accountId, period)),
         );
         for (const accountId of accounts) this.countedLocally.delete(accountId);
         for (const counterId of keys) this.keysCountedLocally.delete(counterId);
-        for (const counterId of spends) this.spendCountedLocally.delete(counterId);
+        for (const accountId of spends) this.spendCountedLocally.delete(accountId);
         this.local.reset();
         this.log.info({ accounts: accounts.length }, 'gateway: Redis back, counters re-seeded from usage');
       }
