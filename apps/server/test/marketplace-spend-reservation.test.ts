@@ -3,12 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usageEvents } from '../src/db/schema';
+import { aiEndpoints, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../src/gateway/spend-reservation';
 import { CARDS, cardToken, newOwner, send } from './billing-helpers';
 import { createTestApp, type TTestApp } from './helpers';
-import { insertKey } from './gateway-fixtures';
+import { insertEndpoint, insertKey } from './gateway-fixtures';
 import { sharePricedRoute } from './marketplace-helpers';
 
 /*
@@ -25,7 +25,7 @@ const PER_TOKEN = 1_000_000;
 
 /**
  * An upstream answering every call after a short wait (so a burst overlaps), keeping each body;
- * on `/held` only once `release()` is called.
+ * on `/held` only once `release()` is called; `/fail` fails at once (502), keeping nothing.
  */
 async function startTokenUpstream() {
   const bodies: Record<string, unknown>[] = [];
@@ -35,6 +35,10 @@ async function startTokenUpstream() {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (req.url?.startsWith('/fail')) {
+        res.writeHead(502, { 'content-type': 'application/json' });
+        return void res.end('{"error":{"message":"down"}}');
+      }
       bodies.push(JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>);
       const wait = req.url?.startsWith('/held') ? held : Promise.resolve();
       void wait.then(() =>
@@ -220,6 +224,29 @@ describe('spend limit on token-priced routes under a burst', () => {
     const answers = [...(await first), ...(await second)];
     expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
     expect(await charged(caller.accountId)).toBe(25_000_000);
+  });
+
+  it('reserves for the priced fallback a free route may fall to', async () => {
+    const { caller, routeName: priced, key } = await market(OUTPUT_PRICE);
+    // The caller's own route (free to it) fails, and falls back to the priced one.
+    const own = `reserve${process.pid}/own${seq++}`;
+    const endpoint = await insertEndpoint(t.db, t.config.secret, caller.accountId, {
+      routeName: own,
+      routeEndpoint: `${upstream.url}/fail`,
+    });
+    await t.db
+      .update(aiEndpoints)
+      .set({ routing: { upstreams: [{ url: `${upstream.url}/fail`, weight: 1 }], fallbacks: [priced] } })
+      .where(eq(aiEndpoints.id, endpoint.id));
+    expect((await setLimit(caller.headers, 20)).statusCode).toBe(200);
+    const answers = await burst(10, key, own, { max_tokens: OUTPUT_TOKENS });
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(4);
+    expect(answers.filter((a) => a.code === 'spend_limit_reached')).toHaveLength(6);
+    expect(await charged(caller.accountId)).toBe(20_000_000);
+    // Without max_tokens the fallback's output bound is reserved, and goes upstream with the call.
+    expect((await setLimit(caller.headers, 20 + DEFAULT_MAX_OUTPUT_TOKENS)).statusCode).toBe(200);
+    expect((await call(key, own)).status).toBe(200);
+    expect(upstream.bodies.at(-1)).toMatchObject({ model: priced, max_tokens: DEFAULT_MAX_OUTPUT_TOKENS });
   });
 
   it('leaves free routes and callers without a limit as they were: no bound put on the body', async () => {
