@@ -5,7 +5,7 @@ import { invoices, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
 import { advance, CARDS, cardToken, newOwner, send } from './billing-helpers';
 import type { TTestApp } from './helpers';
-import { insertKey, type TMockUpstream } from './gateway-fixtures';
+import { COMPLETION, insertKey, type TMockUpstream } from './gateway-fixtures';
 import { chatOverHttp, sharePricedRoute, startListeningApp, stopListeningApp } from './marketplace-helpers';
 
 /*
@@ -19,6 +19,8 @@ let t: TTestApp;
 let upstream: TMockUpstream;
 let base: string;
 const FEE_PERCENT = 15;
+/** The mock upstream's completion tokens: a token-priced call bounds its output to them. */
+const MOCK_OUTPUT_TOKENS = COMPLETION.usage.completion_tokens;
 
 beforeAll(async () => {
   ({ t, upstream, base } = await startListeningApp({ platformFeePercent: FEE_PERCENT }));
@@ -26,8 +28,20 @@ beforeAll(async () => {
 
 afterAll(() => stopListeningApp({ t, upstream }));
 
-async function call(key: string, routeName: string): Promise<number> {
-  const answer = await chatOverHttp(base, key, routeName);
+/** A chat call; `maxTokens` bounds its output (what a spend limit reserves for token prices). */
+async function call(key: string, routeName: string, maxTokens?: number): Promise<number> {
+  const answer =
+    maxTokens === undefined
+      ? await chatOverHttp(base, key, routeName)
+      : await fetch(`${base}/api/v1/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+          body: JSON.stringify({
+            model: routeName,
+            messages: [{ role: 'user', content: 'hi' }],
+            max_tokens: maxTokens,
+          }),
+        });
   await answer.arrayBuffer();
   return answer.status;
 }
@@ -63,8 +77,9 @@ describe('marketplace money for a period', () => {
       callers.push({ ...owner, key: (await insertKey(t.db, t.config.secret, owner.accountId)).raw });
     }
     // The third caller may spend 0.50 this month: the flat route's 9 a call stops it at 5 calls
-    // (45); two calls of the token route (2 reserved, about 2.11 each) fit, the third does not;
-    // one tokens-only call is admitted with 0.78 left and charged just that (capped), then refused.
+    // (45); two calls of the token route (about 2.10 reserved: the prompt counted and max_tokens,
+    // about 2.11 charged each) fit, the third does not; with 0.78 left, a tokens-only call
+    // (1.03 reserved) does not fit at all.
     const limited = callers[2]!;
     expect(
       (
@@ -78,8 +93,8 @@ describe('marketplace money for a period', () => {
     for (const [n, caller] of callers.entries()) {
       const seen: number[] = [];
       for (let i = 0; i < 6 + n; i++) seen.push(await call(caller.key, routes[0]!));
-      for (let i = 0; i < 3; i++) seen.push(await call(caller.key, routes[1]!));
-      for (let i = 0; i < 2 + n; i++) seen.push(await call(caller.key, routes[2]!));
+      for (let i = 0; i < 3; i++) seen.push(await call(caller.key, routes[1]!, MOCK_OUTPUT_TOKENS));
+      for (let i = 0; i < 2 + n; i++) seen.push(await call(caller.key, routes[2]!, MOCK_OUTPUT_TOKENS));
       statuses[caller.accountId] = seen;
     }
     // Unlimited callers: every call answered.
@@ -87,10 +102,10 @@ describe('marketplace money for a period', () => {
     expect(statuses[callers[1]!.accountId]!.every((status) => status === 200)).toBe(true);
     const limitedStatuses = statuses[limited.accountId]!;
     expect(limitedStatuses.slice(0, 8)).toEqual([200, 200, 200, 200, 200, 402, 402, 402]);
-    expect(limitedStatuses.slice(8)).toEqual([200, 200, 402, 200, 402, 402, 402]);
+    expect(limitedStatuses.slice(8)).toEqual([200, 200, 402, 402, 402, 402, 402]);
     await gatewayStateOf(t.app).meter.flush();
 
-    // Refused calls are not stored at all; the limited caller's stored spend is its limit exactly.
+    // Refused calls are not stored at all; the limited caller's stored spend is within its limit.
     const stored = await t.db
       .select({
         caller: usageEvents.callerAccountId,
@@ -106,8 +121,8 @@ describe('marketplace money for a period', () => {
       )
       .groupBy(usageEvents.callerAccountId);
     const byCaller = new Map(stored.map((row) => [row.caller, row]));
-    expect(Number(byCaller.get(limited.accountId)!.calls)).toBe(8);
-    expect(Number(byCaller.get(limited.accountId)!.micros)).toBe(50_000_000);
+    expect(Number(byCaller.get(limited.accountId)!.calls)).toBe(7);
+    expect(Number(byCaller.get(limited.accountId)!.micros)).toBe(45_000_000 + 2 * 2_108_886);
 
     // The exact cost of each caller's lines, grouped as a renewal groups them, rounded once each.
     const groups = await t.db
@@ -144,7 +159,7 @@ describe('marketplace money for a period', () => {
       callerLines += sum;
       for (const line of lines) lineFees += Math.floor((line.amount * FEE_PERCENT + 50) / 100);
     }
-    expect(expected.get(limited.accountId)).toBe(50);
+    expect(expected.get(limited.accountId)).toBe(49);
 
     let gross = 0;
     let fees = 0;
