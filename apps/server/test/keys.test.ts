@@ -57,7 +57,7 @@ describe('API keys', () => {
       active: true,
       scope: ['gateway.invoke', 'aiendpoint.write'],
     });
-    expect(created.json().message).toMatch(/shown in full only once/);
+    expect(created.json().message).toMatch(/reveal of it is recorded in the activity log/);
 
     const row = await keyRow(data.id);
     expect(row!.keyHash).toBe(sha256(data.full_key));
@@ -85,6 +85,13 @@ describe('API keys', () => {
     const revealed = await call('GET', `/api/key/${data.id}`, dev.token);
     expect(revealed.statusCode).toBe(200);
     expect(revealed.json().data.key).toBe(data.full_key);
+    // Each reveal is recorded in the activity log: who revealed which key (issue 38).
+    const owner = await createActor(t.app, { role: 'owner', accountId: dev.accountId });
+    const log = await call('GET', '/api/account/activity?type=key.revealed', owner.token);
+    expect(log.statusCode).toBe(200);
+    expect(log.json().data.entries).toMatchObject([
+      { type: 'key.revealed', actor: { email: dev.email }, data: { name: 'CI key' } },
+    ]);
   });
 
   it('validates with the spec messages, in English and Spanish', async () => {

@@ -14,6 +14,7 @@ export const ACTIVITY_TYPES = [
   'member.left',
   'key.created',
   'key.revoked',
+  'key.revealed',
   'key.deleted',
   'endpoint.created',
   'endpoint.shared',

@@ -7,7 +7,7 @@ registerMessages({
     'validation.key_revoked': 'A revoked key cannot be reactivated: create a new key instead',
     'validation.key_expires_past': 'The expiry must be in the future',
     'validation.key_route_unknown': 'No route you may call is named {name}',
-    'keys.created': 'API key created. Copy it now: it is shown in full only once',
+    'keys.created': 'API key created. Each later reveal of it is recorded in the activity log',
     'keys.updated': 'API key updated',
     'keys.revoked': 'API key revoked',
     'keys.deleted': 'API keys deleted',
@@ -18,7 +18,8 @@ registerMessages({
     'validation.key_revoked': 'Una clave revocada no se puede reactivar: crea una clave nueva',
     'validation.key_expires_past': 'La caducidad debe ser una fecha futura',
     'validation.key_route_unknown': 'No hay ninguna ruta que puedas llamar con el nombre {name}',
-    'keys.created': 'Clave de API creada. Cópiala ahora: solo se muestra completa una vez',
+    'keys.created':
+      'Clave de API creada. Cada vez que se vuelva a mostrar quedará registrada en el registro de actividad',
     'keys.updated': 'Clave de API actualizada',
     'keys.revoked': 'Clave de API revocada',
     'keys.deleted': 'Claves de API eliminadas',

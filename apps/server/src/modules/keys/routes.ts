@@ -26,7 +26,7 @@ const keyRoutes: FastifyPluginAsync = async (app) => {
   }));
 
   route(app, 'GET /api/key/:id', { ...guard, schema: { tags, params: ZIdParams } }, async (request) => ({
-    data: await revealKey(app, request.auth!.accountId, request.params.id),
+    data: await revealKey(app, request.auth!.accountId, request.params.id, actorOf(request)),
   }));
 
   route(app, 'POST /api/key', { ...guard, schema: { tags } }, async (request) => {

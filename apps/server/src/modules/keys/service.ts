@@ -183,9 +183,18 @@ export async function keyIdentity(app: TServices, accountId: string, keyId: stri
   };
 }
 
-/** The key in full, decrypted from its sealed copy. */
-export async function revealKey(app: TServices, accountId: string, id: string): Promise<TApiKey> {
+/**
+ * The key in full, decrypted from its sealed copy. Every reveal is recorded in the activity log
+ * (who, which key): the console says so where a key is made, and an admin can see who read it.
+ */
+export async function revealKey(
+  app: TServices,
+  accountId: string,
+  id: string,
+  actorUserId: string | null = null,
+): Promise<TApiKey> {
   const row = await findKey(app, accountId, id);
+  await recordActivity(app.db, { accountId, actorUserId, type: 'key.revealed', data: { name: row.name } });
   return toWire(row, decryptSecret(app.config.secret, row.keyEnc));
 }
 

@@ -30,19 +30,29 @@ export async function copyText(text: string): Promise<void> {
   }
 }
 
-/** A button that copies `text` and says "Copied" for two seconds. */
+/**
+ * A button that copies `text` and says "Copied" for two seconds. `text` may be a function that
+ * answers it later (a snippet whose key is fetched only when copied); if it fails, nothing is
+ * copied and the function itself reports why.
+ */
 export function CopyButton({
   text,
   label,
   ...props
-}: { text: string; label?: string } & Omit<ButtonProps, 'onClick' | 'children'>) {
+}: { text: string | (() => Promise<string>); label?: string } & Omit<ButtonProps, 'onClick' | 'children'>) {
   const { t } = useTranslation('clipboard');
   const [copied, setCopied] = React.useState(false);
   const timer = React.useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   React.useEffect(() => () => clearTimeout(timer.current), []);
 
   async function onClick() {
-    await copyText(text);
+    let value: string;
+    try {
+      value = typeof text === 'string' ? text : await text();
+    } catch {
+      return;
+    }
+    await copyText(value);
     setCopied(true);
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setCopied(false), COPY_CONFIRM_MS);

@@ -5,6 +5,8 @@ import { call } from '@/lib/api';
 export type { TApiKey };
 
 export const API_KEYS_QUERY = ['api-keys'] as const;
+/** The routes a key may be limited to (the key form's list): the account's endpoints change it. */
+export const CALLABLE_ROUTES_QUERY = ['callable-routes'] as const;
 
 /** The full key of one API key (GET /api/key/{id} reveals it). */
 export async function revealKey(id: string): Promise<string> {

@@ -17,7 +17,7 @@ const id = '00000000-0000-4000-8000-000000000001';
 const scopes = { data: [...API_KEY_SCOPES] };
 
 describe('API keys', () => {
-  it('create requires a name and a scope, then shows the full key once with copy and a warning', async () => {
+  it('create requires a name and a scope, then shows the full key with copy, what happens to it, and a ready call', async () => {
     const calls = mockFetch({
       'GET /api/key/scopes': { body: scopes },
       'GET /api/aiendpoint': { body: { data: [endpointFixture({ route_name: 'acme/echo' })] } },
@@ -56,8 +56,14 @@ describe('API keys', () => {
     await user.click(create);
     const region = await screen.findByRole('region', { name: 'Your new API key' });
     expect(within(region).getByTestId('full-key')).toHaveTextContent(FULL_KEY);
-    expect(within(region).getByRole('alert')).toHaveTextContent('This is the only time it is shown in full');
-    expect(within(region).getByRole('button', { name: 'Copy' })).toBeInTheDocument();
+    // The truth (issue 38): it can be revealed again, and each reveal is logged.
+    expect(within(region).getByRole('note')).toHaveTextContent("recorded in the account's activity log");
+    expect(within(region).queryByText(/only time/)).not.toBeInTheDocument();
+    expect(within(region).getAllByRole('button', { name: 'Copy' })).toHaveLength(2);
+    // A ready-to-run call with the new key and the newest route.
+    const ready = await within(region).findByTestId('ready-call');
+    await waitFor(() => expect(ready).toHaveTextContent('x-route-name: acme/echo'));
+    expect(ready).toHaveTextContent(`x-api-key: ${FULL_KEY}`);
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({
       name: 'Backend',
       scope: ['gateway.invoke'],
@@ -82,7 +88,8 @@ describe('API keys', () => {
   it('edit with an unknown id goes to /404', async () => {
     mockFetch({
       'GET /api/key/scopes': { body: scopes },
-      'GET /api/key/:id': { status: 404, body: { message: 'Not found' } },
+      // The form reads the key from the list (GET /api/key/{id} would reveal, and log, it).
+      'GET /api/key': { body: { data: [apiKeyFixture({ id })] } },
     });
     const { router } = renderPage(ApiKeyEditPage, {
       route: '/account/apikeys/edit',

@@ -24,6 +24,7 @@ afterEach(async () => {
 });
 
 const FULL_KEY = `air_${'a'.repeat(40)}`;
+const MASKED = 'air_aaaa…';
 const keyId = '00000000-0000-4000-8000-000000000001';
 const EP_OK = '00000000-0000-4000-8000-00000000e001';
 const EP_DOWN = '00000000-0000-4000-8000-00000000e002';
@@ -237,29 +238,32 @@ describe('dashboard "Get started" checklist', () => {
     expect(within(steps[2]!).getByTestId('snippet-curl')).toHaveTextContent(`x-api-key: ${PLACEHOLDER_KEY}`);
   });
 
-  it('builds every example from the origin, the revealed first key and a real route', async () => {
+  it('builds every example from the origin, the newest key masked and a real route, revealing nothing', async () => {
     signIn();
-    withKeyAndRoute();
+    const calls = withKeyAndRoute();
     const { user } = renderPage(DashboardPage, { route: '/dashboard', path: '/dashboard' });
     const origin = window.location.origin;
-    await waitFor(() => expect(screen.getByTestId('snippet-curl')).toHaveTextContent(FULL_KEY));
+    await waitFor(() => expect(screen.getByTestId('snippet-curl')).toHaveTextContent(MASKED));
     const curl = screen.getByTestId('snippet-curl').textContent!;
     expect(curl).toContain(`'${origin}/api/v1'`);
-    expect(curl).toContain(`x-api-key: ${FULL_KEY}`);
+    expect(curl).toContain(`x-api-key: ${MASKED}`);
+    expect(curl).not.toContain(FULL_KEY);
     expect(curl).toContain('x-route-name: acme/echo');
     expect(curl).toContain('"messages":[{"role":"user","content":"Hello!"}]');
     expect(curl).toContain('"stream":false');
 
     await user.click(screen.getByRole('tab', { name: 'NodeJS' }));
     const node = screen.getByTestId('snippet-node').textContent!;
-    expect(node).toContain(`Bearer ${FULL_KEY}`);
+    expect(node).toContain(`Bearer ${MASKED}`);
     expect(node).toContain('\'x-route-name\': "acme/echo"');
     await user.click(screen.getByRole('tab', { name: 'Python' }));
-    expect(screen.getByTestId('snippet-python')).toHaveTextContent(`"x-api-key": "${FULL_KEY}"`);
+    expect(screen.getByTestId('snippet-python')).toHaveTextContent(`"x-api-key": "${MASKED}"`);
 
     const openai = screen.getByTestId('snippet-openai').textContent!;
     expect(openai).toContain(`baseURL: "${origin}/api/v1"`);
     expect(openai).toContain('model: "gpt-4o"');
+    // Each reveal is a line in the activity log: showing the dashboard reveals no key.
+    expect(calls.some((c) => c.url.startsWith('/api/key/'))).toBe(false);
   });
 
   it('keeps the placeholders and only warns when the key fetch fails', async () => {
@@ -298,20 +302,25 @@ describe('dashboard "Get started" checklist', () => {
     expect(warn).not.toHaveBeenCalled();
   });
 
-  it('copies an example and confirms for 2 seconds', async () => {
+  it('copies an example with the real key and confirms for 2 seconds', async () => {
     signIn();
     withKeyAndRoute();
     renderPage(DashboardPage, { route: '/dashboard', path: '/dashboard' });
     // After renderPage: user-event installs its own clipboard stub on setup.
     const writeText = vi.fn(async (_text: string) => {});
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    await waitFor(() => expect(screen.getByTestId('snippet-curl')).toHaveTextContent(FULL_KEY));
+    await waitFor(() => expect(screen.getByTestId('snippet-curl')).toHaveTextContent(MASKED));
     vi.useFakeTimers();
     const panel = screen.getByTestId('snippet-curl').parentElement!;
     await act(async () => {
       fireEvent.click(within(panel).getByRole('button', { name: 'Copy' }));
     });
-    expect(writeText).toHaveBeenCalledWith(screen.getByTestId('snippet-curl').textContent);
+    // Shown masked, copied whole (the key is revealed only now).
+    await vi.waitFor(() =>
+      expect(writeText).toHaveBeenCalledWith(
+        screen.getByTestId('snippet-curl').textContent!.replace(MASKED, FULL_KEY),
+      ),
+    );
     expect(within(panel).getByRole('button', { name: 'Copied!' })).toBeInTheDocument();
     act(() => vi.advanceTimersByTime(1900));
     expect(within(panel).getByRole('button', { name: 'Copied!' })).toBeInTheDocument();

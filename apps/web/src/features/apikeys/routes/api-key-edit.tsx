@@ -2,7 +2,7 @@ import * as React from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { AlertTriangle } from 'lucide-react';
+import { Info } from 'lucide-react';
 import { ZCreateApiKey, ZUpdateApiKey } from '@air/shared/schemas/api-key';
 import { fromIsoDate, toIsoDate } from '@/components/form/date-field';
 import { Form } from '@/components/form/form';
@@ -11,10 +11,19 @@ import { PageHeading } from '@/components/layout/page-heading';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
-import { ApiError, call } from '@/lib/api';
+import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
-import { API_KEYS_QUERY, fetchScopes, type TApiKey } from '../api-keys-api';
 import { LoadingStatus } from '@/components/ui/loading-status';
+import { ReadyCall } from '@/features/dashboard/components/ready-call';
+import { quickstartRouteQuery, refreshDashboard } from '@/features/dashboard/dashboard-data';
+import { PLACEHOLDER_ROUTE } from '@/features/dashboard/snippets';
+import {
+  API_KEYS_QUERY,
+  apiKeysQuery,
+  CALLABLE_ROUTES_QUERY,
+  fetchScopes,
+  type TApiKey,
+} from '../api-keys-api';
 
 /** /account/apikeys/create and /account/apikeys/edit?id=: one page, the path decides the mode. */
 export default function ApiKeyEditPage() {
@@ -24,15 +33,14 @@ export default function ApiKeyEditPage() {
 }
 
 /**
- * A saved key changes the list, its own page and the dashboard's first key: all are fetched again,
- * or a list opened before (cached for 30 s) would not show the new key or name.
+ * A saved key changes the list and the dashboard (its checklist and its snippets' key): all are
+ * fetched again, or a page opened before (cached for 30 s) would not show the new key or name.
  */
 function useForgetKeys() {
   const queryClient = useQueryClient();
   return () => {
     void queryClient.invalidateQueries({ queryKey: API_KEYS_QUERY });
-    void queryClient.invalidateQueries({ queryKey: ['api-key'] });
-    void queryClient.invalidateQueries({ queryKey: ['quickstart-key'] });
+    void refreshDashboard(queryClient);
   };
 }
 
@@ -68,7 +76,7 @@ function capOf(value: unknown): unknown {
 function useCallableRoutes() {
   const handleError = useErrorHandler();
   const routes = useQuery({
-    queryKey: ['callable-routes'],
+    queryKey: CALLABLE_ROUTES_QUERY,
     queryFn: async () => {
       const [own, shared] = await Promise.all([
         call('GET /api/aiendpoint'),
@@ -145,8 +153,10 @@ function CreateApiKey() {
   const scopes = useScopeOptions();
   const routes = useCallableRoutes();
   const forgetKeys = useForgetKeys();
-  // The full key exists in this component's state only: leaving the page forgets it for good.
+  // The full key is kept in this component's state only; later it can be revealed again from the
+  // list by members who may manage keys, and each reveal is recorded in the activity log.
   const [created, setCreated] = React.useState<{ name: string; key: string } | null>(null);
+  const route = useQuery({ ...quickstartRouteQuery, enabled: created !== null });
 
   return (
     <section className="max-w-xl">
@@ -158,12 +168,9 @@ function CreateApiKey() {
             <CardDescription>{t('created.description', { name: created.name })}</CardDescription>
           </CardHeader>
           <CardContent className="space-y-4">
-            <p
-              role="alert"
-              className="flex items-start gap-2 rounded-md border border-orange-300 bg-orange-50 p-3 text-sm text-orange-900 dark:border-orange-800 dark:bg-orange-950/40 dark:text-orange-200"
-            >
-              <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-              {t('created.warning')}
+            <p role="note" className="flex items-start gap-2 rounded-md border bg-muted/50 p-3 text-sm">
+              <Info className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              {t('created.notice')}
             </p>
             <div className="flex flex-wrap items-center gap-2">
               <code data-testid="full-key" className="rounded bg-muted px-2 py-1 font-mono text-sm break-all">
@@ -171,6 +178,8 @@ function CreateApiKey() {
               </code>
               <CopyButton text={created.key} />
             </div>
+            {/* The key is on screen already: the call shows it whole. */}
+            <ReadyCall apiKey={{ shown: created.key }} routeName={route.data ?? PLACEHOLDER_ROUTE} />
             <Button asChild variant="outline">
               <Link to="/account/apikeys">{t('created.done')}</Link>
             </Button>
@@ -203,29 +212,26 @@ function EditApiKey({ id }: { id: string | null }) {
   const scopes = useScopeOptions();
   const routes = useCallableRoutes();
   const forgetKeys = useForgetKeys();
-  const key = useQuery({
-    queryKey: ['api-key', id],
-    enabled: Boolean(id),
-    retry: false,
-    queryFn: async () => (await call('GET /api/key/:id', { params: { id: id ?? '' } })).data ?? null,
-  });
+  // The key's settings come from the list, not GET /api/key/{id}: that call reveals the key, and
+  // each reveal is recorded in the activity log; editing a name is not a reveal.
+  const list = useQuery(apiKeysQuery);
+  const found = list.data?.find((k) => k.id === id);
+  const unknown = Boolean(list.data && !found);
 
   // Spec section 8: a missing (or unknown) API key id goes to /404.
   React.useEffect(() => {
-    if (!id) void navigate('/404', { replace: true });
-    else if (key.error instanceof ApiError && (key.error.status === 404 || key.error.status === 400))
-      void navigate('/404', { replace: true });
-    else if (key.error) handleError(key.error);
-  }, [id, key.error, navigate, handleError]);
+    if (!id || unknown) void navigate('/404', { replace: true });
+    else if (list.error) handleError(list.error);
+  }, [id, unknown, list.error, navigate, handleError]);
 
   if (!id) return null;
   return (
     <section className="max-w-xl">
       <PageHeading />
-      {key.data && scopes.data && routes.data ? (
+      {found && scopes.data && routes.data ? (
         <Form
-          key={key.data.id}
-          fields={keyFields(t, scopes.data, routes.data, key.data)}
+          key={found.id}
+          fields={keyFields(t, scopes.data, routes.data, found)}
           schema={ZUpdateApiKey}
           call="PATCH /api/key/:id"
           params={{ id }}
@@ -233,7 +239,7 @@ function EditApiKey({ id }: { id: string | null }) {
           redirect="/account/apikeys"
           cancel={() => void navigate('/account/apikeys')}
         />
-      ) : key.error ? null : (
+      ) : list.error || unknown ? null : (
         <Pending />
       )}
     </section>

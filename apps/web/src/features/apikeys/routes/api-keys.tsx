@@ -14,6 +14,7 @@ import { useDialog } from '@/app/dialog-provider';
 import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { API_KEYS_QUERY, apiKeysQuery, deleteApiKeys, type TApiKey } from '../api-keys-api';
+import { refreshDashboard } from '@/features/dashboard/dashboard-data';
 import { KeyCap, KeyExpiry, KeyRoutes, KeyStatus } from '../key-controls';
 import { RevealKey } from '../reveal-key';
 
@@ -29,7 +30,9 @@ export default function ApiKeysPage() {
     if (keys.error) handleError(keys.error);
   }, [keys.error, handleError]);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: API_KEYS_QUERY });
+  // A revoked or deleted key leaves the dashboard's checklist and snippets too.
+  const refresh = () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: API_KEYS_QUERY }), refreshDashboard(queryClient)]);
 
   function confirm(title: string, description: string, buttonText: string, run: () => Promise<unknown>) {
     dialog.open({

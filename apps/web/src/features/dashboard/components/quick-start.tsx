@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { CodeBlock } from './code-block';
-import { buildSnippets, SAMPLE_MODEL } from '../snippets';
+import type { TSnippetKey } from '../snippet-key';
+import { buildSnippets, SAMPLE_MODEL, type TSnippetKind } from '../snippets';
 
 /** The snippet tabs: the snippet's key, and the language's name as shown. */
 const LANGUAGES = [
@@ -10,12 +11,23 @@ const LANGUAGES = [
   ['python', 'Python'],
 ] as const;
 
-/** The examples (cURL, NodeJS, Python) and the OpenAI-compatible form, with the key and route given. */
-export function QuickStart({ apiKey, routeName }: { apiKey: string; routeName: string }) {
-  const { t } = useTranslation('dashboard');
-  // The server's APP_URL is the origin the console is served from.
+/**
+ * The snippets for `apiKey` and `routeName` as shown, and for each a copy function that answers it
+ * with the real key when the shown one is masked. The server's APP_URL is the console's origin.
+ */
+export function useSnippets(apiKey: TSnippetKey, routeName: string) {
   const origin = window.location.origin;
-  const snippets = buildSnippets({ origin, apiKey, routeName });
+  const shown = buildSnippets({ origin, apiKey: apiKey.shown, routeName });
+  const { full } = apiKey;
+  const copy = (kind: TSnippetKind) =>
+    full ? async () => buildSnippets({ origin, apiKey: await full(), routeName })[kind] : undefined;
+  return { origin, shown, copy };
+}
+
+/** The examples (cURL, NodeJS, Python) and the OpenAI-compatible form, with the key and route given. */
+export function QuickStart({ apiKey, routeName }: { apiKey: TSnippetKey; routeName: string }) {
+  const { t } = useTranslation('dashboard');
+  const { origin, shown: snippets, copy } = useSnippets(apiKey, routeName);
   return (
     <div className="min-w-0 space-y-4">
       <Tabs defaultValue="curl">
@@ -32,6 +44,7 @@ export function QuickStart({ apiKey, routeName }: { apiKey: string; routeName: s
               code={snippets[value]}
               label={t('quickstart.snippet', { name })}
               testId={`snippet-${value}`}
+              copy={copy(value)}
             />
           </TabsContent>
         ))}
@@ -45,7 +58,12 @@ export function QuickStart({ apiKey, routeName }: { apiKey: string; routeName: s
           <dt className="text-muted-foreground">{t('openai.endpoint')}</dt>
           <dd className="font-mono break-all">{`${origin}/api/v1/chat/completions`}</dd>
         </dl>
-        <CodeBlock code={snippets.openai} label={t('openai.title')} testId="snippet-openai" />
+        <CodeBlock
+          code={snippets.openai}
+          label={t('openai.title')}
+          testId="snippet-openai"
+          copy={copy('openai')}
+        />
       </div>
     </div>
   );

@@ -13,7 +13,8 @@ import { TopRoutes } from '../components/top-routes';
 import { WelcomeNote } from '../components/welcome-note';
 import { mayReadKeys, quickstartKeyQuery, quickstartRouteQuery } from '../dashboard-data';
 import { overviewQuery } from '../overview-api';
-import { PLACEHOLDER_KEY, PLACEHOLDER_ROUTE } from '../snippets';
+import { useSnippetKey } from '../snippet-key';
+import { PLACEHOLDER_ROUTE } from '../snippets';
 
 function OverviewSkeleton() {
   const { t } = useTranslation('dashboard');
@@ -48,10 +49,11 @@ export default function DashboardPage() {
   const key = useQuery({ ...quickstartKeyQuery, enabled: canReadKeys });
   const route = useQuery(quickstartRouteQuery);
 
+  // The key shows masked; copying a snippet copies it with the real key.
+  const snippetKey = useSnippetKey(canReadKeys ? key.data : null);
+
   const data = overview.data;
-  const examples = (
-    <QuickStart apiKey={key.data ?? PLACEHOLDER_KEY} routeName={route.data ?? PLACEHOLDER_ROUTE} />
-  );
+  const examples = <QuickStart apiKey={snippetKey} routeName={route.data ?? PLACEHOLDER_ROUTE} />;
   const started = data?.started;
   const checklistOpen = started ? !(started.key && started.call) : false;
 

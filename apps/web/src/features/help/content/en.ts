@@ -12,7 +12,7 @@ export const HELP_EN: THelpSection[] = [
       {
         list: [
           'Register: create your account at /signup with your name, email and a password (or a social provider). Confirm the email from the link AIR sends you.',
-          'Take an API key: in Account → API keys, create a key with the gateway.invoke scope. The full key (air_ followed by 40 characters) is shown once: copy it then. A developer of the account can reveal it again later.',
+          'Take an API key: in Account → API keys, create a key with the gateway.invoke scope. The full key (air_ followed by 40 characters) shows when it is made; members who may manage keys can reveal it again from the list, and each reveal is recorded in the activity log.',
           'Register an endpoint: in the AI endpoint registry, add an endpoint with a route name such as acme/support-bot and the URL that answers OpenAI chat completions. Or pick a shared endpoint in the marketplace.',
           'Make the first call: POST your messages to the gateway with the key and the route name. The dashboard shows the same call as cURL, NodeJS and Python with your key filled in, and each endpoint has a Try it tab.',
         ],

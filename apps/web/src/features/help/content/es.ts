@@ -12,7 +12,7 @@ export const HELP_ES: THelpSection[] = [
       {
         list: [
           'Regístrate: crea tu cuenta en /signup con tu nombre, correo y contraseña (o un proveedor social). Confirma el correo con el enlace que te envía AIR.',
-          'Obtén una clave de API: en Cuenta → Claves de API, crea una clave con el ámbito gateway.invoke. La clave completa (air_ seguido de 40 caracteres) se muestra una sola vez: cópiala entonces. Un desarrollador de la cuenta puede volver a verla después.',
+          'Obtén una clave de API: en Cuenta → Claves de API, crea una clave con el ámbito gateway.invoke. La clave completa (air_ seguido de 40 caracteres) se muestra al crearla; los miembros que pueden gestionar claves pueden volver a mostrarla desde la lista, y cada vez queda registrada en el registro de actividad.',
           'Registra un endpoint: en el registro de endpoints de IA, añade un endpoint con un nombre de ruta como acme/support-bot y la URL que responde chat completions de OpenAI. O elige un endpoint compartido en el marketplace.',
           'Haz la primera llamada: envía tus mensajes al gateway con la clave y el nombre de ruta. El panel muestra la misma llamada en cURL, NodeJS y Python con tu clave, y cada endpoint tiene una pestaña Pruébalo.',
         ],

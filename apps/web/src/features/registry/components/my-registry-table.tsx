@@ -1,3 +1,4 @@
+import * as React from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,10 +10,21 @@ import { BlankSlate } from '@/components/ui/blank-slate';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { useErrorHandler } from '@/lib/error-handler';
+import { CALLABLE_ROUTES_QUERY } from '@/features/apikeys/api-keys-api';
+import { refreshDashboard } from '@/features/dashboard/dashboard-data';
 import type { TAiEndpoint } from '../endpoint-types';
 import { deleteEndpoints, MY_ENDPOINTS_QUERY, SHARED_ENDPOINTS_QUERY } from '../registry-api';
 import { ActiveBadge, VisibilityBadge } from './endpoint-badges';
+import { EndpointCreated } from './endpoint-created';
 import { endpointColumns } from './registry-columns';
+
+/** The new endpoint's id in a create dialog's answer (`{ data: { id } }`), if any. */
+function createdId(result: unknown): string | null {
+  if (typeof result !== 'object' || result === null || !('data' in result)) return null;
+  const { data } = result;
+  if (typeof data !== 'object' || data === null || !('id' in data)) return null;
+  return typeof data.id === 'string' ? data.id : null;
+}
 
 /** Spec section 9. */
 export const REGISTRY_PAGE_SIZE = 12;
@@ -24,11 +36,17 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
   const dialog = useDialog();
   const handleError = useErrorHandler();
   const queryClient = useQueryClient();
+  // The endpoint just made: its ready-to-run call shows above the list until dismissed.
+  const [justMade, setJustMade] = React.useState<string | null>(null);
+  const made = justMade ? data?.find((row) => row.id === justMade) : undefined;
 
+  // An endpoint also shows on the dashboard (checklist, health, snippets) and in the key form's routes.
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: MY_ENDPOINTS_QUERY }),
       queryClient.invalidateQueries({ queryKey: SHARED_ENDPOINTS_QUERY }),
+      queryClient.invalidateQueries({ queryKey: CALLABLE_ROUTES_QUERY }),
+      refreshDashboard(queryClient),
     ]);
 
   // The field definitions carry the request schemas (and zod with them): load on first use.
@@ -43,7 +61,9 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
       call: 'POST /api/aiendpoint',
       ...createEndpointForm(t),
       callback: (result) => {
-        if (result) void refresh();
+        if (!result) return;
+        setJustMade(createdId(result));
+        void refresh();
       },
     });
   }
@@ -115,27 +135,33 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
     </Button>
   );
 
+  const createdCard = made ? (
+    <EndpointCreated routeName={made.route_name} onClose={() => setJustMade(null)} />
+  ) : null;
   if (data && data.length === 0) {
     return <BlankSlate title={t('empty.title')} text={t('empty.text')} action={newButton} />;
   }
   return (
-    <DataTable<TAiEndpoint>
-      label={t('tab.mine')}
-      data={data}
-      loading={loading}
-      columns={columns}
-      pageSize={REGISTRY_PAGE_SIZE}
-      searchKeys={['name', 'route_name', 'route_endpoint', 'route_type']}
-      selectable
-      toolbar={newButton}
-      onRowClick={(row) => void navigate(`/aiendpoints/${row.id}`)}
-      rowLabel={(row) => row.route_name}
-      actions={[
-        { label: t('action.view'), onSelect: (row) => void navigate(`/aiendpoints/${row.id}`) },
-        { label: t('action.edit'), onSelect: (row) => void openEdit(row) },
-        { label: t('action.delete'), destructive: true, onSelect: (row) => confirmDelete([row]) },
-      ]}
-      bulkActions={[{ label: t('action.delete'), destructive: true, onSelect: confirmDelete }]}
-    />
+    <>
+      {createdCard}
+      <DataTable<TAiEndpoint>
+        label={t('tab.mine')}
+        data={data}
+        loading={loading}
+        columns={columns}
+        pageSize={REGISTRY_PAGE_SIZE}
+        searchKeys={['name', 'route_name', 'route_endpoint', 'route_type']}
+        selectable
+        toolbar={newButton}
+        onRowClick={(row) => void navigate(`/aiendpoints/${row.id}`)}
+        rowLabel={(row) => row.route_name}
+        actions={[
+          { label: t('action.view'), onSelect: (row) => void navigate(`/aiendpoints/${row.id}`) },
+          { label: t('action.edit'), onSelect: (row) => void openEdit(row) },
+          { label: t('action.delete'), destructive: true, onSelect: (row) => confirmDelete([row]) },
+        ]}
+        bulkActions={[{ label: t('action.delete'), destructive: true, onSelect: confirmDelete }]}
+      />
+    </>
   );
 }

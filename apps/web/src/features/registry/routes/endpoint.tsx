@@ -6,6 +6,7 @@ import { Info, Loader2 } from 'lucide-react';
 import { Breadcrumb } from '@/components/layout/breadcrumb';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useErrorHandler } from '@/lib/error-handler';
+import { refreshDashboard } from '@/features/dashboard/dashboard-data';
 import { useSession } from '@/lib/session';
 import { EndpointOverviewForm } from '../components/endpoint-overview-form';
 import { EndpointPrice } from '../components/endpoint-price';
@@ -48,6 +49,8 @@ export default function EndpointPage() {
     queryClient.setQueryData<TAiEndpoint | null>(queryKey, (old) => (old ? { ...old, ...patch } : old));
     void queryClient.invalidateQueries({ queryKey: MY_ENDPOINTS_QUERY });
     void queryClient.invalidateQueries({ queryKey: SHARED_ENDPOINTS_QUERY });
+    // Active, name and upstream show on the dashboard too (health, the snippets' route).
+    void refreshDashboard(queryClient);
   }
 
   return (
