@@ -1,15 +1,28 @@
 import { redirect, type LoaderFunctionArgs } from 'react-router';
+import type { TRole } from '@air/shared/permissions';
 import { routeGuard, type TGuardUser, type TRouteRequirement } from '@air/shared/route-guard';
 import { getSession } from '@/lib/session';
-import { toast } from '@/components/ui/use-toast';
-import i18n from '@/lib/i18n';
+
+/** A guarded page's loader data when the member is signed in but lacks the role it needs. */
+export interface TForbidden {
+  forbidden: TRole;
+}
+
+export function isForbidden(data: unknown): data is TForbidden {
+  return typeof data === 'object' && data !== null && 'forbidden' in data;
+}
 
 /**
  * A route loader that applies the shared route guard (spec section 4) before the page loads, so a
  * redirect happens in the router and the guarded page's code is never fetched.
+ *
+ * One rule departs from the spec (decision 042): a signed-in member without the permission is not
+ * sent to /signin, which read as a sign-out. The other rules still apply as if the page needed
+ * only a session (an unverified member still goes to verify); then the loader answers
+ * `{ forbidden: role }` and the router shows the page that names the role, inside the app.
  */
 export function guardLoader(required: TRouteRequirement) {
-  return ({ request }: LoaderFunctionArgs) => {
+  return ({ request }: LoaderFunctionArgs): TForbidden | null => {
     if (required === null) return null;
     const { user, token } = getSession();
     const guardUser: TGuardUser | null = user
@@ -22,19 +35,19 @@ export function guardLoader(required: TRouteRequirement) {
         }
       : null;
     const url = new URL(request.url);
-    const result = routeGuard({
-      path: url.pathname,
-      required,
-      user: guardUser,
-      token,
-      linkToken: url.searchParams.has('token'),
-    });
-    if ('redirect' in result) {
-      // The spec sends a signed-in user without the permission to /signin; say why, or it reads as
-      // a sign-out.
-      if (result.reason === 'forbidden') toast({ variant: 'error', title: i18n.t('common:guard.forbidden') });
-      throw redirect(result.redirect);
-    }
-    return null;
+    const guard = (need: TRouteRequirement) =>
+      routeGuard({
+        path: url.pathname,
+        required: need,
+        user: guardUser,
+        token,
+        linkToken: url.searchParams.has('token'),
+      });
+    const result = guard(required);
+    if (!('redirect' in result)) return null;
+    if (result.reason !== 'forbidden' || required === 'signed-in') throw redirect(result.redirect);
+    const asMember = guard('signed-in');
+    if ('redirect' in asMember) throw redirect(asMember.redirect);
+    return { forbidden: required };
   };
 }

@@ -35,7 +35,7 @@ describe('router', () => {
     await waitFor(() => expect(document.title).toBe('Sign in | AIR'));
   });
 
-  it('sends a signed-in user without the permission to /signin and says why', async () => {
+  it('shows a signed-in user without the permission which role the page needs, never /signin (decision 042)', async () => {
     act(() =>
       setSession(
         signInFixture({
@@ -54,8 +54,9 @@ describe('router', () => {
       ),
     );
     const router = renderAt('/account/users');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/signin'));
-    expect(await screen.findByText("You don't have access to that page")).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'You need the Admin role' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/account/users');
+    expect(screen.getByText(/The owner or an admin of .* can give you the Admin role/)).toBeTruthy();
   });
 
   it('declares every route of the spec once, including both scaffold readings', () => {

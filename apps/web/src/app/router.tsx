@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { createBrowserRouter, useLoaderData, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { ROUTES, type TLayout, type TRouteMeta } from '@/app/routes';
-import { guardLoader } from '@/app/guard';
+import { guardLoader, isForbidden } from '@/app/guard';
 import { startPreload } from '@/app/route-preload';
 import { Root } from '@/app/root';
 import { RouteError } from '@/app/route-error';
@@ -44,15 +44,34 @@ const lazyDataLayout = (load: () => TModule) => async () => {
   return { Component: withQueryProvider(Layout) };
 };
 
-/** The guard (a redirect throws before anything is fetched), then the page's preload. */
+/**
+ * The guard (a redirect throws before anything is fetched), then the page's preload; a member
+ * without the page's role gets no preload (its calls would be refused) but the page naming the role.
+ */
 function routeLoader(route: TRouteMeta) {
   const guard = guardLoader(route.permission);
   return (args: LoaderFunctionArgs) => {
     const result = guard(args);
-    startPreload(route, args.params);
+    if (!isForbidden(result)) startPreload(route, args.params);
     return result;
   };
 }
+
+/** A page that needs a role: rendered as itself, or as the page naming the role it needs (decision 042). */
+const lazyGuardedPage = (route: TRouteMeta) => async () => {
+  const [{ default: Page }, { default: Forbidden }] = await Promise.all([
+    route.page(),
+    import('@/features/errors/routes/forbidden'),
+  ]);
+  function GuardedPage() {
+    const data = useLoaderData();
+    return isForbidden(data) ? <Forbidden role={data.forbidden} /> : <Page />;
+  }
+  return { Component: GuardedPage };
+};
+
+/** Pages whose permission a signed-in member may lack (any but public and "signed in"). */
+const needsRole = (route: TRouteMeta) => route.permission !== null && route.permission !== 'signed-in';
 
 /** Build the route objects from the route table: one lazy layout route per layout, pages under it. */
 export function buildRoutes(): RouteObject[] {
@@ -64,7 +83,7 @@ export function buildRoutes(): RouteObject[] {
       path: route.path,
       loader: routeLoader(route),
       handle: { title: route.title, permission: route.permission } satisfies TRouteHandle,
-      lazy: lazyComponent(route.page),
+      lazy: needsRole(route) ? lazyGuardedPage(route) : lazyComponent(route.page),
     })),
   }));
   // Any other path: the not-found page, in the plain layout like /notfound and /404.

@@ -31,11 +31,12 @@ function DuplicateUserStep() {
   );
 }
 
-function WelcomeStep() {
+/** `canCreateKey`: only members who may manage keys are told to create one; others, whom to ask. */
+function WelcomeStep({ canCreateKey }: { canCreateKey: boolean }) {
   const { t } = useTranslation('onboarding');
   const items = [
     { icon: Network, text: t('welcome.register') },
-    { icon: KeyRound, text: t('welcome.key') },
+    { icon: KeyRound, text: canCreateKey ? t('welcome.key') : t('welcome.keyAsk') },
     { icon: Waypoints, text: t('welcome.call') },
   ];
   return (
@@ -88,7 +89,12 @@ export function useOnboardingSteps(user: TSessionUser | null): TOnboardingStep[]
   if (user?.duplicate_user) {
     steps.push({ id: 'duplicate', title: t('duplicate.title'), content: <DuplicateUserStep /> });
   }
-  steps.push({ id: 'welcome', title: t('welcome.title'), content: <WelcomeStep /> });
+  const canCreateKey = hasPermission(user?.permission, 'developer');
+  steps.push({
+    id: 'welcome',
+    title: t('welcome.title'),
+    content: <WelcomeStep canCreateKey={canCreateKey} />,
+  });
   if (hasPermission(user?.permission, 'admin')) {
     steps.push({ id: 'invite', title: t('invite.title'), content: <InviteStep /> });
   }
