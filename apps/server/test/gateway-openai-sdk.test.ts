@@ -1,4 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
+import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aiEndpoints, usageEvents } from '../src/db/schema';
@@ -138,8 +139,13 @@ describe('the official openai SDK as a gateway client', () => {
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe('Hello world');
     const row = await lastUsage(silentEndpointId);
-    // 28 prompt characters and 11 streamed ones, at 4 characters a token, rounded up.
-    expect([row.promptTokens, row.completionTokens, row.tokensEstimated]).toEqual([7, 3, true]);
+    // Counted with the tokenizer (cl100k_base), not guessed from characters (28 and 11: 7 and 3).
+    expect([row.promptTokens, row.completionTokens, row.tokensEstimated]).toEqual([
+      countTokens('Say hello to the whole world'),
+      countTokens('Hello world'),
+      true,
+    ]);
+    expect([row.promptTokens, row.completionTokens]).toEqual([6, 2]);
   });
 
   it('keeps working unchanged, streamed and not, against a routed endpoint whose first upstream is down', async () => {
