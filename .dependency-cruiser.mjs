@@ -28,6 +28,7 @@ export const TABLE_OWNERS = [
   { tables: ['support-messages'], owners: ['support'] },
   { tables: ['usage-events', 'usage-daily', 'quota-warnings', 'meter-batches'], owners: ['usage'] },
   { tables: ['mail-outbox'], owners: ['dev-mail'] },
+  { tables: ['webhooks', 'webhook-deliveries'], owners: ['webhooks'] },
   {
     tables: ['plans', 'subscriptions', 'cards', 'invoices', 'billing', 'spend-limits', 'marketplace-charges'],
     owners: ['billing'],

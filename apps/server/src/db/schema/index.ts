@@ -29,3 +29,5 @@ export * from './user-identities';
 export * from './endpoint-daily';
 export * from './marketplace-charges';
 export * from './spend-limits';
+export * from './webhooks';
+export * from './webhook-deliveries';
