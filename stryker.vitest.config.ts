@@ -1,4 +1,16 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// `@air/shared` is a workspace link to the original folder, which Stryker's sandbox copy does not
+// replace: resolved here to the sandbox's own sources, so a mutant of the shared package reaches
+// the server tests too.
+const shared = path.resolve(import.meta.dirname, 'packages/shared/src');
+const resolve = {
+  alias: [
+    { find: /^@air\/shared$/, replacement: `${shared}/index.ts` },
+    { find: /^@air\/shared\/(.*)$/, replacement: `${shared}/$1.ts` },
+  ],
+};
 
 // The tests `npm run mutate` runs against each mutant: the ones that exercise money, limits and
 // access (a whole server pass is too slow to repeat per mutant on two cores). Embedded database;
@@ -8,6 +20,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
+        resolve,
         test: {
           name: 'shared',
           root: './packages/shared',
@@ -16,6 +29,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'server',
           root: './apps/server',
