@@ -66,23 +66,34 @@ export function goneResult(): TCallResult {
   };
 }
 
-/** The request-log row of a valid key's call to a route it cannot reach: no endpoint, never billed. */
-export function unknownRouteRow(key: TKeyAuth, latencyMs: number): TUsageRow {
+/**
+ * The request-log row of a valid key's call the gateway refused itself (issue 38 item 2): an
+ * unknown route, a missing card, the spend limit, the quota, the key's cap or its rate. No
+ * endpoint and no provider, so it is never billed, never counted to the quota (storedCalls reads
+ * calls with an endpoint) and never in a provider's statistics; its status counts in the caller's
+ * error rate.
+ */
+export function refusedRow(key: TKeyAuth, code: TGatewayErrorCode, latencyMs: number): TUsageRow {
   return {
     callerAccountId: key.accountId,
     keyId: key.keyId,
     endpointId: null,
     providerAccountId: null,
-    status: GATEWAY_ERRORS.route_not_found.status,
+    status: GATEWAY_ERRORS[code].status,
     latencyMs: Math.round(latencyMs),
     promptTokens: null,
     completionTokens: null,
     tokensEstimated: false,
     streamed: false,
-    errorCode: 'route_not_found',
+    errorCode: code,
     attempts: 0,
     cacheHit: false,
     price: null,
     createdAt: new Date(),
   };
+}
+
+/** The request-log row of a valid key's call to a route it cannot reach: no endpoint, never billed. */
+export function unknownRouteRow(key: TKeyAuth, latencyMs: number): TUsageRow {
+  return refusedRow(key, 'route_not_found', latencyMs);
 }
