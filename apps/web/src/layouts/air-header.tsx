@@ -7,7 +7,7 @@ import { UserMenu } from '@/components/layout/user-menu';
 import { PreferencesBar } from '@/components/layout/preferences-bar';
 import { Button } from '@/components/ui/button';
 
-/** The marketplace-style top bar shared by the air layouts: links when signed in, sign-in otherwise. */
+/** The marketplace-style top bar shared by the air layouts: links when signed in, sign-in and sign-up otherwise. */
 export function AirHeader({ full = false }: { full?: boolean }) {
   const { t } = useTranslation();
   const { signedIn } = useSession();
@@ -40,8 +40,11 @@ export function AirHeader({ full = false }: { full?: boolean }) {
         ) : (
           <div className="flex items-center gap-2">
             <PreferencesBar />
-            <Button asChild size="sm">
+            <Button asChild size="sm" variant="outline">
               <Link to="/signin">{t('auth.signIn')}</Link>
+            </Button>
+            <Button asChild size="sm">
+              <Link to="/signup">{t('auth.signUp')}</Link>
             </Button>
           </div>
         )}

@@ -21,7 +21,7 @@ export function PreferencesBar() {
         className="h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
       >
         {LOCALES.map((lng) => (
-          <option key={lng} value={lng}>
+          <option key={lng} value={lng} lang={lng}>
             {t(`language.${lng}`)}
           </option>
         ))}

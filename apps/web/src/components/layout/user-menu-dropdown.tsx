@@ -136,7 +136,7 @@ export function UserMenuDropdown({ opening }: { opening?: TMenuOpening }) {
               onValueChange={(lng) => changeLocale(lng as TLocale)}
             >
               {LOCALES.map((lng) => (
-                <DropdownMenuRadioItem key={lng} value={lng}>
+                <DropdownMenuRadioItem key={lng} value={lng} lang={lng}>
                   {t(`language.${lng}`)}
                 </DropdownMenuRadioItem>
               ))}

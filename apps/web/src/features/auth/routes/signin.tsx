@@ -32,7 +32,7 @@ const ENDED_TEXT = {
 const loadSignInSchema = () => import('@air/shared/schemas/auth').then((m) => m.ZSignIn);
 const loadMagicLinkSchema = () => import('@air/shared/schemas/magic-link').then((m) => m.ZMagicLinkRequest);
 
-/** `/` and `/signin`: password or magic-link sign-in, social buttons, links to sign up and reset. */
+/** `/` and `/signin`: password or magic-link sign-in, social buttons, links to sign up, reset and the public marketplace. */
 export default function SigninPage() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
@@ -153,6 +153,9 @@ export default function SigninPage() {
           <AuthLink to="/signup" className="font-medium">
             {t('signin.signup')}
           </AuthLink>
+        </p>
+        <p>
+          <AuthLink to="/marketplace">{t('signin.browseCatalog')}</AuthLink>
         </p>
       </div>
     </div>

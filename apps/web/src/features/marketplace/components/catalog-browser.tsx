@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Loader2, Search } from 'lucide-react';
@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { useErrorHandler } from '@/lib/error-handler';
+import { useSession } from '@/lib/session';
 import { catalogQueryKey, fetchCatalogPage, type TCatalogFilters } from '../catalog-api';
 import { CatalogCard } from './catalog-card';
 
@@ -139,6 +140,7 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
         <BlankSlate
           title={filters.q || filters.type ? t('catalog.noMatchTitle') : t('emptyTitle')}
           text={filters.q || filters.type ? t('catalog.noMatchText') : t('emptyText')}
+          action={filters.q || filters.type ? undefined : <EmptyCatalogAction />}
         />
       ) : (
         <>
@@ -164,5 +166,20 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
         </>
       )}
     </div>
+  );
+}
+
+/** An empty catalog asks to fill it: a member shares from the registry, a visitor signs up first. */
+function EmptyCatalogAction() {
+  const { t } = useTranslation('marketplace');
+  const { signedIn } = useSession();
+  return (
+    <Button asChild size="sm">
+      {signedIn ? (
+        <Link to="/registry">{t('emptyAction')}</Link>
+      ) : (
+        <Link to="/signup">{t('emptyActionSignedOut')}</Link>
+      )}
+    </Button>
   );
 }

@@ -30,7 +30,7 @@ export function CatalogCard({ item }: { item: TMarketplaceItem }) {
       </CardHeader>
       <CardContent className="flex-1 space-y-3 text-sm">
         <p>
-          <span className="text-muted-foreground">{t('provider')}: </span>
+          <span className="text-muted-foreground">{t('providerLabel')}: </span>
           <Link
             to={`/marketplace/${encodeURIComponent(item.provider.slug)}`}
             className="underline-offset-2 hover:underline"
