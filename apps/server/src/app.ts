@@ -7,7 +7,7 @@ import { decorateConsolePage, DEFAULT_WEB_DIST, registerConsole } from './core/c
 import { trustOf, type TTrust } from './core/client-ip';
 import { registerErrorHandler } from './core/error-handler';
 import { serverWithFastLanes } from './core/fast-lanes';
-import { registerHealth } from './core/health';
+import { registerHealth, registerProbes } from './core/health';
 import { registerJsonBody } from './core/json-body';
 import { registerModules, registerPlugins } from './core/load-modules';
 import { registerOpenApi } from './core/openapi';
@@ -112,6 +112,7 @@ export async function buildApp(config: TConfig, options: TBuildAppOptions = {}) 
   await registerSecurityHeaders(app, config);
   await registerOpenApi(app, config);
   registerHealth(app);
+  registerProbes(app);
   await registerPlugins(app);
   decorateConsolePage(app, options.webDist ?? DEFAULT_WEB_DIST);
   await registerModules(app);

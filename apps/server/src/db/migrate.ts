@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -50,4 +51,26 @@ export async function migrateDatabase(database: TDatabase): Promise<{ applied: n
   } finally {
     client.release();
   }
+}
+
+let journalEntries: number | undefined;
+
+/** How many migrations this build ships (drizzle's journal), read once. */
+function shippedMigrations(): number {
+  journalEntries ??= (
+    JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+      entries: unknown[];
+    }
+  ).entries.length;
+  return journalEntries;
+}
+
+/**
+ * How many of this build's migrations the database has not applied (readiness, `/readyz`): 0 once
+ * they all are. A database migrated by a newer build (more rows) counts as applied.
+ */
+export async function pendingMigrations(database: TDatabase): Promise<number> {
+  const query: TQuery = async (text) =>
+    (await database.db.execute(sql.raw(text))) as { rows: Record<string, unknown>[] };
+  return Math.max(0, shippedMigrations() - (await countApplied(query)));
 }

@@ -118,6 +118,10 @@ export class RedisCallCounters implements TCallCounters {
   private readonly leases: AdmitLeases;
   private readonly spend: RedisSpend;
   private reconciling: Promise<void> | null = null;
+  /** Redis was reported unreachable and not yet back: each change is logged once (decision 046). */
+  private downLogged = false;
+  /** Where Redis is, for the log line (host and port only: the URL may hold a password). */
+  private readonly where: string;
   private retryTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -129,6 +133,7 @@ export class RedisCallCounters implements TCallCounters {
     private readonly onLocalAdmit: () => void = () => {},
     private readonly now: () => number = Date.now,
   ) {
+    this.where = new URL(url).host;
     this.local = new LocalCallCounters(db, beforeSeed, now);
     this.leases = new AdmitLeases((lease) => this.giveBack(lease), now);
     // Only used for its period arithmetic (the month name is recomputed only when it changes).
@@ -353,8 +358,14 @@ export class RedisCallCounters implements TCallCounters {
   private markDown(): void {
     // Calls leased and not made stay counted in Redis: those months are re-seeded on reconcile.
     for (const lease of this.leases.takeAll()) this.forgetLease(lease);
-    if (this.up && !this.closed)
-      this.log.error('gateway: Redis unreachable, counting quotas and rate limits locally');
+    // Once per outage, at start-up too (a Redis that never answered is not silent).
+    if (!this.downLogged && !this.closed) {
+      this.downLogged = true;
+      this.log.error(
+        { redis: this.where },
+        'REDIS_URL: Redis unreachable, counting quotas and rate limits locally until it answers',
+      );
+    }
     this.up = false;
   }
 
@@ -416,9 +427,13 @@ export class RedisCallCounters implements TCallCounters {
         for (const counterId of keys) this.keysCountedLocally.delete(counterId);
         for (const accountId of spends) this.spendCountedLocally.delete(accountId);
         this.local.reset();
-        this.log.info({ accounts: accounts.length }, 'gateway: Redis back, counters re-seeded from usage');
+        this.log.debug({ accounts: accounts.length }, 'gateway: counters re-seeded from usage');
       }
       if (this.redis.status === 'ready') this.up = true;
+      if (this.up && this.downLogged) {
+        this.downLogged = false;
+        this.log.info({ redis: this.where }, 'gateway: Redis reachable again, counting in Redis');
+      }
       // Calls admitted locally while this ran: their months are dropped and re-seeded too.
       if (this.countedLocally.size > 0 || this.spendCountedLocally.size > 0)
         setImmediate(() => this.scheduleReconcile());
