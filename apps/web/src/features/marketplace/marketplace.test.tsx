@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sharedEndpointFixture } from '@/test/fixtures';
+import type { TMarketplaceItem } from '@air/shared/schemas/marketplace';
 import { screen } from '@testing-library/react';
 import { mockFetch, renderPage } from '@/test/render-page';
 import MarketplacePage from './routes/mkt';
@@ -8,19 +8,18 @@ import { cardDescription } from './marketplace-text';
 afterEach(() => vi.unstubAllGlobals());
 
 const types = ['agent', 'model', 'datasource'] as const;
-const shared = Array.from({ length: 10 }, (_, i) =>
-  sharedEndpointFixture({
-    id: `id-${i + 1}`,
-    name: `Shared ${i + 1}`,
-    route_name: `org${i + 1}/route`,
-    route_type: types[i % 3]!,
-    isActive: true,
-    isPrivate: false,
-    isShared: true,
-    account_orgDisplayName: `Org ${i + 1}`,
-    config: { description: '<p>A <strong>very</strong> long description of this endpoint</p>' },
-  }),
-);
+const listed: TMarketplaceItem[] = Array.from({ length: 10 }, (_, i) => ({
+  name: `Shared ${i + 1}`,
+  route_name: `org${i + 1}/route`,
+  route_type: types[i % 3]!,
+  provider: { name: `Org ${i + 1}`, slug: `org${i + 1}` },
+  description: 'A very long description of this endpoint',
+  price: i === 0 ? { per_call: 5, per_1m_input_tokens: 0, per_1m_output_tokens: 0 } : null,
+  currency: 'usd',
+  currency_symbol: '$',
+  stats: { calls_7d: 1234, success_rate_7d: 0.5, p50_ms_7d: 80 },
+  created_at: '2026-01-01T00:00:00.000Z',
+}));
 
 describe('marketplace', () => {
   it('cuts descriptions to 21 characters plus "..." after stripping HTML', () => {
@@ -31,10 +30,16 @@ describe('marketplace', () => {
     expect(cardDescription('<img src=x onerror="alert(1)">')).toBe('');
   });
 
-  it('shows a spinner, then at most 8 cards titled by type with route, org, description and Details', async () => {
+  it('shows a spinner, then at most 8 cards titled by type with route, org, description, price, 7-day figures and Details', async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
-    mockFetch({ 'GET /api/aiendpointShared': { body: { data: shared } } });
+    let asked = '';
+    mockFetch({
+      'GET /api/marketplace': ({ params }) => {
+        asked = params.toString();
+        return { body: { data: { items: listed, next_cursor: null } } };
+      },
+    });
     const fetchMock = globalThis.fetch;
     vi.stubGlobal('fetch', async (...args: Parameters<typeof fetch>) => {
       await gate;
@@ -46,7 +51,9 @@ describe('marketplace', () => {
 
     const details = await screen.findAllByRole('link', { name: /^Details of/ });
     expect(details).toHaveLength(8);
-    expect(details[0]).toHaveAttribute('href', '/aiendpoints/id-1');
+    // The catalog's newest listings, each opening the catalog's own endpoint page (issue 38 item 5).
+    expect(asked).toBe('sort=newest');
+    expect(details[0]).toHaveAttribute('href', '/marketplace/org1/route');
     expect(details[0]).toHaveTextContent('Details');
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
       'Agent',
@@ -62,5 +69,11 @@ describe('marketplace', () => {
     expect(screen.getByText('Org 1')).toBeInTheDocument();
     expect(screen.queryByText('org9/route')).not.toBeInTheDocument();
     expect(screen.getAllByTestId('card-description')[0]).toHaveTextContent(/^A very long descripti\.\.\.$/);
+    expect(screen.getAllByTestId('price').map((price) => price.textContent)).toEqual([
+      '$0.05 per call',
+      ...Array<string>(7).fill('Free'),
+    ]);
+    expect(screen.getAllByText('Calls (7 days)')).toHaveLength(8);
+    expect(screen.getAllByText('1,234')).toHaveLength(8);
   });
 });

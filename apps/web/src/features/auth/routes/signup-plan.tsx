@@ -11,6 +11,7 @@ import { PlanCheckout } from '@/features/billing/components/plan-checkout';
 import { afterBillingChange } from '@/features/billing/lib/billing-queries';
 import { usePayments } from '@/features/billing/lib/payments';
 import { getSession, updateUser } from '@/lib/session';
+import { takeReturnAfterSignup } from '@/lib/return-after-signup';
 
 /**
  * /signup/plan: the owner picks a plan right after sign-up. Free starts at once; a paid plan takes
@@ -51,7 +52,10 @@ function SignupPlanPage() {
               subscription: { ...(subscription ?? ({} as TUserSubscription)), status: 'active' },
             });
             await afterBillingChange(queryClient, response.data);
-            void navigate(getSession().user?.onboarded ? '/dashboard' : '/welcome');
+            // Back to the page the visitor signed up from (an endpoint's "Sign up to call it"), if any.
+            void navigate(
+              takeReturnAfterSignup() ?? (getSession().user?.onboarded ? '/dashboard' : '/welcome'),
+            );
           }}
         />
       )}

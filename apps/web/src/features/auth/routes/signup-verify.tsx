@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { ApiError, call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { clearSession, getSession, updateUser, useSession } from '@/lib/session';
+import { takeReturnAfterSignup } from '@/lib/return-after-signup';
 
 type TState = 'info' | 'verifying' | 'expired' | 'resent';
 
@@ -36,10 +37,14 @@ export default function SignupVerifyPage() {
       .then((res) => {
         updateUser({ ...res.data, verified: true });
         const next = getSession().user;
-        void navigate(
-          routeAfterSignIn({ verified: true, plan: next?.plan ?? null, onboarded: next?.onboarded === true }),
-          { replace: true },
-        );
+        const after = routeAfterSignIn({
+          verified: true,
+          plan: next?.plan ?? null,
+          onboarded: next?.onboarded === true,
+        });
+        // Signed up from a page (an endpoint's "Sign up to call it"): back to it once a plan is chosen.
+        const back = after === '/signup/plan' ? null : takeReturnAfterSignup();
+        void navigate(back ?? after, { replace: true });
       })
       .catch((error: unknown) => {
         if (error instanceof ApiError && error.status === 401) {

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { BlankSlate } from '@/components/ui/blank-slate';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -15,6 +14,9 @@ import { fetchCatalogEndpoint } from '../catalog-api';
 import { DailyChart } from '../components/daily-chart';
 import { PriceLabel } from '../components/price-label';
 import { StatsLine } from '../components/stats-line';
+import { CallerReadiness } from '../components/caller-readiness';
+import { catalogPath } from '../components/catalog-card';
+import { Playground } from '@/features/registry/components/playground';
 import { usePageMeta } from '../page-meta';
 import { LoadingStatus } from '@/components/ui/loading-status';
 
@@ -96,11 +98,7 @@ export default function CatalogEndpointPage() {
             <p className="font-medium">
               <PriceLabel price={data.price} currency={data.currency} />
             </p>
-            {!signedIn && (
-              <Button asChild size="sm">
-                <Link to="/signup">{t('endpoint.signUp')}</Link>
-              </Button>
-            )}
+            <CallerReadiness priced={data.price !== null} path={catalogPath(data.route_name)} />
           </CardContent>
         </Card>
       </div>
@@ -141,6 +139,12 @@ export default function CatalogEndpointPage() {
           ))}
         </Tabs>
       </div>
+      {signedIn && (
+        <div className="space-y-2">
+          <h2 className="text-lg font-semibold">{t('endpoint.tryIt')}</h2>
+          <Playground routeName={data.route_name} />
+        </div>
+      )}
     </section>
   );
 }

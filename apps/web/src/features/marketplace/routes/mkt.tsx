@@ -8,14 +8,28 @@ import { BlankSlate } from '@/components/ui/blank-slate';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { useErrorHandler } from '@/lib/error-handler';
-import { fetchSharedEndpoints, SHARED_ENDPOINTS_QUERY } from '@/features/registry/registry-api';
+import { catalogQueryKey, fetchCatalogPage, type TCatalogFilters } from '../catalog-api';
+import { catalogPath } from '../components/catalog-card';
+import { PriceLabel } from '../components/price-label';
+import { StatsLine } from '../components/stats-line';
 import { cardDescription, MARKETPLACE_MAX_CARDS } from '../marketplace-text';
 
-/** /mkt: up to 8 shared endpoints as cards titled by type, each linking to its detail page. */
+/** The catalog's newest listings first, as the grid showed shared endpoints before. */
+const FIRST_PAGE: TCatalogFilters = { q: '', type: '', provider: '', sort: 'newest' };
+
+/**
+ * /mkt: up to 8 listed endpoints as cards titled by type (spec section 9), each with its price and
+ * 7-day figures from the public catalog, and a Details button to the same endpoint page as the
+ * catalog's (`/marketplace/{provider}/{name}`, where a signed-in caller can try it; issue 38 item 5).
+ */
 export default function MarketplacePage() {
   const { t } = useTranslation('marketplace');
   const handleError = useErrorHandler();
-  const shared = useQuery({ queryKey: SHARED_ENDPOINTS_QUERY, queryFn: fetchSharedEndpoints });
+  const shared = useQuery({
+    queryKey: catalogQueryKey(FIRST_PAGE),
+    queryFn: ({ signal }) => fetchCatalogPage(FIRST_PAGE, null, signal),
+    select: (page) => page.items,
+  });
   useEffect(() => {
     if (shared.error) handleError(shared.error);
   }, [shared.error, handleError]);
@@ -38,7 +52,7 @@ export default function MarketplacePage() {
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {cards.map((endpoint) => (
-            <li key={endpoint.id}>
+            <li key={endpoint.route_name}>
               <Card className="flex h-full flex-col">
                 <CardHeader>
                   <CardTitle>
@@ -46,17 +60,21 @@ export default function MarketplacePage() {
                   </CardTitle>
                   <CardDescription className="font-mono break-all">{endpoint.route_name}</CardDescription>
                 </CardHeader>
-                <CardContent className="flex-1 space-y-1 text-sm">
+                <CardContent className="flex-1 space-y-2 text-sm">
                   <p>
                     <span className="text-muted-foreground">{t('provider')}: </span>
-                    {endpoint.account_orgDisplayName}
+                    {endpoint.provider.name}
                   </p>
-                  <p data-testid="card-description">{cardDescription(endpoint.config?.description)}</p>
+                  <p data-testid="card-description">{cardDescription(endpoint.description)}</p>
+                  <StatsLine stats={endpoint.stats} />
                 </CardContent>
-                <CardFooter>
+                <CardFooter className="flex flex-wrap items-center justify-between gap-2">
+                  <span className="text-sm font-medium">
+                    <PriceLabel price={endpoint.price} currency={endpoint.currency} />
+                  </span>
                   <Button asChild size="sm" variant="outline">
                     <Link
-                      to={`/aiendpoints/${endpoint.id}`}
+                      to={catalogPath(endpoint.route_name)}
                       aria-label={t('detailsOf', { route: endpoint.route_name })}
                     >
                       {t('details')}
