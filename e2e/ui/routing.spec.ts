@@ -132,7 +132,7 @@ test('two upstreams and a fallback set in Settings; the request log shows the at
     // 5. A key made in the console that may call only the fallback route, once a month.
     await page.goto('/account/apikeys/create');
     await page.getByLabel('Name', { exact: false }).first().fill('capped key');
-    await page.getByRole('checkbox', { name: 'gateway.invoke' }).click();
+    await page.getByRole('checkbox', { name: /gateway\.invoke/ }).check();
     await page.getByRole('checkbox', { name: fallback }).click();
     await page.getByLabel('Monthly calls', { exact: false }).fill('1');
     await page.getByRole('button', { name: 'Create key' }).click();

@@ -25,7 +25,7 @@ async function createEndpointInConsole(page: Page, route: string) {
 /** Creates a key on /account/apikeys/create and answers its full value from the created screen. */
 async function createKeyInConsole(page: Page, name: string): Promise<string> {
   await page.getByLabel('Name', { exact: false }).first().fill(name);
-  await page.getByRole('checkbox', { name: 'gateway.invoke' }).click();
+  await page.getByRole('checkbox', { name: /gateway\.invoke/ }).check();
   await page.getByRole('button', { name: 'Create key' }).click();
   return (await page.getByTestId('full-key').textContent())!.trim();
 }

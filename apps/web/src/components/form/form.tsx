@@ -8,9 +8,26 @@ import { cn } from '@/lib/utils';
 import { errorText } from './error-text';
 import { FormField } from './field';
 import { isRequired } from './schema-validation';
-import { CHOICE_TYPES, activeFields, initialValue, type TFormProps, type TFormValues } from './types';
+import {
+  CHOICE_TYPES,
+  activeFields,
+  initialValue,
+  type TFormField,
+  type TFormProps,
+  type TFormValues,
+} from './types';
 import { useSchemaForm, type TFieldError } from './use-form';
 import { useFormSubmit } from './use-submit';
+
+/**
+ * What the field sends when left empty (its type's empty value, after its `toValue`): the value its
+ * required mark is judged on, so a prefilled field keeps its mark and an optional one whose empty
+ * input means "none" (null) gets none.
+ */
+function emptySent(field: TFormField): unknown {
+  const empty = initialValue({ ...field, value: undefined, defaultValue: undefined });
+  return field.toValue ? field.toValue(empty) : empty;
+}
 
 /**
  * The spec's generic form: renders a field map, validates (on blur, then on change after the first
@@ -78,7 +95,7 @@ export function Form<K extends TWriteCall>({
               id={`${formId}-${name}`}
               name={name}
               field={field}
-              required={typeof schema === 'function' ? false : isRequired(schema, name, initialValue(field))}
+              required={typeof schema === 'function' ? false : isRequired(schema, name, emptySent(field))}
               value={control.value}
               error={errorText(t, fieldState.error as TFieldError | undefined, field.label)}
               onChange={(value) => {

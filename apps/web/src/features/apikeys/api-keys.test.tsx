@@ -43,13 +43,15 @@ describe('API keys', () => {
       title: 'apikeyCreate',
     });
     const create = await screen.findByRole('button', { name: 'Create key' });
+    // The gateway scope comes ticked (issue 38): untick it to see the scope rule.
+    await user.click(screen.getByRole('checkbox', { name: 'Call the gateway (gateway.invoke)' }));
     await user.click(create);
     expect(await screen.findByText('Please provide a descriptive name for your key')).toBeInTheDocument();
     expect(screen.getByText('Please select at least one scope')).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
 
     await user.type(screen.getByLabelText(/^Name/), 'Backend');
-    await user.click(screen.getByRole('checkbox', { name: 'gateway.invoke' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Call the gateway (gateway.invoke)' }));
     // Key controls: only one route, a monthly cap.
     await user.click(screen.getByRole('checkbox', { name: 'open/llm' }));
     await user.type(screen.getByLabelText(/^Monthly calls/), '500');

@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '@/components/table/format';
 import { Badge } from '@/components/ui/badge';
 import { formatNumber } from '@/lib/format-number';
 import type { TApiKey } from './api-keys-api';
@@ -21,7 +20,16 @@ export function KeyStatus({ apiKey }: { apiKey: TApiKey }) {
 export function KeyExpiry({ apiKey }: { apiKey: TApiKey }) {
   const { t, i18n } = useTranslation('apikeys');
   if (apiKey.expires_at === null) return <span className="text-muted-foreground">{t('list.never')}</span>;
-  return <time dateTime={apiKey.expires_at}>{formatDateTime(apiKey.expires_at, i18n.language)}</time>;
+  // The stored expiry is the midnight that ends the picked day: show that day, as the form does
+  // (the midnight itself read as the next day).
+  const lastDay = new Date(Date.parse(apiKey.expires_at) - 1);
+  return (
+    <time dateTime={apiKey.expires_at} className="whitespace-nowrap">
+      {t('list.through', {
+        day: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(lastDay),
+      })}
+    </time>
+  );
 }
 
 export function KeyCap({ apiKey }: { apiKey: TApiKey }) {

@@ -94,6 +94,8 @@ function useCallableRoutes() {
   return routes;
 }
 
+const DEFAULT_SCOPE = 'gateway.invoke';
+
 function keyFields(
   t: (key: string) => string,
   scopes: string[],
@@ -113,8 +115,10 @@ function keyFields(
       type: 'checkbox',
       label: t('form.scope'),
       description: t('form.scopeDescription'),
-      options: scopes.map((s) => ({ value: s, label: s })),
-      value: values.scope,
+      // In words, with the identifier the API documentation and error messages use.
+      options: scopes.map((s) => ({ value: s, label: `${t(`scopes.${s}`)} (${s})` })),
+      // A new key calls the gateway unless told otherwise: the scope most keys are made for.
+      value: values.scope ?? (scopes.includes(DEFAULT_SCOPE) ? [DEFAULT_SCOPE] : []),
     },
     expires_at: {
       type: 'date',

@@ -60,7 +60,9 @@ export default function ApiKeysPage() {
       cell: (row) => (
         <span className="flex flex-wrap gap-1">
           {row.scope.map((s) => (
-            <Badge key={s}>{s}</Badge>
+            <Badge key={s} title={s}>
+              {t(`scopes.${s}`, { defaultValue: s })}
+            </Badge>
           ))}
         </span>
       ),
