@@ -2,6 +2,7 @@ import type { TUsageRow } from '../modules/usage/service';
 import { estimateTokens, tokensFrom, type StreamUsageTap } from './stream-usage';
 import { loadedTokenizer, loadTokenizer, promptText, type TTokenCounter } from './tokens';
 import type { TCallResult } from './upstream';
+import { CHAT, type TProtocol } from './protocols';
 
 /**
  * Sets a usage row's token counts from the call's answer (contract 5a): the `usage` the upstream
@@ -14,6 +15,7 @@ export function setCallTokens(
   row: TUsageRow,
   result: TCallResult,
   request: Record<string, unknown> | null,
+  usage: TProtocol['usage'] = CHAT.usage,
 ): Promise<void> | null {
   const tap = result.stream;
   if (tap) {
@@ -35,7 +37,7 @@ export function setCallTokens(
     );
   }
   if (result.body) {
-    const tokens = tokensFrom(result.body);
+    const tokens = tokensFrom(result.body, usage);
     row.promptTokens = tokens.prompt;
     row.completionTokens = tokens.completion;
   }

@@ -100,6 +100,17 @@ export const GATEWAY_ERRORS = {
     message:
       "Every upstream of this route is failing and skipped for its circuit's cooldown. Retry after the time in Retry-After.",
   },
+  unsupported_endpoint: {
+    status: 404,
+    type: 'invalid_request_error',
+    message: 'This route does not serve this endpoint.',
+  },
+  unknown_path: { status: 404, type: 'invalid_request_error', message: 'Unknown API path.' },
+  method_not_allowed: {
+    status: 405,
+    type: 'invalid_request_error',
+    message: 'This method is not allowed on this path.',
+  },
   internal_error: { status: 500, type: 'api_error', message: 'Something went wrong.' },
 } as const;
 
@@ -130,6 +141,20 @@ export function keyQuotaBody(cap: number): Buffer {
     'key_quota_exceeded',
     `This API key has used its cap of ${cap} calls this month. Raise the key's monthly_calls or use another key.`,
   );
+}
+
+/** A protocol the route does not serve (contract 6c): the message names those it does. */
+export function unsupportedEndpointBody(path: string, served: readonly string[]): Buffer {
+  return errorBody(
+    'unsupported_endpoint',
+    `This route does not serve ${path}; it serves: ${served.join(', ')}.`,
+  );
+}
+
+/** An unknown path or method under /api/v1 (contract 6): OpenAI's shape, naming what there is. */
+export function unknownPathBody(method: string, path: string, allow: string | null): Buffer {
+  if (allow === null) return errorBody('unknown_path', `Unknown API path: ${method} ${path}.`);
+  return errorBody('method_not_allowed', `${method} is not allowed on ${path}; allowed: ${allow}.`);
 }
 
 export function gatewayErrorBody(code: TGatewayErrorCode): Buffer {

@@ -1,13 +1,12 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { apiKeyOf, isUnexpired, type TAuth, type TKeyAuth } from '../core/credentials';
+import type { TAuth } from '../core/credentials';
+import type { TCaller } from '../core/authenticate';
 import { clientIp, type TTrust } from '../core/client-ip';
 import type { TFastLane } from '../core/fast-lanes';
 import { genReqId } from '../core/request-context';
-import type { TGatewayRequest } from './invoke';
+import type { TGatewayRequest, TInvoke } from './invoke';
 import { BODY_TOO_LARGE, refuseRequest } from './request-errors';
-
-type TInvoke = (request: TGatewayRequest, res: ServerResponse) => Promise<void>;
 
 /** A call's request as the fast lane reads it: what the handler needs, and nothing made that it does not. */
 class LaneRequest implements TGatewayRequest {
@@ -51,9 +50,9 @@ export function createFastLane(app: FastifyInstance, invoke: TInvoke, bodyLimit:
   const trust = app.clientTrust;
   const instance = app.config.instanceName;
 
-  function withKey(request: LaneRequest, key: TKeyAuth | null, raw: IncomingMessage, res: ServerResponse) {
-    if (isUnexpired(key)) request.auth = key;
-    else request.keyExpired = true;
+  function withCaller(request: LaneRequest, caller: TCaller, raw: IncomingMessage, res: ServerResponse) {
+    request.auth = caller.auth;
+    request.keyExpired = caller.keyExpired;
     readBody(request, raw, res);
   }
 
@@ -88,25 +87,20 @@ export function createFastLane(app: FastifyInstance, invoke: TInvoke, bodyLimit:
   return (raw, res) => {
     const request = new LaneRequest(raw, genReqId(raw), trust, app.log);
     if (instance) res.setHeader('x-air-instance', instance);
-    // A session token is no gateway credential: only a key is looked up.
-    const rawKey = apiKeyOf(raw.headers);
-    if (rawKey === null) {
-      readBody(request, raw, res);
-      return true;
-    }
-    let key: ReturnType<typeof app.resolveApiKey>;
+    // The one authentication of every door; a session token is no gateway credential.
+    let caller: ReturnType<typeof app.authenticateCaller>;
     try {
-      key = app.resolveApiKey(rawKey, request);
+      caller = app.authenticateCaller(raw.headers, request, 'keys');
     } catch (error) {
       refuseRequest(raw, res, error as { statusCode?: number }, request.id, request.log);
       return true;
     }
-    if (key instanceof Promise)
-      key.then(
-        (found) => withKey(request, found, raw, res),
+    if (caller instanceof Promise)
+      caller.then(
+        (found) => withCaller(request, found, raw, res),
         (error: { statusCode?: number }) => refuseRequest(raw, res, error, request.id, request.log),
       );
-    else withKey(request, key, raw, res);
+    else withCaller(request, caller, raw, res);
     return true;
   };
 }

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ZGatewayAnswer, ZGatewayError, ZGatewayRequest, ZModelList } from '@air/shared/schemas/gateway';
+import {
+  ZGatewayAnswer,
+  ZGatewayError,
+  ZGatewayRequest,
+  ZModel,
+  ZModelList,
+} from '@air/shared/schemas/gateway';
 import { documentedAs } from '../core/openapi';
 import { GATEWAY_ERRORS } from './errors';
 
@@ -36,7 +42,15 @@ const modelsDocs = {
   response: { 200: ZModelList, 401: ZGatewayError, 403: ZGatewayError, 500: ZGatewayError },
 };
 
+const modelDocs = {
+  tags: ['gateway'],
+  summary: 'One route this key may call (`{provider}/{name}`, its slash as is or %2F), as an OpenAI model',
+  security,
+  response: { 200: ZModel, 401: ZGatewayError, 403: ZGatewayError, 404: ZGatewayError, 500: ZGatewayError },
+};
+
 // The gateway validates nothing through Fastify (the body is raw bytes, forwarded unchanged, and
 // answers are written on the raw response): these schemas reach the OpenAPI document only.
 export const invokeOpenApi = documentedAs(invokeDocs);
 export const modelsOpenApi = documentedAs(modelsDocs);
+export const modelOpenApi = documentedAs(modelDocs);

@@ -8,7 +8,8 @@ import { CLOSED, PROBE, type Circuits, type TFailureSource, type TUpstreamHealth
 import type { TDirectory, TRouteEntry, TUpstreamTarget } from './directory';
 import { writeGatewayError } from './errors';
 import { tokensFrom } from './stream-usage';
-import { isRetryableStatus, ProxyCall, type TCallResult } from './upstream';
+import { isRetryableStatus, ProxyCall, type TCallResult, type TStreamTap } from './upstream';
+import { upstreamPath, type TProtocol } from './protocols';
 
 /** What every routed call shares (built once by the invoke handler). */
 export interface TRoutingContext {
@@ -21,6 +22,20 @@ export interface TRoutingContext {
   /** Metrics, labelled by route and upstream host (never the URL: it may carry a secret). */
   upstreamAttempt: (route: string, host: string) => void;
   upstreamFailure: (route: string, host: string) => void;
+}
+
+/** The caller's request, as the gateway call (gateway-call.ts) hands it over. */
+export interface TRoutedRequest {
+  readonly requestId: string;
+  readonly key: TKeyAuth;
+  /** The caller has a card on file: another account's priced route may be a fallback. */
+  readonly hasCard: boolean;
+  readonly route: TRouteEntry;
+  readonly body: Buffer;
+  readonly parsed: Record<string, unknown> | null;
+  readonly stream: TStreamTap | null;
+  readonly callId: number;
+  readonly protocol: TProtocol;
 }
 
 /** How a caller request ended: the route that answered, upstream calls made, cache hit. */
@@ -54,32 +69,35 @@ export class RoutedCall {
   /** The last retried upstream answer: passed through if no other attempt can be made after all. */
   private lastFailure: TCallResult['failedAnswer'] = null;
 
+  private readonly requestId: string;
+  private readonly key: TKeyAuth;
+  private readonly primary: TRouteEntry;
+  /** The body as parsed by the handler (null when it was not needed); read for the cache and fallbacks. */
+  private parsed: Record<string, unknown> | null;
+
   constructor(
     private readonly ctx: TRoutingContext,
     private readonly res: ServerResponse,
-    private readonly requestId: string,
-    private readonly key: TKeyAuth,
-    /** The caller has a card on file: another account's priced route may be a fallback. */
-    private readonly hasCard: boolean,
-    private readonly primary: TRouteEntry,
-    body: Buffer,
-    /** The body as parsed by the handler (null when it was not needed); read for the cache and fallbacks. */
-    private parsed: Record<string, unknown> | null,
-    private readonly stream: { stripUsage: boolean } | null,
-    private readonly callId: number,
+    private readonly call: TRoutedRequest,
     private readonly onDone: TRoutedDone,
   ) {
-    this.route = primary;
-    this.body = body;
-    this.retriesLeft = primary.routing?.retries ?? 0;
+    this.requestId = call.requestId;
+    this.key = call.key;
+    this.primary = call.route;
+    this.parsed = call.parsed;
+    this.route = call.route;
+    this.body = call.body;
+    this.retriesLeft = call.route.routing?.retries ?? 0;
   }
 
   start(): void {
     const routing = this.primary.routing;
-    if (routing && routing.cacheTtlMs > 0 && this.stream === null) {
+    if (routing && routing.cacheTtlMs > 0 && this.call.stream === null) {
       this.parsed ??= parseObject(this.body);
       if (this.parsed) {
-        this.cacheKey = AnswerCache.keyOf(this.key.accountId, this.primary.routeName, this.parsed);
+        // One cache per protocol: the same body on two protocols is two different calls.
+        const name = `${this.call.protocol.path}\n${this.primary.routeName}`;
+        this.cacheKey = AnswerCache.keyOf(this.key.accountId, name, this.parsed);
         const cached = this.ctx.cache.get(this.cacheKey);
         if (cached) return this.answerFromCache(cached);
       }
@@ -101,7 +119,7 @@ export class RoutedCall {
       'x-air-cache',
       'hit',
     ];
-    this.ctx.beforeAnswer(this.callId);
+    this.ctx.beforeAnswer(this.call.callId);
     this.res.writeHead(200, headers);
     this.res.end(cached.body);
     this.onDone(this.primary, ownResult(200, null, cached.body), 0, true);
@@ -215,13 +233,14 @@ export class RoutedCall {
       this.res,
       {
         origin: target.origin,
-        path: target.path,
+        // A sibling of a registered `/chat/completions` URL (protocols.ts).
+        path: upstreamPath(target.path, this.call.protocol) ?? target.path,
         headers: route.headers,
         body: this.body,
         timeoutMs: route.timeoutMs,
         requestId: this.requestId,
-        stream: this.stream,
-        callId: this.callId,
+        stream: this.call.stream,
+        callId: this.call.callId,
         beforeAnswer: this.ctx.beforeAnswer,
         airHeaders,
         retry: this.willRetry,
@@ -251,7 +270,9 @@ export class RoutedCall {
   /** A fallback is used only where the key may call it now, as if it had been asked (priced ones need a card). */
   private mayFallTo(entry: TRouteEntry | null): entry is TRouteEntry {
     if (!mayCall(this.key, entry)) return false;
-    return !(entry.price && entry.accountId !== this.key.accountId && !this.hasCard);
+    // A fallback must serve the call's protocol too.
+    if (upstreamPath(entry.path, this.call.protocol) === null) return false;
+    return !(entry.price && entry.accountId !== this.key.accountId && !this.call.hasCard);
   }
 
   private readonly attemptDone = (result: TCallResult): void => {
@@ -280,7 +301,7 @@ export class RoutedCall {
         result.cacheHeaders &&
         result.body
       ) {
-        const tokens = tokensFrom(result.body);
+        const tokens = tokensFrom(result.body, this.call.protocol.usage);
         this.ctx.cache.set(
           this.cacheKey,
           {
@@ -349,7 +370,7 @@ export class RoutedCall {
     const failed = this.lastFailure;
     if (failed) {
       // A fallback turned out not to be callable: the last upstream answer goes out as it came.
-      this.ctx.beforeAnswer(this.callId);
+      this.ctx.beforeAnswer(this.call.callId);
       this.res.writeHead(failed.status, [
         ...failed.headers,
         'content-length',

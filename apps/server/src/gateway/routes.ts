@@ -1,12 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import { ZModelList, type TModelList } from '@air/shared/schemas/gateway';
+import { ZModel, ZModelList } from '@air/shared/schemas/gateway';
 import { lazyChildLoggerFactory } from '../lib/lazy-logger';
 import { callableModels } from '../modules/aiendpoint/service';
-import { writeGatewayError } from './errors';
+import { unknownPathBody, writeGatewayError } from './errors';
+import { CHAT, PROTOCOLS, type TProtocol } from './protocols';
 import type { TKeyAuth } from '../core/credentials';
-import { callerKey, canInvoke, createInvokeHandler } from './invoke';
-import { invokeOpenApi, modelsOpenApi } from './openapi';
+import { callerKey, canInvoke, createInvokeHandlers } from './invoke';
+import { invokeOpenApi, modelOpenApi, modelsOpenApi } from './openapi';
 import { refuseRequest } from './request-errors';
 import { createFastLane } from './fast-lane';
 import { installFastLane } from '../core/fast-lanes';
@@ -42,19 +43,24 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     refuseRequest(request.raw, reply.raw, error, request.id, request.log);
   });
 
-  const invoke = createInvokeHandler(app, state);
+  const handlerFor = createInvokeHandlers(app, state);
   const routeOptions = { logLevel: 'warn' as const, helmet: false as const };
   const invokeOptions = { ...routeOptions, config: { swaggerTransform: invokeOpenApi } };
-  const invokeRoute = (request: FastifyRequest, reply: FastifyReply) => {
-    reply.hijack();
-    return invoke(request, reply.raw);
-  };
-  app.post('/v1', invokeOptions, invokeRoute);
-  app.post('/v1/chat/completions', invokeOptions, invokeRoute);
-  // Most calls never reach the routes above: the fast lane takes them as they arrive (fast-lane.ts).
-  // Exact paths as a request names them: one with a query string goes to Fastify's router.
-  const paths = [`${app.prefix}/v1`, `${app.prefix}/v1/chat/completions`];
-  installFastLane(app, paths, createFastLane(app, invoke, GATEWAY_BODY_LIMIT));
+  // Every protocol's calls (protocols.ts) through the one call pipeline; `/api/v1` itself is chat.
+  // Most calls never reach these Fastify routes: the fast lane takes them as they arrive
+  // (fast-lane.ts), at exact paths as a request names them (one with a query string goes here).
+  const served: [string, TProtocol][] = [
+    ['/v1', CHAT],
+    ...PROTOCOLS.map((p): [string, TProtocol] => [p.path, p]),
+  ];
+  for (const [path, protocol] of served) {
+    const invoke = handlerFor(protocol);
+    app.post(path, invokeOptions, (request: FastifyRequest, reply: FastifyReply) => {
+      reply.hijack();
+      return invoke(request, reply.raw);
+    });
+    installFastLane(app, [`${app.prefix}${path}`], createFastLane(app, invoke, GATEWAY_BODY_LIMIT));
+  }
 
   // The routes this key may call, as OpenAI's model list (SDKs' `models.list()`).
   app.get(
@@ -63,7 +69,7 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     async (request, reply) => {
       reply.hijack();
       try {
-        await listModels(request.id, reply.raw, callerKey(request), request.keyExpired);
+        await answerModels(request.id, reply.raw, callerKey(request), request.keyExpired);
       } catch (error) {
         request.log.error({ err: error }, 'gateway: model list failed');
         writeGatewayError(reply.raw, 'internal_error', request.id);
@@ -71,25 +77,72 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     },
   );
 
-  async function listModels(requestId: string, res: ServerResponse, key: TKeyAuth | null, expired: boolean) {
+  // One model, `{provider}/{name}` with its slash as is or as %2F (`models.retrieve(id)`).
+  app.get(
+    '/v1/models/*',
+    { ...routeOptions, config: { swaggerTransform: modelOpenApi } },
+    async (request, reply) => {
+      reply.hijack();
+      const raw = (request.params as { '*': string })['*'];
+      let id: string;
+      try {
+        id = decodeURIComponent(raw).toLowerCase();
+      } catch {
+        id = raw;
+      }
+      try {
+        await answerModels(request.id, reply.raw, callerKey(request), request.keyExpired, id);
+      } catch (error) {
+        request.log.error({ err: error }, 'gateway: model look-up failed');
+        writeGatewayError(reply.raw, 'internal_error', request.id);
+      }
+    },
+  );
+
+  // Every other path or method under /api/v1 answers in OpenAI's shape (contract 6).
+  const allowed = new Map<string, string>([
+    ['/v1', 'POST'],
+    ['/v1/models', 'GET'],
+    ...PROTOCOLS.map((p): [string, string] => [p.path, 'POST']),
+  ]);
+  const unknown = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    const path = request.url.split('?')[0]!.slice(app.prefix.length);
+    const allow = allowed.get(path) ?? (path.startsWith('/v1/models/') ? 'GET' : null);
+    const body = unknownPathBody(request.method, path.slice(0, 200), allow);
+    const code = allow === null ? 'unknown_path' : 'method_not_allowed';
+    writeGatewayError(reply.raw, code, request.id, undefined, allow === null ? null : ['allow', allow], body);
+  };
+  app.all('/v1/*', routeOptions, unknown);
+  app.route({ method: ['GET', 'PUT', 'PATCH', 'DELETE'], url: '/v1', ...routeOptions, handler: unknown });
+
+  /** The model list, or one model of it (`only`): the routes this key may call. */
+  async function answerModels(
+    requestId: string,
+    res: ServerResponse,
+    key: TKeyAuth | null,
+    expired: boolean,
+    only: string | null = null,
+  ) {
     if (!key) return void writeGatewayError(res, expired ? 'key_expired' : 'invalid_api_key', requestId);
     if (!canInvoke(key)) return void writeGatewayError(res, 'insufficient_scope', requestId);
     const allowed = key.routes;
     const callable = await callableModels(app.db, key.accountId);
     // A key with an allow-list sees only those routes (contract 6b).
-    const rows = allowed === null ? callable : callable.filter((row) => allowed.has(row.id));
-    const list: TModelList = {
-      object: 'list',
-      data: rows.map((row) => ({
-        id: row.id,
-        object: 'model',
-        created: Math.floor(row.created.getTime() / 1000),
-        owned_by: row.ownedBy,
-      })),
-    };
+    const rows = callable.filter(
+      (row) => (allowed === null || allowed.has(row.id)) && (only === null || row.id === only),
+    );
+    const data = rows.map((row) => ({
+      id: row.id,
+      object: 'model' as const,
+      created: Math.floor(row.created.getTime() / 1000),
+      owned_by: row.ownedBy,
+    }));
+    if (only !== null && data.length === 0) return void writeGatewayError(res, 'route_not_found', requestId);
     // Written on the raw socket (no Fastify serializer): the shared schema keeps the answer to
     // exactly what /api/docs declares.
-    const body = JSON.stringify(ZModelList.parse(list));
+    const answer = only === null ? ZModelList.parse({ object: 'list', data }) : ZModel.parse(data[0]);
+    const body = JSON.stringify(answer);
     res.writeHead(200, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),

@@ -1,4 +1,5 @@
-import { costMicros, type TPrice } from '@air/shared/schemas/price';
+import type { TPrice } from '@air/shared/schemas/price';
+import { callCostPicos } from '../modules/money/service';
 import type { TKeyAuth } from '../core/credentials';
 import type { TCallCounters } from './counter-types';
 import type { TDirectory, TPlanLimits, TRouteEntry } from './directory';
@@ -38,9 +39,9 @@ const COUNTED_PROMPT_CHARS = 16_384;
 const TOKENS_PER_MESSAGE = 4;
 const TOKENS_PER_PROMPT = 3;
 
-/** What a call reserves (millionths of a minor unit), and the bound to put on its upstream body. */
+/** What a call reserves (picos, modules/money), and the bound to put on its upstream body. */
 export interface TSpendPlan {
-  micros: number;
+  picos: number;
   bound: TBodyEdit[] | null;
 }
 
@@ -97,9 +98,12 @@ export function promptTokens(parsed: Record<string, unknown>, count: TTokenCount
 /** The most one call can cost at the dearest of `prices`, in safe integers (past them: refused). */
 function mostCost(prices: readonly TPrice[], prompt: number, output: number): number {
   let most = 0;
-  for (const price of prices) most = Math.max(most, costMicros(price, prompt, output));
+  for (const price of prices) most = Math.max(most, callCostPicos(price, prompt, output));
   return Math.min(most, Number.MAX_SAFE_INTEGER);
 }
+
+/** The body field a protocol bounds its output with (protocols.ts), or null when it has none. */
+export type TOutputField = 'max_tokens' | 'max_output_tokens' | null;
 
 export function createSpendReservation(counters: TCallCounters, directory: TDirectory) {
   /**
@@ -128,38 +132,43 @@ export function createSpendReservation(counters: TCallCounters, directory: TDire
     body: Buffer,
     start: number,
     parsed: Record<string, unknown> | null,
+    /** The body field that bounds the output in the call's protocol; null: it has no output. */
+    outputField: TOutputField = 'max_tokens',
   ): TPlanned | Promise<TPlanned> {
     if (limits.spendLimitMinor === null || limits.spendLimitSetAt === null) return null;
     const fallbacks = route.routing?.fallbacks.length ? fallbackRoutes(route) : [];
     if (fallbacks instanceof Promise)
-      return fallbacks.then((routes) => planFor(key, route, routes, body, start, parsed));
-    return planFor(key, route, fallbacks, body, start, parsed);
+      return fallbacks.then((routes) => planFor(key, route, routes, { body, start, parsed, outputField }));
+    return planFor(key, route, fallbacks, { body, start, parsed, outputField });
   }
 
   function planFor(
     key: TKeyAuth,
     route: TRouteEntry,
     fallbacks: readonly (TRouteEntry | null | undefined)[],
-    body: Buffer,
-    start: number,
-    parsed: Record<string, unknown> | null,
+    call: { body: Buffer; start: number; parsed: Record<string, unknown> | null; outputField: TOutputField },
   ): TPlanned | Promise<TPlanned> {
+    const { body, start, outputField } = call;
+    let parsed = call.parsed;
     const prices = chargeablePrices(key, [route, ...fallbacks]);
     if (prices.length === 0) {
       // A free route whose fallbacks are free too: reserves nothing, but its charge stays capped
       // should a fallback be priced by the time it is called.
-      return fallbacks.length > 0 ? { micros: 0, bound: null } : null;
+      return fallbacks.length > 0 ? { picos: 0, bound: null } : null;
     }
     const byInput = prices.some((price) => price.per_1m_input_tokens > 0);
     const byOutput = prices.some((price) => price.per_1m_output_tokens > 0);
-    if (!byInput && !byOutput) return { micros: mostCost(prices, 0, 0), bound: null };
+    if (!byInput && !byOutput) return { picos: mostCost(prices, 0, 0), bound: null };
     parsed ??= parseObject(body);
     if (!parsed) return 'invalid';
     const request = parsed;
-    const output = byOutput ? outputBound(request, body, start) : { tokens: 0, bound: null };
-    if (!byInput) return { micros: mostCost(prices, 0, output.tokens), bound: output.bound };
+    const output =
+      byOutput && outputField !== null
+        ? outputBound(request, body, start, outputField)
+        : { tokens: 0, bound: null };
+    if (!byInput) return { picos: mostCost(prices, 0, output.tokens), bound: output.bound };
     const finish = (count: TTokenCounter): TSpendPlan => ({
-      micros: mostCost(prices, promptTokens(request, count), output.tokens),
+      picos: mostCost(prices, promptTokens(request, count), output.tokens),
       bound: output.bound,
     });
     // The tokenizer is loaded by the first call that needs it, and kept.
@@ -175,21 +184,16 @@ export function createSpendReservation(counters: TCallCounters, directory: TDire
     parsed: Record<string, unknown>,
     body: Buffer,
     start: number,
+    field: 'max_tokens' | 'max_output_tokens',
   ): { tokens: number; bound: TBodyEdit[] | null } {
     const choices = choicesOf(parsed);
-    const own = callerMaxTokens(parsed);
+    const own = field === 'max_tokens' ? callerMaxTokens(parsed) : countOf(parsed[field]);
     if (own !== null) return { tokens: own * choices, bound: null };
     const keys = Object.keys(parsed);
     const bound =
       keys.length === 0
         ? null
-        : setMember(
-            body,
-            start,
-            'max_tokens',
-            String(DEFAULT_MAX_OUTPUT_TOKENS),
-            !keys.includes('max_tokens'),
-          );
+        : setMember(body, start, field, String(DEFAULT_MAX_OUTPUT_TOKENS), !keys.includes(field));
     return { tokens: DEFAULT_MAX_OUTPUT_TOKENS * choices, bound };
   }
 
@@ -197,13 +201,13 @@ export function createSpendReservation(counters: TCallCounters, directory: TDire
   function reserve(
     key: TKeyAuth,
     limits: TPlanLimits,
-    micros: number,
+    picos: number,
   ): TSpendTicket | 'refused' | Promise<TSpendTicket | 'refused'> {
     const ticket = counters.reserveSpend(
       key.accountId,
       limits.spendLimitSetAt!,
       limits.spendLimitMinor!,
-      micros,
+      picos,
     );
     if (ticket === null) return 'refused';
     if (ticket instanceof Promise) return ticket.then((taken) => taken ?? 'refused');

@@ -1,6 +1,7 @@
+import { CHAT, type TProtocol, type TStreamReading, type TTokens } from './protocols';
+
 const EVENT_END = Buffer.from('\n\n');
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
-const CONTENT = /"content"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
 const EMPTY = Buffer.alloc(0);
 
 /** Characters per token, for content past COMPLETION_KEPT_CHARS (OpenAI's rule of thumb). */
@@ -31,7 +32,11 @@ export class StreamUsageTap {
   private readonly content: string[] = [];
   private carry: Buffer = EMPTY;
 
-  constructor(private readonly stripUsage: boolean) {}
+  constructor(
+    private readonly stripUsage: boolean,
+    /** Where the protocol's events carry usage and generated text (protocols.ts). */
+    private readonly reading: TStreamReading = CHAT.stream!,
+  ) {}
 
   get hasUsage(): boolean {
     return this.promptTokens !== null || this.completionTokens !== null;
@@ -76,7 +81,7 @@ export class StreamUsageTap {
 
   /** Reads whole events; answers the text to pass on when an event was taken out, else null. */
   private read(text: string): string | null {
-    for (const match of text.matchAll(CONTENT)) {
+    for (const match of text.matchAll(this.reading.content)) {
       const piece = match[1]!;
       if (this.contentChars < COMPLETION_KEPT_CHARS) this.content.push(piece);
       this.contentChars += piece.length;
@@ -100,15 +105,13 @@ export class StreamUsageTap {
     const dataAt = event.indexOf('data:');
     if (dataAt < 0) return false;
     try {
-      const parsed = JSON.parse(event.slice(dataAt + 5)) as {
-        usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null;
-        choices?: unknown[];
-      };
-      const usage = parsed.usage;
-      if (!usage) return false;
-      if (typeof usage.prompt_tokens === 'number') this.promptTokens = usage.prompt_tokens;
-      if (typeof usage.completion_tokens === 'number') this.completionTokens = usage.completion_tokens;
-      return Array.isArray(parsed.choices) && parsed.choices.length === 0;
+      const parsed = JSON.parse(event.slice(dataAt + 5)) as unknown;
+      if (parsed === null || typeof parsed !== 'object') return false;
+      const found = this.reading.usageOf(parsed as Record<string, unknown>);
+      if (!found) return false;
+      if (found.tokens.prompt !== null) this.promptTokens = found.tokens.prompt;
+      if (found.tokens.completion !== null) this.completionTokens = found.tokens.completion;
+      return found.only;
     } catch {
       return false;
     }
@@ -116,19 +119,17 @@ export class StreamUsageTap {
 }
 
 const USAGE_MARKER = Buffer.from('"usage"');
-const PROMPT = /"prompt_tokens"\s*:\s*(\d+)/;
-const COMPLETION = /"completion_tokens"\s*:\s*(\d+)/;
 
 /**
  * Token counts from an OpenAI-style JSON answer, without parsing the whole body: `usage` comes
  * last in OpenAI's answers, so only the text after its last occurrence is read.
  */
-export function tokensFrom(body: Buffer): { prompt: number | null; completion: number | null } {
+export function tokensFrom(body: Buffer, usage: TProtocol['usage'] = CHAT.usage): TTokens {
   const at = body.lastIndexOf(USAGE_MARKER);
   if (at < 0) return { prompt: null, completion: null };
   const tail = body.toString('utf8', at, Math.min(body.length, at + 512));
-  const prompt = PROMPT.exec(tail);
-  const completion = COMPLETION.exec(tail);
+  const prompt = usage.prompt.exec(tail);
+  const completion = usage.completion?.exec(tail);
   return { prompt: toInt(prompt?.[1]), completion: toInt(completion?.[1]) };
 }
 

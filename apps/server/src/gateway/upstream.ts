@@ -5,6 +5,7 @@ import { isPrivateAddress } from '../lib/upstream-address';
 import { writeGatewayError, type TGatewayErrorCode } from './errors';
 import { StreamUsageTap } from './stream-usage';
 import { isForwardedHeader, retryAfterMs } from './upstream-headers';
+import type { TStreamReading } from './protocols';
 import { READ_ON_BYTES, READ_ON_MS, readingOnOf, type TReadingOn } from './read-on';
 
 type TLookupCallback = (
@@ -97,6 +98,12 @@ export interface TCallResult {
 /** Bytes of a discarded (retried) answer kept to pass through if nothing else answers. */
 const FAILED_ANSWER_LIMIT = 65_536;
 
+/** How a streamed call's answer is read (its protocol's events) and whether its usage chunk is taken out. */
+export interface TStreamTap {
+  stripUsage: boolean;
+  reading: TStreamReading;
+}
+
 export interface TForward {
   origin: string;
   path: string;
@@ -104,8 +111,8 @@ export interface TForward {
   body: Buffer;
   timeoutMs: number;
   requestId: string;
-  /** A streamed chat request: read usage from the stream, and take its usage chunk out when asked. */
-  stream: { stripUsage: boolean } | null;
+  /** A streamed request: read usage from the stream (as its protocol says), and take its usage chunk out when asked. */
+  stream: TStreamTap | null;
   /** The call's id in the usage journal. */
   callId: number;
   /** Called with `callId` before the answer's first byte goes to the caller (its journal line is written). */
@@ -273,7 +280,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
     this.streamed = eventStream;
     if (json && !eventStream && statusCode < 300) this.chunks = [];
     if (eventStream && this.forward.stream && statusCode < 300)
-      this.tap = new StreamUsageTap(this.forward.stream.stripUsage);
+      this.tap = new StreamUsageTap(this.forward.stream.stripUsage, this.forward.stream.reading);
     this.forward.beforeAnswer(this.forward.callId);
     if (!this.clientGone) this.res.writeHead(statusCode, headers);
     return true;

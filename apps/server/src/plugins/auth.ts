@@ -3,18 +3,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import fp from 'fastify-plugin';
 import { hasPermission, type TRole } from '@air/shared/permissions';
 import type { TApiKeyScope } from '@air/shared/schemas/api-key';
-import {
-  apiKeyOf,
-  BEARER,
-  isUnexpired,
-  type TAuth,
-  type TKeyAuth,
-  type TSessionEnding,
-} from '../core/credentials';
+import { apiKeyOf, BEARER, type TSessionEnding } from '../core/credentials';
 import { registerMessages } from '../i18n';
 import { AppError } from '../lib/app-error';
 import { MissBudget, UNKNOWN_LOOKUPS_PER_MINUTE } from '../lib/miss-budget';
 import '../i18n/identity';
+import { createAuthenticateCaller, type TCaller } from '../core/authenticate';
 
 registerMessages({
   en: {
@@ -87,38 +81,27 @@ function bearerOf(headers: IncomingHttpHeaders): string | null {
 
 /**
  * Reads the caller's credentials once, for every route (console API and gateway alike), into
- * `request.auth`: an API key from `Authorization: Bearer air_…` or `x-api-key`, else a session
- * token from `Authorization: Bearer`. Keys and sessions are resolved by their owners (keys and
- * identity hand out `resolveApiKey` and `resolveSession`); a cached key costs no promise.
+ * `request.auth` with `authenticateCaller` (core/authenticate.ts), the function the gateway's
+ * fast lane uses too.
  */
 export default fp(
   async (app) => {
     app.decorate('unknownLookups', new MissBudget(UNKNOWN_LOOKUPS_PER_MINUTE));
     app.decorateRequest('auth', null);
     app.decorateRequest('keyExpired', false);
-    const unexpired = (key: TKeyAuth | null, request: FastifyRequest): TKeyAuth | null => {
-      if (isUnexpired(key)) return key;
-      request.keyExpired = true;
-      return null;
+    app.decorate('authenticateCaller', createAuthenticateCaller(app));
+    const take = (request: FastifyRequest, caller: TCaller) => {
+      request.auth = caller.auth;
+      request.keyExpired = caller.keyExpired;
     };
     app.addHook('onRequest', (request, _reply, done) => {
-      const rawKey = apiKeyOf(request.headers);
-      let answer: TAuth | null | Promise<TAuth | null>;
-      if (rawKey !== null) {
-        const key = app.resolveApiKey(rawKey, request);
-        answer =
-          key instanceof Promise ? key.then((found) => unexpired(found, request)) : unexpired(key, request);
-      } else {
-        const token = bearerOf(request.headers);
-        if (token === null) return done();
-        answer = app.resolveSession(token);
-      }
-      if (!(answer instanceof Promise)) {
-        request.auth = answer;
+      const caller = app.authenticateCaller(request.headers, request, 'keys-and-sessions');
+      if (!(caller instanceof Promise)) {
+        take(request, caller);
         return done();
       }
-      answer.then((auth) => {
-        request.auth = auth;
+      caller.then((found) => {
+        take(request, found);
         done();
       }, done);
     });

@@ -25,16 +25,18 @@ export const ZGatewayError = z.object({
 });
 export type TGatewayError = z.infer<typeof ZGatewayError>;
 
+/** One route the key may call, as an OpenAI model (`GET /api/v1/models/{provider}/{name}`). */
+export const ZModel = z.object({
+  id: z.string(),
+  object: z.literal('model'),
+  created: z.number().int(),
+  owned_by: z.string(),
+});
+export type TModel = z.infer<typeof ZModel>;
+
 /** `GET /api/v1/models`: the active routes the key may call. */
 export const ZModelList = z.object({
   object: z.literal('list'),
-  data: z.array(
-    z.object({
-      id: z.string(),
-      object: z.literal('model'),
-      created: z.number().int(),
-      owned_by: z.string(),
-    }),
-  ),
+  data: z.array(ZModel),
 });
 export type TModelList = z.infer<typeof ZModelList>;

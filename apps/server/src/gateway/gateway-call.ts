@@ -1,0 +1,267 @@
+import type { ServerResponse } from 'node:http';
+import type { TKeyAuth } from '../core/credentials';
+import type { TUsageRow } from '../modules/usage/service';
+import { chargedPicos } from '../modules/money/service';
+import { applyEdits, includeUsage, setMember, type TBodyEdit } from './body-edit';
+import type { TCallContext, TRefusal } from './call-context';
+import { goneResult, ownResult, parseObject } from './call-outcome';
+import { setCallTokens } from './call-tokens';
+import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED } from './counter-types';
+import type { TPlanLimits, TRouteEntry } from './directory';
+import { keyQuotaBody, writeGatewayError } from './errors';
+import type { TProtocol } from './protocols';
+import { RoutedCall } from './routed-call';
+import type { TSpendTicket } from './spend';
+import { ProxyCall, type TCallResult, type TStreamTap } from './upstream';
+
+const STREAM_MARKER = Buffer.from('"stream"');
+
+/**
+ * One caller request on the gateway, from an admitted key and its route to its usage row (contract
+ * 6c): it holds the call's state (request id, start, body, stream, spend reservation, the meter's
+ * call id) and goes through admit, forward, meter. Its protocol (protocols.ts) says what is read
+ * from the body and the answer; nothing here depends on which protocol it is.
+ */
+export class GatewayCall {
+  readonly started: number;
+  readonly requestId: string;
+  readonly hasCard: boolean;
+  /** The body as parsed (null until something needs it). */
+  parsed: Record<string, unknown> | null;
+  /** The upstream body: the caller's bytes, edited where the gateway must (body-edit.ts). */
+  body: Buffer;
+  /** The request of a streamed call (what its tokens are estimated from when a stream is cut). */
+  private streamed: Record<string, unknown> | null = null;
+  private stream: TStreamTap | null = null;
+  private edits: TBodyEdit[] | null = null;
+  private spend: TSpendTicket | null = null;
+
+  constructor(
+    private readonly ctx: TCallContext,
+    readonly protocol: TProtocol,
+    readonly res: ServerResponse,
+    readonly key: TKeyAuth,
+    readonly route: TRouteEntry,
+    readonly limits: TPlanLimits,
+    request: {
+      id: string;
+      started: number;
+      body: Buffer;
+      start: number;
+      parsed: Record<string, unknown> | null;
+    },
+  ) {
+    this.requestId = request.id;
+    this.started = request.started;
+    this.body = request.body;
+    this.parsed = request.parsed;
+    this.hasCard = limits.hasCard;
+    this.start = request.start;
+  }
+
+  /** Where the body's object starts (body-edit.ts edits from there). */
+  private readonly start: number;
+
+  /**
+   * Reads what the call needs of its body, reserves its spend and counts it against the limits;
+   * false when it was refused (answered here) or is not to be forwarded.
+   */
+  async admit(): Promise<boolean> {
+    const { ctx, key, route, limits } = this;
+    // A priced route of another account needs a card on file (contract 5a).
+    if (route.price && route.accountId !== key.accountId && !limits.hasCard)
+      return this.refused({ code: 'payment_required' }, { ratePerMinute: limits.rateLimitPerMinute });
+    if (!this.readBody()) return this.refused({ code: 'invalid_request' });
+    // A limited caller's priced call reserves the most it can cost, its output bounded in the
+    // upstream body when the caller did not (spend-reservation.ts); other calls skip this.
+    const output = this.protocol.outputField;
+    let plan = ctx.spending.plan(key, route, limits, this.body, this.start, this.parsed, output);
+    if (plan instanceof Promise) plan = await plan;
+    if (plan === 'invalid') return this.refused({ code: 'invalid_request' });
+    if (plan?.bound) this.edits = this.edits ? plan.bound.concat(this.edits) : plan.bound;
+    if (this.edits) this.body = applyEdits(this.body, this.edits);
+    // The caller may have left while a look-up was awaited: nothing to count or forward.
+    if (this.res.destroyed) return false;
+    // A caller's spend limit is checked first (one more Redis round trip, only for a limited
+    // caller's priced route); a call refused below gives its reservation back.
+    let spend = plan ? ctx.spending.reserve(key, limits, plan.picos) : null;
+    if (spend instanceof Promise) spend = await spend;
+    const gate = { ratePerMinute: limits.rateLimitPerMinute };
+    if (spend === 'refused') return this.refused({ code: 'spend_limit_reached' }, gate);
+    this.spend = spend;
+    return this.count();
+  }
+
+  /**
+   * Checks and counts the call against the rate limit and the quota in one step (one Redis round
+   * trip with REDIS_URL): from here on it is a call, metered whatever happens to it.
+   */
+  private async count(): Promise<boolean> {
+    let admitted = this.ctx.state.counters.admit(this.key, this.limits);
+    if (typeof admitted !== 'number') admitted = await admitted;
+    if (admitted !== 0) this.release();
+    if (admitted === QUOTA_EXCEEDED) return this.refused({ code: 'quota_exceeded' }, 'admitted');
+    if (admitted === KEY_QUOTA_EXCEEDED) {
+      const body = keyQuotaBody(this.key.monthlyCalls ?? 0);
+      return this.refused({ code: 'key_quota_exceeded', body }, 'admitted');
+    }
+    if (admitted > 0) return this.refused({ code: 'rate_limit_exceeded', retryAfter: admitted }, 'rate');
+    if (!this.res.destroyed) return true;
+    // Admitted (counted against the quota) but the caller left before it was forwarded.
+    this.meter(this.route, goneResult(), 0, false, this.begin());
+    return false;
+  }
+
+  /** Refused before it was forwarded; a known key's refusal for its limits is logged (refusal-log.ts). */
+  private async refused(refusal: TRefusal, gate?: Parameters<TCallContext['refuseLogged']>[3]) {
+    if (gate === undefined) this.ctx.refuse(this.res, this.requestId, this.started, refusal);
+    else await this.ctx.refuseLogged(this.res, this, refusal, gate);
+    return false;
+  }
+
+  /** A reservation given back whole: the call was refused or never sent. */
+  private release() {
+    if (this.spend) void this.ctx.state.counters.settleSpend(this.spend, 0);
+  }
+
+  /**
+   * The body's upstream model and stream flag. Changes to the caller's body are made in its bytes
+   * (body-edit.ts): nothing else changes. False when the body must be read and is no JSON object.
+   */
+  private readBody(): boolean {
+    const { route, body, start } = this;
+    if (route.upstreamModel) {
+      this.parsed ??= parseObject(body);
+      if (!this.parsed) return false;
+      this.parsed.model = route.upstreamModel;
+      this.edits = setMember(body, start, 'model', JSON.stringify(route.upstreamModel));
+    }
+    const reading = this.protocol.stream;
+    if (reading === null || !body.includes(STREAM_MARKER)) return true;
+    this.parsed ??= parseObject(body);
+    if (!this.parsed) return false;
+    if (this.parsed.stream !== true) return true;
+    this.streamed = this.parsed;
+    this.stream = { stripUsage: false, reading };
+    // A streamed call: the upstream is asked for usage (its last chunk) so the call is metered.
+    if (this.protocol.asksStreamUsage) this.askStreamUsage(this.parsed);
+    return true;
+  }
+
+  /** The caller did not ask for usage: asked here, and its chunk taken out of the answer. */
+  private askStreamUsage(parsed: Record<string, unknown>) {
+    const options = parsed.stream_options;
+    const isObject = options !== null && typeof options === 'object' && !Array.isArray(options);
+    if (isObject && (options as { include_usage?: unknown }).include_usage === true) return;
+    parsed.stream_options = { ...(isObject ? options : {}), include_usage: true };
+    this.stream = { stripUsage: true, reading: this.stream!.reading };
+    // With no options of the caller's (the usual case) the option is put first, unwalked.
+    const usage = includeUsage(this.body, this.start, options === undefined);
+    this.edits = this.edits ? this.edits.concat(usage) : usage;
+  }
+
+  /** The meter's entry for the call, begun before anything is sent (its journal line). */
+  private begin(): number {
+    const { key, route } = this;
+    return this.ctx.state.meter.begin({
+      callerAccountId: key.accountId,
+      keyId: key.keyId,
+      endpointId: route.endpointId,
+      providerAccountId: route.accountId,
+    });
+  }
+
+  /** Sends the admitted call: routed (retries, fallbacks, cache) or to its one upstream. */
+  forward(upstreamPath: string): void {
+    const { ctx, route, res } = this;
+    const callId = this.begin();
+    if (route.routing !== null) {
+      const routed = new RoutedCall(
+        ctx.routing,
+        res,
+        this.routedRequest(callId),
+        (answered, result, attempts, hit) => this.meter(answered, result, attempts, hit, callId),
+      );
+      return routed.start();
+    }
+    const onDone = (result: TCallResult) => this.meter(route, result, 1, false, callId);
+    if (route.literalPrivate && !ctx.allowPrivate) {
+      // Same answer as a refused DNS result: the caller learns nothing about the network.
+      ctx.log.warn({ routeName: route.routeName }, 'gateway: upstream is a private address');
+      const status = writeGatewayError(
+        res,
+        'upstream_unreachable',
+        this.requestId,
+        undefined,
+        route.airHeaders,
+      );
+      return onDone(ownResult(status, 'upstream_unreachable'));
+    }
+    const forward = {
+      origin: route.origin,
+      path: upstreamPath,
+      headers: route.headers,
+      body: this.body,
+      timeoutMs: route.timeoutMs,
+      requestId: this.requestId,
+      stream: this.stream,
+      callId,
+      beforeAnswer: ctx.routing.beforeAnswer,
+      airHeaders: route.airHeaders,
+      retry: null,
+      cache: false,
+    };
+    ProxyCall.start(ctx.routing.agent, res, forward, onDone);
+  }
+
+  private routedRequest(callId: number) {
+    const { requestId, key, hasCard, route, body, parsed, stream, protocol } = this;
+    return { requestId, key, hasCard, route, body, parsed, stream, callId, protocol };
+  }
+
+  /** The call's usage row, on the route that answered, appended to the meter's buffer. */
+  meter(answered: TRouteEntry, result: TCallResult, attempts: number, cacheHit: boolean, callId: number) {
+    const latencyMs = performance.now() - this.started;
+    this.ctx.observe(result, latencyMs, attempts);
+    const key = this.key;
+    const row: TUsageRow = {
+      callerAccountId: key.accountId,
+      keyId: key.keyId,
+      endpointId: answered.endpointId,
+      providerAccountId: answered.accountId,
+      status: result.status,
+      latencyMs: Math.round(latencyMs),
+      promptTokens: null,
+      completionTokens: null,
+      tokensEstimated: false,
+      streamed: result.streamed,
+      errorCode: result.errorCode ?? (result.clientGone ? 'client_closed' : null),
+      attempts,
+      cacheHit,
+      // The provider's own calls are free, and so is an answer from the cache (contract 5a, 6a);
+      // whether this one costs anything is decided when stored.
+      price: cacheHit || answered.accountId === key.accountId ? null : answered.price,
+      createdAt: new Date(),
+    };
+    const meter = this.ctx.state.meter;
+    // A stream cut short is counted with the tokenizer, which may have to load first.
+    const counting = setCallTokens(row, result, this.streamed, this.protocol.usage);
+    if (counting)
+      return meter.recordWhen(
+        counting.then(() => this.settled(row)),
+        callId,
+      );
+    const known = this.settled(row);
+    if (known instanceof Promise) meter.recordWhen(known, callId);
+    else meter.record(known, callId);
+  }
+
+  /** The caller has a spend limit: the reservation becomes the call's charge, capped at the limit. */
+  private settled(row: TUsageRow): TUsageRow | Promise<TUsageRow> {
+    const spend = this.spend;
+    if (!spend) return row;
+    const charged = this.ctx.state.counters.settleSpend(spend, chargedPicos(row) ?? 0);
+    if (typeof charged === 'number') return { ...row, costCapPicos: charged };
+    return charged.then((cap) => ({ ...row, costCapPicos: cap }));
+  }
+}
