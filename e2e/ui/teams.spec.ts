@@ -67,7 +67,7 @@ test('invite, join, switch accounts, change a role, remove, activity log', async
   const newMail = await waitForMail(newcomer, /invited you/);
   const dev = await pageAs(browser, null);
   await dev.goto(linkFrom(newMail, '/signup/user'));
-  await expect(dev.getByText('Olivia invited you to join Olivia Co as developer.')).toBeVisible();
+  await expect(dev.getByText('Olivia invited you to join Olivia Co as a developer.')).toBeVisible();
   await dev.getByLabel('Name').fill('Nadia');
   await dev.getByLabel('Password').fill(PASSWORD);
   await dev.getByRole('button', { name: 'Join the team' }).click();

@@ -36,7 +36,7 @@ describe('invites', () => {
       const mails = await inviteMails(t.app, email);
       expect(mails).toHaveLength(1);
       expect(mails[0]!.subject).toBe('Boss invited you to Acme on AIR');
-      expect(mails[0]!.text).toContain('as developer');
+      expect(mails[0]!.text).toContain('as a developer');
       const token = await inviteToken(t.app, email);
       const [row] = await t.db.select().from(invites).where(eq(invites.email, email));
       // The link carries a random token, not the invite id, and only its hash is stored.

@@ -1,6 +1,13 @@
 import { renderMail } from '../layout';
 import { defineMailTemplate, param } from '../template';
 
+// The role with its article: "as a developer", "as an admin".
+const ROLE_EN: Record<string, string> = {
+  admin: 'an admin',
+  developer: 'a developer',
+  user: 'a member',
+};
+
 const ROLE_ES: Record<string, string> = {
   admin: 'administrador',
   developer: 'desarrollador',
@@ -13,7 +20,8 @@ export default defineMailTemplate({
     renderMail(`${param(p, 'inviter_name')} invited you to ${param(p, 'account_name')} on ${c.productName}`, {
       heading: `Join ${param(p, 'account_name')} on ${c.productName}`,
       paragraphs: [
-        `${param(p, 'inviter_name')} invited you to join the ${param(p, 'account_name')} account as ${param(p, 'role')}.`,
+        // The account's name often ends in "account" already (the default is "Alice Doe's account").
+        `${param(p, 'inviter_name')} invited you to join ${param(p, 'account_name')} as ${ROLE_EN[param(p, 'role')] ?? param(p, 'role')}.`,
         `${c.productName} is the registry and gateway for the account's AI endpoints.`,
       ],
       action: { label: 'Accept the invitation', url: param(p, 'url') },
@@ -24,7 +32,7 @@ export default defineMailTemplate({
     renderMail(`${param(p, 'inviter_name')} te invitó a ${param(p, 'account_name')} en ${c.productName}`, {
       heading: `Únete a ${param(p, 'account_name')} en ${c.productName}`,
       paragraphs: [
-        `${param(p, 'inviter_name')} te invitó a unirte a la cuenta ${param(p, 'account_name')} como ${ROLE_ES[param(p, 'role')] ?? param(p, 'role')}.`,
+        `${param(p, 'inviter_name')} te invitó a unirte a ${param(p, 'account_name')} como ${ROLE_ES[param(p, 'role')] ?? param(p, 'role')}.`,
         `${c.productName} es el registro y la pasarela de los endpoints de IA de la cuenta.`,
       ],
       action: { label: 'Aceptar la invitación', url: param(p, 'url') },

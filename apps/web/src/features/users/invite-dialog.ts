@@ -22,6 +22,8 @@ export function inviteDialog(t: TFunction, callback: (result: unknown) => void):
       permission: {
         type: 'select',
         label: t('users:invite.permission'),
+        // What each role may do, from the access matrix (@air/shared/permissions), before choosing.
+        description: t('users:invite.roles'),
         defaultValue: 'user',
         options: [
           { value: 'user', label: t('users:role.user') },

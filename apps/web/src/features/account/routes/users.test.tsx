@@ -69,6 +69,10 @@ describe('/account/users', () => {
 
     await user.click(screen.getByRole('button', { name: 'Invite users' }));
     const emails = await screen.findByLabelText(/Email addresses/);
+    // Each role says what it may do before one is chosen (issue 38).
+    expect(screen.getByRole('combobox', { name: /Role|Permission/ })).toHaveAccessibleDescription(
+      /Developer: a user who also manages API keys\. Admin: a user who also manages members and invitations\./,
+    );
     // The shared ZInviteRequest refuses a bad address before any call, naming it as the server would.
     await user.type(emails, 'ok@x.io, nope');
     await user.click(screen.getByRole('button', { name: 'Send invitations' }));
