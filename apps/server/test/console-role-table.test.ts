@@ -107,6 +107,13 @@ const TABLE: Record<string, TEntry> = {
   // Another member's id (the one called here): admins only. Anyone may leave with their own id.
   'DELETE /api/user/:id': { access: ADMIN },
   'PATCH /api/account/spend-limit': { access: ADMIN },
+  // Outbound webhooks (contract 6e): where the account's events go, its owner and admins.
+  'GET /api/webhook': { access: ADMIN },
+  'POST /api/webhook': { access: ADMIN },
+  'PATCH /api/webhook/:id': { access: ADMIN },
+  'DELETE /api/webhook/:id': { access: ADMIN },
+  'POST /api/webhook/:id/test': { access: ADMIN },
+  'GET /api/webhook/:id/deliveries': { access: ADMIN },
   'POST /api/account/plan': { access: OWNER },
   'PATCH /api/account/plan': { access: OWNER },
   'GET /api/account/plan/preview': { access: OWNER },

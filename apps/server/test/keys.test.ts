@@ -456,6 +456,7 @@ describe('the keys service without the web framework', () => {
       sessionCache: app.sessionCache,
       sessionActivity: app.sessionActivity,
       forgetApiKey: (hash) => app.forgetApiKey(hash),
+      webhooks: app.webhooks,
       log: app.log,
     };
     const created = await createKey(services, owner.accountId, {

@@ -72,6 +72,14 @@ import {
   ZTwoFactorVerify,
 } from './schemas/two-factor';
 import { ZSpendLimit, ZSpendLimitUpdate } from './schemas/spend-limit';
+import {
+  ZCreatedWebhook,
+  ZCreateWebhook,
+  ZUpdateWebhook,
+  ZWebhook,
+  ZWebhookDelivery,
+  ZWebhookTestQueued,
+} from './schemas/webhook';
 import { ZUsageList } from './schemas/usage';
 import {
   ZInvitedSignUp,
@@ -209,6 +217,13 @@ export const CONSOLE_API = {
   'POST /api/key': { body: ZCreateApiKey, response: ZEnvelope(ZCreatedApiKey), status: 201 },
   'PATCH /api/key/:id': { body: ZUpdateApiKey, response: ZEnvelope(ZApiKey) },
   'DELETE /api/key': { body: ZDeleteApiKeys, response: ZEnvelope(ZDeleted) },
+
+  'GET /api/webhook': { response: ZEnvelope(z.array(ZWebhook)) },
+  'POST /api/webhook': { body: ZCreateWebhook, response: ZEnvelope(ZCreatedWebhook), status: 201 },
+  'PATCH /api/webhook/:id': { body: ZUpdateWebhook, response: ZEnvelope(ZWebhook) },
+  'DELETE /api/webhook/:id': { response: ZEnvelope(ZDeleted) },
+  'POST /api/webhook/:id/test': { response: ZEnvelope(ZWebhookTestQueued) },
+  'GET /api/webhook/:id/deliveries': { response: ZEnvelope(z.array(ZWebhookDelivery)) },
 
   'GET /api/aiendpoint': { response: ZEnvelope(z.array(ZAiEndpoint)) },
   'GET /api/aiendpoint/:id': { response: ZEnvelope(ZAiEndpointRead) },

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLocale } from '@air/shared/schemas/common';
 import type { TPlan } from '@air/shared/schemas/plan';
+import type { TWebhookEvent } from '@air/shared/schemas/webhook';
 import type { TConfig } from '../config';
 import type { TDb } from '../db/client';
 import type { TAttemptLimiter } from '../lib/attempt-limiter';
@@ -35,6 +36,10 @@ export interface TServices {
   sessionActivity: TSessionActivity;
   /** Drops one API key from this instance's cache at once (before the change is published). */
   forgetApiKey(keyHash: string): void;
+  /** Queues an account event for its outbound webhooks (modules/webhooks); never throws. */
+  webhooks: {
+    emit(accountId: string, type: TWebhookEvent, data: Record<string, unknown>): Promise<void>;
+  };
   log: TLog;
 }
 

@@ -225,6 +225,7 @@ export async function createKey(
   });
   // Drops a cached "unknown key" answer anywhere (someone may have tried it before it existed).
   await announce(app, keyHash);
+  await app.webhooks.emit(accountId, 'key.created', { key_id: row!.id, name: row!.name });
   return { ...toWire(row!, maskApiKey(row!.keyPrefix)), full_key: fullKey };
 }
 
@@ -256,6 +257,8 @@ export async function updateKey(
     return saved;
   });
   await announce(app, row.keyHash);
+  if (changes.active === false && row.active)
+    await app.webhooks.emit(accountId, 'key.revoked', { key_id: updated.id, name: updated.name });
   return toWire(updated, maskApiKey(updated.keyPrefix));
 }
 
