@@ -1,4 +1,5 @@
 import { createOpenAI } from '@ai-sdk/openai';
+import { ChatOpenAI, OpenAIEmbeddings } from '@langchain/openai';
 import { embed, generateText, streamText } from 'ai';
 import { desc, eq } from 'drizzle-orm';
 import { createServer, type Server } from 'node:http';
@@ -286,6 +287,27 @@ describe('every /api/v1 path answers in OpenAI shape', () => {
   });
 });
 
+describe('rate headers', () => {
+  it('count the requests left in the minute down on every admitted call', async () => {
+    const seen: [string | null, string | null, string | null][] = [];
+    for (let i = 0; i < 3; i++) {
+      const raw = await client.completions.create({ model: 'acme/all', prompt: 'Say' }).withResponse();
+      const headers = raw.response.headers;
+      seen.push([
+        headers.get('x-ratelimit-limit-requests'),
+        headers.get('x-ratelimit-remaining-requests'),
+        headers.get('x-ratelimit-reset-requests'),
+      ]);
+    }
+    const limit = Number(seen[0]![0]);
+    expect(limit).toBeGreaterThan(3);
+    const remaining = seen.map((entry) => Number(entry[1]));
+    expect(remaining[1]).toBe(remaining[0]! - 1);
+    expect(remaining[2]).toBe(remaining[0]! - 2);
+    expect(seen.every((entry) => /^\d+s$/.test(entry[2] ?? ''))).toBe(true);
+  });
+});
+
 describe('the AI SDK default provider (the Responses API)', () => {
   const provider = () => createOpenAI({ apiKey: rawKey, baseURL: `${base}/api/v1` });
 
@@ -299,5 +321,29 @@ describe('the AI SDK default provider (the Responses API)', () => {
     expect(text).toBe('Hello stream');
     const embedded = await embed({ model: provider().embedding('acme/all'), value: 'a text' });
     expect(embedded.embedding).toEqual([0.5, 0.25]);
+  });
+});
+
+describe('LangChain with the Responses API', () => {
+  it('invokes ChatOpenAI with useResponsesApi and embeds with OpenAIEmbeddings', async () => {
+    const configuration = { baseURL: `${base}/api/v1` };
+    const chat = new ChatOpenAI({
+      model: 'acme/all',
+      apiKey: rawKey,
+      useResponsesApi: true,
+      configuration,
+      maxRetries: 0,
+    });
+    const message = await chat.invoke('Hi');
+    expect(message.text).toBe('Hello from responses');
+    expect(lastSeen().path).toBe('/v1/responses');
+    const embeddings = new OpenAIEmbeddings({
+      model: 'acme/all',
+      apiKey: rawKey,
+      configuration,
+      maxRetries: 0,
+    });
+    expect(await embeddings.embedQuery('a text')).toEqual([0.5, 0.25]);
+    expect(lastSeen().path).toBe('/v1/embeddings');
   });
 });

@@ -6,6 +6,7 @@ import { unknownRouteRow } from './call-outcome';
 import { createRefusalLog, type TRefusalGate } from './refusal-log';
 import type { TRoutingContext } from './routed-call';
 import { createSpendReservation } from './spend-reservation';
+import { RequestWindows } from './rate-headers';
 import type { TGatewayState } from './state';
 import type { TCallResult } from './upstream';
 
@@ -116,6 +117,7 @@ export function createCallContext(app: FastifyInstance, state: TGatewayState) {
     refuseLogged,
     refuseUnknownRoute,
     observe,
+    rates: new RequestWindows(),
   };
 }
 

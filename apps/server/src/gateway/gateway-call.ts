@@ -106,6 +106,9 @@ export class GatewayCall {
       return this.refused({ code: 'key_quota_exceeded', body }, 'admitted');
     }
     if (admitted > 0) return this.refused({ code: 'rate_limit_exceeded', retryAfter: admitted }, 'rate');
+    // OpenAI's rate headers go out with whatever answers the admitted call (merged by writeHead).
+    const rate = this.ctx.rates.admitted(this.key.keyId, this.limits.rateLimitPerMinute);
+    for (let i = 0; i < rate.length; i += 2) this.res.setHeader(rate[i]!, rate[i + 1]!);
     if (!this.res.destroyed) return true;
     // Admitted (counted against the quota) but the caller left before it was forwarded.
     this.meter(this.route, goneResult(), 0, false, this.begin());
