@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 
 /**
@@ -44,6 +45,18 @@ const milliseconds = (fallback: number) =>
       .max(600_000, 'must be at most 600000')
       .default(fallback),
   );
+/** TRUST_PROXY's value compiles: a boolean word, a hop count, or addresses, CIDR ranges and names. */
+function isTrustProxySetting(value: string): boolean {
+  const setting = parseTrustProxy(value);
+  if (typeof setting !== 'string') return true;
+  try {
+    proxyAddr.compile(setting.split(',').map((entry) => entry.trim()));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 const ZEnv = z.object({
@@ -107,6 +120,8 @@ const ZEnv = z.object({
     z
       .string()
       .regex(/^[\w.:/,\s-]+$/, 'must be true, false, a hop count or a list of addresses')
+      // The list as Fastify compiles it at start-up: refused here, before anything is opened.
+      .refine(isTrustProxySetting, 'must be true, false, a hop count or a list of addresses or ranges')
       .optional(),
   ),
   GATEWAY_TIMEOUT_MS: z.preprocess(

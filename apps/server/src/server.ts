@@ -1,10 +1,12 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type TConfig } from './config';
-import { openDatabase } from './db/client';
+import { openDatabase, type TDatabase } from './db/client';
 import { migrateDatabase } from './db/migrate';
 import { mailStatus } from './mail/mailer';
 import { drainAndClose } from './core/shutdown';
+import { startLine } from './lib/start-line';
+import { databaseProblem, listenProblem, oneLine, redisProblem } from './lib/start-checks';
 
 /** The only file that listens: config, database + migrations, app, listen, graceful shutdown. */
 async function main() {
@@ -19,16 +21,37 @@ async function main() {
     throw error;
   }
 
-  const database = await openDatabase(config);
+  // Start lines: plain for a person in a terminal, JSON like every other line in production.
+  const say = startLine(config);
+
+  // Each problem that stops the start names its variable, in one line, before migrations run.
+  let database: TDatabase;
+  try {
+    database = await openDatabase(config);
+  } catch (error) {
+    const variable = config.databaseUrl ? 'DATABASE_URL' : 'DATA_DIR';
+    console.error(`${variable}: cannot open the database (${oneLine(error)})`);
+    process.exit(1);
+  }
+  const databaseError = await databaseProblem(database, config);
+  if (databaseError) {
+    console.error(databaseError);
+    await database.close();
+    process.exit(1);
+  }
+  // Not fatal (the gateway counts locally meanwhile), but said at once instead of never.
+  const redisError = await redisProblem(config);
+  if (redisError) console.error(redisError);
+
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let address = config.appUrl;
   try {
     const { applied } = await migrateDatabase(database);
-    if (applied > 0) console.log(`Applied ${applied} database migration${applied === 1 ? '' : 's'}`);
+    if (applied > 0) say(`Applied ${applied} database migration${applied === 1 ? '' : 's'}`);
     app = await buildApp(config, { database });
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    console.error((error as Error).message);
+    console.error(listenProblem(error, config) ?? oneLine(error));
     await app?.close().catch(() => {});
     await database.close();
     process.exit(1);
@@ -36,9 +59,7 @@ async function main() {
   // PORT=0 picks a free port: name the one actually bound.
   const url = config.port === 0 ? address : config.appUrl;
   // One line, once: the address, the database and where mail goes (the dev outbox's address).
-  console.log(
-    `AIR is running at ${url} (${database.driver} database, ${mailStatus({ ...config, appUrl: url })})`,
-  );
+  say(`AIR is running at ${url} (${database.driver} database, ${mailStatus({ ...config, appUrl: url })})`);
 
   // SIGINT/SIGTERM: a graceful stop (core/shutdown.ts): /healthz answers 503 `draining` for
   // SHUTDOWN_DELAY_MS, then the server stops accepting, in-flight calls and streams finish within

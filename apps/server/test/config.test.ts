@@ -130,6 +130,22 @@ describe('loadConfig', () => {
     }
   });
 
+  it('refuses a TRUST_PROXY Fastify could not compile, accepting every documented form (issue 43)', () => {
+    expect(errorLines({ DATA_DIR: tmp(), TRUST_PROXY: 'nonsense' })).toEqual([
+      'TRUST_PROXY: must be true, false, a hop count or a list of addresses or ranges',
+    ]);
+    expect(errorLines({ DATA_DIR: tmp(), TRUST_PROXY: '10.0.0.0/99' })[0]).toMatch(/^TRUST_PROXY: /);
+    for (const [value, expected] of [
+      ['true', true],
+      ['off', false],
+      ['2', 2],
+      ['loopback', 'loopback'],
+      ['127.0.0.1, 10.0.0.0/8, ::1', '127.0.0.1, 10.0.0.0/8, ::1'],
+    ] as const) {
+      expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: value }).trustProxy).toBe(expected);
+    }
+  });
+
   it('requires the Stripe keys when BILLING_PROVIDER=stripe', () => {
     expect(errorLines({ DATA_DIR: tmp(), BILLING_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test' })).toEqual(
       [
