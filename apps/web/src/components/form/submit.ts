@@ -91,6 +91,8 @@ export interface TSubmitOptions<K extends TWriteCall> {
   fieldOf?: (inputError: string) => string | undefined;
   /** The form's own success text, toasted instead of the server's message (the settings cards' "Saved"). */
   successMessage?: string;
+  /** No success toast at all: a step whose next page says what happened (the sign-up plan step). */
+  silent?: boolean;
 }
 
 /**
@@ -101,12 +103,12 @@ export interface TSubmitOptions<K extends TWriteCall> {
 export async function runSubmit<K extends TWriteCall>(
   values: TFormValues,
   setError: (name: string, error: { type: 'server'; message: string }) => void,
-  { fields, call, params, onSuccess, onError, fieldOf, successMessage }: TSubmitOptions<K>,
+  { fields, call, params, onSuccess, onError, fieldOf, successMessage, silent }: TSubmitOptions<K>,
 ): Promise<void> {
   try {
     const { response, sent } = await submitValues(fields, call, params, bodyValues(fields, values));
     const message = successMessage ?? answerMessage(response);
-    if (message) toast({ variant: 'success', title: message });
+    if (message && !silent) toast({ variant: 'success', title: message });
     await onSuccess?.(response, sent);
   } catch (error) {
     const body = error instanceof ApiError && typeof error.body === 'object' ? error.body : null;

@@ -93,6 +93,8 @@ describe('/signup/plan', () => {
       body: { plan: 'free' },
     });
     expect(getSession().user).toMatchObject({ plan: 'free', subscription: { status: 'active' } });
+    // The first plan is chosen, not updated: no "plan saved" toast on the way (issue 38).
+    expect(screen.queryByText('Plan saved')).not.toBeInTheDocument();
   });
 
   it('an onboarded user goes to /dashboard after choosing', async () => {

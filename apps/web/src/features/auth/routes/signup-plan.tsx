@@ -43,6 +43,7 @@ function SignupPlanPage() {
           hasCard={false}
           call="POST /api/account/plan"
           submitText={t('plan.submit')}
+          silent
           onDone={async (response, plan) => {
             // The new plan's subscription is active unless the answer says otherwise; the
             // refresh below brings its full terms.

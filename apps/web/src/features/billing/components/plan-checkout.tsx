@@ -35,6 +35,11 @@ export interface TPlanCheckoutProps {
   submitText: string;
   /** The saved change (a payment to confirm was confirmed and the change repeated first). */
   onDone: (response: TPlanSaved, plan: string) => void | Promise<void>;
+  /**
+   * No "plan saved" toast: at sign-up the plan is the first one chosen, not an update, and the
+   * next page follows at once.
+   */
+  silent?: boolean;
 }
 
 /**
@@ -53,6 +58,7 @@ export function PlanCheckout({
   call,
   submitText,
   onDone,
+  silent,
 }: TPlanCheckoutProps) {
   const { t, i18n } = useTranslation(['billing', 'form']);
   const handleError = useErrorHandler();
@@ -72,6 +78,7 @@ export function PlanCheckout({
   const send = useFormSubmit(form, {
     fields,
     call,
+    silent,
     // The forms' cycle confirms a payment the answer asks for and repeats the change: this is saved.
     onSuccess: (response, values) => onDone(response as TPlanSaved, String(values.plan)),
     onError: (error) => {
