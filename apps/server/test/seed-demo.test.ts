@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoUsage, seedDemo, type TDemoSeed } from '../src/cli/seed-demo';
+import { sql } from 'drizzle-orm';
+import { demoUsage, seedDemo, seedDemoAtomically, type TDemoSeed } from '../src/cli/seed-demo';
+import type { TDb } from '../src/db/client';
 import { createTestApp, type TTestApp } from './helpers';
 import { signIn } from './identity-helpers';
 
@@ -73,5 +75,50 @@ describe('npm run cli -- seed-demo', () => {
     const first = Date.parse('2026-01-31T00:00:00Z');
     expect(rows.filter((row) => row.createdAt.getTime() < first)).toEqual([]);
     expect(new Set(rows.map((row) => row.endpointId))).toEqual(new Set(['e1', 'e2']));
+  });
+});
+
+/** Every table's row count, by name: what a seed that changed nothing leaves as it was. */
+async function rowCounts(db: TDb): Promise<Record<string, number>> {
+  const tables = (await db.execute(
+    sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+  )) as { rows: { name: string }[] };
+  const counts: Record<string, number> = {};
+  for (const { name } of tables.rows) {
+    const result = (await db.execute(sql.raw(`select count(*)::int as n from "${name}"`))) as {
+      rows: { n: number }[];
+    };
+    counts[name] = Number(result.rows[0]!.n);
+  }
+  return counts;
+}
+
+describe('seed-demo in one transaction (issue 43 item 5)', () => {
+  let t: TTestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('a seed that fails after its user, endpoints and key were made changes nothing', async () => {
+    const before = await rowCounts(t.db);
+    await expect(
+      seedDemoAtomically(t.config, t.database, 'half@example.com', (step) => {
+        if (step === 'key') throw new Error('stopped after the key');
+      }),
+    ).rejects.toThrow('stopped after the key');
+    expect(await rowCounts(t.db)).toEqual(before);
+  });
+
+  it('a seed that succeeds is kept whole', async () => {
+    const seed = await seedDemoAtomically(t.config, t.database, 'whole@example.com');
+    expect(seed).not.toBeNull();
+    const session = await signIn(t.app, 'whole@example.com', seed!.password);
+    const endpoints = await t.app.inject({
+      method: 'GET',
+      url: '/api/aiendpoint',
+      headers: { authorization: `Bearer ${session.token}` },
+    });
+    expect(endpoints.json().data).toHaveLength(3);
   });
 });

@@ -9,6 +9,9 @@ import { buildApp, type TApp } from '../app';
 import { insertUsageRows, type TUsageRow } from '../modules/usage/service';
 import { issueToken, TOKEN_TTL_MS } from '../modules/auth-otp/service';
 import { userIdByEmail } from '../modules/identity/service';
+import type { TConfig } from '../config';
+import type { TDatabase } from '../db/client';
+import { withDatabase } from '../db/with-database';
 import type { TCliCommand } from './command';
 
 export const DEMO_EMAIL = 'demo@air.local';
@@ -63,7 +66,12 @@ export interface TDemoSeed {
  * the demo is exactly what a user could have made, then writes a month of usage history for the
  * usage page. Answers null when the address is taken: an existing demo is never changed.
  */
-export async function seedDemo(app: TApp, email = DEMO_EMAIL, now = new Date()): Promise<TDemoSeed | null> {
+export async function seedDemo(
+  app: TApp,
+  email = DEMO_EMAIL,
+  now = new Date(),
+  afterStep: (step: string) => void | Promise<void> = () => {},
+): Promise<TDemoSeed | null> {
   if (await userIdByEmail(app.db, email.toLowerCase())) return null;
   const password = `Demo-${randomBytes(12).toString('base64url')}7a`;
 
@@ -98,6 +106,7 @@ export async function seedDemo(app: TApp, email = DEMO_EMAIL, now = new Date()):
     ttlMs: TOKEN_TTL_MS.verify,
   });
   await call(ZEnvelope(ZSignInData.partial()), 'POST', '/api/user/verify', { token: verifyToken });
+  await afterStep('user');
 
   const endpointIds: string[] = [];
   for (const endpoint of DEMO_ENDPOINTS) {
@@ -110,6 +119,7 @@ export async function seedDemo(app: TApp, email = DEMO_EMAIL, now = new Date()):
     );
     endpointIds.push(created.id);
   }
+  await afterStep('endpoints');
   const { data: key } = await call(
     ZEnvelope(ZCreatedApiKey),
     'POST',
@@ -117,6 +127,7 @@ export async function seedDemo(app: TApp, email = DEMO_EMAIL, now = new Date()):
     { name: 'Demo key', scope: ['gateway.invoke', 'aiendpoint.read', 'usage.read'] },
     user.token,
   );
+  await afterStep('key');
   for (const name of DEMO_ITEMS) await call(ZEnvelope(ZItem), 'POST', '/api/newitem', { name }, user.token);
 
   const rows = demoUsage(user.account_id, key.id, endpointIds, now);
@@ -167,6 +178,29 @@ export function demoUsage(accountId: string, keyId: string, endpointIds: string[
   return rows;
 }
 
+/**
+ * seedDemo in one transaction (issue 43 item 5): an app built on the transaction makes every
+ * request, so a seed that fails part-way (a step refused, the process stopped) leaves nothing.
+ */
+export async function seedDemoAtomically(
+  config: TConfig,
+  database: TDatabase,
+  email = DEMO_EMAIL,
+  afterStep?: (step: string) => void | Promise<void>,
+): Promise<TDemoSeed | null> {
+  return database.db.transaction(async (tx) => {
+    // The embedded one-message batch would write outside the transaction: plain statements instead.
+    const inTransaction: TDatabase = { ...database, db: tx, batch: undefined, close: async () => {} };
+    const app = await buildApp({ ...config, logLevel: 'warn' }, { database: inTransaction });
+    try {
+      return await seedDemo(app, email, new Date(), afterStep);
+    } finally {
+      // The meter writes what it holds on close: inside the transaction too.
+      await app.close();
+    }
+  });
+}
+
 const seedDemoCommand: TCliCommand = {
   description: 'create a demo user with endpoints, an API key, items and a month of usage',
   usage: '[EMAIL]',
@@ -176,24 +210,19 @@ const seedDemoCommand: TCliCommand = {
       return 1;
     }
     const email = args[0] ?? DEMO_EMAIL;
-    const app = await buildApp({ ...config, logLevel: 'warn' });
-    try {
-      const seed = await seedDemo(app, email);
-      if (!seed) {
-        console.error(`${email} already exists: nothing was changed.`);
-        return 1;
-      }
-      console.log(
-        `Demo user created. Sign in at ${config.appUrl} as ${seed.email} with password ${seed.password}`,
-      );
-      console.log(`Gateway key (shown once): ${seed.apiKey}`);
-      console.log(
-        `${seed.endpoints} endpoints (upstreams on 127.0.0.1: start them to call through the gateway), 3 items, ${seed.usageRows} usage rows over ${USAGE_DAYS} days.`,
-      );
-      return 0;
-    } finally {
-      await app.close();
+    const seed = await withDatabase(config, (database) => seedDemoAtomically(config, database, email));
+    if (!seed) {
+      console.error(`${email} already exists: nothing was changed.`);
+      return 1;
     }
+    console.log(
+      `Demo user created. Sign in at ${config.appUrl} as ${seed.email} with password ${seed.password}`,
+    );
+    console.log(`Gateway key (shown once): ${seed.apiKey}`);
+    console.log(
+      `${seed.endpoints} endpoints (upstreams on 127.0.0.1: start them to call through the gateway), 3 items, ${seed.usageRows} usage rows over ${USAGE_DAYS} days.`,
+    );
+    return 0;
   },
 };
 
