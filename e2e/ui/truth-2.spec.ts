@@ -25,6 +25,11 @@ test('item 5: /mkt cards show price and 7-day figures and open the catalog endpo
     price: PRICE,
   });
   const caller = await createUser(request, 'Cal Caller', 'truth2-mkt-caller');
+  const key = await request.post('/api/key', {
+    headers: caller.headers,
+    data: { name: 'Try key', scope: ['gateway.invoke'] },
+  });
+  expect(key.status(), await key.text()).toBe(201);
   await useSessionOf(page, caller);
   await page.goto('/mkt');
   const card = page.getByRole('listitem').filter({ hasText: routeName });
