@@ -144,6 +144,7 @@ const ZEnv = z.object({
       .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
       .optional(),
   ),
+  LOG_GATEWAY_CALLS: booleanString,
   INSTANCE_NAME: z.preprocess(
     emptyToUndefined,
     z
@@ -201,6 +202,8 @@ export interface TConfig {
   shutdownDelayMs: number;
   /** Then how long in-flight calls and streams may take before their connections are cut. */
   shutdownTimeoutMs: number;
+  /** LOG_GATEWAY_CALLS: one `info` line per gateway call (ids and figures, never content). */
+  logGatewayCalls: boolean;
   /** Named in every answer's `x-air-instance` header when set (which instance behind a balancer). */
   instanceName: string | undefined;
   /**
@@ -383,6 +386,7 @@ export function loadConfig(
     gatewayTimeoutMs: e.GATEWAY_TIMEOUT_MS,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    logGatewayCalls: e.LOG_GATEWAY_CALLS ?? false,
     instanceName: e.INSTANCE_NAME,
     metricsToken: e.METRICS_TOKEN,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

@@ -4,9 +4,10 @@ import { createServer } from 'node:net';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from './support/air-process';
 import { freePort } from './instances';
+import { createScratchDatabase } from './support/scratch-database';
 
 /**
  * Issue 43 item 4: a start that cannot go on says which variable to fix, in one line, before
@@ -123,5 +124,32 @@ describe('start-up errors name their variable', () => {
     expect(run.stderr.indexOf('REDIS_URL: ')).toBe(0);
     expect(run.stdout).toMatch(/AIR is running at/);
     expect(run.stdout + run.stderr).not.toContain('secret-pw');
+  }, 120_000);
+});
+
+const info = inject('airTestDb');
+
+// Production needs PostgreSQL: this runs in the PostgreSQL pass.
+describe.runIf(info.kind === 'postgres')('stdout in production (issue 43 item 2)', () => {
+  it('is JSON, line by line, the start lines too', async () => {
+    const database = await createScratchDatabase(info.kind === 'postgres' ? info.url : '', 'air_json');
+    try {
+      const run = await runServer(
+        {
+          NODE_ENV: 'production',
+          DATABASE_URL: database.url,
+          SECRET: 'production-test-secret-at-least-32-chars',
+        },
+        /AIR is running at/,
+      );
+      const lines = run.stdout.trim().split('\n');
+      expect(lines.length).toBeGreaterThanOrEqual(2);
+      for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+      const messages = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+      expect(messages.some((msg) => /^Applied \d+ database migrations?$/.test(msg))).toBe(true);
+      expect(messages.some((msg) => msg.startsWith('AIR is running at '))).toBe(true);
+    } finally {
+      await database.drop();
+    }
   }, 120_000);
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { TKeyAuth } from '../core/credentials';
 import { GATEWAY_ERRORS, writeGatewayError, type TGatewayErrorCode } from './errors';
+import { createCallLog } from './call-log';
 import { unknownRouteRow } from './call-outcome';
 import { createRefusalLog, type TRefusalGate } from './refusal-log';
 import type { TRoutingContext } from './routed-call';
@@ -46,7 +47,11 @@ export function createCallContext(app: FastifyInstance, state: TGatewayState) {
     allowPrivate,
     beforeAnswer,
     upstreamAttempt: (route, host) => metrics.upstreamAttempts.labels(route, host).inc(),
-    upstreamFailure: (route, host) => metrics.upstreamFailures.labels(route, host).inc(),
+    upstreamFailure: (route, host) => {
+      metrics.upstreamFailures.labels(route, host).inc();
+      // Every failed attempt (retryable status, connection error, timeout): the host, never the URL.
+      app.log.warn({ route, upstream: host }, 'gateway: upstream failure');
+    },
   };
   const countCall = labelled((status) => metrics.calls.labels(status));
   const countError = labelled((code) => metrics.errors.labels(code));
@@ -110,6 +115,7 @@ export function createCallContext(app: FastifyInstance, state: TGatewayState) {
   return {
     state,
     log: app.log,
+    logCall: createCallLog(app.log, app.config.logGatewayCalls),
     allowPrivate,
     routing,
     spending: createSpendReservation(counters, directory),

@@ -188,7 +188,10 @@ export class Circuits {
     health.reason = null;
     health.reasonCallers = 0;
     if (this.store?.ready) this.store.clearStreak(health.key, true);
-    if (wasOpen) void this.options.publish({ kind: 'circuit', circuit: health.key, until: 0 });
+    if (wasOpen) {
+      this.options.log.warn({ route: health.route, upstream: health.host }, 'gateway: circuit closed');
+      void this.options.publish({ kind: 'circuit', circuit: health.key, until: 0 });
+    }
   }
 
   private closeForCaller(health: TUpstreamHealth, caller: string): void {
@@ -197,8 +200,13 @@ export class Circuits {
     this.byCaller.delete(`${health.key} ${caller}`);
     health.callers--;
     if (this.store?.ready) this.store.clearCaller(health.key, caller);
-    if (own.openUntil !== 0)
+    if (own.openUntil !== 0) {
+      this.options.log.warn(
+        { route: health.route, upstream: health.host, callerAccountId: caller },
+        'gateway: circuit closed for one caller',
+      );
       void this.options.publish({ kind: 'circuit', circuit: health.key, until: 0, caller });
+    }
   }
 
   /**
@@ -342,6 +350,10 @@ export class Circuits {
     own.openUntil = until;
     own.failuresInRow = 0;
     const { health, caller } = own;
+    this.options.log.warn(
+      { route: health.route, upstream: health.host, callerAccountId: caller, cooldownMs },
+      'gateway: circuit opened for one caller',
+    );
     if (this.store?.ready) this.store.clearCaller(health.key, caller);
     return this.options.publish({ kind: 'circuit', circuit: health.key, until, caller });
   }

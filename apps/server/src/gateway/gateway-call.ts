@@ -247,16 +247,15 @@ export class GatewayCall {
       createdAt: new Date(),
     };
     const meter = this.ctx.state.meter;
+    // LOG_GATEWAY_CALLS: the call's line, from the row as the meter receives it (call-log.ts).
+    const logCall = this.ctx.logCall;
+    const logged = (final: TUsageRow) => (logCall?.(this.requestId, answered.routeName, final), final);
     // A stream cut short is counted with the tokenizer, which may have to load first.
     const counting = setCallTokens(row, result, this.streamed, this.protocol.usage);
-    if (counting)
-      return meter.recordWhen(
-        counting.then(() => this.settled(row)),
-        callId,
-      );
+    if (counting) return meter.recordWhen(counting.then(() => this.settled(row)).then(logged), callId);
     const known = this.settled(row);
-    if (known instanceof Promise) meter.recordWhen(known, callId);
-    else meter.record(known, callId);
+    if (known instanceof Promise) meter.recordWhen(known.then(logged), callId);
+    else meter.record(logged(known), callId);
   }
 
   /** The caller has a spend limit: the reservation becomes the call's charge, capped at the limit. */
