@@ -167,6 +167,15 @@ export const ROUTES: readonly TRouteMeta[] = [
     page: () => import('@/features/account/routes/users'),
   },
   {
+    path: '/account/webhooks',
+    layout: 'account',
+    permission: 'admin',
+    title: 'webhooks',
+    page: () => import('@/features/webhooks/routes/webhooks'),
+    namespaces: ['webhooks', 'clipboard'],
+    preload: async () => [(await import('@/features/webhooks/webhooks-api')).webhooksQuery],
+  },
+  {
     path: '/help',
     layout: 'app',
     permission: 'user',

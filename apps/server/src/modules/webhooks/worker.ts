@@ -30,7 +30,7 @@ export interface TWorkerOptions {
 export class DeliveryWorker {
   now: () => number;
   private running: Promise<number> | null = null;
-  private again = false;
+  private next: Promise<number> | null = null;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -51,20 +51,27 @@ export class DeliveryWorker {
     );
   }
 
-  /** Sends everything due now; resolves with the attempts made (tests await it). */
+  /**
+   * Sends everything due now; resolves with the attempts made (tests await it). Called during a
+   * run, it answers a fresh run that starts when that one ends, so what is due at the call's
+   * moment is always seen.
+   */
   run(): Promise<number> {
     if (this.running) {
-      this.again = true;
-      return this.running;
+      this.next ??= this.running
+        .catch(() => 0)
+        .then(() => {
+          this.next = null;
+          return this.run();
+        });
+      return this.next;
     }
-    this.running = this.drain().finally(() => {
+    const running = this.drain().finally(() => {
       this.running = null;
-      if (this.again && !this.closed) {
-        this.again = false;
-        this.wake();
-      } else void this.schedule();
+      if (!this.next) void this.schedule();
     });
-    return this.running;
+    this.running = running;
+    return running;
   }
 
   async close(): Promise<void> {

@@ -26,6 +26,7 @@ export const ACCOUNT_NAV: readonly TAccountNavEntry[] = [
   { key: 'notifications', to: '/account/notifications', permission: 'user' },
   { key: 'apikeys', to: '/account/apikeys', permission: 'developer' },
   { key: 'users', to: '/account/users', permission: 'admin' },
+  { key: 'webhooks', to: '/account/webhooks', permission: 'admin' },
 ];
 const BASIC = new Set(['profile', 'password', 'twoFactor']);
 
