@@ -277,7 +277,7 @@ describe('endpoint detail', () => {
       title: 'endpoint',
     });
     // The Overview shows each upstream's live state.
-    expect(await screen.findByRole('list', { name: 'Upstreams' })).toHaveTextContent('Closed');
+    expect(await screen.findByRole('list', { name: 'Upstreams' })).toHaveTextContent('Healthy');
     await user.click(await screen.findByRole('tab', { name: 'Settings' }));
     const form = await screen.findByRole('form', { name: 'Routing and resilience' });
     await user.click(within(form).getByRole('button', { name: 'Add upstream' }));

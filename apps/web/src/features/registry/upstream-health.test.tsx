@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import type { TUpstreamHealth } from '@air/shared/schemas/aiendpoint';
 import { endpointFixture, PERMISSION_MAPS, routingConfigFixture, signInFixture } from '@/test/fixtures';
 import { clearSession, setSession } from '@/lib/session';
@@ -76,11 +76,58 @@ describe('the upstream card', () => {
     const list = await screen.findByRole('list', { name: 'Upstreams' });
     const [byCallers, oneCaller, byConnection] = within(list).getAllByRole('listitem');
     expect(byCallers).toHaveTextContent('Opened by failures from 2 caller accounts: skipped for everyone.');
-    expect(oneCaller).toHaveTextContent('Closed');
+    expect(oneCaller).toHaveTextContent('Healthy');
     expect(oneCaller).toHaveTextContent(
-      'Open for 1 caller account only: its own calls failed; everyone else is served.',
+      'Failing for 1 caller account only: its own calls failed; everyone else is served.',
     );
     expect(within(oneCaller!).queryByTestId('upstream-reason')).toBeNull();
     expect(byConnection).toHaveTextContent('Opened by connection failures');
   });
+
+  it("uses the dashboard's words for a circuit and says when a failing upstream is tried again", async () => {
+    act(() => setSession(signInFixture({ token: 't', name: 'Ann', account_id: 'acc', role: 'user' })));
+    const failing: TRow = {
+      ...quiet,
+      url: 'http://127.0.0.1:9/a',
+      state: 'open',
+      last_failure_at: new Date(Date.now() - 5_000).toISOString(),
+      open_reason: 'owner',
+      opened_by_callers: 0,
+      open_for_callers: 0,
+    };
+    mockFetch({
+      'GET /api/aiendpoint/:id': { body: { data: own } },
+      'GET /api/aiendpoint/:id/upstreams': { body: { data: { routed: true, upstreams: [failing] } } },
+    });
+    renderPage(EndpointPage, { route: '/aiendpoints/:id', path: `/aiendpoints/${id}`, title: 'endpoint' });
+    const list = await screen.findByRole('list', { name: 'Upstreams' });
+    expect(list).toHaveTextContent('Failing');
+    expect(list).not.toHaveTextContent(/\bOpen\b/);
+    // The fixture's cooldown is 30 s, and the failure was 5 s ago.
+    expect(within(list).getByTestId('upstream-retry')).toHaveTextContent(/tried again in 2[56] s/);
+  });
+
+  it('asks for the upstreams again after routing is saved', async () => {
+    act(() => setSession(signInFixture({ token: 't', name: 'Ann', account_id: 'acc', role: 'user' })));
+    const calls = mockFetch({
+      'GET /api/aiendpoint/:id': { body: { data: own } },
+      'GET /api/aiendpoint/:id/upstreams': { body: { data: { routed: true, upstreams: rows } } },
+      'GET /api/aiendpoint': { body: { data: [own] } },
+      'GET /api/aiendpointShared': { body: { data: [] } },
+      'PATCH /api/aiendpoint/:id': { body: { data: own } },
+    });
+    const { user, queryClient } = renderPage(EndpointPage, {
+      route: '/aiendpoints/:id',
+      path: `/aiendpoints/${id}`,
+      title: 'endpoint',
+    });
+    await screen.findByRole('list', { name: 'Upstreams' });
+    // The card refreshes itself every 10 s; a save must not wait for that: it drops the card's answer.
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    await user.click(screen.getByRole('tab', { name: 'Settings' }));
+    const form = await screen.findByRole('form', { name: 'Routing and resilience' });
+    await user.click(within(form).getByRole('button', { name: 'Save routing' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    await waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: ['upstream-health', id] }));
+  }, 20_000);
 });

@@ -5,6 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { call } from '@/lib/api';
 import { numberFormat } from '@/lib/format-number';
+import type { TUpstreamHealth } from '@air/shared/schemas/aiendpoint';
 
 const STATE_VARIANT = { closed: 'green', open: 'red', probing: 'orange' } as const;
 
@@ -15,15 +16,31 @@ const REASON_KEY = {
   callers: 'health.reasonCallers',
 } as const;
 
+/** The card's query: a saved routing change asks it again at once (its upstreams may have changed). */
+export const upstreamHealthKey = (endpointId: string) => ['upstream-health', endpointId] as const;
+
+/**
+ * When a failing upstream is tried again: its circuit stays open for the cooldown after the failure
+ * that opened it (the last failure: while open, no call reaches it). Null when not open.
+ */
+export function retryInSeconds(
+  upstream: Pick<TUpstreamHealth['upstreams'][number], 'state' | 'last_failure_at'>,
+  cooldownS: number,
+  now = Date.now(),
+): number | null {
+  if (upstream.state !== 'open' || !upstream.last_failure_at) return null;
+  return Math.max(0, Math.ceil((Date.parse(upstream.last_failure_at) + cooldownS * 1000 - now) / 1000));
+}
+
 /**
  * Each upstream's live state (closed, open, probing) and why it is open (connection failures, the
  * owner's calls, several caller accounts; or open for some callers only), its last failure and the
  * last hour's calls and failures, refreshed every 10 s while the page is open (the owner's view).
  */
-export function UpstreamHealth({ endpointId }: { endpointId: string }) {
+export function UpstreamHealth({ endpointId, cooldownS }: { endpointId: string; cooldownS: number }) {
   const { t, i18n } = useTranslation('registry');
   const health = useQuery({
-    queryKey: ['upstream-health', endpointId],
+    queryKey: upstreamHealthKey(endpointId),
     queryFn: async () =>
       (await call('GET /api/aiendpoint/:id/upstreams', { params: { id: endpointId } })).data,
     refetchInterval: 10_000,
@@ -50,6 +67,7 @@ export function UpstreamHealth({ endpointId }: { endpointId: string }) {
                   <Badge variant={STATE_VARIANT[upstream.state]}>{t(`health.${upstream.state}`)}</Badge>
                   <span className="font-mono text-xs break-all">{upstream.url}</span>
                 </div>
+                <RetryNote seconds={retryInSeconds(upstream, cooldownS)} />
                 {upstream.open_reason !== null && (
                   <p className="text-sm" data-testid="upstream-reason">
                     {t(REASON_KEY[upstream.open_reason], { count: upstream.opened_by_callers })}
@@ -92,5 +110,15 @@ export function UpstreamHealth({ endpointId }: { endpointId: string }) {
         )}
       </CardContent>
     </Card>
+  );
+}
+
+function RetryNote({ seconds }: { seconds: number | null }) {
+  const { t } = useTranslation('registry');
+  if (seconds === null) return null;
+  return (
+    <p className="text-sm" data-testid="upstream-retry">
+      {seconds > 0 ? t('health.retryIn', { seconds }) : t('health.retryNow')}
+    </p>
   );
 }

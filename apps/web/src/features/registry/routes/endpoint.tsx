@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Info, Loader2 } from 'lucide-react';
+import { ROUTING_LIMITS } from '@air/shared/schemas/aiendpoint';
 import { Breadcrumb } from '@/components/layout/breadcrumb';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useErrorHandler } from '@/lib/error-handler';
@@ -14,7 +15,7 @@ import { EndpointRouting } from '../components/endpoint-routing';
 import { EndpointSettings } from '../components/endpoint-settings';
 import { EndpointSwitches } from '../components/endpoint-switches';
 import { Playground } from '../components/playground';
-import { UpstreamHealth } from '../components/upstream-health';
+import { UpstreamHealth, upstreamHealthKey } from '../components/upstream-health';
 import { RouteTypeBadge } from '../components/endpoint-badges';
 import type { TAiEndpoint } from '../endpoint-types';
 import { endpointQuery, MY_ENDPOINTS_QUERY, SHARED_ENDPOINTS_QUERY } from '../registry-api';
@@ -51,6 +52,8 @@ export default function EndpointPage() {
     void queryClient.invalidateQueries({ queryKey: SHARED_ENDPOINTS_QUERY });
     // Active, name and upstream show on the dashboard too (health, the snippets' route).
     void refreshDashboard(queryClient);
+    // And on the upstream card: saved routing may add, drop or reweight upstreams.
+    void queryClient.invalidateQueries({ queryKey: upstreamHealthKey(id) });
   }
 
   return (
@@ -100,7 +103,12 @@ export default function EndpointPage() {
         <TabsContent value="overview" className="space-y-6">
           <EndpointSwitches endpoint={data} signedIn={signedIn} readOnly={readOnly} onSaved={onSaved} />
           <EndpointOverviewForm key={data.id} endpoint={data} readOnly={readOnly} onSaved={onSaved} />
-          {!readOnly && <UpstreamHealth endpointId={data.id} />}
+          {!readOnly && (
+            <UpstreamHealth
+              endpointId={data.id}
+              cooldownS={data.config?.circuit?.cooldown_s ?? ROUTING_LIMITS.cooldownS.default}
+            />
+          )}
         </TabsContent>
         <TabsContent value="settings">
           {readOnly ? (
