@@ -10,6 +10,12 @@ export interface TPlaygroundResult {
   ttftMs: number | null;
   promptTokens: number | null;
   completionTokens: number | null;
+  /** The route that answered (`x-air-route`): a fallback's when the asked route failed. */
+  route: string | null;
+  /** Upstream attempts the gateway made (`x-air-attempts`; 0 for a cached answer). */
+  attempts: number | null;
+  /** The answer came from the gateway's answer cache (`x-air-cache: hit`). */
+  cached: boolean;
 }
 
 /**
@@ -43,6 +49,9 @@ export async function readAnswer(options: {
     ttftMs: null,
     promptTokens: null,
     completionTokens: null,
+    route: null,
+    attempts: null,
+    cached: false,
   };
   const res = await fetch(options.url, {
     method: 'POST',
@@ -55,6 +64,10 @@ export async function readAnswer(options: {
     signal: options.signal,
   });
   result.status = res.status;
+  result.route = res.headers.get('x-air-route');
+  const attempts = Number.parseInt(res.headers.get('x-air-attempts') ?? '', 10);
+  result.attempts = Number.isNaN(attempts) ? null : attempts;
+  result.cached = res.headers.get('x-air-cache') === 'hit';
   options.onUpdate(result);
   const takeUsage = (usage: TChunk['usage']) => {
     if (!usage) return;

@@ -68,4 +68,51 @@ describe('playground (Try it)', () => {
     expect(readAnswer.mock.calls[0]![0].body).not.toHaveProperty('stream');
     expect(await screen.findByTestId('playground-answer')).toHaveTextContent('Hello back');
   });
+
+  it('shows which route answered (a fallback marked) and how many attempts it took', async () => {
+    // The setup's stand-in went with the previous test's unstubAllGlobals.
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+    act(() =>
+      setSession(signInFixture({ token: 't', role: 'owner', permission: { ...PERMISSION_MAPS.owner } })),
+    );
+    mockFetch({
+      'GET /api/aiendpoint/:id': { body: { data: own } },
+      'GET /api/key': { body: { data: [key] } },
+      'GET /api/key/:id': { body: { data: key } },
+    });
+    readAnswer.mockImplementation(async ({ onUpdate }) => {
+      const result = {
+        status: 200,
+        text: 'From the backup',
+        latencyMs: 40,
+        ttftMs: null,
+        promptTokens: 3,
+        completionTokens: 2,
+        route: 'acme/backup',
+        attempts: 3,
+        cached: false,
+      };
+      onUpdate(result);
+      return result;
+    });
+    const { user } = renderPage(EndpointPage, {
+      route: '/aiendpoints/:id',
+      path: '/aiendpoints/e1',
+      title: 'endpoint',
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Try it' }));
+    await user.type(await screen.findByLabelText('User message'), 'Hello');
+    const send = screen.getByRole('button', { name: 'Send' });
+    await waitFor(() => expect(send).toBeEnabled());
+    await user.click(send);
+    expect(await screen.findByTestId('playground-Answered by')).toHaveTextContent('acme/backup (fallback)');
+    expect(screen.getByTestId('playground-Attempts')).toHaveTextContent('3');
+  });
 });

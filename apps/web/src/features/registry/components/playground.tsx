@@ -242,7 +242,7 @@ export function Playground({ routeName }: { routeName: string }) {
       </div>
       {result && (
         <div className="grid gap-3" data-testid="playground-result">
-          <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-5">
+          <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4 xl:grid-cols-7">
             {(
               [
                 [t('playground.status'), String(result.status || '…')],
@@ -258,6 +258,15 @@ export function Playground({ routeName }: { routeName: string }) {
                 [
                   t('playground.completionTokens'),
                   result.completionTokens === null ? '—' : number.format(result.completionTokens),
+                ],
+                [t('playground.route'), answeredBy(result, routeName, t)],
+                [
+                  t('playground.attempts'),
+                  result.attempts === null
+                    ? '—'
+                    : result.cached
+                      ? t('playground.cached')
+                      : number.format(result.attempts),
                 ],
               ] as const
             ).map(([label, value]) => (
@@ -284,4 +293,10 @@ export function Playground({ routeName }: { routeName: string }) {
       )}
     </form>
   );
+}
+
+/** The route that answered, marked when it is a fallback (not the route asked). */
+function answeredBy(result: TPlaygroundResult, asked: string, t: (key: string, options?: object) => string) {
+  if (result.route === null) return '—';
+  return result.route === asked ? result.route : t('playground.fallback', { route: result.route });
 }
