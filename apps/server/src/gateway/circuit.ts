@@ -74,6 +74,8 @@ export class Circuits {
       publish: (change: TChange) => Promise<void>;
       log: FastifyBaseLogger;
       now?: () => number;
+      /** Told when this instance opens a circuit for everyone (the owner's webhook event); must not block. */
+      onOpen?: (health: TUpstreamHealth, until: number) => void;
     },
   ) {
     this.store = options.redisUrl ? new CircuitStore(options.redisUrl) : null;
@@ -289,6 +291,7 @@ export class Circuits {
       'gateway: circuit opened',
     );
     if (this.store?.ready) this.store.clearStreak(health.key, false);
+    this.options.onOpen?.(health, until);
     return this.options.publish({ kind: 'circuit', circuit: health.key, until, reason, callers });
   }
 

@@ -59,6 +59,19 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
     redisUrl: app.config.redisUrl,
     publish: (change) => app.changes.publish(change),
     log: app.log,
+    // The endpoint's owner hears of it by webhook: its account from the in-memory route table, the
+    // event queued on the next turn of the event loop (no query on the call's path).
+    onOpen: (health, until) => {
+      const route = state.directory.routes.peek(health.route);
+      if (!route) return;
+      app.webhooks.later(route.accountId, 'endpoint.circuit_opened', {
+        endpoint_id: route.endpointId,
+        route_name: route.routeName,
+        upstream_host: health.host,
+        reason: health.reason,
+        until: new Date(until).toISOString(),
+      });
+    },
   });
   const unsubscribe = app.changes.subscribe((change) => {
     if (change.kind === 'circuit') circuits.apply(change);

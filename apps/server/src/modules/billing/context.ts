@@ -2,6 +2,7 @@ import type { TPlan } from '@air/shared/schemas/plan';
 import type { TDb } from '../../db/client';
 import type { TChangeBus } from '../../lib/change-bus';
 import type { TMailer } from '../../mail/mailer';
+import type { TServices } from '../../core/services';
 import type { TBillingProvider } from './provider';
 
 /**
@@ -17,6 +18,8 @@ export interface TBilling {
   /** The platform's share of marketplace charges, percent. */
   platformFeePercent: number;
   log: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /** The account's outbound webhooks (invoice events); absent in the CLI's clock command. */
+  webhooks?: TServices['webhooks'];
 }
 
 declare module '../../core/services' {

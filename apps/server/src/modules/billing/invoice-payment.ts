@@ -52,6 +52,7 @@ export async function applyInvoicePayment(
   if (applied) {
     await publish(b, accountId);
     if (payment) await closeProcessorInvoice(b, accountId, intent.invoiceId, payment.id);
+    await b.webhooks?.emit(accountId, 'invoice.paid', { invoice_id: intent.invoiceId });
   }
   return applied;
 }

@@ -270,6 +270,7 @@ export async function applyPlan(
   if (!plan)
     throw new AppError('bad_request', { messageKey: 'billing.payment_unknown', inputError: 'payment' });
   const start = intent.periodStart ?? (await billingNow(b.db));
+  let paidInvoice: string | null = null;
   const applied = await b.db.transaction(async (tx) => {
     if (payment) {
       const invoice = await insertInvoice(tx, {
@@ -281,6 +282,7 @@ export async function applyPlan(
         providerRef: payment.id,
       });
       if (!invoice) return false;
+      paidInvoice = invoice.id;
     }
     const base = {
       planId: plan.id,
@@ -328,4 +330,5 @@ export async function applyPlan(
     return true;
   });
   if (applied) await publish(b, accountId);
+  if (applied && paidInvoice) await b.webhooks?.emit(accountId, 'invoice.paid', { invoice_id: paidInvoice });
 }

@@ -31,6 +31,10 @@ export default fp(
       get mailer() {
         return app.mailer;
       },
+      // Registered after billing (file order) too.
+      get webhooks() {
+        return app.webhooks;
+      },
       log: app.log,
     };
     app.decorate('billing', billing);

@@ -329,6 +329,11 @@ async function attemptInvoice(b: TBilling, sub: TSubscriptionRow, invoice: TInvo
     'renewal charge refused',
   );
   const failures = sub.failedAttempts + 1;
+  await b.webhooks?.emit(sub.accountId, 'invoice.payment_failed', {
+    invoice_id: invoice.id,
+    attempt: failures,
+    requires_action: needsAction !== null,
+  });
   if (failures >= MAX_FAILURES) {
     // The subscription ends: the payment held for authentication must not be completable later.
     const paid = needsAction ? await releaseHeldPayment(b, sub.accountId, needsAction) : null;
