@@ -7,6 +7,7 @@ import { createMemoryRateLimiter, periodOf } from '../src/gateway/limits';
 import { LookupCache } from '../src/lib/lookup-cache';
 import { isPrivateAddress } from '../src/lib/upstream-address';
 import { guardedLookup } from '../src/gateway/upstream';
+import { NANOS_PER_MINOR, PICOS_PER_MINOR } from '../src/modules/money/service';
 
 /**
  * Two instances' counters on one Redis at a fixed time, with no database behind them: the test
@@ -147,34 +148,36 @@ describe('rate limiter', () => {
     const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
     const time = Date.UTC(2026, 0, 1, 10, 0, 30);
     const id = `spend-${process.pid}-${Date.now()}`;
-    const spendKey = `air:sp:${id}:2026-01`;
+    const spendKey = `air:sp2:${id}:2026-01`;
+    // One minor unit as the counters take it (picos) and hold it (nanos).
+    const [PICOS, NANOS] = [PICOS_PER_MINOR, NANOS_PER_MINOR];
     const { Redis } = await import('ioredis');
     const admin = new Redis(url);
-    // Seeded for the limit saved at 5: 10 minor units spent already (in millionths).
-    await admin.hset(spendKey, { v: 10_000_000, s: '5', h: 0, c: 0 });
+    // Seeded for the limit saved at 5: 10 minor units spent already (the counter holds nanos).
+    await admin.hset(spendKey, { v: 10 * NANOS, s: '5', h: 0, c: 0 });
     await admin.pexpire(spendKey, 60_000);
     const [one, two] = twoInstances(url, time);
     try {
       await expect.poll(() => one.redisUp() && two.redisUp()).toBe(true);
       // A 50 limit and 4 per call: 10 calls fit (10 + 40), the other 20 are refused.
       const tickets = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => (i % 2 ? one : two).reserveSpend(id, 5, 50, 4_000_000)),
+        Array.from({ length: 30 }, (_, i) => (i % 2 ? one : two).reserveSpend(id, 5, 50, 4 * PICOS)),
       );
       const taken = tickets.filter((ticket) => ticket !== null);
       expect(taken).toHaveLength(10);
       // Each costs 4 plus tokens worth 1.5: the first settled is charged 5.5, and so on until the
       // limit; what is charged adds up to the limit exactly.
       const charged = await Promise.all(
-        taken.map((ticket, i) => (i % 2 ? one : two).settleSpend(ticket!, 5_500_000)),
+        taken.map((ticket, i) => (i % 2 ? one : two).settleSpend(ticket!, 5.5 * PICOS)),
       );
-      expect(charged.reduce((total, micros) => total + micros, 0)).toBe(40_000_000);
-      expect(charged.every((micros) => micros >= 4_000_000 && micros <= 5_500_000)).toBe(true);
-      expect(Number(await admin.hget(spendKey, 'v'))).toBe(50_000_000);
+      expect(charged.reduce((total, picos) => total + picos, 0)).toBe(40 * PICOS);
+      expect(charged.every((picos) => picos >= 4 * PICOS && picos <= 5.5 * PICOS)).toBe(true);
+      expect(Number(await admin.hget(spendKey, 'v'))).toBe(50 * NANOS);
       expect(Number(await admin.hget(spendKey, 'h'))).toBe(0);
       // A refused or failed call gives its reservation back whole.
-      expect(await one.settleSpend({ ...taken[0]!, reservedMicros: 4_000_000 }, 0)).toBe(0);
-      expect(Number(await admin.hget(spendKey, 'v'))).toBe(46_000_000);
-      expect(await two.reserveSpend(id, 5, 50, 4_000_000)).not.toBeNull();
+      expect(await one.settleSpend({ ...taken[0]!, reservedNanos: 4 * NANOS }, 0)).toBe(0);
+      expect(Number(await admin.hget(spendKey, 'v'))).toBe(46 * NANOS);
+      expect(await two.reserveSpend(id, 5, 50, 4 * PICOS)).not.toBeNull();
       expect(await two.reserveSpend(id, 5, 50, 0)).toBeNull();
     } finally {
       await admin.del(spendKey);

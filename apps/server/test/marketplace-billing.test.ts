@@ -29,11 +29,15 @@ describe('marketplace charges at renewal', () => {
     const providerB = await newOwner(t.app, 'free');
     // Token prices that leave fractions of a cent per call: rounded once per line, never per call.
     await route(providerA, 'earn-a/chat', {
-      per_call: 1,
-      per_1m_input_tokens: 333,
-      per_1m_output_tokens: 777,
+      per_call: 10_000,
+      per_1m_input_tokens: 3_330_000,
+      per_1m_output_tokens: 7_770_000,
     });
-    await route(providerB, 'earn-b/chat', { per_call: 7, per_1m_input_tokens: 0, per_1m_output_tokens: 0 });
+    await route(providerB, 'earn-b/chat', {
+      per_call: 70_000,
+      per_1m_input_tokens: 0,
+      per_1m_output_tokens: 0,
+    });
 
     const callers: { owner: Awaited<ReturnType<typeof newOwner>>; key: { raw: string } }[] = [];
     for (let i = 0; i < 2; i++) {
@@ -51,7 +55,8 @@ describe('marketplace charges at renewal', () => {
 
     await advance(t.app, 32);
 
-    // 3 calls of 1 + 11 x 333 + 7 x 777 millionths = 3 x 1,009,102 = 3,027,306 -> 3 cents.
+    // Prices in micros (0.01/call, 3.33 and 7.77 per million tokens): 3 calls of 1e10 + 11 x 3.33e6 +
+    // 7 x 7.77e6 picos = 3 x 10,091,020,000 = 30,273,060,000 picos -> 3 cents, rounded once.
     const [first] = await t.db
       .select()
       .from(invoices)
@@ -80,7 +85,7 @@ describe('marketplace charges at renewal', () => {
       .select()
       .from(usageEvents)
       .where(eq(usageEvents.callerAccountId, callers[0]!.owner.accountId));
-    expect(unbilled.filter((row) => row.costMicros !== null && row.chargeId === null)).toEqual([]);
+    expect(unbilled.filter((row) => row.costPicos !== null && row.chargeId === null)).toEqual([]);
     await advance(t.app, 32);
     const charges = await t.db.select().from(marketplaceCharges);
     const ours = charges.filter((c) => callers.some(({ owner }) => owner.accountId === c.callerAccountId));
@@ -125,7 +130,7 @@ describe('marketplace charges at renewal', () => {
         // 10 % of each caller's line of 14, rounded once per line: 1 + 1.
         fee: 2,
         net: 26,
-        price: { per_call: 7, per_1m_input_tokens: 0, per_1m_output_tokens: 0 },
+        price: { per_call: 70_000, per_1m_input_tokens: 0, per_1m_output_tokens: 0 },
       }),
     ]);
 
@@ -137,7 +142,7 @@ describe('marketplace charges at renewal', () => {
   it('a caller on the free plan with a card gets an invoice of its marketplace lines alone', async () => {
     const provider = await newOwner(t.app, 'free');
     await route(provider, 'earn-free/chat', {
-      per_call: 25,
+      per_call: 250_000,
       per_1m_input_tokens: 0,
       per_1m_output_tokens: 0,
     });

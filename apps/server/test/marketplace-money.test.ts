@@ -1,6 +1,6 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { microsToMinor } from '@air/shared/schemas/price';
+import { picosToMinor } from '../src/modules/money/service';
 import { invoices, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
 import { advance, CARDS, cardToken, newOwner, send } from './billing-helpers';
@@ -56,16 +56,20 @@ describe('marketplace money for a period', () => {
     const providers = [await newOwner(t.app, 'free'), await newOwner(t.app, 'free')];
     // Per call only; per call plus tokens with fractions of a cent per call; tokens only.
     const routes = [`money${tag}/flat`, `money${tag}/tokens`, `money${tag}/only-tokens`];
-    await route(providers[0]!, routes[0]!, { per_call: 9, per_1m_input_tokens: 0, per_1m_output_tokens: 0 });
+    await route(providers[0]!, routes[0]!, {
+      per_call: 90_000,
+      per_1m_input_tokens: 0,
+      per_1m_output_tokens: 0,
+    });
     await route(providers[0]!, routes[1]!, {
-      per_call: 2,
-      per_1m_input_tokens: 4_321,
-      per_1m_output_tokens: 8_765,
+      per_call: 20_000,
+      per_1m_input_tokens: 43_210_000,
+      per_1m_output_tokens: 87_650_000,
     });
     await route(providers[1]!, routes[2]!, {
       per_call: 0,
-      per_1m_input_tokens: 50_000,
-      per_1m_output_tokens: 90_000,
+      per_1m_input_tokens: 500_000_000,
+      per_1m_output_tokens: 900_000_000,
     });
 
     const callers: { accountId: string; headers: Record<string, string>; key: string }[] = [];
@@ -105,34 +109,38 @@ describe('marketplace money for a period', () => {
     expect(limitedStatuses.slice(8)).toEqual([200, 200, 402, 402, 402, 402, 402]);
     await gatewayStateOf(t.app).meter.flush();
 
-    // Refused calls are not stored at all; the limited caller's stored spend is within its limit.
+    // Refused calls are not stored as calls; the limited caller's stored spend is within its limit.
     const stored = await t.db
       .select({
         caller: usageEvents.callerAccountId,
         calls: sql<number>`count(*)::int`,
-        micros: sql<number>`coalesce(sum(${usageEvents.costMicros}), 0)::float8`,
+        picos: sql<string>`coalesce(sum(${usageEvents.costPicos}), 0)::text`,
       })
       .from(usageEvents)
       .where(
-        inArray(
-          usageEvents.callerAccountId,
-          callers.map((caller) => caller.accountId),
+        and(
+          inArray(
+            usageEvents.callerAccountId,
+            callers.map((caller) => caller.accountId),
+          ),
+          // Forwarded calls: refusals are logged without an endpoint (gateway/refusal-log.ts).
+          isNotNull(usageEvents.endpointId),
         ),
       )
       .groupBy(usageEvents.callerAccountId);
     const byCaller = new Map(stored.map((row) => [row.caller, row]));
     expect(Number(byCaller.get(limited.accountId)!.calls)).toBe(7);
-    expect(Number(byCaller.get(limited.accountId)!.micros)).toBe(45_000_000 + 2 * 2_108_886);
+    expect(Number(byCaller.get(limited.accountId)!.picos)).toBe((45_000_000 + 2 * 2_108_886) * 10_000);
 
     // The exact cost of each caller's lines, grouped as a renewal groups them, rounded once each.
     const groups = await t.db
       .select({
         caller: usageEvents.callerAccountId,
-        micros: sql<number>`sum(${usageEvents.costMicros})::float8`,
+        picos: sql<string>`sum(${usageEvents.costPicos})::text`,
       })
       .from(usageEvents)
       .where(
-        sql`${usageEvents.costMicros} is not null and ${inArray(
+        sql`${usageEvents.costPicos} is not null and ${inArray(
           usageEvents.callerAccountId,
           callers.map((caller) => caller.accountId),
         )}`,
@@ -140,7 +148,7 @@ describe('marketplace money for a period', () => {
       .groupBy(usageEvents.callerAccountId, usageEvents.endpointId, usageEvents.pricePerCall);
     const expected = new Map<string, number>();
     for (const group of groups)
-      expected.set(group.caller, (expected.get(group.caller) ?? 0) + microsToMinor(Number(group.micros)));
+      expected.set(group.caller, (expected.get(group.caller) ?? 0) + picosToMinor(group.picos));
 
     await advance(t.app, 32);
 

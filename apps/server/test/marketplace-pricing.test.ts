@@ -5,7 +5,7 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageEvents } from '../src/db/schema';
 import { UsageJournal } from '../src/modules/usage/journal';
-import { chargedMicros } from '../src/modules/usage/service';
+import { chargedPicos } from '../src/modules/money/service';
 import { gatewayStateOf } from '../src/gateway/state';
 import { CARDS, cardToken, newOwner, send } from './billing-helpers';
 import type { TTestApp } from './helpers';
@@ -22,9 +22,10 @@ beforeAll(async () => {
 
 afterAll(() => stopListeningApp({ t, upstream }));
 
-const PRICE = { per_call: 3, per_1m_input_tokens: 150, per_1m_output_tokens: 600 };
-/** The mock answers 11 prompt and 7 completion tokens: 3 x 1e6 + 11 x 150 + 7 x 600 millionths. */
-const CALL_MICROS = 3_000_000 + 11 * 150 + 7 * 600;
+/** Prices in micros (0.03 per call, 1.50 and 6.00 per million tokens). */
+const PRICE = { per_call: 30_000, per_1m_input_tokens: 1_500_000, per_1m_output_tokens: 6_000_000 };
+/** The mock answers 11 prompt and 7 completion tokens: 30,000 x 1e6 + 11 x 1.5e6 + 7 x 6e6 picos. */
+const CALL_PICOS = 30_000 * 1_000_000 + 11 * 1_500_000 + 7 * 6_000_000;
 
 const call = (key: string, routeName: string, content = 'hi') => chatOverHttp(base, key, routeName, content);
 
@@ -71,25 +72,32 @@ describe('marketplace prices at metering', () => {
     expect((await call(ownKey.raw, 'pricey/chat')).status).toBe(200);
     expect((await call(callerKey.raw, 'pricey/failing')).status).toBe(429);
     let rows = await rowsOf(id);
-    expect(rows.map((row) => row.costMicros)).toEqual([CALL_MICROS, CALL_MICROS, CALL_MICROS, null]);
-    expect(rows[0]).toMatchObject({ pricePerCall: 3, pricePer1mInput: 150, pricePer1mOutput: 600 });
+    expect(rows.map((row) => row.costPicos)).toEqual([CALL_PICOS, CALL_PICOS, CALL_PICOS, null]);
+    expect(rows[0]).toMatchObject({
+      pricePerCall: 30_000,
+      pricePer1mInput: 1_500_000,
+      pricePer1mOutput: 6_000_000,
+    });
     expect(rows[3]).toMatchObject({ pricePerCall: null });
-    expect((await rowsOf(failing)).map((row) => row.costMicros)).toEqual([null]);
+    expect((await rowsOf(failing)).map((row) => row.costPicos)).toEqual([null]);
 
     // A new price applies from the next call; earlier rows keep theirs.
     const changed = await send(t.app, provider.headers, 'PATCH', `/api/aiendpoint/${id}`, {
-      config: { price: { per_call: 10, per_1m_input_tokens: 0, per_1m_output_tokens: 0 }, cache_ttl_s: 60 },
+      config: {
+        price: { per_call: 100_000, per_1m_input_tokens: 0, per_1m_output_tokens: 0 },
+        cache_ttl_s: 60,
+      },
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expect((await call(callerKey.raw, 'pricey/chat', 'cached')).status).toBe(200);
     const hit = await call(callerKey.raw, 'pricey/chat', 'cached');
     expect(hit.headers.get('x-air-cache')).toBe('hit');
     rows = await rowsOf(id);
-    expect(rows.slice(4).map((row) => [row.costMicros, row.pricePerCall, row.cacheHit])).toEqual([
-      [10_000_000, 10, false],
+    expect(rows.slice(4).map((row) => [row.costPicos, row.pricePerCall, row.cacheHit])).toEqual([
+      [100_000_000_000, 100_000, false],
       [null, null, true],
     ]);
-    expect(rows[0]!.costMicros).toBe(CALL_MICROS);
+    expect(rows[0]!.costPicos).toBe(CALL_PICOS);
   });
 
   it("falls back to another account's priced route only when the caller has a card", async () => {
@@ -143,12 +151,12 @@ describe('marketplace prices at metering', () => {
       journal.end(journal.start(start, Date.now()), { ...end, price: PRICE });
       journal.end(journal.start(start, Date.now()), { ...end, price: null });
       // Capped by the caller's spend limit: the cap is journalled with the price.
-      journal.end(journal.start(start, Date.now()), { ...end, price: PRICE, costCapMicros: 1_250_000 });
+      journal.end(journal.start(start, Date.now()), { ...end, price: PRICE, costCapPicos: 12_500_000_000 });
       journal.close(false);
       const rows = UsageJournal.recover(dir).flatMap((segment) => segment.rows);
       expect(rows.map((row) => row.price)).toEqual([PRICE, null, PRICE]);
-      expect(rows.map((row) => row.costCapMicros ?? null)).toEqual([null, null, 1_250_000]);
-      expect(rows.map((row) => chargedMicros(row))).toEqual([CALL_MICROS, null, 1_250_000]);
+      expect(rows.map((row) => row.costCapPicos ?? null)).toEqual([null, null, 12_500_000_000]);
+      expect(rows.map((row) => chargedPicos(row))).toEqual([CALL_PICOS, null, 12_500_000_000]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TUsageList } from '@air/shared/schemas/usage';
 import { usageEvents } from '../src/db/schema';
@@ -84,17 +84,20 @@ describe.each(variants)('marketplace spend limit, counted %s', (_name, redisUrl)
     return send(t.app, headers, 'PATCH', '/api/account/spend-limit', { marketplace_spend_limit: limit });
   }
 
-  /** The caller's stored calls: how many, and their exact cost (millionths). */
+  /**
+   * The caller's stored (forwarded) calls: how many, and their exact cost (picos). Refusals are
+   * logged too (gateway/refusal-log.ts), without an endpoint: they are not calls.
+   */
   async function stored(accountId: string) {
     await gatewayStateOf(t.app).meter.flush();
     const [row] = await t.db
       .select({
         calls: sql<number>`count(*)::int`,
-        micros: sql<number>`coalesce(sum(${usageEvents.costMicros}), 0)::float8`,
+        picos: sql<number>`coalesce(sum(${usageEvents.costPicos}), 0)::float8`,
       })
       .from(usageEvents)
-      .where(eq(usageEvents.callerAccountId, accountId));
-    return { calls: Number(row!.calls), micros: Number(row!.micros) };
+      .where(and(eq(usageEvents.callerAccountId, accountId), isNotNull(usageEvents.endpointId)));
+    return { calls: Number(row!.calls), picos: Number(row!.picos) };
   }
 
   async function spendRow(headers: Record<string, string>) {
@@ -117,6 +120,7 @@ describe.each(variants)('marketplace spend limit, counted %s', (_name, redisUrl)
     expect(unknown.statusCode).toBe(400);
     expect((await send(t.app, owner.headers, 'PATCH', '/api/account/spend-limit', {})).statusCode).toBe(400);
 
+    // The most a limit may be (1,000,000.00), as before prices moved to micros (decision 043).
     const saved = await setLimit(owner.headers, 100_000_000);
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().data).toEqual({
@@ -142,7 +146,7 @@ describe.each(variants)('marketplace spend limit, counted %s', (_name, redisUrl)
 
   it('stops 50 concurrent calls exactly at the limit: none charged past it, the refused ones cost nothing', async () => {
     const { caller, routeName, key } = await market({
-      per_call: 5,
+      per_call: 50_000,
       per_1m_input_tokens: 0,
       per_1m_output_tokens: 0,
     });
@@ -151,7 +155,7 @@ describe.each(variants)('marketplace spend limit, counted %s', (_name, redisUrl)
     expect(answers.filter((a) => a.status === 200)).toHaveLength(20);
     expect(answers.filter((a) => a.status === 402 && a.code === 'spend_limit_reached')).toHaveLength(30);
     // Refused calls are not calls: not stored, not charged, not counted against the quota.
-    expect(await stored(caller.accountId)).toEqual({ calls: 20, micros: 100_000_000 });
+    expect(await stored(caller.accountId)).toEqual({ calls: 20, picos: 1_000_000_000_000 });
     const usage = (await t.app.inject({ url: '/api/account/usage', headers: caller.headers })).json()
       .data as { label: string; total: number; quota: number | null; currency?: string }[];
     expect(usage.find((row) => row.label === 'calls')?.total).toBe(20);
@@ -166,58 +170,60 @@ describe.each(variants)('marketplace spend limit, counted %s', (_name, redisUrl)
     expect((await setLimit(caller.headers, 120)).statusCode).toBe(200);
     const more = await Promise.all(Array.from({ length: 10 }, () => call(key.raw, routeName)));
     expect(more.filter((a) => a.status === 200)).toHaveLength(4);
-    expect(await stored(caller.accountId)).toEqual({ calls: 24, micros: 120_000_000 });
-    // No limit: priced calls go on.
+    expect(await stored(caller.accountId)).toEqual({ calls: 24, picos: 1_200_000_000_000 });
+    // No limit: priced calls go on (from a second key: the first has had its 60 calls a minute).
     expect((await setLimit(caller.headers, null)).statusCode).toBe(200);
-    expect((await call(key.raw, routeName)).status).toBe(200);
-    expect((await stored(caller.accountId)).micros).toBe(125_000_000);
+    const second = await insertKey(t.db, t.config.secret, caller.accountId);
+    expect((await call(second.raw, routeName)).status).toBe(200);
+    expect((await stored(caller.accountId)).picos).toBe(1_250_000_000_000);
   });
 
   it('caps token-priced calls at the limit when the upstream counts more than was reserved', async () => {
-    // 1 per call plus 1 per input and output token. Each call reserves 1 + 8 prompt tokens ('hi'
-    // and the chat format, as counted here) + its max_tokens of 7 = 16 minor units; the mock
-    // counts 11 prompt tokens, so each costs 1 + 11 + 7 = 19: more than it reserved.
+    // 0.001 per call plus 0.001 per input and output token (1,000 micros; 1,000 per million
+    // tokens, the most a price part may be). Each call reserves 1 + 8 prompt tokens ('hi' and the
+    // chat format, as counted here) + its max_tokens of 7 = 16 tenths of a minor unit; the mock
+    // counts 11 prompt tokens, so each costs 1 + 11 + 7 = 19 tenths: more than it reserved.
     const { caller, routeName, key, endpointId } = await market({
-      per_call: 1,
-      per_1m_input_tokens: 1_000_000,
-      per_1m_output_tokens: 1_000_000,
+      per_call: 1_000,
+      per_1m_input_tokens: 1_000_000_000,
+      per_1m_output_tokens: 1_000_000_000,
     });
-    const perCall = (1 + TOKENS.prompt + TOKENS.completion) * 1_000_000;
-    expect((await setLimit(caller.headers, 50)).statusCode).toBe(200);
+    const perCall = (1 + TOKENS.prompt + TOKENS.completion) * 1_000_000_000;
+    expect((await setLimit(caller.headers, 5)).statusCode).toBe(200);
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await call(key.raw, routeName, TOKENS.completion)).status);
-    // 19 + 19, then 16 more would pass 50: refused before it is forwarded.
+    // 1.9 + 1.9, then 1.6 more would pass 5: refused before it is forwarded.
     expect(statuses).toEqual([200, 200, 402]);
     // Without max_tokens the gateway's bound (4096 output tokens) is reserved: far past the limit.
     expect((await call(key.raw, routeName)).code).toBe('spend_limit_reached');
     await gatewayStateOf(t.app).meter.flush();
     const rows = await t.db
-      .select({ cost: usageEvents.costMicros })
+      .select({ cost: usageEvents.costPicos })
       .from(usageEvents)
       .where(and(eq(usageEvents.endpointId, endpointId), eq(usageEvents.callerAccountId, caller.accountId)));
     expect(rows.map((row) => Number(row.cost))).toEqual([perCall, perCall]);
 
-    // Concurrent calls: every admitted one reserved 16, cost 19; the settlement's cap keeps the
+    // Concurrent calls: every admitted one reserved 1.6, cost 1.9; the settlement's cap keeps the
     // charges within the limit all the same.
-    expect((await setLimit(caller.headers, 200)).statusCode).toBe(200);
+    expect((await setLimit(caller.headers, 20)).statusCode).toBe(200);
     const burst = await Promise.all(
       Array.from({ length: 50 }, () => call(key.raw, routeName, TOKENS.completion)),
     );
     expect(burst.filter((a) => a.status === 402).every((a) => a.code === 'spend_limit_reached')).toBe(true);
     expect(burst.filter((a) => a.status === 200).length).toBeLessThanOrEqual(Math.floor((200 - 38) / 16));
-    expect((await stored(caller.accountId)).micros).toBeLessThanOrEqual(200_000_000);
-    expect((await spendRow(caller.headers))?.total).toBeLessThanOrEqual(200);
+    expect((await stored(caller.accountId)).picos).toBeLessThanOrEqual(200_000_000_000);
+    expect((await spendRow(caller.headers))?.total).toBeLessThanOrEqual(20);
   });
 
   it("does not hold the provider's own calls or free routes to the limit", async () => {
     const { provider, routeName } = await market({
-      per_call: 5,
+      per_call: 50_000,
       per_1m_input_tokens: 0,
       per_1m_output_tokens: 0,
     });
     expect((await setLimit(provider.headers, 0)).statusCode).toBe(200);
     const own = await insertKey(t.db, t.config.secret, provider.accountId);
     for (let i = 0; i < 3; i++) expect((await call(own.raw, routeName)).status).toBe(200);
-    expect(await stored(provider.accountId)).toEqual({ calls: 3, micros: 0 });
+    expect(await stored(provider.accountId)).toEqual({ calls: 3, picos: 0 });
   });
 });

@@ -17,11 +17,16 @@ import { sharePricedRoute } from './marketplace-helpers';
  * bound), so a burst gets no answer its limit does not pay for.
  */
 
-/** What the mock upstream answers: a completion of 5 output tokens (and 3 prompt tokens). */
-const OUTPUT_TOKENS = 5;
+/** What the mock upstream answers: a completion of 50 output tokens (and 3 prompt tokens). */
+const OUTPUT_TOKENS = 50;
 const PROMPT_TOKENS = 3;
-/** 1 minor unit per output token: a call costs 5 minor units, 5,000,000 millionths. */
-const PER_TOKEN = 1_000_000;
+/**
+ * 1,000 per million tokens (1e9 micros, the most a price part may be): a tenth of a minor unit a
+ * token, so a call costs 5 minor units, 5e10 picos (decision 043).
+ */
+const PER_TOKEN = 1_000_000_000;
+/** One minor unit in picos, the unit of the stored cost. */
+const MINOR = 10_000_000_000;
 
 /**
  * An upstream answering every call after a short wait (so a burst overlaps), keeping each body;
@@ -135,10 +140,10 @@ function burst(size: number, key: string, routeName: string, extra: Record<strin
 async function charged(accountId: string): Promise<number> {
   await gatewayStateOf(t.app).meter.flush();
   const [row] = await t.db
-    .select({ micros: sql<number>`coalesce(sum(${usageEvents.costMicros}), 0)::float8` })
+    .select({ picos: sql<number>`coalesce(sum(${usageEvents.costPicos}), 0)::float8` })
     .from(usageEvents)
     .where(eq(usageEvents.callerAccountId, accountId));
-  return Number(row!.micros);
+  return Number(row!.picos);
 }
 
 const OUTPUT_PRICE = { per_call: 0, per_1m_input_tokens: 0, per_1m_output_tokens: PER_TOKEN };
@@ -148,50 +153,51 @@ describe('spend limit on token-priced routes under a burst', () => {
   it('answers only the calls whose reservation fits, and a raised limit buys only what it pays for', async () => {
     const { caller, routeName, key } = await market(OUTPUT_PRICE);
     expect((await setLimit(caller.headers, 20)).statusCode).toBe(200);
-    // Each call reserves its max_tokens (5 tokens: 5 minor units): 4 of 50 fit in 20.
+    // Each call reserves its max_tokens (50 tokens: 5 minor units): 4 of 50 fit in 20.
     const answers = await burst(50, key, routeName, { max_tokens: OUTPUT_TOKENS });
     const answered = answers.filter((a) => a.status === 200).length;
-    expect(answered * COST).toBeLessThanOrEqual(20_000_000);
+    expect(answered * COST).toBeLessThanOrEqual(20 * MINOR);
     expect(answered).toBe(4);
     expect(answers.filter((a) => a.status === 402 && a.code === 'spend_limit_reached')).toHaveLength(46);
-    expect(await charged(caller.accountId)).toBe(20_000_000);
+    expect(await charged(caller.accountId)).toBe(20 * MINOR);
 
     // One minor unit more does not pay for a 5-unit call: the next burst gets no answer.
     expect((await setLimit(caller.headers, 21)).statusCode).toBe(200);
     const more = await burst(50, key, routeName, { max_tokens: OUTPUT_TOKENS });
     expect(more.filter((a) => a.status === 200)).toHaveLength(0);
     expect(more.every((a) => a.code === 'spend_limit_reached')).toBe(true);
-    expect(await charged(caller.accountId)).toBe(20_000_000);
+    expect(await charged(caller.accountId)).toBe(20 * MINOR);
   });
 
   it("reserves the caller's max_completion_tokens or max_tokens, times the choices asked for", async () => {
     const { caller, routeName, key } = await market(OUTPUT_PRICE);
     expect((await setLimit(caller.headers, 9)).statusCode).toBe(200);
-    // The larger of the two bounds is reserved (10 tokens: 10 minor units, more than 9) ...
-    expect((await call(key, routeName, { max_completion_tokens: 10, max_tokens: 6 })).status).toBe(402);
-    expect((await call(key, routeName, { max_completion_tokens: 6, max_tokens: 10 })).status).toBe(402);
+    // The larger of the two bounds is reserved (100 tokens: 10 minor units, more than 9) ...
+    expect((await call(key, routeName, { max_completion_tokens: 100, max_tokens: 60 })).status).toBe(402);
+    expect((await call(key, routeName, { max_completion_tokens: 60, max_tokens: 100 })).status).toBe(402);
     // ... times the choices asked for ...
-    expect((await call(key, routeName, { max_tokens: 5, n: 2 })).status).toBe(402);
+    expect((await call(key, routeName, { max_tokens: 50, n: 2 })).status).toBe(402);
     // ... and a bound that fits is forwarded as the caller sent it, then charged what it cost.
-    expect((await call(key, routeName, { max_tokens: 9 })).status).toBe(200);
-    expect(upstream.bodies.at(-1)).toMatchObject({ max_tokens: 9 });
+    expect((await call(key, routeName, { max_tokens: 90 })).status).toBe(200);
+    expect(upstream.bodies.at(-1)).toMatchObject({ max_tokens: 90 });
     expect(await charged(caller.accountId)).toBe(COST);
   });
 
   it("puts the gateway's output bound on a call that gave none, and reserves it", async () => {
     const { caller, routeName, key } = await market(OUTPUT_PRICE);
-    // The bound (4096 tokens at 1 minor unit each) does not fit in 4095: refused, never forwarded.
-    expect((await setLimit(caller.headers, DEFAULT_MAX_OUTPUT_TOKENS - 1)).statusCode).toBe(200);
+    // The bound (4096 tokens at a tenth of a minor unit each: 409.6) does not fit in 409: refused,
+    // never forwarded.
+    expect((await setLimit(caller.headers, Math.floor(DEFAULT_MAX_OUTPUT_TOKENS / 10))).statusCode).toBe(200);
     const seen = upstream.bodies.length;
     expect(await call(key, routeName)).toEqual({ status: 402, code: 'spend_limit_reached' });
     expect(upstream.bodies.length).toBe(seen);
 
-    expect((await setLimit(caller.headers, DEFAULT_MAX_OUTPUT_TOKENS)).statusCode).toBe(200);
+    expect((await setLimit(caller.headers, Math.ceil(DEFAULT_MAX_OUTPUT_TOKENS / 10))).statusCode).toBe(200);
     expect((await call(key, routeName)).status).toBe(200);
     expect(upstream.bodies.at(-1)).toMatchObject({ max_tokens: DEFAULT_MAX_OUTPUT_TOKENS });
     // The caller's own bound goes upstream as it sent it.
-    expect((await call(key, routeName, { max_tokens: 7 })).status).toBe(200);
-    expect(upstream.bodies.at(-1)).toMatchObject({ max_tokens: 7 });
+    expect((await call(key, routeName, { max_tokens: 70 })).status).toBe(200);
+    expect(upstream.bodies.at(-1)).toMatchObject({ max_tokens: 70 });
     expect(await charged(caller.accountId)).toBe(2 * COST);
   });
 
@@ -201,9 +207,9 @@ describe('spend limit on token-priced routes under a burst', () => {
       per_1m_input_tokens: PER_TOKEN,
       per_1m_output_tokens: PER_TOKEN,
     });
-    // 'hi' is 1 token, plus the chat format's 4 for its message and 3 for the reply: 8, and 5 out.
-    // 20 pays for one reservation of 13, not two.
-    expect((await setLimit(caller.headers, 20)).statusCode).toBe(200);
+    // 'hi' is 1 token, plus the chat format's 4 for its message and 3 for the reply: 8, and 50 out.
+    // 10 pays for one reservation of 5.8, not two (nor one more after it is settled at 5.3).
+    expect((await setLimit(caller.headers, 10)).statusCode).toBe(200);
     const answers = await burst(10, key, routeName, { max_tokens: OUTPUT_TOKENS });
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(await charged(caller.accountId)).toBe((PROMPT_TOKENS + OUTPUT_TOKENS) * PER_TOKEN);
@@ -223,7 +229,7 @@ describe('spend limit on token-priced routes under a burst', () => {
     upstream.release();
     const answers = [...(await first), ...(await second)];
     expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
-    expect(await charged(caller.accountId)).toBe(25_000_000);
+    expect(await charged(caller.accountId)).toBe(25 * MINOR);
   });
 
   it('reserves for the priced fallback a free route may fall to', async () => {
@@ -242,9 +248,11 @@ describe('spend limit on token-priced routes under a burst', () => {
     const answers = await burst(10, key, own, { max_tokens: OUTPUT_TOKENS });
     expect(answers.filter((a) => a.status === 200)).toHaveLength(4);
     expect(answers.filter((a) => a.code === 'spend_limit_reached')).toHaveLength(6);
-    expect(await charged(caller.accountId)).toBe(20_000_000);
+    expect(await charged(caller.accountId)).toBe(20 * MINOR);
     // Without max_tokens the fallback's output bound is reserved, and goes upstream with the call.
-    expect((await setLimit(caller.headers, 20 + DEFAULT_MAX_OUTPUT_TOKENS)).statusCode).toBe(200);
+    expect((await setLimit(caller.headers, 20 + Math.ceil(DEFAULT_MAX_OUTPUT_TOKENS / 10))).statusCode).toBe(
+      200,
+    );
     expect((await call(key, own)).status).toBe(200);
     expect(upstream.bodies.at(-1)).toMatchObject({ model: priced, max_tokens: DEFAULT_MAX_OUTPUT_TOKENS });
   });

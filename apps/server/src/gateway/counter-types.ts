@@ -28,17 +28,17 @@ export interface TCallCounters {
    */
   hitRate(keyId: string, ratePerMinute: number): number | Promise<number>;
   /**
-   * Takes `reservedMicros` of the account's spend limit for a priced call (spend.ts): a ticket, or
+   * Takes `reservedPicos` of the account's spend limit for a priced call (spend.ts): a ticket, or
    * null when the call would pass the limit.
    */
   reserveSpend(
     accountId: string,
     limitSetAt: number,
     limitMinor: number,
-    reservedMicros: number,
+    reservedPicos: number,
   ): TSpendTicket | null | Promise<TSpendTicket | null>;
   /** Replaces a ticket's reservation with the call's cost; answers the charge (capped at the limit). */
-  settleSpend(ticket: TSpendTicket, costMicros: number): number | Promise<number>;
+  settleSpend(ticket: TSpendTicket, costPicos: number): number | Promise<number>;
   /** Calls counted this period (what the quota is enforced against). */
   calls(accountId: string): number | Promise<number>;
   /** null without REDIS_URL; else whether the shared counters are in use right now. */

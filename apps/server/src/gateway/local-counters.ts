@@ -8,7 +8,8 @@ import {
   storedKeyCalls,
   type TRateLimiter,
 } from './limits';
-import { LocalSpend, limitMicrosOf, type TSpendTicket } from './spend';
+import { chargedPicosOf, limitNanosOf, picosToNanosUp } from '../modules/money/service';
+import { LocalSpend, type TSpendTicket } from './spend';
 
 /** One instance, exact: the rate limit and monthly calls in this process's memory. */
 export class LocalCallCounters implements TCallCounters {
@@ -32,13 +33,15 @@ export class LocalCallCounters implements TCallCounters {
     accountId: string,
     limitSetAt: number,
     limitMinor: number,
-    reservedMicros: number,
+    reservedPicos: number,
   ): TSpendTicket | null | Promise<TSpendTicket | null> {
-    return this.spend.reserve(accountId, limitSetAt, limitMicrosOf(limitMinor), reservedMicros);
+    // The counter holds nanos (modules/money): the reservation is rounded up into it.
+    return this.spend.reserve(accountId, limitSetAt, limitNanosOf(limitMinor), picosToNanosUp(reservedPicos));
   }
 
-  settleSpend(ticket: TSpendTicket, costMicros: number): number {
-    return this.spend.settle(ticket, costMicros);
+  /** Settles in nanos; answers the charge in picos (the exact cost unless the limit capped it). */
+  settleSpend(ticket: TSpendTicket, costPicos: number): number {
+    return chargedPicosOf(costPicos, this.spend.settle(ticket, picosToNanosUp(costPicos)));
   }
 
   private keyCounters(): MonthlyCalls {

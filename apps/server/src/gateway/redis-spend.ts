@@ -5,14 +5,14 @@ import {
   RESERVE_SCRIPT,
   SEED_SPEND_SCRIPT,
   SETTLE_SCRIPT,
-  limitMicrosOf,
   spendKeyName,
   storedSpendOf,
   type TSpendTicket,
 } from './spend';
+import { chargedPicosOf, limitNanosOf, picosToNanosUp } from '../modules/money/service';
 
 type TSpendRedis = Redis & {
-  airReserve(spendKey: string, limitMicros: number, reservedMicros: number, setAt: number): Promise<number>;
+  airReserve(spendKey: string, limitNanos: number, reservedNanos: number, setAt: number): Promise<number>;
   airSeedSpend(
     spendKey: string,
     stored: number,
@@ -20,12 +20,7 @@ type TSpendRedis = Redis & {
     setAt: number,
     ttl: number,
   ): Promise<number>;
-  airSettle(
-    spendKey: string,
-    limitMicros: number,
-    reservedMicros: number,
-    costMicros: number,
-  ): Promise<number>;
+  airSettle(spendKey: string, limitNanos: number, reservedNanos: number, costNanos: number): Promise<number>;
 };
 
 /** What the spend counters need of the Redis counters they are part of (redis-counters.ts). */
@@ -44,9 +39,9 @@ export interface TSpendContext {
     accountId: string,
     limitSetAt: number,
     limitMinor: number,
-    reservedMicros: number,
+    reservedPicos: number,
   ) => TSpendTicket | null | Promise<TSpendTicket | null>;
-  settleLocally: (ticket: TSpendTicket, costMicros: number) => number;
+  settleLocally: (ticket: TSpendTicket, costPicos: number) => number;
   /** A month's counter outlives its month by a few days, then Redis drops it. */
   ttlMs: number;
 }
@@ -67,39 +62,43 @@ export class RedisSpend {
     accountId: string,
     limitSetAt: number,
     limitMinor: number,
-    reservedMicros: number,
+    reservedPicos: number,
   ): TSpendTicket | null | Promise<TSpendTicket | null> {
     const ctx = this.ctx;
-    if (!ctx.up()) return ctx.reserveLocally(accountId, limitSetAt, limitMinor, reservedMicros);
-    const limitMicros = limitMicrosOf(limitMinor);
+    if (!ctx.up()) return ctx.reserveLocally(accountId, limitSetAt, limitMinor, reservedPicos);
+    // The counter holds nanos (modules/money): the reservation is rounded up into it.
+    const limitNanos = limitNanosOf(limitMinor);
+    const reservedNanos = picosToNanosUp(reservedPicos);
     const period = ctx.period();
     const spendKey = spendKeyName(accountId, period);
-    return this.redis.airReserve(spendKey, limitMicros, reservedMicros, limitSetAt).then(
+    return this.redis.airReserve(spendKey, limitNanos, reservedNanos, limitSetAt).then(
       (result): TSpendTicket | null | Promise<TSpendTicket | null> => {
         if (result === -2) return null;
         if (result === -1)
           return this.seed(accountId, limitSetAt, period).then(() =>
-            this.reserve(accountId, limitSetAt, limitMinor, reservedMicros),
+            this.reserve(accountId, limitSetAt, limitMinor, reservedPicos),
           );
-        return { accountId, period, limitMicros, reservedMicros, shared: true };
+        return { accountId, period, limitNanos, reservedNanos, shared: true };
       },
       (error: unknown) => {
         ctx.failed(error, 'gateway: Redis counters unavailable, counting spend locally');
-        return ctx.reserveLocally(accountId, limitSetAt, limitMinor, reservedMicros);
+        return ctx.reserveLocally(accountId, limitSetAt, limitMinor, reservedPicos);
       },
     );
   }
 
-  settle(ticket: TSpendTicket, costMicros: number): number | Promise<number> {
-    if (!ticket.shared) return this.ctx.settleLocally(ticket, costMicros);
+  settle(ticket: TSpendTicket, costPicos: number): number | Promise<number> {
+    if (!ticket.shared) return this.ctx.settleLocally(ticket, costPicos);
     const key = spendKeyName(ticket.accountId, ticket.period);
-    return this.redis
-      .airSettle(key, ticket.limitMicros, ticket.reservedMicros, costMicros)
-      .then(Number, (error: unknown) => {
+    const costNanos = picosToNanosUp(costPicos);
+    return this.redis.airSettle(key, ticket.limitNanos, ticket.reservedNanos, costNanos).then(
+      (charged) => chargedPicosOf(costPicos, Number(charged)),
+      (error: unknown) => {
         // The call went; unsure of the count, it is charged no more than it reserved.
         this.ctx.log.warn({ err: error }, 'gateway: Redis unavailable to settle a spend reservation');
-        return Math.min(costMicros, ticket.reservedMicros);
-      });
+        return chargedPicosOf(costPicos, Math.min(costNanos, ticket.reservedNanos));
+      },
+    );
   }
 
   /**
@@ -116,7 +115,7 @@ export class RedisSpend {
       pending = (async () => {
         const mark = (await this.redis.hget(key, 'c')) ?? '0';
         await ctx.beforeSeed();
-        const stored = Math.round(await storedSpendOf(ctx.db, accountId, period));
+        const stored = await storedSpendOf(ctx.db, accountId, period);
         await this.redis.airSeedSpend(key, stored, mark, limitSetAt, ctx.ttlMs);
       })().finally(() => this.seeding.delete(name));
       this.seeding.set(name, pending);

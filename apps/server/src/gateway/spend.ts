@@ -1,6 +1,6 @@
-import { MICROS_PER_MINOR } from '@air/shared/schemas/price';
 import type { TDb } from '../db/client';
-import { storedSpendMicros } from '../modules/usage/service';
+import { chargeOf, fits, picosToNanosUp } from '../modules/money/service';
+import { storedSpendPicos } from '../modules/usage/service';
 import { MonthlyCalls } from './limits';
 
 /*
@@ -11,9 +11,10 @@ import { MonthlyCalls } from './limits';
  * A call's cost is known only when it ends (its tokens), so a priced call is admitted in two
  * steps: `reserve` takes the most it can cost before it is forwarded (spend-reservation.ts),
  * refusing it when that would pass the limit; `settle` replaces the reservation with what the call
- * costs, capped at what is left of the limit. The cap is the call's charge (`costCapMicros` on its
+ * costs, capped at what is left of the limit. The cap is the call's charge (`costCapPicos` on its
  * usage row), so no call is charged past the limit, however many run at once, and a refused or
- * failed call costs nothing.
+ * failed call costs nothing. The counters hold nanos (a reservation and a cost rounded up from
+ * picos, modules/money) so a limit of up to 1,000,000.00 stays a safe integer.
  *
  * A newly saved limit counts afresh from the stored spend (the counter names the limit it was
  * seeded for: while there was no limit, calls were not counted), plus what is still held: the
@@ -27,29 +28,20 @@ import { MonthlyCalls } from './limits';
 export interface TSpendTicket {
   accountId: string;
   period: string;
-  limitMicros: number;
-  reservedMicros: number;
+  /** The counter's units: nanos (modules/money), the limit and the reservation rounded up. */
+  limitNanos: number;
+  reservedNanos: number;
   /** Reserved in Redis (settled there), or in this instance's counter. */
   shared: boolean;
 }
 
-export function storedSpendOf(db: TDb, accountId: string, period: string): Promise<number> {
-  return storedSpendMicros(db, accountId, period);
-}
-
-export function limitMicrosOf(limitMinor: number): number {
-  return limitMinor * MICROS_PER_MINOR;
-}
-
-/** May `reserved` more be taken with `spent` counted? A zero reservation needs room left. */
-export function fits(spent: number, reserved: number, limit: number): boolean {
-  return reserved > 0 ? spent + reserved <= limit : spent < limit;
-}
-
-/** What a call that reserved `reserved` is charged for costing `cost`, with `spent` counted (its reservation included). */
-export function chargeOf(spent: number, reserved: number, cost: number, limit: number): number {
-  if (cost <= reserved) return cost;
-  return reserved + Math.max(0, Math.min(cost - reserved, limit - spent));
+/**
+ * The stored spend a counter is seeded from, in nanos (the exact picos rounded up): a counter's
+ * spend never passes its limit (at most SPEND_LIMIT_MAX_MINOR, 1e15 nanos), so a larger sum only
+ * says "over".
+ */
+export async function storedSpendOf(db: TDb, accountId: string, period: string): Promise<number> {
+  return picosToNanosUp(await storedSpendPicos(db, accountId, period));
 }
 
 /** One account's counter this period. */
@@ -87,26 +79,26 @@ export class LocalSpend {
   reserve(
     accountId: string,
     limitSetAt: number,
-    limitMicros: number,
+    limitNanos: number,
     reserved: number,
   ): TSpendTicket | null | Promise<TSpendTicket | null> {
     const period = this.period();
     const entry = this.accounts.get(accountId);
     if (entry && entry.period === period && entry.limitSetAt === limitSetAt)
-      return this.take(accountId, entry, limitMicros, reserved);
+      return this.take(accountId, entry, limitNanos, reserved);
     // Seeded first; then checked and counted in one synchronous step, so a burst cannot pass the limit.
     return this.seed(accountId, limitSetAt, period).then(() =>
-      this.reserve(accountId, limitSetAt, limitMicros, reserved),
+      this.reserve(accountId, limitSetAt, limitNanos, reserved),
     );
   }
 
   settle(ticket: TSpendTicket, cost: number): number {
     const entry = this.accounts.get(ticket.accountId);
     // A new month (or a reset) since the call began: the reservation went with the old count.
-    if (!entry || entry.period !== ticket.period) return Math.min(cost, Math.max(ticket.reservedMicros, 0));
-    const charged = chargeOf(entry.spent, ticket.reservedMicros, cost, ticket.limitMicros);
-    entry.spent += charged - ticket.reservedMicros;
-    entry.held -= ticket.reservedMicros;
+    if (!entry || entry.period !== ticket.period) return Math.min(cost, Math.max(ticket.reservedNanos, 0));
+    const charged = chargeOf(entry.spent, ticket.reservedNanos, cost, ticket.limitNanos);
+    entry.spent += charged - ticket.reservedNanos;
+    entry.held -= ticket.reservedNanos;
     entry.settled += charged;
     return charged;
   }
@@ -139,13 +131,13 @@ export class LocalSpend {
   private take(
     accountId: string,
     entry: TAccountSpend,
-    limitMicros: number,
+    limitNanos: number,
     reserved: number,
   ): TSpendTicket | null {
-    if (!fits(entry.spent, reserved, limitMicros)) return null;
+    if (!fits(entry.spent, reserved, limitNanos)) return null;
     entry.spent += reserved;
     entry.held += reserved;
-    return { accountId, period: entry.period, limitMicros, reservedMicros: reserved, shared: false };
+    return { accountId, period: entry.period, limitNanos, reservedNanos: reserved, shared: false };
   }
 }
 
@@ -224,5 +216,7 @@ return charged
 `;
 
 export function spendKeyName(accountId: string, period: string): string {
-  return `air:sp:${accountId}:${period}`;
+  // `sp2`: counted in nanos since decision 043 (older `sp` hashes, in millionths of a minor unit,
+  // are left to expire; each counter is seeded again from the migrated usage).
+  return `air:sp2:${accountId}:${period}`;
 }

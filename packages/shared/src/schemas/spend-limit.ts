@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * The most a spend limit may be, in minor units (1,000,000.00 in a two-decimal currency): in
- * millionths of a minor unit (the exact cost's scale) it stays far inside a safe integer, and no
- * plausible month of marketplace calls needs more.
+ * The most a spend limit (or a key's budget) may be, in minor units (1,000,000.00 in a
+ * two-decimal currency): the gateway's counters hold it in nanos (1e15 at most, decision 043),
+ * inside a safe integer, and no plausible month of marketplace calls needs more.
  */
 export const SPEND_LIMIT_MAX_MINOR = 100_000_000;
 

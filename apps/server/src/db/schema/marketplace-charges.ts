@@ -17,13 +17,14 @@ export const marketplaceCharges = pgTable(
     routeName: text('route_name').notNull(),
     /** The invoice that carries it (null until the renewal that bills it writes one). */
     invoiceId: uuid('invoice_id'),
+    /** The price the calls used (micros). */
     pricePerCall: integer('price_per_call').notNull(),
     pricePer1mInput: integer('price_per_1m_input').notNull(),
     pricePer1mOutput: integer('price_per_1m_output').notNull(),
     calls: integer('calls').notNull(),
     promptTokens: bigint('prompt_tokens', { mode: 'number' }).notNull(),
     completionTokens: bigint('completion_tokens', { mode: 'number' }).notNull(),
-    /** Minor units: the calls' exact cost (millionths) rounded once, half up. */
+    /** Minor units: the calls' exact cost (picos) rounded once, half up (modules/money). */
     amount: integer('amount').notNull(),
     /** The platform's part of `amount` (PLATFORM_FEE_PERCENT, rounded once). */
     fee: integer('fee').notNull(),

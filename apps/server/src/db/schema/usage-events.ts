@@ -40,12 +40,13 @@ export const usageEvents = pgTable(
     /** The gateway's own error code when it answered instead of the upstream (or `client_closed`). */
     errorCode: text('error_code'),
     /**
-     * What the call costs the caller, in millionths of a minor unit (exact: per_call x 1e6 plus
-     * tokens x per-million prices), worked out when it is metered; null when it is free (an
-     * unpriced route, the provider's own call, a cache hit, an answer that was not 2xx).
+     * What the call costs the caller, in picos (1e-12 of the currency's main unit; exact: per_call
+     * micros x 1e6 plus tokens x per-million micros, modules/money), worked out when it is metered;
+     * null when it is free (an unpriced route, the provider's own call, a cache hit, an answer
+     * that was not 2xx).
      */
-    costMicros: bigint('cost_micros', { mode: 'number' }),
-    /** The price the cost used (minor units), as the route had it when the call was metered. */
+    costPicos: bigint('cost_picos', { mode: 'number' }),
+    /** The price the cost used (micros), as the route had it when the call was metered. */
     pricePerCall: integer('price_per_call'),
     pricePer1mInput: integer('price_per_1m_input'),
     pricePer1mOutput: integer('price_per_1m_output'),
@@ -63,6 +64,6 @@ export const usageEvents = pgTable(
     // The priced calls not billed yet, per caller: what a renewal bills and the spend so far.
     index('usage_events_unbilled_idx')
       .on(t.callerAccountId, t.createdAt)
-      .where(sql`${t.costMicros} is not null and ${t.chargeId} is null`),
+      .where(sql`${t.costPicos} is not null and ${t.chargeId} is null`),
   ],
 );

@@ -3,8 +3,9 @@ import type { TPlan } from '@air/shared/schemas/plan';
 import type { TDb } from '../../db/client';
 import type { TInvoiceLine } from '../../db/schema/invoices';
 import { marketplaceCharges } from '../../db/schema/marketplace-charges';
+import { microsToAmount } from '@air/shared/schemas/price';
+import { platformFee } from '../money/service';
 import { unbilledSpendBefore, type TBilledCalls } from '../usage/service';
-import { money } from './charge';
 import type { TBilling } from './context';
 import { customerFor, type TInvoiceRow, type TSubscriptionRow } from './records';
 
@@ -12,11 +13,6 @@ import { customerFor, type TInvoiceRow, type TSubscriptionRow } from './records'
  * A renewal's marketplace part: the last period's priced calls become invoice lines (one per
  * route and price) and charge rows that name the provider's earnings and the platform's fee.
  */
-
-/** The platform's part of a charge: `percent` of it, rounded once, half up. */
-export function platformFee(amount: number, percent: number): number {
-  return Math.floor((amount * percent + 50) / 100);
-}
 
 export async function hasUnbilledCalls(b: TBilling, accountId: string, cutoff: Date): Promise<boolean> {
   return (await unbilledSpendBefore(b.db, accountId, cutoff)) > 0;
@@ -63,7 +59,8 @@ export async function closeProcessorInvoice(
 
 /** An invoice line for one route at one price: the calls, tokens and price it used, and the amount. */
 export function marketplaceLine(plan: TPlan, group: TBilledCalls): TInvoiceLine {
-  const m = (minor: number) => money(plan, minor);
+  // Prices are micros: shown with up to 6 decimals (0.002/call), amounts in minor units.
+  const m = (micros: number) => `${plan.currency_symbol}${microsToAmount(micros)}`;
   const price = [
     `${m(group.pricePerCall)}/call`,
     `${m(group.pricePer1mInput)}/1M input tokens`,

@@ -38,14 +38,14 @@ export interface TJournalEnd {
   /**
    * The marketplace price the call is charged at (the route's when it was called), or null when
    * it is free to this caller (an unpriced route, the provider's own call). Whether it costs
-   * anything is decided from it when the row is stored (`chargedMicros`).
+   * anything is decided from it when the row is stored (`chargedPicos`, modules/money).
    */
   price?: TPrice | null;
   /**
-   * The most the call may be charged (millionths), when the caller's spend limit capped it
+   * The most the call may be charged (picos), when the caller's spend limit capped it
    * (gateway/spend.ts); absent: its cost in full.
    */
-  costCapMicros?: number | null;
+  costCapPicos?: number | null;
   createdAt: Date;
 }
 
@@ -63,6 +63,11 @@ const EXTENSION = '.journal';
 const FSYNC_INTERVAL_MS = 100;
 /** A call the journal saw start but not end (the process died while it was in flight). */
 const UNFINISHED_STATUS = 499;
+
+/** The last field of a priced end line written in micros and picos (decision 043). */
+const MICROS_MARK = 'u';
+/** Old lines (before decision 043) hold minor units and millionths of one: x 10,000. */
+const unitsOf = (f: string[]) => (f.length === 19 && f[18] === MICROS_MARK ? 1 : 10_000);
 
 /**
  * An append-only file of the calls this instance forwards, so a `kill -9` loses none of them:
@@ -131,11 +136,7 @@ export class UsageJournal {
                 start: { callerAccountId: f[2]!, keyId: f[3]!, endpointId: f[4]!, providerAccountId: f[5]! },
               });
             }
-          } else if (
-            f[0] === 'E' &&
-            (f.length === 8 || f.length === 10 || f.length === 14 || f.length === 17 || f.length === 18) &&
-            !ended.has(f[1]!)
-          ) {
+          } else if (f[0] === 'E' && [8, 10, 14, 17, 18, 19].includes(f.length) && !ended.has(f[1]!)) {
             const started = starts.get(f[1]!);
             if (!started) continue;
             ended.add(f[1]!);
@@ -156,16 +157,18 @@ export class UsageJournal {
               cacheHit: f[11] === '1',
               ...(f.length >= 14 && f[12] ? { endpointId: f[12], providerAccountId: f[13]! } : {}),
               // A priced call's price (17 fields): spend survives a kill -9 like the call itself.
+              // Lines of 19 fields are in micros and picos (decision 043); older ones in minor
+              // units and millionths of one, both 10,000 times smaller.
               price:
                 f.length >= 17
                   ? {
-                      per_call: Number(f[14]),
-                      per_1m_input_tokens: Number(f[15]),
-                      per_1m_output_tokens: Number(f[16]),
+                      per_call: Number(f[14]) * unitsOf(f),
+                      per_1m_input_tokens: Number(f[15]) * unitsOf(f),
+                      per_1m_output_tokens: Number(f[16]) * unitsOf(f),
                     }
                   : null,
-              // The spend limit's cap on its charge (18 fields).
-              ...(f.length === 18 ? { costCapMicros: Number(f[17]) } : {}),
+              // The spend limit's cap on its charge (18 or 19 fields).
+              ...(f.length >= 18 && f[17] !== '' ? { costCapPicos: Number(f[17]) * unitsOf(f) } : {}),
             });
           }
           // Anything else is a line cut short by the kill: skipped.
@@ -227,7 +230,7 @@ export class UsageJournal {
   ): void {
     this.inFlight.delete(id);
     this.append(
-      `E\t${id}\t${row.status}\t${row.latencyMs}\t${row.promptTokens ?? ''}\t${row.completionTokens ?? ''}\t${row.tokensEstimated ? 1 : 0}\t${row.createdAt.getTime()}\t${row.streamed ? 1 : 0}\t${row.errorCode ?? ''}\t${row.attempts}\t${row.cacheHit ? 1 : 0}\t${row.endpointId ?? ''}\t${row.providerAccountId ?? ''}${row.price ? `\t${row.price.per_call}\t${row.price.per_1m_input_tokens}\t${row.price.per_1m_output_tokens}${row.costCapMicros != null ? `\t${row.costCapMicros}` : ''}` : ''}\n`,
+      `E\t${id}\t${row.status}\t${row.latencyMs}\t${row.promptTokens ?? ''}\t${row.completionTokens ?? ''}\t${row.tokensEstimated ? 1 : 0}\t${row.createdAt.getTime()}\t${row.streamed ? 1 : 0}\t${row.errorCode ?? ''}\t${row.attempts}\t${row.cacheHit ? 1 : 0}\t${row.endpointId ?? ''}\t${row.providerAccountId ?? ''}${row.price ? `\t${row.price.per_call}\t${row.price.per_1m_input_tokens}\t${row.price.per_1m_output_tokens}\t${row.costCapPicos ?? ''}\t${MICROS_MARK}` : ''}\n`,
     );
   }
 

@@ -1,6 +1,7 @@
 import { inArray, lt, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { costMicros, type TPrice } from '@air/shared/schemas/price';
+import type { TPrice } from '@air/shared/schemas/price';
+import { chargedPicos } from '../money/service';
 import type { TLog } from '../../core/services';
 import type { TBatchStatement, TDatabase, TDb } from '../../db/client';
 import { meterBatches } from '../../db/schema/meter-batches';
@@ -238,18 +239,18 @@ async function insertInStatements(db: TDb, rows: TUsageRow[]): Promise<void> {
 function insertStatement(db: TDb, rows: TUsageRow[]) {
   // sql.param: one array parameter (a bare array in the template would expand into a list).
   const column = <K extends keyof TUsageRow>(name: K) => sql.param(rows.map((row) => row[name]));
-  const priced = rows.map((row) => (chargedMicros(row) === null ? null : row.price!));
+  const priced = rows.map((row) => (chargedPicos(row) === null ? null : row.price!));
   const pricePart = (part: keyof TPrice) => sql.param(priced.map((price) => (price ? price[part] : null)));
   return sql`insert into usage_events
     (caller_account_id, key_id, endpoint_id, provider_account_id, status, latency_ms, prompt_tokens, completion_tokens, tokens_estimated, streamed, error_code, attempts, cache_hit,
-     cost_micros, price_per_call, price_per_1m_input, price_per_1m_output, created_at)
+     cost_picos, price_per_call, price_per_1m_input, price_per_1m_output, created_at)
     select * from unnest(
       ${column('callerAccountId')}::uuid[], ${column('keyId')}::uuid[], ${column('endpointId')}::uuid[],
       ${column('providerAccountId')}::uuid[], ${column('status')}::int[], ${column('latencyMs')}::int[],
       ${column('promptTokens')}::int[], ${column('completionTokens')}::int[], ${column('tokensEstimated')}::bool[],
       ${column('streamed')}::bool[], ${column('errorCode')}::text[],
       ${column('attempts')}::smallint[], ${column('cacheHit')}::bool[],
-      ${sql.param(rows.map(chargedMicros))}::bigint[], ${pricePart('per_call')}::int[],
+      ${sql.param(rows.map(chargedPicos))}::bigint[], ${pricePart('per_call')}::int[],
       ${pricePart('per_1m_input_tokens')}::int[], ${pricePart('per_1m_output_tokens')}::int[],
       ${sql.param(rows.map((row) => row.createdAt.toISOString()))}::timestamptz[]
     ) as u(caller_account_id)
@@ -261,11 +262,11 @@ const dialect = new PgDialect();
 const STAGING = `create temp table if not exists usage_staging (
   caller_account_id uuid, key_id uuid, endpoint_id uuid, provider_account_id uuid, status int,
   latency_ms int, prompt_tokens int, completion_tokens int, tokens_estimated bool, streamed bool,
-  error_code text, attempts smallint, cache_hit bool, cost_micros bigint, price_per_call int,
+  error_code text, attempts smallint, cache_hit bool, cost_picos bigint, price_per_call int,
   price_per_1m_input int, price_per_1m_output int, created_ms bigint) on commit delete rows`;
 const COLUMNS = `caller_account_id, key_id, endpoint_id, provider_account_id, status, latency_ms,
   prompt_tokens, completion_tokens, tokens_estimated, streamed, error_code, attempts, cache_hit,
-  cost_micros, price_per_call, price_per_1m_input, price_per_1m_output`;
+  cost_picos, price_per_call, price_per_1m_input, price_per_1m_output`;
 
 /** A COPY text field: null is \N; backslash, tab and line breaks escaped. */
 function field(value: string | number | boolean | null): string {
@@ -286,7 +287,7 @@ function field(value: string | number | boolean | null): string {
 function copyStatements(db: TDb, rows: TUsageRow[], segment: string | null, createStaging: boolean) {
   let text = '';
   for (const row of rows) {
-    const cost = chargedMicros(row);
+    const cost = chargedPicos(row);
     const price = cost === null ? null : row.price!;
     text += `${row.callerAccountId}\t${field(row.keyId)}\t${field(row.endpointId)}\t${field(row.providerAccountId)}\t${row.status}\t${row.latencyMs}\t${field(row.promptTokens)}\t${field(row.completionTokens)}\t${row.tokensEstimated ? 't' : 'f'}\t${row.streamed ? 't' : 'f'}\t${field(row.errorCode)}\t${row.attempts}\t${row.cacheHit ? 't' : 'f'}\t${field(cost)}\t${field(price ? price.per_call : null)}\t${field(price ? price.per_1m_input_tokens : null)}\t${field(price ? price.per_1m_output_tokens : null)}\t${row.createdAt.getTime()}\n`;
   }
@@ -301,34 +302,6 @@ function copyStatements(db: TDb, rows: TUsageRow[], segment: string | null, crea
   ];
   if (segment) statements.push(db.insert(meterBatches).values({ segment }).toSQL());
   return statements;
-}
-
-/**
- * What a metered call costs its caller, in millionths of a minor unit (contract 5a), or null when
- * it is free: no price (an unpriced route, the provider's own call), a cache hit, or an answer that
- * was not a success (2xx). A stream the caller left (499) after its 2xx answer began costs what was
- * generated: its tokens are known (the upstream's usage, or counted) only when it began.
- * Exact; rounded only on the invoice line.
- */
-export function chargedMicros(
-  row: Pick<
-    TUsageRow,
-    'price' | 'status' | 'cacheHit' | 'promptTokens' | 'completionTokens' | 'costCapMicros' | 'streamed'
-  >,
-): number | null {
-  if (!row.price || row.cacheHit) return null;
-  if ((row.status < 200 || row.status >= 300) && !isLeftStream(row)) return null;
-  const cost = costMicros(row.price, row.promptTokens, row.completionTokens);
-  // Capped by the caller's spend limit (gateway/spend.ts): never charged past it.
-  return row.costCapMicros == null ? cost : Math.min(cost, row.costCapMicros);
-}
-
-/** Status 499 of a caller who left a stream after it began (gateway/upstream.ts). */
-const CLIENT_CLOSED = 499;
-
-/** A stream the caller left once its 2xx answer had begun: the only 499 that carries tokens. */
-function isLeftStream(row: Pick<TUsageRow, 'status' | 'streamed' | 'completionTokens'>): boolean {
-  return row.status === CLIENT_CLOSED && row.streamed && row.completionTokens !== null;
 }
 
 /**

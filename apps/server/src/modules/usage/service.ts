@@ -1,7 +1,7 @@
 import { and, count, eq, gte, isNotNull, sql } from 'drizzle-orm';
 import { endpointRoutes } from '../aiendpoint/service';
+import { picosToMinor } from '../money/service';
 import type { TUsageList } from '@air/shared/schemas/usage';
-import { microsToMinor } from '@air/shared/schemas/price';
 import type { TUsageInsight, TUsageInsightQuery } from '@air/shared/schemas/usage-insight';
 import type { TServices } from '../../core/services';
 import type { TDb, TTx } from '../../db/client';
@@ -17,7 +17,7 @@ import { requestLog } from './request-log';
  * and the quota warnings): the meter that writes them (metering.ts, with its journal), the
  * reports that read them, and the stored count the gateway seeds its quota counter from.
  */
-export { Meter, chargedMicros, insertUsageRows, type TMeterOptions, type TUsageRow } from './metering';
+export { Meter, insertUsageRows, type TMeterOptions, type TUsageRow } from './metering';
 export type { TJournalStart } from './journal';
 export { periodOf, periodStart };
 
@@ -62,17 +62,24 @@ export async function storedCalls(
 }
 
 /**
- * A caller account's exact marketplace spend (millionths of a minor unit) since the period began:
- * what the gateway seeds its spend counter from, and what the usage report shows.
+ * A caller account's (or one of its keys') exact marketplace spend in picos since the period
+ * began, as the database's integer sum (text: any size, never rounded): what the gateway seeds its
+ * spend counters from, and what the usage report rounds once (modules/money).
  */
-export async function storedSpendMicros(db: TDb, accountId: string, period: string): Promise<number> {
+export async function storedSpendPicos(
+  db: TDb,
+  accountId: string,
+  period: string,
+  keyId?: string,
+): Promise<bigint> {
   const result = (await db.execute(sql`
-    select coalesce(sum(cost_micros), 0)::float8 as spend from usage_events
-    where caller_account_id = ${accountId} and cost_micros is not null
+    select coalesce(sum(cost_picos), 0)::text as spend from usage_events
+    where caller_account_id = ${accountId} and cost_picos is not null
+      ${keyId === undefined ? sql`` : sql`and key_id = ${keyId}`}
       and created_at >= ${periodStart(period).toISOString()}::timestamptz`)) as {
-    rows: { spend: number }[];
+    rows: { spend: string }[];
   };
-  return Number(result.rows[0]?.spend ?? 0);
+  return BigInt(result.rows[0]?.spend ?? '0');
 }
 
 /**
@@ -136,7 +143,7 @@ export async function accountUsage(
   const start = periodStart(period);
   const { calls, quota, limits } = await monthCalls(app, gateway, accountId);
   await flushUsage(gateway);
-  const spendMicros = await storedSpendMicros(app.db, accountId, period);
+  const spendPicos = await storedSpendPicos(app.db, accountId, period);
   const [served] = await app.db
     .select({ total: count() })
     .from(usageEvents)
@@ -164,7 +171,7 @@ export async function accountUsage(
     { label: 'served', total: Number(served?.total ?? 0), quota: null, ...bounds },
     {
       label: 'spend',
-      total: microsToMinor(spendMicros),
+      total: picosToMinor(spendPicos),
       quota: limits?.spendLimitMinor ?? null,
       ...bounds,
       currency: plan?.currency ?? 'usd',
@@ -225,7 +232,7 @@ export interface TBilledCalls {
   calls: number;
   promptTokens: number;
   completionTokens: number;
-  /** The exact cost (millionths) rounded once, half up, to the minor unit. */
+  /** The exact cost (picos) rounded once, half up, to the minor unit (modules/money). */
   amount: number;
 }
 
@@ -246,15 +253,15 @@ export async function takeUnbilledCalls(
         select endpoint_id, provider_account_id, price_per_call, price_per_1m_input, price_per_1m_output,
           count(*)::int as calls, coalesce(sum(prompt_tokens), 0)::bigint as prompt_tokens,
           coalesce(sum(completion_tokens), 0)::bigint as completion_tokens,
-          ((sum(cost_micros)::bigint + 500000) / 1000000) as amount
+          coalesce(sum(cost_picos), 0)::text as picos
         from usage_events
-        where caller_account_id = ${accountId} and cost_micros is not null and charge_id is null
+        where caller_account_id = ${accountId} and cost_picos is not null and charge_id is null
           and created_at < ${cutoff.toISOString()}::timestamptz
         group by 1, 2, 3, 4, 5
       ) g
     ), marked as (
       update usage_events u set charge_id = g.charge_id from groups g
-      where u.caller_account_id = ${accountId} and u.cost_micros is not null and u.charge_id is null
+      where u.caller_account_id = ${accountId} and u.cost_picos is not null and u.charge_id is null
         and u.created_at < ${cutoff.toISOString()}::timestamptz
         and u.endpoint_id = g.endpoint_id and u.provider_account_id = g.provider_account_id
         and u.price_per_call = g.price_per_call and u.price_per_1m_input = g.price_per_1m_input
@@ -265,16 +272,19 @@ export async function takeUnbilledCalls(
       g.provider_account_id::text as "providerAccountId", r.route_name as "routeName",
       g.price_per_call as "pricePerCall", g.price_per_1m_input as "pricePer1mInput",
       g.price_per_1m_output as "pricePer1mOutput", g.calls, g.prompt_tokens::float8 as "promptTokens",
-      g.completion_tokens::float8 as "completionTokens", g.amount::float8 as amount,
+      g.completion_tokens::float8 as "completionTokens", g.picos,
       (select count(*) from marked)::int as marked
     from groups g left join ${routes} on r.id = g.endpoint_id
-    order by r.route_name, g.price_per_call`)) as { rows: (TBilledCalls & { marked: number })[] };
-  return result.rows.map(({ marked: _marked, ...row }) => ({
+    order by r.route_name, g.price_per_call`)) as {
+    rows: (Omit<TBilledCalls, 'amount'> & { picos: string; marked: number })[];
+  };
+  return result.rows.map(({ marked: _marked, picos, ...row }) => ({
     ...row,
+    // The group's exact sum, rounded once here (never in SQL).
+    amount: picosToMinor(picos),
     calls: Number(row.calls),
     promptTokens: Number(row.promptTokens),
     completionTokens: Number(row.completionTokens),
-    amount: Number(row.amount),
     pricePerCall: Number(row.pricePerCall),
     pricePer1mInput: Number(row.pricePer1mInput),
     pricePer1mOutput: Number(row.pricePer1mOutput),
@@ -287,10 +297,10 @@ export async function takeUnbilledCalls(
  */
 export async function unbilledSpendBefore(db: TDb, accountId: string, before?: Date): Promise<number> {
   const result = (await db.execute(sql`
-    select ((coalesce(sum(cost_micros), 0)::bigint + 500000) / 1000000)::float8 as spend from usage_events
-    where caller_account_id = ${accountId} and cost_micros is not null and charge_id is null
+    select coalesce(sum(cost_picos), 0)::text as spend from usage_events
+    where caller_account_id = ${accountId} and cost_picos is not null and charge_id is null
       ${before ? sql`and created_at < ${before.toISOString()}::timestamptz` : sql``}`)) as {
-    rows: { spend: number }[];
+    rows: { spend: string }[];
   };
-  return Number(result.rows[0]?.spend ?? 0);
+  return picosToMinor(result.rows[0]?.spend ?? '0');
 }
