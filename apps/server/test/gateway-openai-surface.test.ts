@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aiEndpoints, usageEvents } from '../src/db/schema';
+import { aiEndpoints, apiKeys, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
 import { createTestApp, type TTestApp } from './helpers';
 import { insertAccount, insertEndpoint, insertKey } from './gateway-fixtures';
@@ -266,6 +266,26 @@ describe('the official openai SDK beyond chat', () => {
     expect(failure).toMatchObject({ status: 404, code: 'unsupported_endpoint' });
     expect((failure as Error).message).toContain('serves: chat');
   });
+
+  it('serves only the protocols its registration names', async () => {
+    const account = await insertAccount(t.db, 'Registered');
+    const key = await insertKey(t.db, t.config.secret, account.id);
+    const endpoint = await insertEndpoint(t.db, t.config.secret, account.id, {
+      routeName: 'registered/some',
+      routeEndpoint: `${upstream.url}/v1/chat/completions`,
+    });
+    await t.db
+      .update(aiEndpoints)
+      .set({ protocols: ['chat', 'embeddings'] })
+      .where(eq(aiEndpoints.id, endpoint.id));
+    const own = new OpenAI({ apiKey: key.raw, baseURL: `${base}/api/v1`, maxRetries: 0 });
+    expect((await own.embeddings.create({ model: 'registered/some', input: 'x' })).data).toHaveLength(1);
+    const failure = await own.responses
+      .create({ model: 'registered/some', input: 'x' })
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ status: 404, code: 'unsupported_endpoint' });
+    expect((failure as Error).message).toContain('serves: chat, embeddings');
+  });
 });
 
 describe('every /api/v1 path answers in OpenAI shape', () => {
@@ -345,5 +365,58 @@ describe('LangChain with the Responses API', () => {
     });
     expect(await embeddings.embedQuery('a text')).toEqual([0.5, 0.25]);
     expect(lastSeen().path).toBe('/v1/embeddings');
+  });
+});
+
+describe('CORS on /api/v1 (real preflight requests)', () => {
+  const page = 'https://page.example';
+
+  it('answers a preflight without a key, for the path and headers asked', async () => {
+    const answer = await fetch(`${base}/api/v1/responses`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: page,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,x-stainless-os',
+      },
+    });
+    expect(answer.status).toBe(204);
+    expect(answer.headers.get('access-control-allow-origin')).toBe(page);
+    expect(answer.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(answer.headers.get('access-control-allow-headers')).toBe(
+      'authorization,content-type,x-stainless-os',
+    );
+  });
+
+  it("answers a page only where its key lists the page's origin", async () => {
+    const account = await insertAccount(t.db, 'Browser');
+    const listed = await insertKey(t.db, t.config.secret, account.id);
+    await t.db
+      .update(apiKeys)
+      .set({ allowedOrigins: [page] })
+      .where(eq(apiKeys.id, listed.id));
+    await insertEndpoint(t.db, t.config.secret, account.id, {
+      routeName: 'browser/all',
+      routeEndpoint: `${upstream.url}/v1/chat/completions`,
+    });
+    const call = (key: string, origin: string) =>
+      fetch(`${base}/api/v1/embeddings`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', origin },
+        body: JSON.stringify({ model: 'browser/all', input: 'x' }),
+      });
+    const allowed = await call(listed.raw, page);
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(page);
+    expect(allowed.headers.get('access-control-expose-headers')).toContain('x-ratelimit-remaining-requests');
+    const other = await call(listed.raw, 'https://elsewhere.example');
+    expect(other.status).toBe(403);
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await other.json()).toMatchObject({ error: { code: 'origin_not_allowed' } });
+    // A key with no allowed origins (the default) is refused to any page.
+    const unlisted = await insertKey(t.db, t.config.secret, account.id);
+    expect((await call(unlisted.raw, page)).status).toBe(403);
+    // The console's own pages (its playground) are not cross-origin.
+    expect((await call(unlisted.raw, base)).status).toBe(200);
   });
 });

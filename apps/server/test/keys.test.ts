@@ -80,6 +80,7 @@ describe('API keys', () => {
       expires_at: null,
       routes: null,
       monthly_calls: null,
+      allowed_origins: [],
     });
 
     const revealed = await call('GET', `/api/key/${data.id}`, dev.token);
@@ -350,6 +351,7 @@ describe('API keys as credentials', () => {
       expiresAt: null,
       routes: null,
       monthlyCalls: null,
+      allowedOrigins: new Set(),
     });
     expect(await t.app.resolveApiKey(`${key}x`)).toBeNull();
     expect(await t.app.resolveApiKey(key.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')))).toBeNull();

@@ -16,6 +16,8 @@ const NOT_API = [
   /^\/signin$/,
   /^\/\*$/,
   /^\/assets\//,
+  // The gateway's OpenAI-shaped 404/405 and CORS preflights for every other /api/v1 path.
+  /^\/api\/v1\*$/,
 ];
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;

@@ -95,6 +95,7 @@ describe('registry: create, read, list', () => {
         cache_ttl_s: 0,
         price: null,
       },
+      protocols: null,
       editable: true,
       date_created: expect.any(String),
       date_updated: expect.any(String),

@@ -34,6 +34,8 @@ export interface TKeyAuth {
   readonly routes: ReadonlySet<string> | null;
   /** The key's own cap of calls per plan period, or null. */
   readonly monthlyCalls: number | null;
+  /** Page origins that may use the key from a browser (contract 6c, CORS); empty: none. */
+  readonly allowedOrigins: ReadonlySet<string>;
 }
 
 /** Who is calling: a console session or an API key. */

@@ -9,6 +9,7 @@ import { AppError } from '../lib/app-error';
 import { LookupCache } from '../lib/lookup-cache';
 import { isPrivateAddress } from '../lib/upstream-address';
 import { circuitKeyOf } from './circuit-health';
+import { servedProtocols, type TProtocolName } from './protocols';
 
 /** One upstream of a route, ready to dispatch to. */
 export interface TUpstreamTarget {
@@ -59,6 +60,8 @@ export interface TRouteEntry {
   routing: TRouting | null;
   /** The marketplace price other accounts' calls are charged at; null when free. */
   price: TPrice | null;
+  /** The protocols it serves (contract 6c): its registration's, of those its URL serves (protocols.ts). */
+  protocols: ReadonlySet<TProtocolName>;
   /** `x-air-route` and `x-air-attempts: 1`, built once: what most answers carry. */
   airHeaders: readonly string[];
 }
@@ -185,6 +188,9 @@ export function createDirectory(app: FastifyInstance) {
       timeoutMs: row.upstreamTimeoutMs ?? config.gatewayTimeoutMs,
       literalPrivate: first.literalPrivate,
       upstreams,
+      protocols: new Set(
+        servedProtocols(first.path).filter((name) => row.protocols === null || row.protocols.includes(name)),
+      ),
       airHeaders: Object.freeze(['x-air-route', row.routeName, 'x-air-attempts', '1']),
       totalWeight: upstreams.reduce((sum, upstream) => sum + upstream.weight, 0),
       routing: routed

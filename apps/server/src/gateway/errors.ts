@@ -100,6 +100,11 @@ export const GATEWAY_ERRORS = {
     message:
       "Every upstream of this route is failing and skipped for its circuit's cooldown. Retry after the time in Retry-After.",
   },
+  origin_not_allowed: {
+    status: 403,
+    type: 'permission_error',
+    message: "This API key may not be used from this page's origin: add it to the key's allowed origins.",
+  },
   unsupported_endpoint: {
     status: 404,
     type: 'invalid_request_error',

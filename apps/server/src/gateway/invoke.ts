@@ -5,9 +5,10 @@ import { isAppError } from '../lib/app-error';
 import { objectStart } from './body-edit';
 import { createCallContext, type TCallContext, type TRefusal } from './call-context';
 import { mayCall, parseObject } from './call-outcome';
+import { allowOrigin, crossOrigin } from './cors';
 import { unsupportedEndpointBody } from './errors';
 import { GatewayCall } from './gateway-call';
-import { servedProtocols, upstreamPath, type TProtocol } from './protocols';
+import { upstreamPath, type TProtocol } from './protocols';
 import type { TGatewayState } from './state';
 
 const MAX_ROUTE_NAME = 200;
@@ -82,6 +83,13 @@ export function createCallHandler(ctx: TCallContext, protocol: TProtocol): TInvo
         code: request.keyExpired ? 'key_expired' : 'invalid_api_key',
       });
     if (!canInvoke(key)) return ctx.refuse(res, requestId, started, { code: 'insufficient_scope' });
+    // A page's call (contract 6c): answered to it only where its key allows its origin.
+    const origin = crossOrigin(request.headers);
+    if (origin !== null) {
+      if (!key.allowedOrigins.has(origin))
+        return ctx.refuse(res, requestId, started, { code: 'origin_not_allowed' });
+      allowOrigin(res, origin);
+    }
     const read = readRequest(request);
     if ('code' in read) return ctx.refuse(res, requestId, started, read);
     const caller = { requestId, started, key };
@@ -95,8 +103,8 @@ export function createCallHandler(ctx: TCallContext, protocol: TProtocol): TInvo
     // like a missing one.
     if (!mayCall(key, route)) return await ctx.refuseUnknownRoute(res, caller);
     const path = upstreamPath(route.path, protocol);
-    if (path === null) {
-      const body = unsupportedEndpointBody(protocol.path, servedProtocols(route.path));
+    if (path === null || !route.protocols.has(protocol.name)) {
+      const body = unsupportedEndpointBody(protocol.path, [...route.protocols]);
       return ctx.refuse(res, requestId, started, { code: 'unsupported_endpoint', body });
     }
     let limits = directory.planLimits.peek(key.accountId);

@@ -6,7 +6,10 @@
  * them answers errors in OpenAI's shape (errors.ts).
  */
 
-export type TProtocolName = 'chat' | 'responses' | 'embeddings' | 'completions';
+import type { TEndpointProtocol } from '@air/shared/schemas/aiendpoint';
+
+/** An endpoint's registration names these (packages/shared's ENDPOINT_PROTOCOLS). */
+export type TProtocolName = TEndpointProtocol;
 
 /** Token counts read from an answer: null when the answer did not say. */
 export interface TTokens {

@@ -271,7 +271,7 @@ export class RoutedCall {
   private mayFallTo(entry: TRouteEntry | null): entry is TRouteEntry {
     if (!mayCall(this.key, entry)) return false;
     // A fallback must serve the call's protocol too.
-    if (upstreamPath(entry.path, this.call.protocol) === null) return false;
+    if (!entry.protocols.has(this.call.protocol.name)) return false;
     return !(entry.price && entry.accountId !== this.key.accountId && !this.call.hasCard);
   }
 

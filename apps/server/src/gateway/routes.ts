@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { allowOrigin, answerPreflight, crossOrigin } from './cors';
 import { ZModel, ZModelList } from '@air/shared/schemas/gateway';
 import { lazyChildLoggerFactory } from '../lib/lazy-logger';
 import { callableModels } from '../modules/aiendpoint/service';
@@ -69,7 +70,7 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     async (request, reply) => {
       reply.hijack();
       try {
-        await answerModels(request.id, reply.raw, callerKey(request), request.keyExpired);
+        await answerModels(request.id, reply.raw, callerKey(request), request.keyExpired, request.headers);
       } catch (error) {
         request.log.error({ err: error }, 'gateway: model list failed');
         writeGatewayError(reply.raw, 'internal_error', request.id);
@@ -77,27 +78,22 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     },
   );
 
-  // One model, `{provider}/{name}` with its slash as is or as %2F (`models.retrieve(id)`).
-  app.get(
-    '/v1/models/*',
-    { ...routeOptions, config: { swaggerTransform: modelOpenApi } },
-    async (request, reply) => {
-      reply.hijack();
-      const raw = (request.params as { '*': string })['*'];
-      let id: string;
-      try {
-        id = decodeURIComponent(raw).toLowerCase();
-      } catch {
-        id = raw;
-      }
-      try {
-        await answerModels(request.id, reply.raw, callerKey(request), request.keyExpired, id);
-      } catch (error) {
-        request.log.error({ err: error }, 'gateway: model look-up failed');
-        writeGatewayError(reply.raw, 'internal_error', request.id);
-      }
-    },
-  );
+  // One model, `{provider}/{name}` with its slash as is or as %2F (`models.retrieve(id)`); the
+  // router decodes a parameter, so `acme%2Fchat` arrives as one `id`.
+  const modelRoute = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    const params = request.params as { id?: string; provider?: string; name?: string };
+    const id = (params.id ?? `${params.provider}/${params.name}`).toLowerCase();
+    try {
+      await answerModels(request.id, reply.raw, callerKey(request), request.keyExpired, request.headers, id);
+    } catch (error) {
+      request.log.error({ err: error }, 'gateway: model look-up failed');
+      writeGatewayError(reply.raw, 'internal_error', request.id);
+    }
+  };
+  const modelOptions = { ...routeOptions, config: { swaggerTransform: modelOpenApi } };
+  app.get('/v1/models/:provider/:name', modelOptions, modelRoute);
+  app.get('/v1/models/:id', modelOptions, modelRoute);
 
   // Every other path or method under /api/v1 answers in OpenAI's shape (contract 6).
   const allowed = new Map<string, string>([
@@ -113,8 +109,20 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     const code = allow === null ? 'unknown_path' : 'method_not_allowed';
     writeGatewayError(reply.raw, code, request.id, undefined, allow === null ? null : ['allow', allow], body);
   };
-  app.all('/v1/*', routeOptions, unknown);
-  app.route({ method: ['GET', 'PUT', 'PATCH', 'DELETE'], url: '/v1', ...routeOptions, handler: unknown });
+  // One wildcard (`/v1` and everything under it): the routes above match first. Not an operation
+  // of the API, so not in its document.
+  const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+  const hidden = { ...routeOptions, schema: { hide: true } };
+  app.route({ method: methods, url: '/v1*', ...hidden, handler: unknown });
+  // CORS preflights, answered without a key (cors.ts).
+  const preflight = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    const path = request.url.split('?')[0]!.slice(app.prefix.length);
+    const allow = allowed.get(path) ?? (path.startsWith('/v1/models/') ? 'GET' : null);
+    if (allow === null) return unknown(request, reply);
+    answerPreflight(request.headers, reply.raw, request.id, allow);
+  };
+  app.options('/v1*', hidden, preflight);
 
   /** The model list, or one model of it (`only`): the routes this key may call. */
   async function answerModels(
@@ -122,10 +130,17 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     res: ServerResponse,
     key: TKeyAuth | null,
     expired: boolean,
+    headers: IncomingHttpHeaders,
     only: string | null = null,
   ) {
     if (!key) return void writeGatewayError(res, expired ? 'key_expired' : 'invalid_api_key', requestId);
     if (!canInvoke(key)) return void writeGatewayError(res, 'insufficient_scope', requestId);
+    const origin = crossOrigin(headers);
+    if (origin !== null) {
+      if (!key.allowedOrigins.has(origin))
+        return void writeGatewayError(res, 'origin_not_allowed', requestId);
+      allowOrigin(res, origin);
+    }
     const allowed = key.routes;
     const callable = await callableModels(app.db, key.accountId);
     // A key with an allow-list sees only those routes (contract 6b).

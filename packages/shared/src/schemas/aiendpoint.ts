@@ -220,6 +220,18 @@ export const ZAiEndpointConfigInput = z.strictObject({
 });
 export type TAiEndpointConfigInput = z.infer<typeof ZAiEndpointConfigInput>;
 
+/** The OpenAI protocols the gateway serves (contract 6c), each at `/api/v1/<path>`. */
+export const ENDPOINT_PROTOCOLS = ['chat', 'responses', 'embeddings', 'completions'] as const;
+export const ZEndpointProtocol = z.enum(ENDPOINT_PROTOCOLS);
+export type TEndpointProtocol = z.infer<typeof ZEndpointProtocol>;
+/** Which protocols an endpoint serves; null (the default) for all its URL serves. */
+const ZEndpointProtocols = z
+  .array(ZEndpointProtocol)
+  .min(1)
+  .max(ENDPOINT_PROTOCOLS.length)
+  .transform((names) => ENDPOINT_PROTOCOLS.filter((name) => names.includes(name)))
+  .nullable();
+
 /** Everything an owner may change; `description` is accepted at the top level (as the spec sends it) or in config. */
 export const ZUpdateAiEndpoint = z.strictObject({
   name: ZEndpointName.optional(),
@@ -231,6 +243,7 @@ export const ZUpdateAiEndpoint = z.strictObject({
   route_endpoint: ZRouteEndpoint.optional(),
   route_type: ZRouteType.optional(),
   config: ZAiEndpointConfigInput.optional(),
+  protocols: ZEndpointProtocols.optional(),
 });
 export type TUpdateAiEndpoint = z.infer<typeof ZUpdateAiEndpoint>;
 
@@ -275,6 +288,11 @@ export const ZAiEndpoint = ZSharedAiEndpoint.extend({
     circuit: z.object({ failures: z.number().int(), cooldown_s: z.number().int() }),
     cache_ttl_s: z.number().int(),
   }),
+  /**
+   * The OpenAI protocols the endpoint serves (contract 6c), as registered; null: every one its URL
+   * serves (all of them when it ends in `/chat/completions`, else chat alone).
+   */
+  protocols: z.array(ZEndpointProtocol).nullable(),
   /** True for the caller's own endpoint; false for another account's shared one (read-only). */
   editable: z.boolean(),
   date_created: z.string(),

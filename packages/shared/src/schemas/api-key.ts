@@ -66,12 +66,25 @@ const ZKeyRoutes = z
   .nullable();
 const ZKeyMonthlyCalls = z.number().int().min(1).max(KEY_MONTHLY_CALLS_MAX).nullable();
 
+/** Page origins a key may be used from in a browser (contract 6c, CORS): none by default. */
+export const KEY_ORIGINS_MAX = 20;
+const ZKeyOrigin = z
+  .string()
+  .max(200)
+  .regex(/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i, { error: 'validation.key_origin' })
+  .transform((origin) => origin.toLowerCase());
+const ZKeyOrigins = z
+  .array(ZKeyOrigin)
+  .max(KEY_ORIGINS_MAX)
+  .transform((origins) => [...new Set(origins)]);
+
 export const ZCreateApiKey = z.strictObject({
   name: ZKeyName,
   scope: ZKeyScopes,
   expires_at: ZKeyExpiresAt.optional(),
   routes: ZKeyRoutes.optional(),
   monthly_calls: ZKeyMonthlyCalls.optional(),
+  allowed_origins: ZKeyOrigins.optional(),
 });
 export type TCreateApiKey = z.infer<typeof ZCreateApiKey>;
 
@@ -83,6 +96,7 @@ export const ZUpdateApiKey = z.strictObject({
   expires_at: ZKeyExpiresAt.optional(),
   routes: ZKeyRoutes.optional(),
   monthly_calls: ZKeyMonthlyCalls.optional(),
+  allowed_origins: ZKeyOrigins.optional(),
 });
 export type TUpdateApiKey = z.infer<typeof ZUpdateApiKey>;
 
@@ -106,6 +120,8 @@ export const ZApiKey = z.object({
   routes: z.array(z.string()).nullable(),
   /** The key's cap of calls per plan period, or null. */
   monthly_calls: z.number().int().nullable(),
+  /** Page origins that may use the key from a browser; empty: none (contract 6c). */
+  allowed_origins: z.array(z.string()),
 });
 export type TApiKey = z.infer<typeof ZApiKey>;
 

@@ -26,6 +26,8 @@ export const apiKeys = pgTable(
     routes: text('routes').array(),
     /** Calls this key may make per plan period; null for no cap of its own. */
     monthlyCalls: integer('monthly_calls'),
+    /** Page origins (`https://app.example`) that may use the key from a browser (contract 6c); none by default. */
+    allowedOrigins: text('allowed_origins').array().notNull().default([]),
   },
   (t) => [
     uniqueIndex('api_keys_key_hash_unique').on(t.keyHash),

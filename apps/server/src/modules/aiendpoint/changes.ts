@@ -37,6 +37,7 @@ export async function changesFrom(
   if (input.isActive !== undefined) changes.isActive = input.isActive;
   if (input.isPrivate !== undefined) changes.isPrivate = input.isPrivate;
   if (input.isShared !== undefined) changes.isShared = input.isShared;
+  if (input.protocols !== undefined) changes.protocols = input.protocols;
   if (input.route_endpoint !== undefined)
     changes.routeEndpoint = await assertUpstreamAllowed(
       input.route_endpoint,

@@ -71,6 +71,7 @@ export function toOwnWire(row: TEndpointRow, accountName: string, secret: string
       },
       cache_ttl_s: row.routing?.cache_ttl_s ?? ROUTING_LIMITS.cacheTtlS.default,
     },
+    protocols: row.protocols ?? null,
     editable: true,
     date_created: row.createdAt.toISOString(),
     date_updated: row.updatedAt.toISOString(),

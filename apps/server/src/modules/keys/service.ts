@@ -38,10 +38,11 @@ function toWire(row: TKeyRow, key: string): TApiKey {
     expires_at: row.expiresAt ? row.expiresAt.toISOString() : null,
     routes: row.routes ?? null,
     monthly_calls: row.monthlyCalls ?? null,
+    allowed_origins: row.allowedOrigins,
   };
 }
 
-type TKeyControls = Pick<TCreateApiKey, 'expires_at' | 'routes' | 'monthly_calls'>;
+type TKeyControls = Pick<TCreateApiKey, 'expires_at' | 'routes' | 'monthly_calls' | 'allowed_origins'>;
 
 /**
  * The key controls of an input (contract 6b) as column changes: an expiry in the future, routes
@@ -77,6 +78,7 @@ async function controlChanges(
     changes.routes = input.routes;
   }
   if (input.monthly_calls !== undefined) changes.monthlyCalls = input.monthly_calls;
+  if (input.allowed_origins !== undefined) changes.allowedOrigins = input.allowed_origins;
   return changes;
 }
 
@@ -147,6 +149,7 @@ export async function activeKeyByHash(db: TDb, keyHash: string): Promise<TKeyAut
       expiresAt: apiKeys.expiresAt,
       routes: apiKeys.routes,
       monthlyCalls: apiKeys.monthlyCalls,
+      allowedOrigins: apiKeys.allowedOrigins,
     })
     .from(apiKeys)
     .innerJoin(account, eq(account.id, apiKeys.accountId))
@@ -162,6 +165,7 @@ export async function activeKeyByHash(db: TDb, keyHash: string): Promise<TKeyAut
     expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,
     routes: row.routes ? (new Set(row.routes) as ReadonlySet<string>) : null,
     monthlyCalls: row.monthlyCalls ?? null,
+    allowedOrigins: new Set(row.allowedOrigins) as ReadonlySet<string>,
   });
 }
 
