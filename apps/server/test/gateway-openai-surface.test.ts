@@ -248,15 +248,32 @@ describe('the official openai SDK beyond chat', () => {
   });
 
   it('retrieves a model with its slash as is or as %2F, and lists them', async () => {
-    expect((await client.models.retrieve('acme/all')).owned_by).toBe('Surface');
+    const model = await client.models.retrieve('acme/all');
+    expect(model).toMatchObject({ id: 'acme/all', object: 'model', owned_by: 'Surface', price: null });
     const encoded = await fetch(`${base}/api/v1/models/acme%2Fall`, {
       headers: { authorization: `Bearer ${rawKey}` },
     });
     expect(((await encoded.json()) as { id: string }).id).toBe('acme/all');
     await expect(client.models.retrieve('acme/none')).rejects.toMatchObject({ status: 404 });
-    const list = [];
-    for await (const model of client.models.list()) list.push(model.id);
-    expect(list).toContain('acme/all');
+    // Another account's shared priced route: listed with its owner and the price a call costs.
+    const provider = await insertAccount(t.db, 'Provider Co');
+    const priced = await insertEndpoint(t.db, t.config.secret, provider.id, {
+      routeName: 'provider/priced',
+      routeEndpoint: `${upstream.url}/v1/chat/completions`,
+      isShared: true,
+      isPrivate: false,
+    });
+    await t.db
+      .update(aiEndpoints)
+      .set({ pricePerCall: 2, pricePer1mInput: 300, pricePer1mOutput: 600 })
+      .where(eq(aiEndpoints.id, priced.id));
+    const list: Record<string, unknown>[] = [];
+    for await (const model of client.models.list()) list.push({ ...model });
+    expect(list.map((model) => model.id)).toContain('acme/all');
+    expect(list.find((model) => model.id === 'provider/priced')).toMatchObject({
+      owned_by: 'Provider Co',
+      price: { per_call: 2, per_1m_input_tokens: 300, per_1m_output_tokens: 600 },
+    });
   });
 
   it('refuses a protocol the route does not serve, naming those it does', async () => {

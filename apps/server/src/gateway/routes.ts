@@ -152,6 +152,7 @@ export default async function gatewayRoutes(app: FastifyInstance) {
       object: 'model' as const,
       created: Math.floor(row.created.getTime() / 1000),
       owned_by: row.ownedBy,
+      price: row.price,
     }));
     if (only !== null && data.length === 0) return void writeGatewayError(res, 'route_not_found', requestId);
     // Written on the raw socket (no Fastify serializer): the shared schema keeps the answer to

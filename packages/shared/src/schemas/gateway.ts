@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZPrice } from './price';
 
 /**
  * The gateway's wire (`/api/v1`, `/api/v1/chat/completions`, `/api/v1/models`): OpenAI-compatible.
@@ -31,6 +32,8 @@ export const ZModel = z.object({
   object: z.literal('model'),
   created: z.number().int(),
   owned_by: z.string(),
+  /** What a call costs this key's account (AIR's addition; minor units as the marketplace shows them); null: free to it. */
+  price: ZPrice.nullable(),
 });
 export type TModel = z.infer<typeof ZModel>;
 

@@ -1,9 +1,10 @@
 import { and, asc, desc, eq, isNull, or } from 'drizzle-orm';
 import type { TSharedAiEndpoint } from '@air/shared/schemas/aiendpoint';
+import type { TPrice } from '@air/shared/schemas/price';
 import type { TDb } from '../../db/client';
 import { aiEndpoints } from '../../db/schema/ai-endpoints';
 import { accountNames } from '../membership/service';
-import { toSharedWire, type TEndpointRow } from './wire';
+import { priceOf, toSharedWire, type TEndpointRow } from './wire';
 import type { TServices } from '../../core/services';
 
 /*
@@ -33,10 +34,18 @@ export async function endpointByRouteName(db: TDb, routeName: string): Promise<T
 export async function callableModels(
   db: TDb,
   accountId: string,
-): Promise<{ id: string; created: Date; ownedBy: string }[]> {
+): Promise<{ id: string; created: Date; ownedBy: string; price: TPrice | null }[]> {
   const account = accountNames(db);
-  return db
-    .select({ id: aiEndpoints.routeName, created: aiEndpoints.createdAt, ownedBy: account.name })
+  const rows = await db
+    .select({
+      id: aiEndpoints.routeName,
+      created: aiEndpoints.createdAt,
+      ownedBy: account.name,
+      providerId: aiEndpoints.accountId,
+      pricePerCall: aiEndpoints.pricePerCall,
+      pricePer1mInput: aiEndpoints.pricePer1mInput,
+      pricePer1mOutput: aiEndpoints.pricePer1mOutput,
+    })
     .from(aiEndpoints)
     .innerJoin(account, eq(account.id, aiEndpoints.accountId))
     .where(
@@ -50,6 +59,13 @@ export async function callableModels(
       ),
     )
     .orderBy(asc(aiEndpoints.routeName));
+  // The price this account's calls are charged at: its own endpoints are free to it.
+  return rows.map((row) => ({
+    id: row.id,
+    created: row.created,
+    ownedBy: row.ownedBy,
+    price: row.providerId === accountId ? null : priceOf(row),
+  }));
 }
 
 /**
