@@ -120,7 +120,9 @@ describe('dashboard overview', () => {
     renderPage(DashboardPage, { route: '/dashboard', path: '/dashboard' });
     expect(await screen.findByTestId('calls-today')).toHaveTextContent('1,234');
     expect(screen.getByTestId('usage-total')).toHaveTextContent('5,678');
-    expect(screen.getByText('Since May 1')).toBeInTheDocument();
+    // Calls today and this period count every call, the quota only admitted ones: said (issue 38).
+    expect(screen.getByText('Since May 1, refused calls included')).toBeInTheDocument();
+    expect(screen.getByTestId('calls-today-tile')).toHaveTextContent('the quota counts only admitted calls');
     expect(screen.getByTestId('error-rate')).toHaveTextContent('2.5%');
     expect(screen.getByText('142 of 5,678 calls answered 4xx or 5xx')).toBeInTheDocument();
     expect(screen.getByTestId('latency-p50')).toHaveTextContent('180 ms');
