@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { count, eq, sum } from 'drizzle-orm';
+import { and, count, eq, isNotNull, sum } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type TDatabase } from '../src/db/client';
@@ -20,9 +20,13 @@ import { freePort, startInstance, startRedis, stopRedis, tally, type TInstance }
 
 const onPostgres = process.env.AIR_TEST_DB === 'postgres';
 
-/** The mock's answer costs its completion tokens (7) at 1 minor unit each: 7,000,000 millionths. */
+/**
+ * 1,000 per million output tokens (1e9 micros, the most a price part may be: a tenth of a minor
+ * unit a token); the mock's answer costs its completion tokens (7): 0.7 minor units, 7e9 picos.
+ */
+const PER_1M_OUTPUT = 1_000_000_000;
 const OUTPUT_TOKENS = COMPLETION.usage.completion_tokens;
-const COST = OUTPUT_TOKENS * 1_000_000;
+const COST = OUTPUT_TOKENS * PER_1M_OUTPUT;
 
 /*
  * Issue 37, item 3, on two instances sharing PostgreSQL and Redis: a burst split across both
@@ -114,7 +118,7 @@ describe.runIf(onPostgres)('spend limit on a token-priced route, two instances o
         isPrivate: false,
         pricePerCall: 0,
         pricePer1mInput: 0,
-        pricePer1mOutput: 1_000_000,
+        pricePer1mOutput: PER_1M_OUTPUT,
       })
       .where(eq(aiEndpoints.id, endpoint.id));
     const account = await insertAccount(database.db, 'Caller', 'free');
@@ -122,7 +126,7 @@ describe.runIf(onPostgres)('spend limit on a token-priced route, two instances o
     await database.db
       .insert(cards)
       .values({ accountId: account.id, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2099 });
-    // 3 calls' worth already spent this month (21); the limit of 100 leaves 79: 11 reservations of 7.
+    // 3 calls' worth already spent this month (2.1); the limit of 10 leaves 7.9: 11 reservations of 0.7.
     await database.db.insert(usageEvents).values(
       Array.from({ length: 3 }, () => ({
         callerAccountId: account.id,
@@ -131,13 +135,13 @@ describe.runIf(onPostgres)('spend limit on a token-priced route, two instances o
         providerAccountId: providerAccount.id,
         status: 200,
         latencyMs: 1,
-        costMicros: COST,
+        costPicos: COST,
         pricePerCall: 0,
         pricePer1mInput: 0,
-        pricePer1mOutput: 1_000_000,
+        pricePer1mOutput: PER_1M_OUTPUT,
       })),
     );
-    await database.db.insert(spendLimits).values({ accountId: account.id, limitMinor: 100 });
+    await database.db.insert(spendLimits).values({ accountId: account.id, limitMinor: 10 });
 
     // Without max_tokens each call reserves the gateway's bound (4096 tokens): none fits, none goes.
     const seen = upstream.seen.length;
@@ -156,12 +160,14 @@ describe.runIf(onPostgres)('spend limit on a token-priced route, two instances o
     expect(tally(statuses)).toEqual({ 200: 11, 402: 189 });
     const spent = async () => {
       const [row] = await database.db
-        .select({ micros: sum(usageEvents.costMicros), calls: count() })
+        .select({ picos: sum(usageEvents.costPicos), calls: count() })
         .from(usageEvents)
-        .where(eq(usageEvents.callerAccountId, account.id));
-      return [Number(row!.calls), Number(row!.micros)];
+        // Forwarded calls: refusals are logged without an endpoint (gateway/refusal-log.ts).
+        .where(and(eq(usageEvents.callerAccountId, account.id), isNotNull(usageEvents.endpointId)));
+      return [Number(row!.calls), Number(row!.picos)];
     };
     await expect.poll(spent, { timeout: 10_000 }).toEqual([14, 14 * COST]);
-    expect(14 * COST).toBeLessThanOrEqual(100_000_000);
+    // 10 minor units in picos.
+    expect(14 * COST).toBeLessThanOrEqual(100_000_000_000);
   });
 });

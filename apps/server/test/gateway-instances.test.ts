@@ -420,7 +420,13 @@ describe.runIf(onPostgres)('two gateway instances on one PostgreSQL and Redis', 
     const provider = await caller('free');
     await database.db
       .update(aiEndpoints)
-      .set({ isShared: true, isPrivate: false, pricePerCall: 7, pricePer1mInput: 0, pricePer1mOutput: 0 })
+      .set({
+        isShared: true,
+        isPrivate: false,
+        pricePerCall: 70_000,
+        pricePer1mInput: 0,
+        pricePer1mOutput: 0,
+      })
       .where(eq(aiEndpoints.id, provider.endpoint.id));
     const { account, key } = await caller('free');
     await database.db
@@ -435,8 +441,9 @@ describe.runIf(onPostgres)('two gateway instances on one PostgreSQL and Redis', 
         providerAccountId: provider.account.id,
         status: 200,
         latencyMs: 1,
-        costMicros: 7_000_000,
-        pricePerCall: 7,
+        // 7 minor units (0.07, 70,000 micros) a call, in picos.
+        costPicos: 70_000_000_000,
+        pricePerCall: 70_000,
         pricePer1mInput: 0,
         pricePer1mOutput: 0,
       })),
@@ -448,12 +455,13 @@ describe.runIf(onPostgres)('two gateway instances on one PostgreSQL and Redis', 
     expect(tally(statuses)).toEqual({ 200: 10, 402: 50 });
     const spent = async () => {
       const [row] = await database.db
-        .select({ micros: sum(usageEvents.costMicros), calls: count() })
+        .select({ picos: sum(usageEvents.costPicos), calls: count() })
         .from(usageEvents)
-        .where(eq(usageEvents.callerAccountId, account.id));
-      return [Number(row!.calls), Number(row!.micros)];
+        // Forwarded calls: refusals are logged without an endpoint (gateway/refusal-log.ts).
+        .where(and(eq(usageEvents.callerAccountId, account.id), isNotNull(usageEvents.endpointId)));
+      return [Number(row!.calls), Number(row!.picos)];
     };
-    await expect.poll(spent, { timeout: 10_000 }).toEqual([13, 91_000_000]);
+    await expect.poll(spent, { timeout: 10_000 }).toEqual([13, 910_000_000_000]);
   });
 
   it('keeps serving while Redis is down, says so, and reconciles the counters when it returns', async () => {
