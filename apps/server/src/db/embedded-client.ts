@@ -58,13 +58,19 @@ export const TEMPLATE_FILE = new URL('./embedded-template.tar.gz', import.meta.u
  * tarball is unpacked: a few seconds faster and half the peak). The database is made in a
  * sibling folder and renamed into place, so a start killed half-way leaves no half-made database.
  */
-async function createDatabase(dataDir: string, postgresqlconf: string[] | undefined): Promise<void> {
+export async function createDatabase(
+  dataDir: string,
+  postgresqlconf: string[] | undefined,
+  /** A `dumpDataDir` tarball to make it from instead of the build's template (a restored backup). */
+  from?: string,
+): Promise<void> {
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0)
     throw new Error(`${dataDir} holds files but no database (no PG_VERSION): move them away to start anew`);
   const staging = `${dataDir}.creating-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   const args = [fileURLToPath(CREATE_FILE), staging, JSON.stringify(postgresqlconf ?? [])];
-  if (existsSync(TEMPLATE_FILE)) args.push(fileURLToPath(TEMPLATE_FILE));
+  if (from) args.push(from);
+  else if (existsSync(TEMPLATE_FILE)) args.push(fileURLToPath(TEMPLATE_FILE));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
