@@ -95,6 +95,7 @@ const TABLE: Record<string, TEntry> = {
   'GET /api/account/usage': { access: MEMBER },
   'GET /api/account/usage/insight': { access: MEMBER },
   'GET /api/account/usage/log': { access: MEMBER },
+  'GET /api/account/usage/limits': { access: MEMBER },
   'GET /api/account/overview': { access: MEMBER },
   'POST /api/billing/local/token': { access: MEMBER },
   'POST /api/billing/local/confirm': { access: MEMBER },
@@ -148,7 +149,7 @@ const TABLE: Record<string, TEntry> = {
 };
 
 /** Registered under /api but no console route: the gateway (OpenAI's surface) and the API docs. */
-const NOT_CONSOLE = [/^\/api\/v1(\/|$)/, /^\/api\/docs(\/|$)/];
+const NOT_CONSOLE = [/^\/api\/v1(\/|\*|$)/, /^\/api\/docs(\/|$)/];
 
 let t: TTestApp;
 const registered = new Set<string>();

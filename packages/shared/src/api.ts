@@ -28,6 +28,7 @@ import {
 import { ZSessionList, ZSessionsSignedOut } from './schemas/session';
 import { ZSupportMail, ZUtilityConfig } from './schemas/support';
 import { ZUsageInsight, ZUsageLog } from './schemas/usage-insight';
+import { ZLimitsState, ZListedApiKey } from './schemas/limits';
 import { ZAccountOverview } from './schemas/overview';
 
 import { ZPaymentActionRequired, ZPlanSaved, ZPlanState } from './schemas/billing';
@@ -144,6 +145,7 @@ export const CONSOLE_API = {
   'GET /api/account/usage': { response: ZEnvelope(ZUsageList) },
   'GET /api/account/usage/insight': { response: ZEnvelope(ZUsageInsight) },
   'GET /api/account/usage/log': { response: ZEnvelope(ZUsageLog) },
+  'GET /api/account/usage/limits': { response: ZEnvelope(ZLimitsState) },
   'GET /api/account/overview': { response: ZEnvelope(ZAccountOverview) },
   'GET /api/account/activity': { response: ZEnvelope(ZActivityPage) },
 
@@ -212,7 +214,7 @@ export const CONSOLE_API = {
   'POST /api/event': { body: ZEvent, response: ZEnvelope(ZEventRecorded), status: 201 },
 
   'GET /api/key/scopes': { response: ZEnvelope(z.array(ZApiKeyScope)) },
-  'GET /api/key': { response: ZEnvelope(z.array(ZApiKey)) },
+  'GET /api/key': { response: ZEnvelope(z.array(ZListedApiKey)) },
   'GET /api/key/:id': { response: ZEnvelope(ZApiKey) },
   'POST /api/key': { body: ZCreateApiKey, response: ZEnvelope(ZCreatedApiKey), status: 201 },
   'PATCH /api/key/:id': { body: ZUpdateApiKey, response: ZEnvelope(ZApiKey) },

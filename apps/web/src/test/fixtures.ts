@@ -1,5 +1,5 @@
 import type { TAiEndpoint, TSharedAiEndpoint } from '@air/shared/schemas/aiendpoint';
-import type { TApiKey } from '@air/shared/schemas/api-key';
+import type { TListedApiKey } from '@air/shared/schemas/limits';
 import type { TItem } from '@air/shared/schemas/item';
 import type { TUsage } from '@air/shared/schemas/usage';
 import type { TAccountOverview } from '@air/shared/schemas/overview';
@@ -68,7 +68,8 @@ export function signInFixture(patch: Partial<TSignInData> = {}): TSignInData {
   return { ...userFixture(), token: 'session-jwt', ...patch };
 }
 
-export function apiKeyFixture(patch: Partial<TApiKey> = {}): TApiKey {
+/** A key as the key list answers it (with its use this period: none by default). */
+export function apiKeyFixture(patch: Partial<TListedApiKey> = {}): TListedApiKey {
   return {
     id: '00000000-0000-4000-8000-0000000000c1',
     name: 'Key',
@@ -80,6 +81,8 @@ export function apiKeyFixture(patch: Partial<TApiKey> = {}): TApiKey {
     expires_at: null,
     routes: null,
     monthly_calls: null,
+    allowed_origins: [],
+    usage: { period: '2026-01', calls: 0, refused: 0, limit_reached: false },
     ...patch,
   };
 }
@@ -124,6 +127,7 @@ export function endpointFixture(patch: Partial<TAiEndpoint> = {}): TAiEndpoint {
     ...sharedEndpointFixture(),
     route_endpoint: 'https://upstream.example/v1/chat/completions',
     config: routingConfigFixture('https://upstream.example/v1/chat/completions'),
+    protocols: null,
     editable: true,
     date_created: CREATED,
     date_updated: CREATED,

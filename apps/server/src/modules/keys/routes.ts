@@ -4,8 +4,9 @@ import { ZIdParams } from '@air/shared/schemas/common';
 import { route } from '../../core/route';
 import { t } from '../../i18n';
 import { actorOf } from '../activity/service';
+import { gatewayViewOf, keysWithUsage } from '../usage/service';
 import './messages';
-import { createKey, deleteKeys, listKeys, revealKey, updateKey } from './service';
+import { createKey, deleteKeys, revealKey, updateKey } from './service';
 
 /**
  * API keys of the signed-in account (server contract section 4): developers manage them from a
@@ -21,8 +22,9 @@ const keyRoutes: FastifyPluginAsync = async (app) => {
     data: [...API_KEY_SCOPES],
   }));
 
+  // Each key with its use this period against its cap (one grouped query, usage's service).
   route(app, 'GET /api/key', { ...guard, schema: { tags } }, async (request) => ({
-    data: await listKeys(app, request.auth!.accountId),
+    data: await keysWithUsage(app, gatewayViewOf(app.server), request.auth!.accountId),
   }));
 
   route(app, 'GET /api/key/:id', { ...guard, schema: { tags, params: ZIdParams } }, async (request) => ({

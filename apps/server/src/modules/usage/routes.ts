@@ -4,12 +4,12 @@ import { ZUsageInsightQuery, ZUsageLogQuery } from '@air/shared/schemas/usage-in
 import './messages';
 import { startQuotaWarnings } from './quota-warnings';
 import { requestLog } from './request-log';
-import { accountUsage, flushUsage, gatewayViewOf, overview, usageInsight } from './service';
+import { accountUsage, flushUsage, gatewayViewOf, limitsState, overview, usageInsight } from './service';
 import { route } from '../../core/route';
 
 /**
  * `GET /api/account/usage` (this period's totals), `/usage/insight` (the usage page) and
- * `/usage/log` (the request log), `/overview` (the dashboard): any user of the account, or a key with usage.read or account.read.
+ * `/usage/log` (the request log), `/usage/limits` (the limits reached), `/overview` (the dashboard): any user of the account, or a key with usage.read or account.read.
  */
 const usageRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -34,6 +34,15 @@ const usageRoutes: FastifyPluginAsync = async (fastify) => {
       await flushUsage(gatewayViewOf(app.server));
       return { data: await requestLog(app.db, request.auth!.accountId, request.query) };
     },
+  );
+  // The limits reached this period (the console's "calls are refused" state), any member.
+  route(
+    app,
+    'GET /api/account/usage/limits',
+    { preValidation: reader, schema: { tags } },
+    async (request) => ({
+      data: await limitsState(app, gatewayViewOf(app.server), request.auth!.accountId),
+    }),
   );
   // The dashboard: any member (a user-role member's dashboard reads only this and what it may).
   route(app, 'GET /api/account/overview', { preValidation: reader, schema: { tags } }, async (request) => ({

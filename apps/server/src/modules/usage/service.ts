@@ -11,6 +11,9 @@ import { periodOf, periodRange, periodStart, quotaState } from './period';
 import { OVERVIEW_LATEST_CALLS, type TAccountOverview } from '@air/shared/schemas/overview';
 import { accountOverview } from './overview';
 import { requestLog } from './request-log';
+import { listKeys } from '../keys/service';
+import { keyPeriodUsage, keysPeriodUse, limitsReached } from './limits';
+import type { TLimitsState, TListedApiKey } from '@air/shared/schemas/limits';
 
 /*
  * Usage owns the calls the gateway serves (`usage_events`, its daily roll-up, the meter's batches
@@ -218,6 +221,41 @@ export async function overview(
   await flushUsage(gateway);
   const latest = await requestLog(app.db, accountId, { limit: OVERVIEW_LATEST_CALLS });
   return accountOverview(app, accountId, { month, server, latestCalls: latest.items });
+}
+
+/**
+ * `GET /api/key`: the account's keys, each with its use this period against its cap (issue 38
+ * item 2), after the gateway's pending rows are written (a call made a moment ago counts). One
+ * grouped query for all the keys.
+ */
+export async function keysWithUsage(
+  app: TServices,
+  gateway: TGatewayView,
+  accountId: string,
+): Promise<TListedApiKey[]> {
+  await flushUsage(gateway);
+  const [keys, use] = await Promise.all([
+    listKeys(app, accountId),
+    keysPeriodUse(app.db, accountId, periodOf(Date.now())),
+  ]);
+  return keys.map((key) => ({ ...key, usage: keyPeriodUsage(key, use) }));
+}
+
+/**
+ * `GET /api/account/usage/limits`: the limits reached this period (plan quota, spend limit, each
+ * key's cap) and the calls refused for a limit, for the console's "limit reached" state.
+ */
+export async function limitsState(
+  app: TServices,
+  gateway: TGatewayView,
+  accountId: string,
+): Promise<TLimitsState> {
+  const totals = await accountUsage(app, gateway, accountId);
+  const [keys, use] = await Promise.all([
+    listKeys(app, accountId),
+    keysPeriodUse(app.db, accountId, totals[0]?.period ?? periodOf(Date.now())),
+  ]);
+  return limitsReached(totals, keys, use);
 }
 
 /** One route at one price of a caller's priced calls not billed yet, taken for a charge. */

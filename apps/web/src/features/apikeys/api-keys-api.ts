@@ -1,8 +1,9 @@
 import type { TApiKey } from '@air/shared/schemas/api-key';
+import type { TListedApiKey } from '@air/shared/schemas/limits';
 import { queryOptions } from '@tanstack/react-query';
 import { call } from '@/lib/api';
 
-export type { TApiKey };
+export type { TApiKey, TListedApiKey };
 
 export const API_KEYS_QUERY = ['api-keys'] as const;
 /** The routes a key may be limited to (the key form's list): the account's endpoints change it. */
@@ -16,7 +17,8 @@ export async function revealKey(id: string): Promise<string> {
   return key;
 }
 
-export async function fetchApiKeys(): Promise<TApiKey[]> {
+/** The account's keys, each with its use this period against its cap. */
+export async function fetchApiKeys(): Promise<TListedApiKey[]> {
   const res = await call('GET /api/key');
   return Array.isArray(res.data) ? res.data : [];
 }

@@ -161,20 +161,20 @@ describe('API keys', () => {
     const cell = (row: HTMLElement, label: string) => row.querySelector(`td[data-label="${label}"]`)!;
     expect(cell(capped, 'Expires').querySelector('time')).toHaveAttribute('datetime', future);
     expect(cell(capped, 'Expires')).toHaveTextContent('2099');
-    expect(cell(capped, 'Call cap')).toHaveTextContent('25,000 calls per period');
+    expect(cell(capped, 'Call cap')).toHaveTextContent('0 / 25,000 calls this period');
     expect(cell(capped, 'Routes')).toHaveTextContent('acme/echo');
     expect(within(capped).getByText('Active')).toHaveAttribute('data-variant', 'green');
     const open = screen.getByText('Open').closest('tr')!;
     expect(cell(open, 'Expires')).toHaveTextContent('Never');
-    expect(cell(open, 'Call cap')).toHaveTextContent('No cap');
+    expect(cell(open, 'Call cap')).toHaveTextContent('0 calls this period, no cap');
     expect(cell(open, 'Routes')).toHaveTextContent('All routes');
     const lapsed = screen.getByText('Lapsed').closest('tr')!;
     expect(within(lapsed).getByText('Expired')).toHaveAttribute('data-variant', 'orange');
 
     await act(() => i18n.changeLanguage('es'));
-    expect(await screen.findByText('25.000 llamadas por periodo')).toBeInTheDocument();
+    expect(await screen.findByText('0 / 25.000 llamadas este periodo')).toBeInTheDocument();
     expect(cell(open, 'Caduca')).toHaveTextContent('Nunca');
-    expect(cell(open, 'Límite de llamadas')).toHaveTextContent('Sin límite');
+    expect(cell(open, 'Límite de llamadas')).toHaveTextContent('0 llamadas este periodo, sin límite');
     expect(cell(open, 'Rutas')).toHaveTextContent('Todas las rutas');
     expect(within(lapsed).getByText('Caducada')).toBeInTheDocument();
   });

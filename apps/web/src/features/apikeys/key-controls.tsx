@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { formatNumber } from '@/lib/format-number';
-import type { TApiKey } from './api-keys-api';
+import type { TApiKey, TListedApiKey } from './api-keys-api';
 
 /** Has the key's expiry passed (at `now`)? The gateway refuses it from then on. */
 export function isExpired(key: Pick<TApiKey, 'expires_at'>, now = Date.now()): boolean {
@@ -32,12 +32,27 @@ export function KeyExpiry({ apiKey }: { apiKey: TApiKey }) {
   );
 }
 
-export function KeyCap({ apiKey }: { apiKey: TApiKey }) {
+/**
+ * The key's calls this period against its cap (issue 38 item 2), as the server counts them: the
+ * calls the cap counts, the calls refused for a limit, and "limit reached" once the cap is used up.
+ */
+export function KeyCap({ apiKey }: { apiKey: TListedApiKey }) {
   const { t } = useTranslation('apikeys');
-  if (apiKey.monthly_calls === null) return <span className="text-muted-foreground">{t('list.noCap')}</span>;
+  const { usage } = apiKey;
+  const used = formatNumber(usage.calls);
   return (
-    <span>
-      {t('list.callsPerPeriod', { count: apiKey.monthly_calls, calls: formatNumber(apiKey.monthly_calls) })}
+    <span className="flex flex-col items-start gap-1" data-testid="key-usage">
+      <span className="whitespace-nowrap">
+        {apiKey.monthly_calls === null
+          ? t('list.usedNoCap', { count: usage.calls, used })
+          : t('list.used', { count: apiKey.monthly_calls, used, cap: formatNumber(apiKey.monthly_calls) })}
+      </span>
+      {usage.limit_reached && apiKey.active && <Badge variant="red">{t('list.limitReached')}</Badge>}
+      {usage.refused > 0 && (
+        <span className="text-xs text-muted-foreground">
+          {t('list.refused', { count: usage.refused, calls: formatNumber(usage.refused) })}
+        </span>
+      )}
     </span>
   );
 }

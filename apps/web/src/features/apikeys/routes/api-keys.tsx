@@ -13,10 +13,11 @@ import { toast } from '@/components/ui/use-toast';
 import { useDialog } from '@/app/dialog-provider';
 import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
-import { API_KEYS_QUERY, apiKeysQuery, deleteApiKeys, type TApiKey } from '../api-keys-api';
+import { API_KEYS_QUERY, apiKeysQuery, deleteApiKeys, type TListedApiKey } from '../api-keys-api';
 import { refreshDashboard } from '@/features/dashboard/dashboard-data';
 import { KeyCap, KeyExpiry, KeyRoutes, KeyStatus } from '../key-controls';
 import { RevealKey } from '../reveal-key';
+import { LimitsReached } from '@/features/usage/components/limits-reached';
 
 /** /account/apikeys: the account's keys, masked until revealed; edit, revoke, delete, bulk delete. */
 export default function ApiKeysPage() {
@@ -51,7 +52,7 @@ export default function ApiKeysPage() {
     });
   }
 
-  const columns: TColumn<TApiKey>[] = [
+  const columns: TColumn<TListedApiKey>[] = [
     { key: 'name', header: t('list.name'), sortable: true },
     { key: 'key', header: t('list.key'), cell: (row) => <RevealKey apiKey={row} /> },
     {
@@ -90,10 +91,13 @@ export default function ApiKeysPage() {
   return (
     <section>
       <PageHeading>{keys.data && keys.data.length > 0 ? createButton : null}</PageHeading>
+      <div className="mb-4 empty:hidden">
+        <LimitsReached />
+      </div>
       {keys.data && keys.data.length === 0 ? (
         <BlankSlate title={t('list.emptyTitle')} text={t('list.emptyText')} action={createButton} />
       ) : (
-        <DataTable<TApiKey>
+        <DataTable<TListedApiKey>
           label={t('list.label')}
           data={keys.data}
           loading={keys.isPending}

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { hasPermission } from '@air/shared/permissions';
 import { PageHeading } from '@/components/layout/page-heading';
+import { LimitsReached } from '@/features/usage/components/limits-reached';
 import { QuotaCard } from '@/features/usage/components/quota-card';
 import { useSession } from '@/lib/session';
 import { EndpointHealth } from '../components/endpoint-health';
@@ -61,23 +62,34 @@ export default function DashboardPage() {
     <section className="space-y-6">
       <PageHeading />
       <WelcomeNote />
-      {started && checklistOpen && (
-        <GetStarted started={started} canCreateKey={canReadKeys} examples={started.call ? null : examples} />
-      )}
-      <section aria-labelledby="overview-title" className="space-y-6">
-        <h2 id="overview-title" className="sr-only">
-          {t('overview.title')}
-        </h2>
-        {!data ? (
-          overview.isError ? (
-            <p role="alert" className="text-sm text-destructive">
-              {t('overview.unavailable')}
-            </p>
-          ) : (
-            <OverviewSkeleton />
-          )
+      <LimitsReached />
+      {/*
+        While the overview loads, one placeholder stands where the checklist and the overview will
+        be; they replace it together. The checklist (shown only once the overview says what is
+        done) used to appear above an overview already on screen and push it down: a layout shift
+        of 0.2-0.6 on a first run (issue 38, Lighthouse /dashboard desktop).
+      */}
+      {!data ? (
+        overview.isError ? (
+          <p role="alert" className="text-sm text-destructive">
+            {t('overview.unavailable')}
+          </p>
         ) : (
-          <>
+          <OverviewSkeleton />
+        )
+      ) : (
+        <>
+          {started && checklistOpen && (
+            <GetStarted
+              started={started}
+              canCreateKey={canReadKeys}
+              examples={started.call ? null : examples}
+            />
+          )}
+          <section aria-labelledby="overview-title" className="space-y-6">
+            <h2 id="overview-title" className="sr-only">
+              {t('overview.title')}
+            </h2>
             <StatTiles overview={data} />
             <div className="grid gap-6 lg:grid-cols-3">
               <QuotaCard
@@ -89,9 +101,9 @@ export default function DashboardPage() {
               <EndpointHealth endpoints={data.endpoints} count={data.endpoint_count} />
             </div>
             <LatestCalls calls={data.latest_calls} />
-          </>
-        )}
-      </section>
+          </section>
+        </>
+      )}
       {started && (!checklistOpen || started.call) && (
         <details className="group rounded-lg border bg-card p-4 shadow-sm" data-testid="quick-start">
           <summary className="cursor-pointer font-medium">{t('quickstart.folded')}</summary>

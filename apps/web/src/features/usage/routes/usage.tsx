@@ -15,6 +15,7 @@ import { useErrorHandler } from '@/lib/error-handler';
 import { onDemand } from '@/lib/on-demand';
 import { useSession } from '@/lib/session';
 import { BarChart } from '../components/bar-chart';
+import { LimitsReached } from '../components/limits-reached';
 import { QuotaCard } from '../components/quota-card';
 import { RequestLog } from '../components/request-log';
 import { CountTable, Tokens, UsageRowsTable } from '../components/usage-tables';
@@ -112,6 +113,7 @@ export default function UsagePage() {
           {t('period.showing', { from: data.period.from, to: data.period.to })}
         </p>
       )}
+      <LimitsReached />
       {/* The figures, the spend card (its chunk and its data) and the charts appear together, in
           place of a skeleton as tall as the screen: nothing already shown is pushed down (layout
           shift), the request log below included. */}
