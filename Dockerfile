@@ -37,6 +37,8 @@ RUN mkdir -p /data && chown node:node /data
 # package files and node_modules (hoisted, and per workspace where npm kept some apart)
 COPY --from=runtime-deps /app ./
 COPY scripts/start.mjs ./scripts/
+# `npm run cli -- ...` in the image runs the compiled CLI (apps/server/dist/cli.js) through this script.
+COPY scripts/cli.mjs ./scripts/
 COPY apps/server/drizzle ./apps/server/drizzle
 COPY --from=build /app/apps/server/dist ./apps/server/dist
 COPY --from=build /app/apps/web/dist ./apps/web/dist

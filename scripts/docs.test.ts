@@ -77,7 +77,8 @@ describe('README and docs', () => {
     // a database the server never opens.
     const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
     expect(scripts.start).toBe('exec node scripts/start.mjs');
-    expect(scripts.cli).toBe('tsx apps/server/src/cli.ts');
+    // The compiled CLI (decision 046), from the repository root like `npm start`.
+    expect(scripts.cli).toBe('node scripts/cli.mjs');
   });
 
   it('document only environment variables the code reads', () => {
