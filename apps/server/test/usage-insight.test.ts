@@ -1,9 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entitlementsFor } from '../src/modules/billing/entitlements';
-import { accounts, subscriptions, usageEvents } from '../src/db/schema';
-import { checkQuotaWarnings } from '../src/modules/usage/quota-warnings';
+import { accounts, quotaWarnings, subscriptions, usageEvents } from '../src/db/schema';
+import { checkLimitAlerts } from '../src/modules/usage/quota-warnings';
 import { periodOf } from '../src/modules/usage/period';
 import { storedCalls } from '../src/modules/usage/service';
 import { createTestApp, type TTestApp } from './helpers';
@@ -487,9 +487,10 @@ describe('support contact', () => {
 });
 
 describe('quota warnings', () => {
-  it('mails the owner once at 80 % and once at 100 % of the monthly quota', async () => {
+  it('mails the owner and the admins once at 50 %, 80 % and 100 % of the monthly quota', async () => {
     const owner = await createActor(t.app, { name: 'Olga Owner' });
-    await createActor(t.app, { accountId: owner.accountId, role: 'admin' });
+    const admin = await createActor(t.app, { accountId: owner.accountId, role: 'admin' });
+    const both = [owner.email, admin.email].sort();
     await t.db.update(accounts).set({ planId: 'five' }).where(eq(accounts.id, owner.accountId));
     await t.app.changes.publish({ kind: 'account', accountId: owner.accountId });
     const key = await insertKey(t.db, t.config.secret, owner.accountId);
@@ -502,24 +503,29 @@ describe('quota warnings', () => {
       received.filter((m) => m.to.includes(owner.email) && /gateway calls/.test(m.raw));
     const check = async () => {
       await t.app.inject({ url: '/api/account/usage', headers: auth(owner.token) }); // flushes metering
-      return (await checkQuotaWarnings(t.db, t.app.plans, t.app.mailer, t.app.log)).filter(
-        (s) => s.accountId === owner.accountId,
-      );
+      return (await checkLimitAlerts(t.app))
+        .filter((s) => s.accountId === owner.accountId)
+        .map((s) => ({ ...s, to: [...s.to].sort() }));
     };
+    const at = (level: number) => [{ accountId: owner.accountId, limit: 'plan_calls', level, to: both }];
 
-    for (let i = 0; i < 3; i++) expect((await call(key.raw, endpoint.routeName)).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await call(key.raw, endpoint.routeName)).statusCode).toBe(200);
     expect(await check()).toEqual([]);
     expect((await call(key.raw, endpoint.routeName)).statusCode).toBe(200);
-    expect(await check()).toEqual([{ accountId: owner.accountId, level: 80, to: owner.email }]);
+    expect(await check()).toEqual(at(50));
+    expect((await call(key.raw, endpoint.routeName)).statusCode).toBe(200);
+    expect(await check()).toEqual(at(80));
     expect(await check()).toEqual([]);
     expect((await call(key.raw, endpoint.routeName)).statusCode).toBe(200);
     expect((await call(key.raw, endpoint.routeName)).statusCode).toBe(402);
-    expect(await check()).toEqual([{ accountId: owner.accountId, level: 100, to: owner.email }]);
+    expect(await check()).toEqual(at(100));
     expect(await check()).toEqual([]);
     const mails = warningsTo();
-    expect(mails).toHaveLength(2);
+    expect(mails).toHaveLength(3);
     expect(mails[0]!.raw).toContain('your quota is running low');
-    expect(mails[1]!.raw).toContain('your quota is used up');
+    expect(mails[1]!.raw).toContain('your quota is running low');
+    expect(mails[2]!.raw).toContain('your quota is used up');
+    expect(received.filter((m) => m.to.includes(admin.email) && /gateway calls/.test(m.raw))).toHaveLength(3);
     expect(mails[0]!.raw).toContain(`${t.config.appUrl}/account/billing`);
 
     const insight = (await get('/api/account/usage/insight', owner.token)).json().data;
@@ -551,16 +557,15 @@ describe('quota warnings', () => {
         .values(
           Array.from({ length: n }, () => ({ callerAccountId: owner.accountId, status: 200, latencyMs: 3 })),
         );
-    const check = async () =>
-      (await checkQuotaWarnings(t.db, t.app.plans, t.app.mailer, t.app.log)).filter(
-        (s) => s.accountId === owner.accountId,
-      );
+    const check = async () => (await checkLimitAlerts(t.app)).filter((s) => s.accountId === owner.accountId);
 
     // 5 calls are the paid plan's whole quota but 0.5 % of the enforced one: no mail.
     await calls(5);
     expect(await check()).toEqual([]);
     await calls(795);
-    expect(await check()).toEqual([{ accountId: owner.accountId, level: 80, to: owner.email }]);
+    expect(await check()).toEqual([
+      { accountId: owner.accountId, limit: 'plan_calls', level: 80, to: [owner.email] },
+    ]);
     const mail = received.filter((m) => m.to.includes(owner.email) && /gateway calls/.test(m.raw));
     expect(mail).toHaveLength(1);
     expect(mail[0]!.raw).toContain('has made 800 of the 1000 gateway calls');
@@ -585,11 +590,15 @@ describe('quota warnings', () => {
         latencyMs: 3,
       })),
     );
-    const sent = await checkQuotaWarnings(t.db, t.app.plans, t.app.mailer, t.app.log);
-    expect(sent.filter((s) => s.accountId === owner.accountId)).toEqual([]);
-    const [claimed] = await t.db
-      .execute(sql`select count(*)::int as n from quota_warnings where account_id = ${owner.accountId}`)
-      .then((r) => (r as unknown as { rows: { n: number }[] }).rows);
-    expect(claimed!.n).toBe(2);
+    const sent = await checkLimitAlerts(t.app);
+    // Told by webhook only: the one admin (the owner) turned the mail off.
+    expect(sent.filter((s) => s.accountId === owner.accountId)).toEqual([
+      { accountId: owner.accountId, limit: 'plan_calls', level: 100, to: [] },
+    ]);
+    const claimed = await t.db
+      .select()
+      .from(quotaWarnings)
+      .where(eq(quotaWarnings.accountId, owner.accountId));
+    expect(claimed).toHaveLength(3);
   });
 });

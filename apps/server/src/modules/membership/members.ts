@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ne, notExists, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, notExists, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { TInvitableRole, TRole } from '@air/shared/permissions';
 import { type TMember } from '@air/shared/schemas/membership';
 import type { TDb } from '../../db/client';
@@ -97,6 +97,17 @@ export async function ownerContacts(db: TDb, accountId: string): Promise<TUserCo
     .from(accountUsers)
     .innerJoin(user, eq(user.id, accountUsers.userId))
     .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.permission, 'owner')));
+}
+
+/** The owners and admins of an account: who is told about its limits. */
+export async function adminContacts(db: TDb, accountId: string): Promise<TUserContact[]> {
+  const user = userProfiles(db);
+  return db
+    .select({ id: user.id, name: user.name, email: user.email, locale: user.locale })
+    .from(accountUsers)
+    .innerJoin(user, eq(user.id, accountUsers.userId))
+    .where(and(eq(accountUsers.accountId, accountId), inArray(accountUsers.permission, ['owner', 'admin'])))
+    .orderBy(asc(accountUsers.userId));
 }
 
 export interface TMembership {

@@ -26,6 +26,7 @@ export {
   memberRoles,
   memberCount,
   ownerContacts,
+  adminContacts,
   type TMembership,
   type TMemberCountListener,
   listenToMemberCount,

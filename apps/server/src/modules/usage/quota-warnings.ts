@@ -1,97 +1,149 @@
 import { sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TPlan } from '@air/shared/schemas/plan';
-import { entitlementsOf, lowestQuotaCallsMonth } from '../billing/service';
+import type { TLog, TServices } from '../../core/services';
 import type { TDb } from '../../db/client';
-import { periodOf } from './period';
 import type { TMailer } from '../../mail/mailer';
-import { accountNames, ownerContacts } from '../membership/service';
+import { entitlementsOf, lowestQuotaCallsMonth } from '../billing/service';
+import { accountNames, adminContacts } from '../membership/service';
 import { isNotificationOn } from '../notification/service';
 import { rowsOf } from './insight';
-import { dayOf } from './period';
+import { dayOf, periodOf } from './period';
 
-/** Per cent of the monthly quota at which the owner is told, lowest first. */
-export const QUOTA_WARNING_LEVELS = [80, 100] as const;
+/**
+ * Limit alerts (contract 6e, issue 42 item 3): at 50, 80 and 100 % of a limit, one notification
+ * per limit, level and period: a mail to the account's owners and admins (their `quota_warning`
+ * preference applies) and a `limit.threshold` / `limit.reached` webhook. Each limit is a source
+ * answering its accounts' use and cap; today the plan's monthly calls (`plan_calls`). The claim is
+ * a quota_warnings row inserted first (insert … on conflict do nothing), so several instances or
+ * overlapping runs notify once; its `period` is the period for the plan quota and
+ * `period:limit:subject` for the others (one table, no new migration while others are in flight).
+ */
+export const QUOTA_WARNING_LEVELS = [50, 80, 100] as const;
 const CHECK_EVERY_MS = 60_000;
 
-interface TOverAccount {
-  account_id: string;
-  account_name: string;
-  quota: number;
-  calls: number;
+export type TLimitName = 'plan_calls' | 'key_calls' | 'key_tokens' | 'key_spend' | 'spend_limit';
+
+/** One limit of one account (or one of its keys) that is past the lowest level. */
+export interface TLimitUse {
+  accountId: string;
+  accountName: string;
+  limit: TLimitName;
+  /** The key the limit is a key's. */
+  keyId?: string;
+  used: number;
+  cap: number;
+}
+
+export interface TAlertDeps {
+  db: TDb;
+  plans: TPlan[];
+  mailer: TMailer;
+  log: TLog;
+  webhooks: TServices['webhooks'];
+}
+
+/** The sent notifications, for tests and the log. */
+export interface TAlertSent {
+  accountId: string;
+  limit: TLimitName;
+  level: number;
+  /** Mail recipients (none when every admin turned the preference off). */
+  to: string[];
 }
 
 /**
- * Mails the owners of every account that passed 80 % or 100 % of its monthly quota, once per level
- * and month: the quota_warnings row is claimed first (insert … on conflict do nothing), so several
- * instances or overlapping runs send each mail once. Reads the daily roll-up, never the gateway's
- * path. When an account jumps past both levels at once only the 100 % mail goes out. The quota is
- * the one the gateway enforces (billing's `entitlementsOf`: the free plan's while a paid plan is
- * unpaid), asked for in one batch for the accounts past the lowest quota any plan has. Returns the
- * mails sent (for tests and the log).
+ * The plan quota's use this month: only accounts past the lowest level of the lowest quota any
+ * plan has leave SQL; their quota is the one the gateway enforces (billing's `entitlementsOf`:
+ * the free plan's while a paid plan is unpaid). Reads the daily roll-up, never the gateway's path.
  */
-export async function checkQuotaWarnings(
-  db: TDb,
-  plans: TPlan[],
-  mailer: TMailer,
-  log: FastifyBaseLogger,
-  now = Date.now(),
-): Promise<{ accountId: string; level: number; to: string }[]> {
+async function planCallsUse(db: TDb, plans: TPlan[], now: number): Promise<TLimitUse[]> {
   const date = new Date(now);
   const monthStart = dayOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
-  const period = periodOf(now);
-  const lowest = QUOTA_WARNING_LEVELS[0];
-  // Only accounts past the lowest level of the lowest quota can be over their own: the rest stay in SQL.
   const floor = await lowestQuotaCallsMonth(db, plans);
-  const candidates = await rowsOf<Omit<TOverAccount, 'quota'>>(
+  const candidates = await rowsOf<{ account_id: string; account_name: string; calls: number }>(
     db,
     sql`select d.caller_account_id::text as account_id, a.name as account_name, sum(d.calls)::float8 as calls
       from usage_daily d
       join ${accountNames(db, 'a')} on a.id = d.caller_account_id and a.closed_at is null
       where d.day >= ${monthStart}::date
       group by d.caller_account_id, a.name
-      having sum(d.calls) * 100 >= ${floor}::bigint * ${lowest}`,
+      having sum(d.calls) * 100 >= ${floor}::bigint * ${QUOTA_WARNING_LEVELS[0]}`,
   );
   const entitled = await entitlementsOf(
     db,
     plans,
     candidates.map((account) => account.account_id),
   );
-  const over: TOverAccount[] = candidates
-    .map((account) => ({ ...account, quota: entitled.get(account.account_id)!.quotaCallsMonth }))
-    .filter((account) => account.calls * 100 >= account.quota * lowest);
-  const sent: { accountId: string; level: number; to: string }[] = [];
-  for (const account of over) {
-    const reached = QUOTA_WARNING_LEVELS.filter((level) => account.calls * 100 >= account.quota * level);
-    const claimed = await rowsOf<{ level: number }>(
-      db,
-      sql`insert into quota_warnings (account_id, period, level)
-        select ${account.account_id}::uuid, ${period}, unnest(${sql.param(reached)}::smallint[])
-        on conflict do nothing returning level::int as level`,
-    );
-    if (claimed.length === 0) continue;
-    const level = Math.max(...claimed.map((row) => row.level));
-    const owners = await ownerContacts(db, account.account_id);
-    for (const owner of owners) {
-      if (!(await isNotificationOn(db, owner.id, 'quota_warning'))) continue;
-      try {
-        await mailer.send({
-          to: owner.email,
-          locale: owner.locale,
-          template: 'quota_warning',
-          params: {
-            name: owner.name,
-            account_name: account.account_name,
-            level: String(level),
-            calls: String(account.calls),
-            quota: String(account.quota),
-          },
-        });
-        sent.push({ accountId: account.account_id, level, to: owner.email });
-      } catch (error) {
-        log.error({ err: error, accountId: account.account_id }, 'quota warning mail failed');
-      }
+  return candidates.map((account) => ({
+    accountId: account.account_id,
+    accountName: account.account_name,
+    limit: 'plan_calls',
+    used: account.calls,
+    cap: entitled.get(account.account_id)!.quotaCallsMonth,
+  }));
+}
+
+function claimKey(period: string, use: TLimitUse): string {
+  return use.limit === 'plan_calls' ? period : `${period}:${use.limit}:${use.keyId ?? ''}`;
+}
+
+/** Claims the levels `use` reached and not yet notified; answers the highest claimed, or null. */
+async function claimLevel(db: TDb, period: string, use: TLimitUse): Promise<number | null> {
+  const reached = QUOTA_WARNING_LEVELS.filter((level) => use.cap > 0 && use.used * 100 >= use.cap * level);
+  if (reached.length === 0) return null;
+  const claimed = await rowsOf<{ level: number }>(
+    db,
+    sql`insert into quota_warnings (account_id, period, level)
+      select ${use.accountId}::uuid, ${claimKey(period, use)}, unnest(${sql.param(reached)}::smallint[])
+      on conflict do nothing returning level::int as level`,
+  );
+  return claimed.length === 0 ? null : Math.max(...claimed.map((row) => row.level));
+}
+
+/** The mail and the webhook of one claimed level (several levels passed at once: the highest only). */
+async function notify(deps: TAlertDeps, use: TLimitUse, level: number): Promise<TAlertSent> {
+  await deps.webhooks.emit(use.accountId, level === 100 ? 'limit.reached' : 'limit.threshold', {
+    limit: use.limit,
+    percent: level,
+    used: use.used,
+    cap: use.cap,
+    ...(use.keyId ? { key_id: use.keyId } : {}),
+  });
+  const to: string[] = [];
+  // The mail template speaks of the plan's calls; other limits are told by webhook until theirs lands.
+  if (use.limit !== 'plan_calls') return { accountId: use.accountId, limit: use.limit, level, to };
+  for (const admin of await adminContacts(deps.db, use.accountId)) {
+    if (!(await isNotificationOn(deps.db, admin.id, 'quota_warning'))) continue;
+    try {
+      await deps.mailer.send({
+        to: admin.email,
+        locale: admin.locale,
+        template: 'quota_warning',
+        params: {
+          name: admin.name,
+          account_name: use.accountName,
+          level: String(level),
+          calls: String(use.used),
+          quota: String(use.cap),
+        },
+      });
+      to.push(admin.email);
+    } catch (error) {
+      deps.log.error({ err: error, accountId: use.accountId }, 'limit alert mail failed');
     }
+  }
+  return { accountId: use.accountId, limit: use.limit, level, to };
+}
+
+/** One pass over every limit source: claims and notifies what reached a new level this period. */
+export async function checkLimitAlerts(deps: TAlertDeps, now = Date.now()): Promise<TAlertSent[]> {
+  const period = periodOf(now);
+  const uses = await planCallsUse(deps.db, deps.plans, now);
+  const sent: TAlertSent[] = [];
+  for (const use of uses) {
+    const level = await claimLevel(deps.db, period, use);
+    if (level !== null) sent.push(await notify(deps, use, level));
   }
   return sent;
 }
@@ -102,8 +154,8 @@ export function startQuotaWarnings(app: FastifyInstance): void {
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    checkQuotaWarnings(app.db, app.plans, app.mailer, app.log)
-      .catch((error: unknown) => app.log.error({ err: error }, 'quota warning check failed'))
+    checkLimitAlerts(app)
+      .catch((error: unknown) => app.log.error({ err: error }, 'limit alert check failed'))
       .finally(() => (running = false));
   }, CHECK_EVERY_MS);
   timer.unref();
