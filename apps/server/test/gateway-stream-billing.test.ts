@@ -21,24 +21,24 @@ import { sharePricedRoute } from './marketplace-helpers';
  * completion counted with the tokenizer, marked as estimated.
  */
 
-/** 1 cent a call, half a cent a prompt token, 1 cent a completion token. */
-const PRICE = { per_call: 1, per_1m_input_tokens: 500_000, per_1m_output_tokens: 1_000_000 };
+/** Micros: 1 cent a call, 5.00 per million prompt tokens, 10.00 per million completion tokens. */
+const PRICE = { per_call: 10_000, per_1m_input_tokens: 5_000_000, per_1m_output_tokens: 10_000_000 };
 const PROMPT = 'Hello';
 const CHUNKS = Array.from({ length: 20 }, (_, i) => ` word${i}`);
 const DELIVERED = CHUNKS.join('');
 /** What the upstream of /late reports in its usage chunk. */
 const LATE_USAGE = { prompt_tokens: 13, completion_tokens: 40, total_tokens: 53 };
 
-/** What a call costs, in millionths of a cent. */
-function costMicros(prompt: number, completion: number): number {
+/** What a call costs, in picos (1e-12 of the main unit). */
+function costPicos(prompt: number, completion: number): number {
   return (
     PRICE.per_call * 1_000_000 + prompt * PRICE.per_1m_input_tokens + completion * PRICE.per_1m_output_tokens
   );
 }
 
-/** Millionths as a report or an invoice shows them: cents, rounded half up. */
-function cents(micros: number): number {
-  return Math.floor((micros + 500_000) / 1_000_000);
+/** Picos as a report or an invoice shows them: cents, rounded half up. */
+function cents(picos: number): number {
+  return Math.floor((picos + 5_000_000_000) / 10_000_000_000);
 }
 
 function usageChunk(): string {
@@ -229,8 +229,8 @@ describe.each(variants)('a streamed answer is paid for (spend counted %s)', (_na
       completionTokens: LATE_USAGE.completion_tokens,
       tokensEstimated: false,
     });
-    const cost = costMicros(LATE_USAGE.prompt_tokens, LATE_USAGE.completion_tokens);
-    expect(row.costMicros).toBe(cost);
+    const cost = costPicos(LATE_USAGE.prompt_tokens, LATE_USAGE.completion_tokens);
+    expect(row.costPicos).toBe(cost);
     expect(await spend(caller)).toEqual({ reported: cents(cost), billed: cents(cost) });
   });
 
@@ -250,8 +250,8 @@ describe.each(variants)('a streamed answer is paid for (spend counted %s)', (_na
       completionTokens: completion,
       tokensEstimated: true,
     });
-    const cost = costMicros(prompt, completion);
-    expect(row.costMicros).toBe(cost);
+    const cost = costPicos(prompt, completion);
+    expect(row.costPicos).toBe(cost);
     expect(await spend(caller)).toEqual({ reported: cents(cost), billed: cents(cost) });
   });
 
@@ -272,8 +272,8 @@ describe.each(variants)('a streamed answer is paid for (spend counted %s)', (_na
       completionTokens: completion,
       tokensEstimated: true,
     });
-    const cost = costMicros(prompt, completion);
-    expect(row.costMicros).toBe(cost);
+    const cost = costPicos(prompt, completion);
+    expect(row.costPicos).toBe(cost);
     expect(await spend(caller)).toEqual({ reported: cents(cost), billed: cents(cost) });
   });
 
@@ -296,6 +296,6 @@ describe.each(variants)('a streamed answer is paid for (spend counted %s)', (_na
     // The streamed content counted: the 20 chunks and what followed until the bound.
     expect(row.completionTokens!).toBeGreaterThan(countTokens(DELIVERED) * 10);
     expect(row.promptTokens).toBe(countTokens(PROMPT));
-    expect(row.costMicros).toBe(costMicros(row.promptTokens!, row.completionTokens!));
+    expect(row.costPicos).toBe(costPicos(row.promptTokens!, row.completionTokens!));
   });
 });
