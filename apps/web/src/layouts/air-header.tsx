@@ -18,7 +18,14 @@ export function AirHeader({ full = false }: { full?: boolean }) {
     );
   return (
     <header className="sticky top-0 z-20 border-b bg-background/95 backdrop-blur">
-      <div className={cn('flex h-14 items-center justify-between gap-4 px-4', !full && 'mx-auto max-w-6xl')}>
+      {/* Signed out, a phone cannot hold the logo, language, theme, Sign in and Sign up on one
+          line: the controls wrap under the logo instead of running off the screen. */}
+      <div
+        className={cn(
+          'flex min-h-14 flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-2',
+          !full && 'mx-auto max-w-6xl',
+        )}
+      >
         <div className="flex items-center gap-4">
           <Logo to={signedIn ? '/dashboard' : '/'} />
           {signedIn && (
@@ -38,7 +45,7 @@ export function AirHeader({ full = false }: { full?: boolean }) {
         {signedIn ? (
           <UserMenu />
         ) : (
-          <div className="flex items-center gap-2">
+          <div className="ml-auto flex items-center gap-2">
             <PreferencesBar />
             <Button asChild size="sm" variant="outline">
               <Link to="/signin">{t('auth.signIn')}</Link>
