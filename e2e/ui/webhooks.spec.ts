@@ -31,7 +31,7 @@ test('an admin adds a webhook, copies its secret once, and sends a test event th
     const owner = await createUser(request, 'Hook Owner', 'webhooks');
     await useSessionOf(page, owner);
     await page.goto('/account');
-    await page.getByRole('link', { name: 'Webhooks' }).first().click();
+    await page.getByRole('link', { name: 'Manage webhooks' }).click();
     await expect(page).toHaveURL(/\/account\/webhooks$/);
     await expect(page.getByText('No webhooks yet.')).toBeVisible();
 

@@ -29,13 +29,14 @@ describe('/account', () => {
       'notifications',
       'apikeys',
       'users',
+      'webhooks',
     ]);
   });
 
   it.each([
     ['user', ['profile', 'password', 'twoFactor', 'usage', 'notifications']],
     ['developer', ['profile', 'password', 'twoFactor', 'usage', 'notifications', 'apikeys']],
-    ['admin', ['profile', 'password', 'twoFactor', 'usage', 'notifications', 'users']],
+    ['admin', ['profile', 'password', 'twoFactor', 'usage', 'notifications', 'users', 'webhooks']],
   ] as const)('a %s sees only the cards their permission allows', (role, expected) => {
     signInAs({ permission: { ...PERMISSIONS[role] } });
     mockApi({});

@@ -10,6 +10,7 @@ import {
   ShieldCheck,
   UserRound,
   Users,
+  Webhook,
   type LucideIcon,
 } from 'lucide-react';
 import { hasPermission, type TRole } from '@air/shared/permissions';
@@ -116,6 +117,15 @@ export default function AccountHomePage() {
       title: t('home.users.title'),
       text: t('home.users.text'),
       action: t('home.users.action'),
+    },
+    {
+      key: 'webhooks',
+      to: '/account/webhooks',
+      permission: 'admin',
+      icon: Webhook,
+      title: t('home.webhooks.title'),
+      text: t('home.webhooks.text'),
+      action: t('home.webhooks.action'),
     },
   ];
 
