@@ -22,7 +22,15 @@ describe('account sub-navigation', () => {
       'notifications',
       'apikeys',
     ]);
-    expect(keys('admin')).toEqual(['profile', 'password', 'twoFactor', 'usage', 'notifications', 'users']);
+    expect(keys('admin')).toEqual([
+      'profile',
+      'password',
+      'twoFactor',
+      'usage',
+      'notifications',
+      'users',
+      'webhooks',
+    ]);
     expect(keys('owner')).toEqual([
       'profile',
       'password',
@@ -33,6 +41,7 @@ describe('account sub-navigation', () => {
       'notifications',
       'apikeys',
       'users',
+      'webhooks',
     ]);
     expect(accountNavEntries(null, 'full')).toEqual([]);
   });
