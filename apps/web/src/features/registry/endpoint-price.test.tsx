@@ -3,7 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { setSession } from '@/lib/session';
 import { endpointFixture, PERMISSION_MAPS, signInFixture } from '@/test/fixtures';
 import { mockFetch, renderPage, type TMockRoutes } from '@/test/render-page';
-import { toMinor } from './components/endpoint-price';
+import { amountToMicros as toMicros } from '@air/shared/schemas/price';
 import EndpointPage from './routes/endpoint';
 
 const own = endpointFixture({ id: 'e1', name: 'Echo', route_name: 'acme/echo', editable: true });
@@ -40,31 +40,34 @@ async function openSettings(patch: TMockRoutes['PATCH /api/aiendpoint/:id']) {
 }
 
 describe('endpoint price (Settings tab)', () => {
-  it('reads amounts of at most 2 decimals as minor units', () => {
-    expect(toMinor('0.05')).toBe(5);
-    expect(toMinor('1,5')).toBe(150);
-    expect(toMinor('12')).toBe(1200);
-    expect(toMinor('')).toBe(0);
-    expect(toMinor('0.001')).toBeNull();
-    expect(toMinor('-1')).toBeNull();
-    expect(toMinor('abc')).toBeNull();
+  it('reads amounts of at most 6 decimals as micros', () => {
+    expect(toMicros('0.05')).toBe(50_000);
+    expect(toMicros('1,5')).toBe(1_500_000);
+    expect(toMicros('12')).toBe(12_000_000);
+    expect(toMicros('')).toBe(0);
+    expect(toMicros('0.002')).toBe(2_000);
+    expect(toMicros('0.0000001')).toBeNull();
+    expect(toMicros('-1')).toBeNull();
+    expect(toMicros('abc')).toBeNull();
   });
 
-  it('saves the price in minor units, refuses a bad amount, and saves all empty as free', async () => {
+  it('saves the price in micros (0.002 per call), refuses a bad amount, and saves all empty as free', async () => {
     const { calls, user } = await openSettings({ body: { data: own } });
     const perCall = await screen.findByLabelText('Per call (USD)');
-    await user.type(perCall, '0.001');
+    await user.type(perCall, '0.0000001');
     await user.click(screen.getByRole('button', { name: 'Save price' }));
-    expect(await screen.findByText(/Enter an amount from 0 to/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/Enter an amount from 0 to 1,000 with at most 6 decimals/),
+    ).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
 
     await user.clear(perCall);
-    await user.type(perCall, '0.05');
+    await user.type(perCall, '0.002');
     await user.type(screen.getByLabelText('Per 1M input tokens (USD)'), '1.50');
     await user.click(screen.getByRole('button', { name: 'Save price' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(1));
     expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({
-      config: { price: { per_call: 5, per_1m_input_tokens: 150, per_1m_output_tokens: 0 } },
+      config: { price: { per_call: 2_000, per_1m_input_tokens: 1_500_000, per_1m_output_tokens: 0 } },
     });
 
     await user.clear(perCall);

@@ -1,7 +1,7 @@
 import type { TBodyOf } from '@air/shared/api';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { PRICE_MAX_MINOR } from '@air/shared/schemas/price';
+import { amountToMicros, microsToAmount, MICROS_PER_UNIT, PRICE_MAX_MICROS } from '@air/shared/schemas/price';
 import { errorText } from '@/components/form/error-text';
 import type { TFormValues } from '@/components/form/types';
 import { FORM_ERROR } from '@/components/form/use-body-form';
@@ -17,17 +17,8 @@ import { useEndpointConfigForm } from './use-endpoint-config-form';
 const FIELDS = ['per_call', 'per_1m_input_tokens', 'per_1m_output_tokens'] as const;
 type TField = (typeof FIELDS)[number];
 
-/** Minor units as the amount typed (`5` → `0.05`); empty for 0. */
-const toText = (minor: number | undefined) => (minor ? (minor / 100).toFixed(2) : '');
-
-/** A typed amount (`0.05`, `1`, `1,5`) in minor units, or null when it is not an amount of 2 decimals at most. */
-export function toMinor(text: string): number | null {
-  const value = text.trim().replace(',', '.');
-  if (value === '') return 0;
-  const match = /^(\d{1,7})(?:\.(\d{1,2}))?$/.exec(value);
-  if (!match) return null;
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-}
+/** Micros as the amount typed (`2000` → `0.002`); empty for 0. */
+const toText = (micros: number | undefined) => (micros ? microsToAmount(micros) : '');
 
 type TPriceValues = Record<TField, string>;
 
@@ -37,7 +28,7 @@ type TPriceValues = Record<TField, string>;
  */
 function priceBody(values: TPriceValues): TFormValues {
   const minor = Object.fromEntries(
-    FIELDS.map((field) => [field, toMinor(values[field]) ?? values[field]]),
+    FIELDS.map((field) => [field, amountToMicros(values[field]) ?? values[field]]),
   ) as Record<TField, number | string>;
   const price = FIELDS.every((field) => minor[field] === 0) ? null : minor;
   return { config: { price } };
@@ -88,7 +79,7 @@ export function EndpointPrice({
     const error = errors[field];
     if (!error) return undefined;
     if (error.type === 'server' || field === FORM_ERROR) return errorText(t, error, t('price.title'));
-    return t('price.invalid', { max: (PRICE_MAX_MINOR / 100).toLocaleString() });
+    return t('price.invalid', { max: (PRICE_MAX_MICROS / MICROS_PER_UNIT).toLocaleString() });
   };
 
   return (
@@ -111,7 +102,7 @@ export function EndpointPrice({
                 <Input
                   id={`price-${field}`}
                   inputMode="decimal"
-                  placeholder="0.00"
+                  placeholder="0.000000"
                   aria-invalid={errors[field] ? true : undefined}
                   aria-describedby={errors[field] ? `price-${field}-error` : undefined}
                   {...form.register(field)}
