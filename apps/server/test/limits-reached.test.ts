@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatewayStateOf } from '../src/gateway/state';
+import { checkLimitAlerts } from '../src/modules/usage/quota-warnings';
 import { periodOf } from '../src/modules/usage/service';
 import { newOwner, send } from './billing-helpers';
 import { createTestApp, type TTestApp } from './helpers';
@@ -120,5 +122,20 @@ describe('limits reached: key use and the limits state', () => {
     const owner = await caller('free', null);
     expect(await statuses(owner.key.full_key, owner.routeName, 2)).toEqual([200, 200]);
     expect(await get(owner.headers, '/api/account/usage/limits')).toMatchObject({ reached: [], refused: 0 });
+  });
+
+  it("a key's cap reached is notified once per period (limit alerts' key_calls), refusals not counted as used", async () => {
+    const owner = await caller('free', 2);
+    expect(await statuses(owner.key.full_key, owner.routeName, 1)).toEqual([200]);
+    await gatewayStateOf(t.app).meter.flush();
+    const ours = async () =>
+      (await checkLimitAlerts(t.app)).filter((sent) => sent.accountId === owner.accountId);
+    expect(await ours()).toEqual([{ accountId: owner.accountId, limit: 'key_calls', level: 50, to: [] }]);
+    expect(await statuses(owner.key.full_key, owner.routeName, 3)).toEqual([200, 429, 429]);
+    await gatewayStateOf(t.app).meter.flush();
+    expect(await ours()).toEqual([{ accountId: owner.accountId, limit: 'key_calls', level: 100, to: [] }]);
+    expect(await statuses(owner.key.full_key, owner.routeName, 2)).toEqual([429, 429]);
+    await gatewayStateOf(t.app).meter.flush();
+    expect(await ours()).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import {
   API_KEY_PREFIX,
   API_KEY_SCOPES,
@@ -130,6 +130,19 @@ export function keyNames(db: TDb, alias = 'key_names') {
   return db
     .select({ id: apiKeys.id, accountId: apiKeys.accountId, name: apiKeys.name })
     .from(apiKeys)
+    .as(alias);
+}
+
+/**
+ * Active keys with a cap of calls, by id with their account, for joining into one query (the limit
+ * alerts count each key's calls this period against its cap): a plain sub-select of `api_keys`
+ * with the columns `id`, `account_id`, `monthly_calls`. Usable in SQL text.
+ */
+export function cappedKeys(db: TDb, alias = 'capped_keys') {
+  return db
+    .select({ id: apiKeys.id, accountId: apiKeys.accountId, monthlyCalls: apiKeys.monthlyCalls })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.active, true), isNotNull(apiKeys.monthlyCalls)))
     .as(alias);
 }
 

@@ -6,6 +6,7 @@ import type { TDb } from '../../db/client';
 import type { TMailer } from '../../mail/mailer';
 import { entitlementsOf, lowestQuotaCallsMonth } from '../billing/service';
 import { accountNames, adminContacts } from '../membership/service';
+import { cappedKeys } from '../keys/service';
 import { isNotificationOn } from '../notification/service';
 import { rowsOf } from './insight';
 import { dayOf, periodOf } from './period';
@@ -84,6 +85,44 @@ async function planCallsUse(db: TDb, plans: TPlan[], now: number): Promise<TLimi
   }));
 }
 
+/** The zero uuid stands for a missing endpoint in usage_daily: a refused call, not counted to a cap. */
+const NO_ENDPOINT = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Each active key's calls this month against its cap (issue 38 item 2: a key's cap reached is
+ * told once), from the daily roll-up like the plan quota: the calls the cap counts are those with
+ * an endpoint (refusals are logged without one). Only keys past the lowest level leave SQL.
+ */
+async function keyCallsUse(db: TDb, now: number): Promise<TLimitUse[]> {
+  const date = new Date(now);
+  const monthStart = dayOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
+  const rows = await rowsOf<{
+    account_id: string;
+    account_name: string;
+    key_id: string;
+    cap: number;
+    calls: number;
+  }>(
+    db,
+    sql`select d.caller_account_id::text as account_id, a.name as account_name, k.id::text as key_id,
+        k.monthly_calls::float8 as cap, sum(d.calls)::float8 as calls
+      from usage_daily d
+      join ${cappedKeys(db, 'k')} on k.id = d.key_id and k.account_id = d.caller_account_id
+      join ${accountNames(db, 'a')} on a.id = d.caller_account_id and a.closed_at is null
+      where d.day >= ${monthStart}::date and d.endpoint_id <> ${NO_ENDPOINT}::uuid
+      group by d.caller_account_id, a.name, k.id, k.monthly_calls
+      having sum(d.calls) * 100 >= k.monthly_calls::bigint * ${QUOTA_WARNING_LEVELS[0]}`,
+  );
+  return rows.map((row) => ({
+    accountId: row.account_id,
+    accountName: row.account_name,
+    limit: 'key_calls',
+    keyId: row.key_id,
+    used: Number(row.calls),
+    cap: Number(row.cap),
+  }));
+}
+
 function claimKey(period: string, use: TLimitUse): string {
   return use.limit === 'plan_calls' ? period : `${period}:${use.limit}:${use.keyId ?? ''}`;
 }
@@ -139,7 +178,7 @@ async function notify(deps: TAlertDeps, use: TLimitUse, level: number): Promise<
 /** One pass over every limit source: claims and notifies what reached a new level this period. */
 export async function checkLimitAlerts(deps: TAlertDeps, now = Date.now()): Promise<TAlertSent[]> {
   const period = periodOf(now);
-  const uses = await planCallsUse(deps.db, deps.plans, now);
+  const uses = [...(await planCallsUse(deps.db, deps.plans, now)), ...(await keyCallsUse(deps.db, now))];
   const sent: TAlertSent[] = [];
   for (const use of uses) {
     const level = await claimLevel(deps.db, period, use);
