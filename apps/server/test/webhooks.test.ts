@@ -3,6 +3,9 @@ import { once } from 'node:events';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboundAgent } from '../src/lib/guarded-lookup';
+import { webhooks } from '../src/db/schema';
+import { encryptSecret } from '../src/lib/crypto';
+import { listDeliveries } from '../src/modules/webhooks/service';
 import { DeliveryWorker } from '../src/modules/webhooks/worker';
 import { createTestApp, type TTestApp } from './helpers';
 import { bearer, createActor, type TActor } from './support/actors';
@@ -145,6 +148,22 @@ describe('webhooks', () => {
         expect(response.json().inputError, url).toBe('url');
       }
       expect((await post('https://93.184.215.14/hook')).statusCode).toBe(201);
+      // A private literal saved before the rule applied (here: written directly) is never called.
+      receiver.received.length = 0;
+      const [hook] = await strict.db
+        .insert(webhooks)
+        .values({
+          accountId: owner.accountId,
+          url: receiver.url,
+          events: ['key.created'],
+          secretEnc: encryptSecret(strict.config.secret, 'whsec_AAAA'),
+        })
+        .returning();
+      await strict.app.webhooks.emit(owner.accountId, 'key.created', { key_id: 'k' });
+      await strict.app.webhooks.worker.run();
+      const [delivery] = await listDeliveries(strict.db, owner.accountId, hook!.id);
+      expect(delivery).toMatchObject({ status: 'pending', attempts: 1, error: 'EAI_PRIVATE' });
+      expect(receiver.received).toHaveLength(0);
     } finally {
       await strict.close();
     }
@@ -294,6 +313,7 @@ describe('webhooks', () => {
       db: t.db,
       secret: t.config.secret,
       agent,
+      allowPrivate: true,
       log: t.app.log,
       now: () => clock,
     });

@@ -29,7 +29,13 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const agent = outboundAgent(app.config.upstreamAllowPrivate);
-    const worker = new DeliveryWorker({ db: app.db, secret: app.config.secret, agent, log: app.log });
+    const worker = new DeliveryWorker({
+      db: app.db,
+      secret: app.config.secret,
+      agent,
+      allowPrivate: app.config.upstreamAllowPrivate,
+      log: app.log,
+    });
     const emit: TWebhooks['emit'] = async (accountId, type, data) => {
       try {
         if ((await enqueueEvent(app.db, accountId, type, data, worker.now())) > 0) worker.wake();

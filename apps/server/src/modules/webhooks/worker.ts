@@ -1,7 +1,9 @@
 import { request, type Dispatcher } from 'undici';
 import type { TLog } from '../../core/services';
 import type { TDb } from '../../db/client';
+import { isIP } from 'node:net';
 import { decryptSecret } from '../../lib/crypto';
+import { isPrivateAddress } from '../../lib/upstream-address';
 import { claimDue, nextDueAt, recordAttempt, type TClaimed, type TOutcome } from './queue';
 import { signedHeaders } from './signing';
 
@@ -17,6 +19,8 @@ export interface TWorkerOptions {
   secret: string;
   /** The upstreams' agent rule: guarded against private addresses unless they are allowed. */
   agent: Dispatcher;
+  /** UPSTREAM_ALLOW_PRIVATE: the agent checks resolved names; an IP literal is checked here. */
+  allowPrivate: boolean;
   log: TLog;
   /** The retry schedule's clock (tests move it instead of waiting hours). */
   now?: () => number;
@@ -97,6 +101,9 @@ export class DeliveryWorker {
   }
 
   private async send(claim: TClaimed): Promise<TOutcome> {
+    const host = new URL(claim.url).hostname.replace(/^\[|\]$/g, '');
+    if (!this.options.allowPrivate && isIP(host) !== 0 && isPrivateAddress(host))
+      return { ok: false, status: null, error: 'EAI_PRIVATE' };
     try {
       const secret = decryptSecret(this.options.secret, claim.secretEnc);
       const answer = await request(claim.url, {
