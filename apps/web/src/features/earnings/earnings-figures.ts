@@ -1,5 +1,5 @@
 import type { TEarnings, TEarningsRow } from '@air/shared/schemas/marketplace';
-import type { TPrice } from '@air/shared/schemas/price';
+import { microsToAmount, type TPrice } from '@air/shared/schemas/price';
 import { csvText } from '@/lib/csv';
 import { numberFormat } from '@/lib/format-number';
 
@@ -65,9 +65,9 @@ export function totalsOf(rows: TEarningsRow[]): TEarningsTotals {
   );
 }
 
-/** A price as the CSV holds it: its three parts as decimals of the currency. */
+/** A price as the CSV holds it: its three parts (micros) as decimals of the currency, up to 6. */
 function priceCells(price: TPrice): string[] {
-  return [price.per_call, price.per_1m_input_tokens, price.per_1m_output_tokens].map(minorToDecimal);
+  return [price.per_call, price.per_1m_input_tokens, price.per_1m_output_tokens].map(microsToAmount);
 }
 
 /**

@@ -21,7 +21,7 @@ const EARNINGS: TEarnings = {
     {
       period: '2026-11',
       route_name: 'acme/echo',
-      price: { per_call: 5, per_1m_input_tokens: 0, per_1m_output_tokens: 0 },
+      price: { per_call: 50_000, per_1m_input_tokens: 0, per_1m_output_tokens: 0 },
       calls: 1234,
       paying_accounts: 3,
       gross: 6170,
@@ -31,7 +31,7 @@ const EARNINGS: TEarnings = {
     {
       period: '2026-11',
       route_name: 'acme/chat',
-      price: { per_call: 0, per_1m_input_tokens: 150, per_1m_output_tokens: 600 },
+      price: { per_call: 0, per_1m_input_tokens: 1_500_000, per_1m_output_tokens: 6_000_000 },
       calls: 10,
       paying_accounts: 1,
       gross: 123457,
@@ -41,7 +41,7 @@ const EARNINGS: TEarnings = {
     {
       period: '2026-10',
       route_name: 'acme/echo',
-      price: { per_call: 4, per_1m_input_tokens: 0, per_1m_output_tokens: 0 },
+      price: { per_call: 40_000, per_1m_input_tokens: 0, per_1m_output_tokens: 0 },
       calls: 100,
       paying_accounts: 2,
       gross: 400,
@@ -236,7 +236,7 @@ describe('/account/earnings', () => {
     const priced = endpointFixture({
       isShared: true,
       config: routingConfigFixture('https://upstream.example/v1', {
-        price: { per_call: 5, per_1m_input_tokens: 0, per_1m_output_tokens: 0 },
+        price: { per_call: 50_000, per_1m_input_tokens: 0, per_1m_output_tokens: 0 },
       }),
     });
     mockFetch({

@@ -1,4 +1,4 @@
-import type { TPrice } from '@air/shared/schemas/price';
+import { microsToAmount, type TPrice } from '@air/shared/schemas/price';
 
 /** Minor units of a two-decimal currency as money (`$0.05`), in the page's language. */
 export function formatMinor(minor: number, currency: string, locale: string): string {
@@ -8,6 +8,19 @@ export function formatMinor(minor: number, currency: string, locale: string): st
     minimumFractionDigits: 2,
     maximumFractionDigits: 2,
   }).format(minor / 100);
+}
+
+/**
+ * A price part in micros (millionths of the main unit, decision 043) as money with 2 to 6
+ * decimals (`$0.002`, `$1.50`), in the page's language.
+ */
+export function formatMicros(micros: number, currency: string, locale: string): string {
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 6,
+  }).format(microsToAmount(micros) as Intl.StringNumericLiteral);
 }
 
 /** The parts of a price worth showing (a zero part is left out), as [key, amount] pairs. */

@@ -13,7 +13,7 @@ function item(patch: Partial<TMarketplaceItem> = {}): TMarketplaceItem {
     route_type: 'model',
     provider: { name: 'Acme Labs', slug: 'acme' },
     description: 'Answers questions about tides',
-    price: { per_call: 5, per_1m_input_tokens: 150, per_1m_output_tokens: 0 },
+    price: { per_call: 50_000, per_1m_input_tokens: 1_500_000, per_1m_output_tokens: 0 },
     currency: 'usd',
     currency_symbol: '$',
     stats: { calls_7d: 1234, success_rate_7d: 0.995, p50_ms_7d: 41.6 },

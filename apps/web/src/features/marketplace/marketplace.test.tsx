@@ -14,7 +14,7 @@ const listed: TMarketplaceItem[] = Array.from({ length: 10 }, (_, i) => ({
   route_type: types[i % 3]!,
   provider: { name: `Org ${i + 1}`, slug: `org${i + 1}` },
   description: 'A very long description of this endpoint',
-  price: i === 0 ? { per_call: 5, per_1m_input_tokens: 0, per_1m_output_tokens: 0 } : null,
+  price: i === 0 ? { per_call: 50_000, per_1m_input_tokens: 0, per_1m_output_tokens: 0 } : null,
   currency: 'usd',
   currency_symbol: '$',
   stats: { calls_7d: 1234, success_rate_7d: 0.5, p50_ms_7d: 80 },

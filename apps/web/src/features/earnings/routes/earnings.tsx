@@ -22,6 +22,7 @@ import {
   totalsOf,
 } from '../earnings-figures';
 import { earningsQuery, pricedEndpointsQuery } from '../earnings-api';
+import { formatMicros } from '@/features/marketplace/catalog-format';
 import { FilterSelect } from '@/components/ui/filter-select';
 import { LoadingStatus } from '@/components/ui/loading-status';
 
@@ -149,7 +150,7 @@ function NoEarnings() {
   );
 }
 
-/** A line's price: each priced part, `$0.05 per call · $1.50 per 1M input tokens`. */
+/** A line's price (micros): each priced part, `$0.002 per call · $1.50 per 1M input tokens`. */
 function PriceText({ price, currency }: { price: TPrice; currency: string }) {
   const { t, i18n } = useTranslation('earnings');
   const parts = [
@@ -157,12 +158,12 @@ function PriceText({ price, currency }: { price: TPrice; currency: string }) {
     ['perInput', price.per_1m_input_tokens],
     ['perOutput', price.per_1m_output_tokens],
   ] as const;
-  const shown = parts.filter(([, minor]) => minor > 0);
+  const shown = parts.filter(([, micros]) => micros > 0);
   if (shown.length === 0) return <>{t('price.free')}</>;
   return (
     <>
       {shown
-        .map(([key, minor]) => t(`price.${key}`, { amount: formatAmount(minor, currency, i18n.language) }))
+        .map(([key, micros]) => t(`price.${key}`, { amount: formatMicros(micros, currency, i18n.language) }))
         .join(' · ')}
     </>
   );

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { TPrice } from '@air/shared/schemas/price';
-import { formatMinor, priceParts } from '../catalog-format';
+import { formatMicros, priceParts } from '../catalog-format';
 
 /** "Free", or each priced part: `$0.05 per call · $1.50 per 1M input tokens`. */
 export function PriceLabel({ price, currency }: { price: TPrice | null; currency: string }) {
@@ -10,7 +10,9 @@ export function PriceLabel({ price, currency }: { price: TPrice | null; currency
   return (
     <span data-testid="price">
       {parts
-        .map(([key, amount]) => t(`catalog.${key}`, { amount: formatMinor(amount, currency, i18n.language) }))
+        .map(([key, amount]) =>
+          t(`catalog.${key}`, { amount: formatMicros(amount, currency, i18n.language) }),
+        )
         .join(' · ')}
     </span>
   );
