@@ -259,7 +259,15 @@ export function Playground({ routeName }: { routeName: string }) {
                   t('playground.completionTokens'),
                   result.completionTokens === null ? '—' : number.format(result.completionTokens),
                 ],
-                [t('playground.route'), answeredBy(result, routeName, t)],
+                [
+                  t('playground.route'),
+                  // Marked when another route (a fallback) answered.
+                  result.route === null
+                    ? '—'
+                    : result.route === routeName
+                      ? result.route
+                      : t('playground.fallback', { route: result.route }),
+                ],
                 [
                   t('playground.attempts'),
                   result.attempts === null
@@ -293,10 +301,4 @@ export function Playground({ routeName }: { routeName: string }) {
       )}
     </form>
   );
-}
-
-/** The route that answered, marked when it is a fallback (not the route asked). */
-function answeredBy(result: TPlaygroundResult, asked: string, t: (key: string, options?: object) => string) {
-  if (result.route === null) return '—';
-  return result.route === asked ? result.route : t('playground.fallback', { route: result.route });
 }
