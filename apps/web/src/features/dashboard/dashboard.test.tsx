@@ -297,8 +297,10 @@ describe('dashboard "Get started" checklist', () => {
     ).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Create an API key' })).not.toBeInTheDocument();
     await waitFor(() => expect(calls.map((call) => call.url)).toContain('/api/aiendpoint'));
+    // The limits reached (any member may read them, as the overview).
     expect([...new Set(calls.map((call) => `${call.method} ${call.url}`))].sort()).toEqual([
       'GET /api/account/overview',
+      'GET /api/account/usage/limits',
       'GET /api/aiendpoint',
     ]);
     expect(warn).not.toHaveBeenCalled();

@@ -162,4 +162,36 @@ describe('/account/usage', () => {
     expect(cells).toContain('route_not_found');
     expect(row).toHaveAttribute('data-status', '404');
   });
+
+  it('lists a call refused for a limit as refused before routing, with its code (issue 38 item 2)', async () => {
+    renderUsage({
+      items: [
+        {
+          id: 'call-429',
+          time: '2026-11-02T12:05:09.000Z',
+          endpoint_id: null,
+          route_name: null,
+          key_id: '00000000-0000-4000-8000-000000000002',
+          key_name: 'CI key',
+          status: 429,
+          latency_ms: 1,
+          prompt_tokens: null,
+          completion_tokens: null,
+          tokens_estimated: false,
+          streamed: false,
+          error_code: 'key_quota_exceeded',
+          attempts: 0,
+          cache_hit: false,
+        },
+      ],
+      next_cursor: null,
+    });
+    const log = await screen.findByRole('table', { name: 'Request log' });
+    const [, row] = within(log).getAllByRole('row');
+    const cells = within(row!)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(cells[1]).toBe('(refused before routing)');
+    expect(cells).toContain('key_quota_exceeded');
+  });
 });

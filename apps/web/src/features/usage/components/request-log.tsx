@@ -120,7 +120,12 @@ export function RequestLog({
                   <TableCell className="whitespace-nowrap">{formatDateTime(item.time, locale)}</TableCell>
                   <TableCell className="font-mono text-xs">
                     {item.route_name ??
-                      (item.endpoint_id === null ? t('log.unknownRoute') : t('log.deleted'))}
+                      (item.endpoint_id !== null
+                        ? t('log.deleted')
+                        : // A 402 or 429 without endpoint is a refusal for a limit, before routing.
+                          item.status === 402 || item.status === 429
+                          ? t('log.refusedBeforeRouting')
+                          : t('log.unknownRoute'))}
                   </TableCell>
                   <TableCell>{item.key_name ?? t('log.deleted')}</TableCell>
                   <TableCell>
