@@ -41,7 +41,7 @@ describe.runIf(process.env.AIR_TEST_DB !== 'postgres')('the embedded database un
       dataDir: path.join(dir, 'db'),
       loadDataDir: new Blob([readFileSync(info.dumpFile)]),
     });
-    const db = drizzle(client, { schema }) as unknown as TDb;
+    const db: TDb = drizzle(client, { schema });
     // No plan row yet (the server writes them at start): a null plan is the free plan.
     const account = await insertAccount(db, 'Killed', null);
     const key = await insertKey(db, SECRET, account.id);

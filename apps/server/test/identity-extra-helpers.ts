@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { TCaller } from '../src/core/services';
 import { eq } from 'drizzle-orm';
 import type { TApp } from '../src/app';
 import { accounts, accountUsers, mailOutbox, users } from '../src/db/schema';
@@ -37,11 +37,13 @@ export async function createUser(
 
 /** A signed-in session token for `userId`, as the identity core would hand out. */
 export async function sessionTokenFor(app: TApp, userId: string): Promise<string> {
-  const request = {
+  const request: TCaller = {
     ip: '127.0.0.1',
+    locale: 'en',
     headers: { 'user-agent': 'vitest' },
+    auth: null,
     log: app.log,
-  } as unknown as FastifyRequest;
+  };
   return (await completeSignIn(app, request, { userId })).token;
 }
 

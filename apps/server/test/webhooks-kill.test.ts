@@ -24,7 +24,8 @@ async function openDb(dir: string, dumpFile?: string) {
     dataDir: path.join(dir, 'db'),
     ...(dumpFile ? { loadDataDir: new Blob([readFileSync(dumpFile)]) } : {}),
   });
-  return { client, db: drizzle(client, { schema }) as unknown as TDb };
+  const db: TDb = drizzle(client, { schema });
+  return { client, db };
 }
 
 /*

@@ -7,13 +7,13 @@ import { apiKeyOf, BEARER, isUnexpired, type TAuth, type TKeyAuth } from './cred
  * console session (`auth`, frozen and shared by every request of that key or session), or none;
  * `keyExpired` when the request named a key that exists but expired (refused saying so).
  */
-export interface TCaller {
+export interface TAuthenticatedCaller {
   readonly auth: TAuth | null;
   readonly keyExpired: boolean;
 }
 
-const NOBODY: TCaller = Object.freeze({ auth: null, keyExpired: false });
-const EXPIRED: TCaller = Object.freeze({ auth: null, keyExpired: true });
+const NOBODY: TAuthenticatedCaller = Object.freeze({ auth: null, keyExpired: false });
+const EXPIRED: TAuthenticatedCaller = Object.freeze({ auth: null, keyExpired: true });
 
 /** Which credentials a door takes: the gateway takes keys only (a session token is no gateway credential). */
 export type TCredentialKinds = 'keys' | 'keys-and-sessions';
@@ -31,7 +31,7 @@ function bearerOf(headers: IncomingHttpHeaders): string | null {
  * promise. An unknown key past its address's look-up budget throws (or rejects) a 429 AppError.
  */
 export function createAuthenticateCaller(app: FastifyInstance) {
-  const ofKey = (key: TKeyAuth | null): TCaller => {
+  const ofKey = (key: TKeyAuth | null): TAuthenticatedCaller => {
     if (key === null) return NOBODY;
     if (!isUnexpired(key)) return EXPIRED;
     return Object.freeze({ auth: key, keyExpired: false });
@@ -40,7 +40,7 @@ export function createAuthenticateCaller(app: FastifyInstance) {
     headers: IncomingHttpHeaders,
     client: { readonly ip: string },
     kinds: TCredentialKinds,
-  ): TCaller | Promise<TCaller> {
+  ): TAuthenticatedCaller | Promise<TAuthenticatedCaller> {
     const rawKey = apiKeyOf(headers);
     if (rawKey !== null) {
       const key = app.resolveApiKey(rawKey, client);
@@ -51,7 +51,9 @@ export function createAuthenticateCaller(app: FastifyInstance) {
     if (token === null) return NOBODY;
     return app
       .resolveSession(token)
-      .then((session): TCaller => (session ? Object.freeze({ auth: session, keyExpired: false }) : NOBODY));
+      .then((session): TAuthenticatedCaller =>
+        session ? Object.freeze({ auth: session, keyExpired: false }) : NOBODY,
+      );
   };
 }
 

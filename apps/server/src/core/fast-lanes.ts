@@ -25,7 +25,14 @@ export function serverWithFastLanes(
   handler: FastifyServerFactoryHandler,
   fastifyOptions: Record<string, unknown>,
 ): http.Server {
-  const options = fastifyOptions as unknown as TServerOptions;
+  // Fastify hands its own options object, typed loosely: these are the fields it always fills in.
+  const options: TServerOptions = {
+    http: fastifyOptions.http as http.ServerOptions | undefined,
+    keepAliveTimeout: fastifyOptions.keepAliveTimeout as number,
+    requestTimeout: fastifyOptions.requestTimeout as number,
+    connectionTimeout: fastifyOptions.connectionTimeout as number,
+    maxRequestsPerSocket: fastifyOptions.maxRequestsPerSocket as number | null | undefined,
+  };
   const lanes = new Map<string, TFastLane>();
   const server = http.createServer(options.http ?? {}, (request, response) => {
     if (request.method === 'POST') {

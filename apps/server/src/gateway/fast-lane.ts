@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { TAuth } from '../core/credentials';
-import type { TCaller } from '../core/authenticate';
+import type { TAuthenticatedCaller } from '../core/authenticate';
 import { clientIp, type TTrust } from '../core/client-ip';
 import type { TFastLane } from '../core/fast-lanes';
 import { genReqId } from '../core/request-context';
@@ -50,7 +50,12 @@ export function createFastLane(app: FastifyInstance, invoke: TInvoke, bodyLimit:
   const trust = app.clientTrust;
   const instance = app.config.instanceName;
 
-  function withCaller(request: LaneRequest, caller: TCaller, raw: IncomingMessage, res: ServerResponse) {
+  function withCaller(
+    request: LaneRequest,
+    caller: TAuthenticatedCaller,
+    raw: IncomingMessage,
+    res: ServerResponse,
+  ) {
     request.auth = caller.auth;
     request.keyExpired = caller.keyExpired;
     readBody(request, raw, res);

@@ -8,7 +8,7 @@ import { registerMessages } from '../i18n';
 import { AppError } from '../lib/app-error';
 import { MissBudget, UNKNOWN_LOOKUPS_PER_MINUTE } from '../lib/miss-budget';
 import '../i18n/identity';
-import { createAuthenticateCaller, type TCaller } from '../core/authenticate';
+import { createAuthenticateCaller, type TAuthenticatedCaller } from '../core/authenticate';
 
 registerMessages({
   en: {
@@ -90,7 +90,7 @@ export default fp(
     app.decorateRequest('auth', null);
     app.decorateRequest('keyExpired', false);
     app.decorate('authenticateCaller', createAuthenticateCaller(app));
-    const take = (request: FastifyRequest, caller: TCaller) => {
+    const take = (request: FastifyRequest, caller: TAuthenticatedCaller) => {
       request.auth = caller.auth;
       request.keyExpired = caller.keyExpired;
     };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { TCaller } from '../../src/core/services';
 import type { TRole } from '@air/shared/permissions';
 import type { TApiKeyScope } from '@air/shared/schemas/api-key';
 import { accounts, accountUsers, users } from '../../src/db/schema';
@@ -56,11 +57,13 @@ export async function createActor(app: FastifyInstance, options: TCreateActorOpt
     .values({ accountId, userId: user!.id, permission: options.role ?? 'owner' });
 
   // The sign-in service only reads the client's address and device and logs through the request.
-  const request = {
+  const request: TCaller = {
     ip: '127.0.0.1',
+    locale: 'en',
     headers: { 'user-agent': 'air-test' },
+    auth: null,
     log: app.log,
-  } as unknown as FastifyRequest;
+  };
   const signedIn = await completeSignIn(app, request, { userId: user!.id, accountId });
   return { token: signedIn.token, userId: user!.id, accountId, email };
 }

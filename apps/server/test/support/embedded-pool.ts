@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll } from 'vitest';
 import { embeddedOf, openDatabase, type TDatabase } from '../../src/db/client';
+import { rowsOf } from '../../src/modules/usage/insight';
 
 /*
  * Embedded databases reused by the test apps of one vitest worker (the server project runs its
@@ -52,8 +53,8 @@ const SCHEMA_FINGERPRINT = sql`
   ) as everything`;
 
 async function fingerprint(database: TDatabase): Promise<string> {
-  const result = await database.db.execute<{ schema: string }>(SCHEMA_FINGERPRINT);
-  return (result as unknown as { rows: { schema: string }[] }).rows[0]!.schema;
+  const [row] = await rowsOf<{ schema: string }>(database.db, SCHEMA_FINGERPRINT);
+  return row!.schema;
 }
 
 /** An empty migrated embedded database: one given back by an earlier test, or a new one. */
@@ -62,13 +63,14 @@ export async function takeEmbeddedDatabase(dataDir: string, dump: Blob): Promise
   if (reused) return reused.database;
   const database = await openDatabase({ databaseUrl: undefined, dataDir }, { loadDataDir: dump });
   try {
-    const tables = await database.db.execute<{ name: string }>(
+    const tables = await rowsOf<{ name: string }>(
+      database.db,
       sql`select quote_ident(tablename) as name from pg_tables where schemaname = 'public'`,
     );
     known.set(database, {
       database,
       schema: await fingerprint(database),
-      tables: (tables as unknown as { rows: { name: string }[] }).rows.map((row) => row.name),
+      tables: tables.map((row) => row.name),
     });
   } catch (error) {
     await database.close();

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, waitFor } from '@testing-library/react';
-import type { LoaderFunction, LoaderFunctionArgs, RouteObject } from 'react-router';
+import {
+  RouterContextProvider,
+  type LoaderFunction,
+  type LoaderFunctionArgs,
+  type RouteObject,
+} from 'react-router';
 import { permissionsFor } from '@air/shared/permissions';
 import { buildRoutes } from '@/app/router';
 import { mockApi } from '@/features/account/test/page-harness';
@@ -17,7 +22,14 @@ function loaderOf(path: string): LoaderFunction {
 }
 
 function navigate(path: string, url: string, params: Record<string, string> = {}) {
-  const args = { request: new Request(`http://localhost${url}`), params } as unknown as LoaderFunctionArgs;
+  const request = new Request(`http://localhost${url}`);
+  const args: LoaderFunctionArgs = {
+    request,
+    url: new URL(request.url),
+    pattern: path,
+    params,
+    context: new RouterContextProvider(),
+  };
   return loaderOf(path)(args);
 }
 

@@ -20,7 +20,7 @@ describe('call', () => {
   });
 
   it('sends the declared method and body and answers the declared shape', async () => {
-    const fetch = vi.fn(
+    const fetch = vi.fn<typeof globalThis.fetch>(
       async () =>
         new Response(JSON.stringify({ data: { invited: ['a@x.io'], resent: [], invites: [] } }), {
           status: 200,
@@ -30,7 +30,7 @@ describe('call', () => {
     vi.stubGlobal('fetch', fetch);
     const res = await call('POST /api/invite', { body: { email: 'a@x.io', permission: 'admin' } });
     expect(res.data?.invited).toEqual(['a@x.io']);
-    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    const [url, init = {}] = fetch.mock.calls[0]!;
     expect(url).toBe('/api/invite');
     expect(init.method).toBe('POST');
     expect(JSON.parse(String(init.body))).toEqual({ email: 'a@x.io', permission: 'admin' });

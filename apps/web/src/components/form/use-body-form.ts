@@ -4,6 +4,7 @@ import {
   type DefaultValues,
   type FieldErrors,
   type FieldValues,
+  type Path,
   type Resolver,
   type UseFormReturn,
 } from 'react-hook-form';
@@ -90,7 +91,9 @@ export function useBodySubmit<V extends FieldValues, K extends TWriteCall>(
     fieldOf: (path: string, values: V) => string | undefined;
   },
 ) {
-  const setError = form.setError as unknown as UseFormReturn<TFormValues>['setError'];
+  // The submit hook names fields by string path; this form's paths are V's.
+  const setError: UseFormReturn<TFormValues>['setError'] = (name, error, options) =>
+    form.setError(name as Path<V>, error, options);
   return useFormSubmit(
     { setError },
     {

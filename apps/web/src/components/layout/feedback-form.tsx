@@ -53,7 +53,8 @@ export function FeedbackForm({
   });
   useEffect(
     () => () => {
-      draft.current = form.getValues() as unknown as TFeedbackDraft;
+      const values = form.getValues();
+      draft.current = { rating: String(values.rating ?? ''), comment: String(values.comment ?? '') };
     },
     [draft, form],
   );
