@@ -32,6 +32,38 @@ const ANSWER = Buffer.from(
     usage: { prompt_tokens: 9, completion_tokens: 9, total_tokens: 18 },
   }),
 );
+// The Responses API's and embeddings' answers (issue 39), by path: a sibling of /chat/completions.
+const RESPONSE = Buffer.from(
+  JSON.stringify({
+    id: 'resp-bench',
+    object: 'response',
+    created_at: 1700000000,
+    status: 'completed',
+    model: 'gpt-4o',
+    output: [
+      {
+        type: 'message',
+        id: 'msg-bench',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Hello! How can I help you today?', annotations: [] }],
+      },
+    ],
+    usage: { input_tokens: 9, output_tokens: 9, total_tokens: 18 },
+  }),
+);
+const EMBEDDING = Buffer.from(
+  JSON.stringify({
+    object: 'list',
+    data: [{ object: 'embedding', index: 0, embedding: Array.from({ length: 64 }, (_, i) => i / 64) }],
+    model: 'text-embedding-3-small',
+    usage: { prompt_tokens: 2, total_tokens: 2 },
+  }),
+);
+const ANSWERS = new Map([
+  ['/v1/responses', RESPONSE],
+  ['/v1/embeddings', EMBEDDING],
+]);
 const chunk = (text) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1700000000, model: 'gpt-4o', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`;
 const STREAM_MARK = Buffer.from('"stream":true');
@@ -48,8 +80,9 @@ function answer(req, res, body) {
     };
     return next();
   }
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': ANSWER.length });
-  res.end(ANSWER);
+  const json = ANSWERS.get(req.url.split('?')[0]) ?? ANSWER;
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': json.length });
+  res.end(json);
 }
 
 const server = createServer((req, res) => {

@@ -90,6 +90,14 @@ export function printReport(measured) {
       `  routing c=${low}: routed p50 ${cell(figure('AIR-routed', low, 'p50'), 3)} ms vs plain ${cell(figure('AIR', low, 'p50'), 3)} ms, added ${fmt(added, 3)} ms (target <= 0.05: ${check(added <= 0.05)}); c=${high}: routed / plain ${cell(ratios, 1)} % (target >= 95 %: ${check(median(ratios) >= 95)})`,
     );
   }
+  for (const name of ['AIR-embeddings', 'AIR-responses']) {
+    if (!has('AIR', name)) continue;
+    const added = median(paired(name, 'AIR', low, 'p50'));
+    const ratios = paired(name, 'AIR', high, 'rps', true).map((ratio) => ratio * 100);
+    console.log(
+      `  ${name.slice(4)} c=${low}: p50 added over chat ${fmt(added, 3)} ms (target <= 0.05: ${check(added <= 0.05)}); c=${high}: ${name.slice(4)} / chat ${cell(ratios, 1)} %`,
+    );
+  }
   if (has('AIR', 'AIR-priced')) {
     const added = median(paired('AIR-priced', 'AIR', low, 'p50'));
     const ratios = paired('AIR-priced', 'AIR', high, 'rps', true).map((ratio) => ratio * 100);

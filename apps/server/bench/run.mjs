@@ -237,6 +237,24 @@ let targets = [
     pid: air.child.pid,
   },
 ];
+// The other OpenAI protocols on the same plain route (contract 6c): its URL's siblings upstream.
+const airBase = `http://127.0.0.1:${air.info.port}/api/v1`;
+targets.push(
+  {
+    name: 'AIR-embeddings',
+    url: `${airBase}/embeddings`,
+    headers: airHeaders,
+    body: JSON.stringify({ model: air.info.route, input: 'Hello' }),
+    pid: air.child.pid,
+  },
+  {
+    name: 'AIR-responses',
+    url: `${airBase}/responses`,
+    headers: airHeaders,
+    body: JSON.stringify({ model: air.info.route, input: 'Hello' }),
+    pid: air.child.pid,
+  },
+);
 if (air.info.priced)
   targets.push({
     // Another account's priced, public route (contract 5a): the caller has a card on file and a
