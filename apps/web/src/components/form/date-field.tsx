@@ -67,7 +67,11 @@ export function DateField({
           disabled={disabled}
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy}
-          className={cn('w-[280px] justify-start text-left font-normal', !shown && 'text-muted-foreground')}
+          // A block, like the other fields' controls: inline, it sat beside its label.
+          className={cn(
+            'flex w-[280px] max-w-full justify-start text-left font-normal',
+            !shown && 'text-muted-foreground',
+          )}
         >
           <CalendarIcon aria-hidden="true" />
           {shown ?? placeholder ?? t('form.date.placeholder')}
