@@ -152,6 +152,18 @@ export default {
       from: { path: '^apps/server/src/gateway/', pathNot: TESTS },
       to: { path: `^apps/server/src/(?:(?:plugins|cli)/|${ENTRIES})` },
     },
+    {
+      name: 'console-blocks-not-features',
+      severity: 'error',
+      comment:
+        "The console's building blocks (lib/, components/) import no feature and no app shell: a " +
+        'feature hands a block what it needs (architecture item 14).',
+      from: {
+        path: '^apps/web/src/(?:lib|components)/',
+        pathNot: ['\\.test\\.tsx?$', '^apps/web/src/test/'],
+      },
+      to: { path: '^apps/web/src/(?:features|app)/' },
+    },
     ...tableRules,
     {
       name: 'outside-modules-no-owned-tables',

@@ -2,7 +2,7 @@ import { Suspense, useEffect, useEffectEvent } from 'react';
 import { Outlet, useLocation, useNavigate, useRevalidator } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AppProviders } from '@/app/providers';
-import { useRouteHandle } from '@/app/route-handle';
+import { useRouteHandle } from '@/lib/route-handle';
 import { checkAuth, getSession } from '@/lib/session';
 
 /** Keeps document.title on the current page's title, in the current language. */

@@ -5,7 +5,7 @@ import { guardLoader, isForbidden } from '@/app/guard';
 import { startPreload } from '@/app/route-preload';
 import { Root } from '@/app/root';
 import { RouteError } from '@/app/route-error';
-import type { TRouteHandle } from '@/app/route-handle';
+import type { TRouteHandle } from '@/lib/route-handle';
 
 type TModule = Promise<{ default: ComponentType }>;
 

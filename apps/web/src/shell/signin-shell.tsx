@@ -9,7 +9,7 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import AuthLayout from '@/layouts/auth-layout';
 import SigninPage from '@/features/auth/routes/signin';
 import { SHELL_ID } from '@/app/shell';
-import type { TRouteHandle } from '@/app/route-handle';
+import type { TRouteHandle } from '@/lib/route-handle';
 import { LOCALES, type TLocale } from '@/lib/i18n';
 
 // The catalogues the sign-in page reads (the app loads the same files lazily, lib/i18n.ts).

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRouteHandle } from '@/app/route-handle';
+import { useRouteHandle } from '@/lib/route-handle';
 import { cn } from '@/lib/utils';
 
 /** The page's title as its heading (from the route table), with optional content beside it. */
