@@ -10,7 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { TRoutingConfig } from '@air/shared/schemas/aiendpoint';
+import type { TEndpointProtocol, TRoutingConfig } from '@air/shared/schemas/aiendpoint';
 import { accounts } from './accounts';
 
 export const routeTypeEnum = pgEnum('route_type', ['agent', 'model', 'datasource']);
@@ -37,8 +37,10 @@ export const aiEndpoints = pgTable(
     upstreamModel: text('upstream_model'),
     upstreamTimeoutMs: integer('upstream_timeout_ms'),
     upstreamHeadersEnc: text('upstream_headers_enc'),
+    /** The OpenAI protocols it serves (contract 6c); null for every one its URL serves. */
+    protocols: text('protocols').array().$type<TEndpointProtocol[]>(),
     /**
-     * The marketplace price (contract 5a), minor units of the billing currency: all three set, or
+     * The marketplace price (contract 5a), micros of the billing currency: all three set, or
      * all null for free. Applies to calls from other accounts, from the next metered call.
      */
     pricePerCall: integer('price_per_call'),
