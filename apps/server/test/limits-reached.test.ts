@@ -6,6 +6,7 @@ import { gatewayStateOf } from '../src/gateway/state';
 import { checkLimitAlerts } from '../src/modules/usage/quota-warnings';
 import { periodOf } from '../src/modules/usage/service';
 import { newOwner, send } from './billing-helpers';
+import { lastMail } from './identity-helpers';
 import { createTestApp, type TTestApp } from './helpers';
 import { insertEndpoint, startMockUpstream, writeTestPlans, type TMockUpstream } from './gateway-fixtures';
 import { chatOverHttp } from './marketplace-helpers';
@@ -130,10 +131,18 @@ describe('limits reached: key use and the limits state', () => {
     await gatewayStateOf(t.app).meter.flush();
     const ours = async () =>
       (await checkLimitAlerts(t.app)).filter((sent) => sent.accountId === owner.accountId);
-    expect(await ours()).toEqual([{ accountId: owner.accountId, limit: 'key_calls', level: 50, to: [] }]);
+    expect(await ours()).toEqual([
+      { accountId: owner.accountId, limit: 'key_calls', level: 50, to: [owner.email] },
+    ]);
     expect(await statuses(owner.key.full_key, owner.routeName, 3)).toEqual([200, 429, 429]);
     await gatewayStateOf(t.app).meter.flush();
-    expect(await ours()).toEqual([{ accountId: owner.accountId, limit: 'key_calls', level: 100, to: [] }]);
+    expect(await ours()).toEqual([
+      { accountId: owner.accountId, limit: 'key_calls', level: 100, to: [owner.email] },
+    ]);
+    // The mail names the key (issue 42 item 3: a mail to the admins for each limit).
+    const mail = await lastMail(t.app, owner.email, 'quota_warning');
+    expect(mail?.subject).toContain(`API key Capped`);
+    expect(mail?.subject).toContain('has used all of its monthly calls');
     expect(await statuses(owner.key.full_key, owner.routeName, 2)).toEqual([429, 429]);
     await gatewayStateOf(t.app).meter.flush();
     expect(await ours()).toEqual([]);

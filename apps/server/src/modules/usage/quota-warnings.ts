@@ -6,7 +6,7 @@ import type { TDb } from '../../db/client';
 import type { TMailer } from '../../mail/mailer';
 import { entitlementsOf, lowestQuotaCallsMonth } from '../billing/service';
 import { accountNames, adminContacts } from '../membership/service';
-import { cappedKeys } from '../keys/service';
+import { cappedKeys, keyNames } from '../keys/service';
 import { isNotificationOn } from '../notification/service';
 import { rowsOf } from './insight';
 import { dayOf, periodOf } from './period';
@@ -30,8 +30,9 @@ export interface TLimitUse {
   accountId: string;
   accountName: string;
   limit: TLimitName;
-  /** The key the limit is a key's. */
+  /** The key the limit is a key's, and its name (for the mail). */
   keyId?: string;
+  keyName?: string;
   used: number;
   cap: number;
 }
@@ -100,17 +101,19 @@ async function keyCallsUse(db: TDb, now: number): Promise<TLimitUse[]> {
     account_id: string;
     account_name: string;
     key_id: string;
+    key_name: string;
     cap: number;
     calls: number;
   }>(
     db,
     sql`select d.caller_account_id::text as account_id, a.name as account_name, k.id::text as key_id,
-        k.monthly_calls::float8 as cap, sum(d.calls)::float8 as calls
+        n.name as key_name, k.monthly_calls::float8 as cap, sum(d.calls)::float8 as calls
       from usage_daily d
       join ${cappedKeys(db, 'k')} on k.id = d.key_id and k.account_id = d.caller_account_id
+      join ${keyNames(db, 'n')} on n.id = k.id
       join ${accountNames(db, 'a')} on a.id = d.caller_account_id and a.closed_at is null
       where d.day >= ${monthStart}::date and d.endpoint_id <> ${NO_ENDPOINT}::uuid
-      group by d.caller_account_id, a.name, k.id, k.monthly_calls
+      group by d.caller_account_id, a.name, k.id, n.name, k.monthly_calls
       having sum(d.calls) * 100 >= k.monthly_calls::bigint * ${QUOTA_WARNING_LEVELS[0]}`,
   );
   return rows.map((row) => ({
@@ -118,6 +121,7 @@ async function keyCallsUse(db: TDb, now: number): Promise<TLimitUse[]> {
     accountName: row.account_name,
     limit: 'key_calls',
     keyId: row.key_id,
+    keyName: row.key_name,
     used: Number(row.calls),
     cap: Number(row.cap),
   }));
@@ -150,8 +154,9 @@ async function notify(deps: TAlertDeps, use: TLimitUse, level: number): Promise<
     ...(use.keyId ? { key_id: use.keyId } : {}),
   });
   const to: string[] = [];
-  // The mail template speaks of the plan's calls; other limits are told by webhook until theirs lands.
-  if (use.limit !== 'plan_calls') return { accountId: use.accountId, limit: use.limit, level, to };
+  // The mail speaks of calls: the plan's, or a key's (named); other limits are told by webhook until theirs lands.
+  if (use.limit !== 'plan_calls' && use.limit !== 'key_calls')
+    return { accountId: use.accountId, limit: use.limit, level, to };
   for (const admin of await adminContacts(deps.db, use.accountId)) {
     if (!(await isNotificationOn(deps.db, admin.id, 'quota_warning'))) continue;
     try {
@@ -165,6 +170,7 @@ async function notify(deps: TAlertDeps, use: TLimitUse, level: number): Promise<
           level: String(level),
           calls: String(use.used),
           quota: String(use.cap),
+          key_name: use.limit === 'key_calls' ? (use.keyName ?? '') : '',
         },
       });
       to.push(admin.email);
