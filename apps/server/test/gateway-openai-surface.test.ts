@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aiEndpoints, apiKeys, usageEvents } from '../src/db/schema';
+import { aiEndpoints, apiKeys, cards, spendLimits, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
 import { createTestApp, type TTestApp } from './helpers';
 import { insertAccount, insertEndpoint, insertKey } from './gateway-fixtures';
@@ -435,5 +435,92 @@ describe('CORS on /api/v1 (real preflight requests)', () => {
     expect((await call(unlisted.raw, page)).status).toBe(403);
     // The console's own pages (its playground) are not cross-origin.
     expect((await call(unlisted.raw, base)).status).toBe(200);
+  });
+});
+
+describe('usage rows and spend for each endpoint', () => {
+  // Another account's priced route, called by an account with a card on file (contract 5a).
+  const PRICE = { per_call: 1_000, per_1m_input_tokens: 2_000_000, per_1m_output_tokens: 4_000_000 };
+  const picos = (prompt: number, completion: number) =>
+    PRICE.per_call * 1_000_000 + prompt * PRICE.per_1m_input_tokens + completion * PRICE.per_1m_output_tokens;
+
+  it('meters and prices each protocol by its own usage fields (embeddings by input tokens)', async () => {
+    const provider = await insertAccount(t.db, 'Seller');
+    const endpoint = await insertEndpoint(t.db, t.config.secret, provider.id, {
+      routeName: 'seller/priced',
+      routeEndpoint: `${upstream.url}/v1/chat/completions`,
+      isShared: true,
+      isPrivate: false,
+    });
+    await t.db
+      .update(aiEndpoints)
+      .set({
+        pricePerCall: PRICE.per_call,
+        pricePer1mInput: PRICE.per_1m_input_tokens,
+        pricePer1mOutput: PRICE.per_1m_output_tokens,
+      })
+      .where(eq(aiEndpoints.id, endpoint.id));
+    const buyer = await insertAccount(t.db, 'Buyer');
+    await t.db
+      .insert(cards)
+      .values({ accountId: buyer.id, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2099 });
+    const key = await insertKey(t.db, t.config.secret, buyer.id);
+    const paying = new OpenAI({ apiKey: key.raw, baseURL: `${base}/api/v1`, maxRetries: 0 });
+    const model = 'seller/priced';
+    const expected: [string, number, number | null, number][] = [];
+    await paying.responses.create({ model, input: 'Hi' });
+    expected.push(['responses', 7, 4, picos(7, 4)]);
+    await paying.embeddings.create({ model, input: 'a text' });
+    expected.push(['embeddings', 5, null, picos(5, 0)]);
+    await paying.completions.create({ model, prompt: 'Say' });
+    expected.push(['completions', 3, 2, picos(3, 2)]);
+    await gatewayStateOf(t.app).meter.flush();
+    const rows = await t.db
+      .select()
+      .from(usageEvents)
+      .where(eq(usageEvents.callerAccountId, buyer.id))
+      .orderBy(usageEvents.id);
+    expect(rows.map((row) => [row.status, row.endpointId, row.providerAccountId])).toEqual(
+      expected.map(() => [200, endpoint.id, provider.id]),
+    );
+    // One row per call; the meter's batches need not keep the calls' order.
+    const byPrompt = (a: unknown[], b: unknown[]) => Number(a[0]) - Number(b[0]);
+    expect(rows.map((row) => [row.promptTokens, row.completionTokens, row.costPicos]).sort(byPrompt)).toEqual(
+      expected.map(([, prompt, completion, cost]) => [prompt, completion, cost]).sort(byPrompt),
+    );
+  });
+
+  it("bounds a limited caller's output in each protocol's own field, and leaves embeddings unchanged", async () => {
+    const provider = await insertAccount(t.db, 'Seller 2');
+    const endpoint = await insertEndpoint(t.db, t.config.secret, provider.id, {
+      routeName: 'seller/limited',
+      routeEndpoint: `${upstream.url}/v1/chat/completions`,
+      isShared: true,
+      isPrivate: false,
+    });
+    await t.db
+      .update(aiEndpoints)
+      .set({
+        pricePerCall: PRICE.per_call,
+        pricePer1mInput: PRICE.per_1m_input_tokens,
+        pricePer1mOutput: PRICE.per_1m_output_tokens,
+      })
+      .where(eq(aiEndpoints.id, endpoint.id));
+    const buyer = await insertAccount(t.db, 'Limited buyer');
+    await t.db
+      .insert(cards)
+      .values({ accountId: buyer.id, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2099 });
+    await t.db.insert(spendLimits).values({ accountId: buyer.id, limitMinor: 100_000 });
+    const key = await insertKey(t.db, t.config.secret, buyer.id);
+    const paying = new OpenAI({ apiKey: key.raw, baseURL: `${base}/api/v1`, maxRetries: 0 });
+    await paying.responses.create({ model: 'seller/limited', input: 'Hi' });
+    expect(JSON.parse(lastSeen().body)).toEqual({
+      model: 'seller/limited',
+      input: 'Hi',
+      max_output_tokens: 4096,
+    });
+    const embedding = { model: 'seller/limited', input: 'a text', encoding_format: 'float' as const };
+    await paying.embeddings.create(embedding);
+    expect(JSON.parse(lastSeen().body)).toEqual(embedding);
   });
 });
