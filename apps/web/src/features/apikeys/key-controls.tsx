@@ -41,13 +41,18 @@ export function KeyCap({ apiKey }: { apiKey: TListedApiKey }) {
   const { usage } = apiKey;
   const used = formatNumber(usage.calls);
   return (
-    <span className="flex flex-col items-start gap-1" data-testid="key-usage">
-      <span className="whitespace-nowrap">
+    <span className="flex min-w-0 flex-col items-start gap-1" data-testid="key-usage">
+      <span>
         {apiKey.monthly_calls === null
           ? t('list.usedNoCap', { count: usage.calls, used })
           : t('list.used', { count: apiKey.monthly_calls, used, cap: formatNumber(apiKey.monthly_calls) })}
       </span>
-      {usage.limit_reached && apiKey.active && <Badge variant="red">{t('list.limitReached')}</Badge>}
+      {usage.limit_reached && apiKey.active && (
+        // Wraps on a phone card rather than running out of it.
+        <Badge variant="red" className="whitespace-normal">
+          {t('list.limitReached')}
+        </Badge>
+      )}
       {usage.refused > 0 && (
         <span className="text-xs text-muted-foreground">
           {t('list.refused', { count: usage.refused, calls: formatNumber(usage.refused) })}
