@@ -81,6 +81,8 @@ describe('API keys', () => {
       routes: null,
       monthly_calls: null,
       allowed_origins: [],
+      // The key list answers each key's use this period (issue 38 item 2): none yet.
+      usage: { period: expect.any(String), calls: 0, refused: 0, limit_reached: false },
     });
 
     const revealed = await call('GET', `/api/key/${data.id}`, dev.token);
