@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CONSOLE_API } from '@air/shared/api';
+import { CONSOLE_OPERATIONS } from '@air/shared/api-operations';
 import { ZEnvelope } from '@air/shared/schemas/common';
 import { createTestApp, type TTestApp } from './helpers';
 
@@ -22,9 +23,24 @@ const NOT_API = [
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
-/** `/api/key/:id` → `/api/key/{id}` as OpenAPI writes it. */
-function openApiPath(url: string): string {
-  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+type TDoc = { paths: Record<string, Record<string, TDocOperation>> };
+type TDocOperation = {
+  operationId?: string;
+  summary?: string;
+  responses: Record<string, { content?: Record<string, { schema?: unknown }>; description?: string }>;
+  requestBody?: { content?: Record<string, { schema?: unknown }> };
+};
+
+/**
+ * A route's operation in the document: `/api/key/:id` is at `/api/key/{id}`, or under a path that
+ * differs only by its parameters' names (`DELETE /api/aiendpoint/:ids` is listed under
+ * `/api/aiendpoint/{id}`: core/openapi-paths.ts).
+ */
+function operationOf(doc: TDoc, method: string, url: string): TDocOperation | undefined {
+  const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+  const wanted = shape(url.replace(/:([A-Za-z0-9_]+)/g, '{$1}'));
+  const path = Object.keys(doc.paths).find((candidate) => shape(candidate) === wanted);
+  return path === undefined ? undefined : doc.paths[path]?.[method.toLowerCase()];
 }
 
 describe('the OpenAPI document', () => {
@@ -73,7 +89,7 @@ describe('the OpenAPI document', () => {
     const missing: string[] = [];
     for (const { method, url } of api) {
       if (url.startsWith('/api/test/')) continue;
-      const operation = doc.paths[openApiPath(url)]?.[method];
+      const operation = operationOf(doc, method, url);
       const success = Object.entries(operation?.responses ?? {}).find(([status]) => /^[23]/.test(status));
       const described = success && (success[1] as { content?: unknown; description?: string }).content;
       // A redirect has no body: its description says where it goes.
@@ -93,7 +109,7 @@ describe('the OpenAPI document', () => {
     const differences: string[] = [];
     for (const [call, spec] of Object.entries(CONSOLE_API)) {
       const [method, url] = call.split(' ') as [string, string];
-      const operation = doc.paths[openApiPath(url)]?.[method.toLowerCase()];
+      const operation = operationOf(doc, method, url);
       if (!operation) {
         differences.push(`${call}: no such route`);
         continue;
@@ -148,6 +164,31 @@ describe('the OpenAPI document', () => {
       if ('body' in spec && schema?.body !== spec.body) copies.push(`${call}: body not the table's`);
     }
     expect(copies).toEqual([]);
+  });
+
+  it("names each console call as the call table's operations say (@air/shared/api-operations)", async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    const differences: string[] = [];
+    for (const [call, named] of Object.entries(CONSOLE_OPERATIONS)) {
+      const [method, url] = call.split(' ') as [string, string];
+      const operation = operationOf(doc, method, url);
+      if (operation?.operationId !== named.operationId || operation.summary !== named.summary)
+        differences.push(`${call}: ${operation?.operationId} "${operation?.summary}"`);
+    }
+    expect(differences).toEqual([]);
+  });
+
+  it('gives every operation a unique camelCase operationId and a summary', async () => {
+    const doc: TDoc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ call: `${method} ${path}`, ...operation })),
+    );
+    const ids = operations.map((operation) => operation.operationId);
+    expect(
+      operations.filter((o) => !/^[a-z][A-Za-z0-9]*$/.test(o.operationId ?? '')).map((o) => o.call),
+    ).toEqual([]);
+    expect(ids.filter((id, at) => ids.indexOf(id) !== at)).toEqual([]);
+    expect(operations.filter((operation) => !operation.summary?.trim()).map((o) => o.call)).toEqual([]);
   });
 
   it('describes the gateway (OpenAI-compatible) calls', async () => {

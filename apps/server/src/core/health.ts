@@ -37,6 +37,7 @@ export function registerHealth(app: FastifyInstance) {
     {
       schema: {
         tags: ['operations'],
+        operationId: 'getHealth',
         summary:
           'Readiness: 200 after a real database query, 503 when the database does not answer or the instance is shutting down',
         security: [],

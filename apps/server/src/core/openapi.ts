@@ -4,9 +4,14 @@ import type { FastifyContextConfig, FastifyInstance, FastifySchema } from 'fasti
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { ZErrorBody } from '@air/shared/schemas/common';
 import type { TConfig } from '../config';
+import { mergeClashingPaths } from './openapi-paths';
 
 type TTransformInput = Parameters<typeof jsonSchemaTransform>[0];
-type TSwaggerTransform = NonNullable<FastifyContextConfig['swaggerTransform']>;
+/** A route's own swagger transform (`config.swaggerTransform`), the function form. */
+export type TSwaggerTransform = Extract<
+  NonNullable<FastifyContextConfig['swaggerTransform']>,
+  (...args: never[]) => unknown
+>;
 
 /**
  * For a route whose schemas must not run on its requests (the gateway forwards raw bytes; the
@@ -46,6 +51,8 @@ export async function registerOpenApi(app: FastifyInstance, config: TConfig) {
       security: [{ bearer: [] }],
     },
     transform: withErrorAnswers,
+    transformObject: (document) =>
+      'openapiObject' in document ? mergeClashingPaths(document.openapiObject) : document.swaggerObject,
   });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',

@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { z } from 'zod';
 import { CONSOLE_API, type TAnswerOf, type TConsoleApi, type TConsoleCall } from '@air/shared/api';
+import { CONSOLE_OPERATIONS, type TOperation } from '@air/shared/api-operations';
 
 /** The request body a call's route receives: its table schema's output, once validated. */
 type TBodyIn<K extends TConsoleCall> = TConsoleApi[K] extends { body: z.ZodType }
@@ -59,7 +60,8 @@ interface TCallSpec {
 /**
  * Registers a console call from the shared call table (`@air/shared/api`, decision 019): the
  * method and path come from its name, the body schema and the success answer (and its status,
- * set before the handler runs) from its entry, so a route never repeats them. The route adds its
+ * set before the handler runs) from its entry, its operationId and summary in the API document from
+ * `CONSOLE_OPERATIONS` beside the table, so a route never repeats them. The route adds its
  * guard, tags, path and query parameters; the handler's body and answer are the table's types.
  * Called inside a module's scope (prefix `/api`): the name's path is taken from that prefix on.
  */
@@ -70,6 +72,7 @@ export function route<
 >(app: FastifyInstance, call: K, options: TRouteOptions<P, Q>, handler: TRouteHandler<K, P, Q>): void {
   const [method, path] = call.split(' ') as [HTTPMethods, string];
   const spec: TCallSpec = CONSOLE_API[call];
+  const operation: TOperation = CONSOLE_OPERATIONS[call];
   if (!path.startsWith(`${app.prefix}/`))
     throw new Error(`${call} is not under this scope's prefix ${app.prefix}`);
   const status = spec.status ?? 200;
@@ -80,6 +83,7 @@ export function route<
     // Names the call on the route, so a test can tell a route registered from the table.
     config: { ...options.config, call },
     schema: {
+      ...operation,
       ...options.schema,
       ...(spec.body ? { body: spec.body } : {}),
       response: { ...(options.schema?.response as object | undefined), [status]: spec.response },

@@ -6,7 +6,7 @@ import {
   ZModel,
   ZModelList,
 } from '@air/shared/schemas/gateway';
-import { documentedAs } from '../core/openapi';
+import { documentedAs, type TSwaggerTransform } from '../core/openapi';
 import { GATEWAY_ERRORS } from './errors';
 
 /** Every status the gateway answers itself, each with the OpenAI error body. */
@@ -26,7 +26,6 @@ const security: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
 
 const invokeDocs = {
   tags: ['gateway'],
-  summary: 'Call a route of the registry (OpenAI-compatible)',
   security,
   headers: z.object({
     'x-route-name': z.string().optional().describe('The route to call; else the body\'s "model"'),
@@ -37,6 +36,7 @@ const invokeDocs = {
 
 const modelsDocs = {
   tags: ['gateway'],
+  operationId: 'listModels',
   summary: 'The active routes this key may call, as an OpenAI model list',
   security,
   response: { 200: ZModelList, 401: ZGatewayError, 403: ZGatewayError, 500: ZGatewayError },
@@ -44,13 +44,57 @@ const modelsDocs = {
 
 const modelDocs = {
   tags: ['gateway'],
-  summary: 'One route this key may call (`{provider}/{name}`, its slash as is or %2F), as an OpenAI model',
   security,
   response: { 200: ZModel, 401: ZGatewayError, 403: ZGatewayError, 404: ZGatewayError, 500: ZGatewayError },
 };
 
 // The gateway validates nothing through Fastify (the body is raw bytes, forwarded unchanged, and
 // answers are written on the raw response): these schemas reach the OpenAPI document only.
-export const invokeOpenApi = documentedAs(invokeDocs);
 export const modelsOpenApi = documentedAs(modelsDocs);
-export const modelOpenApi = documentedAs(modelDocs);
+
+/**
+ * One operation per path, though one handler serves several: the operationIds are OpenAI's own
+ * (`createChatCompletion`, ...) so a generated client reads like the OpenAI SDK.
+ */
+const OPERATIONS: Record<string, { operationId: string; summary: string }> = {
+  '/api/v1': {
+    operationId: 'invoke',
+    summary: 'Call a route of the registry: a chat completion (OpenAI-compatible)',
+  },
+  '/api/v1/chat/completions': {
+    operationId: 'createChatCompletion',
+    summary: 'Call a route of the registry: a chat completion (OpenAI-compatible)',
+  },
+  '/api/v1/completions': {
+    operationId: 'createCompletion',
+    summary: 'Call a route of the registry: a text completion (OpenAI-compatible)',
+  },
+  '/api/v1/responses': {
+    operationId: 'createResponse',
+    summary: 'Call a route of the registry: a response (OpenAI Responses API)',
+  },
+  '/api/v1/embeddings': {
+    operationId: 'createEmbedding',
+    summary: 'Call a route of the registry: embeddings (OpenAI-compatible)',
+  },
+  '/api/v1/models/:id': {
+    operationId: 'retrieveModel',
+    summary: 'One route this key may call, as an OpenAI model (`{provider}/{name}` with its slash as %2F)',
+  },
+  '/api/v1/models/:provider/:name': {
+    operationId: 'retrieveModelByName',
+    summary: 'One route this key may call, as an OpenAI model (`{provider}/{name}` with its slash as is)',
+  },
+};
+
+/** Its path's operation: a gateway path without one is a mistake found when the document is built. */
+function operationAt(url: string) {
+  const operation = OPERATIONS[url];
+  if (!operation) throw new Error(`gateway/openapi.ts names no operation for ${url}`);
+  return operation;
+}
+
+export const invokeOpenApi: TSwaggerTransform = (input) =>
+  documentedAs({ ...invokeDocs, ...operationAt(input.url) })(input);
+export const modelOpenApi: TSwaggerTransform = (input) =>
+  documentedAs({ ...modelDocs, ...operationAt(input.url) })(input);

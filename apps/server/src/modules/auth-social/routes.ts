@@ -20,12 +20,14 @@ import { route } from '../../core/route';
 const ZRedirect = z.null().describe('302 to /signin/social?provider=…&token=… (or &error=…)');
 const startDocs = documentedAs({
   tags: ['auth'],
+  operationId: 'startSocialSignIn',
   summary: "Starts social sign-in: redirects to the provider's sign-in page",
   params: ZSocialParams,
   response: { 302: ZRedirect },
 });
 const callbackDocs = documentedAs({
   tags: ['auth'],
+  operationId: 'finishSocialSignIn',
   summary: "The provider's callback: redirects to the console with a one-time sign-in token",
   params: ZSocialParams,
   querystring: ZSocialCallbackQuery,

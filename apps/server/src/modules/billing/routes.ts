@@ -12,7 +12,7 @@ import {
   ZPlanPreviewQuery,
 } from '@air/shared/schemas/billing';
 import { checkCardFields } from '@air/shared/cards';
-import { ZEnvelope } from '@air/shared/schemas/common';
+import { ZEnvelope, ZErrorBody } from '@air/shared/schemas/common';
 import { updateCard } from './card';
 import { authorizeInvoice } from './invoice-payment';
 import { cardAppError } from './errors';
@@ -99,6 +99,8 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
       config: {
         swaggerTransform: documentedAs({
           tags,
+          operationId: 'getInvoicePdf',
+          summary: 'One invoice as a PDF (signed link or the owner session)',
           params: ZInvoicePdfParams,
           querystring: ZInvoicePdfQuery,
           response: {
@@ -106,6 +108,8 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
               description: 'The invoice as a PDF',
               content: { 'application/pdf': { schema: z.string() } },
             },
+            // Signed link invalid and no owner session, or no such invoice: the console's error.
+            '4XX': ZErrorBody,
           },
         }),
       },
@@ -234,6 +238,8 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
       {
         schema: {
           tags: ['dev'],
+          operationId: 'advanceBillingClock',
+          summary: 'Move the billing clock forward (development only, from this machine)',
           body: ZClockAdvance,
           response: { 200: ZEnvelope(ZClockAnswer) },
         },

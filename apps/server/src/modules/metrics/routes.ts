@@ -2,17 +2,21 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { documentedAs } from '../../core/openapi';
+import { ZErrorBody } from '@air/shared/schemas/common';
 import { AppError } from '../../lib/app-error';
 import { isLocalCaller } from '../../lib/local-caller';
 import { gatewayMetrics } from './service';
 
 const docs = documentedAs({
   tags: ['operations'],
+  operationId: 'getMetrics',
   summary:
     'Prometheus metrics (text exposition format): to callers on the server itself, or with Authorization: Bearer METRICS_TOKEN',
   security: [],
   response: {
     200: { description: 'Prometheus text', content: { 'text/plain': { schema: z.string() } } },
+    // 401 without the token when METRICS_TOKEN is set, else 404 to a caller from elsewhere.
+    '4XX': ZErrorBody,
   },
 });
 
