@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { and, eq } from 'drizzle-orm';
@@ -55,12 +56,16 @@ describe('limit alerts', () => {
       url: receiverUrl,
       events: ['limit.threshold', 'limit.reached'],
     });
-    const calls = (n: number) =>
+    // Calls of the quota reach an endpoint; a refused call is logged without one and counts for nothing.
+    const endpointId = randomUUID();
+    const logged = (n: number, row: { endpointId?: string; status: number; errorCode?: string }) =>
       t.db
         .insert(usageEvents)
         .values(
-          Array.from({ length: n }, () => ({ callerAccountId: owner.accountId, status: 200, latencyMs: 3 })),
+          Array.from({ length: n }, () => ({ callerAccountId: owner.accountId, latencyMs: 3, ...row })),
         );
+    const calls = (n: number) => logged(n, { endpointId, status: 200 });
+    const refused = (n: number) => logged(n, { status: 429, errorCode: 'rate_limit_exceeded' });
     const race = async () => {
       const [a, b] = await Promise.all([checkLimitAlerts(t.app), checkLimitAlerts(t.app)]);
       return [...a, ...b].filter((sent) => sent.accountId === owner.accountId).map((sent) => sent.level);
@@ -74,6 +79,7 @@ describe('limit alerts', () => {
       ).length;
 
     await calls(4);
+    await refused(20);
     expect(await race()).toEqual([]);
     await calls(1);
     expect(await race()).toEqual([50]);

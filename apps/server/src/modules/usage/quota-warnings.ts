@@ -54,10 +54,14 @@ export interface TAlertSent {
   to: string[];
 }
 
+/** The zero uuid stands for a missing endpoint in usage_daily: a refused call, not counted to a cap. */
+const NO_ENDPOINT = '00000000-0000-0000-0000-000000000000';
+
 /**
  * The plan quota's use this month: only accounts past the lowest level of the lowest quota any
  * plan has leave SQL; their quota is the one the gateway enforces (billing's `entitlementsOf`:
- * the free plan's while a paid plan is unpaid). Reads the daily roll-up, never the gateway's path.
+ * the free plan's while a paid plan is unpaid). Reads the daily roll-up, never the gateway's path;
+ * refused calls (logged without an endpoint) are not calls of the quota.
  */
 async function planCallsUse(db: TDb, plans: TPlan[], now: number): Promise<TLimitUse[]> {
   const date = new Date(now);
@@ -68,7 +72,7 @@ async function planCallsUse(db: TDb, plans: TPlan[], now: number): Promise<TLimi
     sql`select d.caller_account_id::text as account_id, a.name as account_name, sum(d.calls)::float8 as calls
       from usage_daily d
       join ${accountNames(db, 'a')} on a.id = d.caller_account_id and a.closed_at is null
-      where d.day >= ${monthStart}::date
+      where d.day >= ${monthStart}::date and d.endpoint_id <> ${NO_ENDPOINT}::uuid
       group by d.caller_account_id, a.name
       having sum(d.calls) * 100 >= ${floor}::bigint * ${QUOTA_WARNING_LEVELS[0]}`,
   );
@@ -85,9 +89,6 @@ async function planCallsUse(db: TDb, plans: TPlan[], now: number): Promise<TLimi
     cap: entitled.get(account.account_id)!.quotaCallsMonth,
   }));
 }
-
-/** The zero uuid stands for a missing endpoint in usage_daily: a refused call, not counted to a cap. */
-const NO_ENDPOINT = '00000000-0000-0000-0000-000000000000';
 
 /**
  * Each active key's calls this month against its cap (issue 38 item 2: a key's cap reached is
