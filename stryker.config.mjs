@@ -9,19 +9,23 @@ export default {
   vitest: { configFile: 'stryker.vitest.config.ts', related: false },
   coverageAnalysis: 'perTest',
   mutate: [
-    // Gateway: admission, limits, spend, circuits, routing.
-    'apps/server/src/gateway/spend*.ts',
+    // Gateway: who may call (authentication, route rules), admission, limits, spend reservation,
+    // circuits.
+    'apps/server/src/core/authenticate.ts',
+    'apps/server/src/core/credentials.ts',
+    'apps/server/src/gateway/call-outcome.ts',
+    'apps/server/src/gateway/spend.ts',
+    'apps/server/src/gateway/spend-reservation.ts',
     'apps/server/src/gateway/limits.ts',
     'apps/server/src/gateway/local-counters.ts',
-    'apps/server/src/gateway/call-outcome.ts',
-    'apps/server/src/gateway/circuit.ts',
+    'apps/server/src/gateway/circuit*.ts',
     'apps/server/src/gateway/tokens.ts',
-    // Metering and money.
+    // Money: prices, costs, rounding, settlement, the fee; metering and the renewal's charges.
     'packages/shared/src/schemas/price.ts',
+    'apps/server/src/modules/money/*.ts',
     'apps/server/src/modules/usage/metering.ts',
     'apps/server/src/modules/billing/marketplace-charges.ts',
     // Identity: keys and who may do what.
-    'apps/server/src/core/credentials.ts',
     'apps/server/src/modules/keys/service.ts',
     'packages/shared/src/permissions.ts',
     '!**/*.test.ts',
