@@ -78,21 +78,29 @@ describe('wire format and errors', () => {
       payload: { name: 'Ana', email: 'nope' },
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: 'Please enter a valid email address', inputError: 'email' });
+    expect(res.json()).toEqual({
+      code: 'validation',
+      message: 'Please enter a valid email address',
+      inputError: 'email',
+    });
 
     const missing = await t.app.inject({
       method: 'POST',
       url: '/api/test/echo',
       payload: { email: 'a@b.co' },
     });
-    expect(missing.json()).toEqual({ message: 'Name is required', inputError: 'name' });
+    expect(missing.json()).toEqual({ code: 'validation', message: 'Name is required', inputError: 'name' });
 
     const big = await t.app.inject({
       method: 'POST',
       url: '/api/test/echo',
       payload: { name: 'A', email: 'a@b.co', count: 9 },
     });
-    expect(big.json()).toEqual({ message: 'Count must be at most 5', inputError: 'count' });
+    expect(big.json()).toEqual({
+      code: 'validation',
+      message: 'Count must be at most 5',
+      inputError: 'count',
+    });
   });
 
   it('rejects unknown body fields', async () => {
@@ -102,7 +110,11 @@ describe('wire format and errors', () => {
       payload: { name: 'Ana', email: 'a@b.co', isAdmin: true },
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: 'isAdmin is not an allowed field', inputError: 'isAdmin' });
+    expect(res.json()).toEqual({
+      code: 'validation',
+      message: 'isAdmin is not an allowed field',
+      inputError: 'isAdmin',
+    });
   });
 
   it('localises messages by Accept-Language', async () => {
@@ -112,9 +124,13 @@ describe('wire format and errors', () => {
       headers: { 'accept-language': 'es-ES,es;q=0.9' },
       payload: { name: 'Ana', email: 'nope' },
     });
-    expect(res.json()).toEqual({ message: 'Introduce un correo electrónico válido', inputError: 'email' });
+    expect(res.json()).toEqual({
+      code: 'validation',
+      message: 'Introduce un correo electrónico válido',
+      inputError: 'email',
+    });
     const notFound = await t.app.inject({ url: '/api/nothing', headers: { 'accept-language': 'es' } });
-    expect(notFound.json()).toEqual({ message: 'No encontrado' });
+    expect(notFound.json()).toEqual({ code: 'not_found', message: 'No encontrado' });
   });
 
   it('answers malformed or non-JSON bodies with 400, not 500', async () => {
@@ -125,7 +141,7 @@ describe('wire format and errors', () => {
       payload: '{"name": ',
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ message: 'The request body is not valid JSON' });
+    expect(bad.json()).toEqual({ code: 'invalid_json', message: 'The request body is not valid JSON' });
 
     const text = await t.app.inject({
       method: 'POST',
@@ -134,15 +150,15 @@ describe('wire format and errors', () => {
       payload: 'hello',
     });
     expect(text.statusCode).toBe(400);
-    expect(text.json()).toEqual({ message: 'The request body must be JSON' });
+    expect(text.json()).toEqual({ code: 'unsupported_media_type', message: 'The request body must be JSON' });
 
     const none = await t.app.inject({ method: 'POST', url: '/api/test/echo' });
     expect(none.statusCode).toBe(400);
-    expect(none.json()).toEqual({ message: 'A request body is required' });
+    expect(none.json()).toEqual({ code: 'validation', message: 'A request body is required' });
 
     const array = await t.app.inject({ method: 'POST', url: '/api/test/echo', payload: [1, 2] });
     expect(array.statusCode).toBe(400);
-    expect(array.json()).toEqual({ message: 'The request body must be a JSON object' });
+    expect(array.json()).toEqual({ code: 'validation', message: 'The request body must be a JSON object' });
   });
 
   it('answers an unknown API path with a JSON 404 even when HTML is accepted', async () => {
@@ -154,14 +170,14 @@ describe('wire format and errors', () => {
       });
       expect(res.statusCode).toBe(404);
       expect(res.headers['content-type']).toMatch(/application\/json/);
-      expect(res.json()).toEqual({ message: 'Not found' });
+      expect(res.json()).toEqual({ code: 'not_found', message: 'Not found' });
     }
   });
 
   it('hides 5xx detail from the client and logs it with the request id', async () => {
     const res = await t.app.inject({ url: '/api/test/boom', headers: { 'x-request-id': 'boom-1' } });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ message: 'Something went wrong' });
+    expect(res.json()).toEqual({ code: 'internal', message: 'Something went wrong' });
     expect(res.body).not.toContain('swordfish');
     const logged = logLines.find((line) => line.reqId === 'boom-1' && line.msg === 'request failed');
     expect(JSON.stringify(logged)).toContain('swordfish');
@@ -173,15 +189,22 @@ describe('wire format and errors', () => {
     const limited = await t.app.inject({ url: '/api/test/limited' });
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBe('30');
-    expect(limited.json()).toEqual({ message: 'Too many requests, please try again later' });
+    expect(limited.json()).toEqual({
+      code: 'rate_limited',
+      message: 'Too many requests, please try again later',
+    });
 
     const upgrade = await t.app.inject({ url: '/api/test/upgrade' });
     expect(upgrade.statusCode).toBe(402);
-    expect(upgrade.json()).toEqual({ message: 'Please upgrade your plan to continue', plan: 'pro' });
+    expect(upgrade.json()).toEqual({
+      code: 'payment_required',
+      message: 'Please upgrade your plan to continue',
+      plan: 'pro',
+    });
 
     const taken = await t.app.inject({ url: '/api/test/taken' });
     expect(taken.statusCode).toBe(409);
-    expect(taken.json()).toEqual({ message: 'This already exists', inputError: 'email' });
+    expect(taken.json()).toEqual({ code: 'conflict', message: 'This already exists', inputError: 'email' });
   });
 });
 
@@ -310,13 +333,13 @@ describe('console static files', () => {
       headers: { accept: 'application/javascript' },
     });
     expect(json.statusCode).toBe(404);
-    expect(json.json()).toEqual({ message: 'Not found' });
+    expect(json.json()).toEqual({ code: 'not_found', message: 'Not found' });
   });
 
   it('never falls back to index.html under /api', async () => {
     const res = await withConsole.app.inject({ url: '/api/unknown', headers: { accept: 'text/html' } });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ message: 'Not found' });
+    expect(res.json()).toEqual({ code: 'not_found', message: 'Not found' });
   });
 });
 
@@ -379,6 +402,6 @@ describe('the static sign-in page (decision 034)', () => {
     expect(signup.body).toBe(INDEX);
     const json = await withShell.app.inject({ url: '/signin', headers: { accept: 'application/json' } });
     expect(json.statusCode).toBe(404);
-    expect(json.json()).toEqual({ message: 'Not found' });
+    expect(json.json()).toEqual({ code: 'not_found', message: 'Not found' });
   });
 });

@@ -52,7 +52,10 @@ describe('a body over the limit', () => {
       const answer = await sendWhole('/api/auth', 12_000_000, chunked);
       expect(answer.error).toBeUndefined();
       expect(answer.head).toMatch(/^HTTP\/1\.1 413 /);
-      expect(JSON.parse(answer.body)).toEqual({ message: 'The request is too large' });
+      expect(JSON.parse(answer.body)).toEqual({
+        code: 'payload_too_large',
+        message: 'The request is too large',
+      });
     });
 
     it(`gateway: 413 in OpenAI's shape after the client sent 12 MB${chunked ? ' (chunked)' : ''}`, async () => {

@@ -125,6 +125,7 @@ describe('two-factor authentication', () => {
     const first = await otp(wrong, jwt);
     expect(first.statusCode).toBe(401);
     expect(first.json()).toEqual({
+      code: 'unauthenticated',
       message: 'The code is incorrect or has already been used',
       inputError: 'code',
     });

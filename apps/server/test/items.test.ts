@@ -73,7 +73,7 @@ describe.each(ITEM_KINDS)('/api/%s', (kind) => {
   it('validates the name', async () => {
     const missing = await call('POST', `/api/${kind}`, owner.token, {});
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ message: 'Name is required', inputError: 'name' });
+    expect(missing.json()).toEqual({ code: 'validation', message: 'Name is required', inputError: 'name' });
     const blank = await call('POST', `/api/${kind}`, owner.token, { name: '  ' });
     expect(blank.json().inputError).toBe('name');
     const long = await call('POST', `/api/${kind}`, owner.token, { name: 'x'.repeat(201) });

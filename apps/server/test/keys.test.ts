@@ -101,6 +101,7 @@ describe('API keys', () => {
     const noName = await call('POST', '/api/key', dev.token, { scope: ['usage.read'] });
     expect(noName.statusCode).toBe(400);
     expect(noName.json()).toEqual({
+      code: 'validation',
       message: 'Please provide a descriptive name for your key',
       inputError: 'name',
     });
@@ -108,9 +109,17 @@ describe('API keys', () => {
     expect(blankName.json().message).toBe('Please provide a descriptive name for your key');
     const noScope = await call('POST', '/api/key', dev.token, { name: 'k', scope: [] });
     expect(noScope.statusCode).toBe(400);
-    expect(noScope.json()).toEqual({ message: 'Please select at least one scope', inputError: 'scope' });
+    expect(noScope.json()).toEqual({
+      code: 'validation',
+      message: 'Please select at least one scope',
+      inputError: 'scope',
+    });
     const missingScope = await call('POST', '/api/key', dev.token, { name: 'k' });
-    expect(missingScope.json()).toEqual({ message: 'Please select at least one scope', inputError: 'scope' });
+    expect(missingScope.json()).toEqual({
+      code: 'validation',
+      message: 'Please select at least one scope',
+      inputError: 'scope',
+    });
     const badScope = await call('POST', '/api/key', dev.token, { name: 'k', scope: ['root'] });
     expect(badScope.statusCode).toBe(400);
     expect(badScope.json().inputError).toBe('scope.0');
@@ -141,7 +150,11 @@ describe('API keys', () => {
     expect(edited.statusCode).toBe(200);
     expect(edited.json().data).toMatchObject({ name: 'after', scope: ['usage.read', 'account.read'] });
     const emptyScope = await call('PATCH', `/api/key/${id}`, dev.token, { scope: [] });
-    expect(emptyScope.json()).toEqual({ message: 'Please select at least one scope', inputError: 'scope' });
+    expect(emptyScope.json()).toEqual({
+      code: 'validation',
+      message: 'Please select at least one scope',
+      inputError: 'scope',
+    });
 
     const revoked = await call('PATCH', `/api/key/${id}`, dev.token, { active: false });
     expect(revoked.statusCode).toBe(200);

@@ -133,7 +133,11 @@ describe('registry: create, read, list', () => {
     const missing = await call(t.app, 'POST', '/api/aiendpoint', owner.token, {
       route_endpoint: 'http://a.b/',
     });
-    expect(missing.json()).toEqual({ message: 'Route name is required', inputError: 'route_name' });
+    expect(missing.json()).toEqual({
+      code: 'validation',
+      message: 'Route name is required',
+      inputError: 'route_name',
+    });
 
     const name = routeName();
     await createEndpoint(owner, { route_name: name });
@@ -143,7 +147,11 @@ describe('registry: create, read, list', () => {
       route_endpoint: 'http://127.0.0.1:9/',
     });
     expect(taken.statusCode).toBe(409);
-    expect(taken.json()).toEqual({ message: 'This route name is already taken', inputError: 'route_name' });
+    expect(taken.json()).toEqual({
+      code: 'conflict',
+      message: 'This route name is already taken',
+      inputError: 'route_name',
+    });
     expect((await call(t.app, 'GET', '/api/aiendpoint', other.token)).json().data).toEqual([]);
   });
 
@@ -189,6 +197,7 @@ describe('registry: private upstream addresses', () => {
         });
         expect(response.statusCode, url).toBe(400);
         expect(response.json()).toEqual({
+          code: 'validation',
           message: 'Private, loopback and link-local addresses are not allowed',
           inputError: 'route_endpoint',
         });

@@ -166,6 +166,7 @@ describe('a removed member without another account', () => {
     expect(keys.statusCode).toBe(401);
     const body = ZErrorBody.parse(keys.json());
     expect(body).toEqual({
+      code: 'unauthenticated',
       message: 'You were removed from Acme and have no other account. Ask an admin for a new invite.',
       ended: { reason: 'removed', account_name: 'Acme' },
     });
@@ -189,7 +190,7 @@ describe('a removed member without another account', () => {
     expect((await call('GET', '/api/auth', 'not-a-token')).json().data).toEqual({ authenticated: false });
     const plain = await call('GET', '/api/key', 'not-a-token');
     expect(plain.statusCode).toBe(401);
-    expect(plain.json()).toEqual({ message: 'Please sign in to continue' });
+    expect(plain.json()).toEqual({ code: 'unauthenticated', message: 'Please sign in to continue' });
     expect(keys.body).not.toContain('Acme key');
   });
 
@@ -198,7 +199,10 @@ describe('a removed member without another account', () => {
     const { token } = await signIn(t.app, 'boss@x.io');
     expect((await call('DELETE', '/api/auth', token)).statusCode).toBe(200);
     expect((await call('GET', '/api/auth', token)).json().data).toEqual({ authenticated: false });
-    expect((await call('GET', '/api/key', token)).json()).toEqual({ message: 'Please sign in to continue' });
+    expect((await call('GET', '/api/key', token)).json()).toEqual({
+      code: 'unauthenticated',
+      message: 'Please sign in to continue',
+    });
   });
 
   it('why a session ended is kept no longer than a token lives', async () => {
@@ -281,6 +285,7 @@ describe('members of an account its owner closes', () => {
     const keys = await call('GET', '/api/key', solo);
     expect(keys.statusCode).toBe(401);
     expect(ZErrorBody.parse(keys.json())).toEqual({
+      code: 'unauthenticated',
       message: 'The owner of Acme closed it, and you have no other account.',
       ended: { reason: 'closed', account_name: 'Acme' },
     });

@@ -96,6 +96,9 @@ export function sendAppError(error: AppError, request: FastifyRequest, reply: Fa
   if (error.retryAfter !== undefined)
     reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfter))));
   return reply.status(error.statusCode).send({
+    // The stable code clients branch on; an error that carries a more precise one of its own in
+    // `extra` (a card refusal: the processor's `card_declined`, ...) keeps it.
+    code: error.code,
     ...error.extra,
     message: t(request.locale, error.messageKey, error.params),
     ...(error.inputError ? { inputError: error.inputError } : {}),
@@ -103,7 +106,8 @@ export function sendAppError(error: AppError, request: FastifyRequest, reply: Fa
 }
 
 /**
- * The one error handler of the console API: AppError → its status and localised message;
+ * The one error handler of the console API, every answer `{ code, message, inputError? }`:
+ * AppError → its code, status and localised message;
  * validation → 400 with `inputError`; Fastify's own client errors → 4xx; anything else → 500
  * "Something went wrong" with the detail only in the log (which carries the request id).
  */
@@ -122,7 +126,9 @@ export function registerErrorHandler(app: FastifyInstance) {
       // Path and query parameters are not form fields: a bad id is simply "not found".
       if (context === 'params') return sendAppError(new AppError('not_found'), request, reply);
       const { inputError, message } = describeValidation(first, request.locale);
-      return reply.status(ERRORS.validation.status).send({ message, ...(inputError ? { inputError } : {}) });
+      return reply
+        .status(ERRORS.validation.status)
+        .send({ code: 'validation', message, ...(inputError ? { inputError } : {}) });
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       // The 413 goes out once the client has finished sending (see drainRequest).

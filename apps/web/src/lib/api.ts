@@ -1,5 +1,5 @@
 import type { TAnswerOf, TBodyOf, TConsoleCall } from '@air/shared/api';
-import type { TErrorBody } from '@air/shared/schemas/common';
+import type { TErrorBodySeen } from '@air/shared/schemas/common';
 import { storedLocale } from '@/lib/i18n';
 
 export const TOKEN_STORAGE_KEY = 'air.token';
@@ -8,7 +8,7 @@ export const TOKEN_STORAGE_KEY = 'air.token';
 export class ApiError extends Error {
   constructor(
     public readonly status: number,
-    public readonly body: TErrorBody | string | null,
+    public readonly body: TErrorBodySeen | string | null,
   ) {
     super(typeof body === 'object' && body?.message ? body.message : `Request failed (${status})`);
     this.name = 'ApiError';
@@ -58,7 +58,7 @@ async function apiRequest(
       parsed = text;
     }
   }
-  if (!res.ok) throw new ApiError(res.status, parsed as TErrorBody | string | null);
+  if (!res.ok) throw new ApiError(res.status, parsed as TErrorBodySeen | string | null);
   return parsed ?? {};
 }
 

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import type { TAnswerOf, TConsoleCall } from '@air/shared/api';
-import type { TErrorBody } from '@air/shared/schemas/common';
+import type { TErrorBodySeen } from '@air/shared/schemas/common';
 
 /**
  * The console's network in tests: Mock Service Worker answers the real `fetch` calls, from a table
@@ -18,7 +18,7 @@ export interface TOkReply<K extends TConsoleCall> {
 }
 export interface TErrorReply {
   status: TErrorStatus;
-  body?: TErrorBody;
+  body?: TErrorBodySeen;
 }
 export type TReply<K extends TConsoleCall> = TOkReply<K> | TErrorReply;
 

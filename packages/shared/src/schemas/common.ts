@@ -26,15 +26,26 @@ export const ZRemovalNotice = z.object({
 export type TRemovalNotice = z.infer<typeof ZRemovalNotice>;
 
 /**
- * `{ message, inputError?, ... }`: every 4xx/5xx of the console API. A 401 whose session ended
- * because the member was removed from their only account says so in `ended`.
+ * `{ code, message, inputError?, ... }`: every 4xx/5xx of the console API. `code` is stable (one of
+ * `ERRORS` in @air/shared/errors; a card refusal gives the processor's own, `card_declined`, ...),
+ * `message` is localised for people. A 401 whose session ended because the member was removed from
+ * their only account says so in `ended`.
  */
 export const ZErrorBody = z.looseObject({
+  code: z
+    .string()
+    .describe('Stable error code (validation, not_found, conflict, ...; a card refusal: the processor code)'),
   message: z.string(),
   inputError: z.string().optional(),
   ended: ZRemovalNotice.optional(),
 });
 export type TErrorBody = z.infer<typeof ZErrorBody>;
+/**
+ * An error body as the console holds it: the server's, or one the console makes itself for a
+ * refusal it finds before sending (components/form/submit.ts), which has no `code`.
+ */
+export const ZErrorBodySeen = ZErrorBody.extend({ code: z.string().optional() });
+export type TErrorBodySeen = z.infer<typeof ZErrorBodySeen>;
 
 /** `{ data?, message? }`: the success envelope. */
 export function ZEnvelope<T extends z.ZodType>(data: T) {
