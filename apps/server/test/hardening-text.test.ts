@@ -37,6 +37,7 @@ describe('lone surrogates in a JSON body', () => {
     const response = await post(url, raw);
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json()).toEqual({
+      code: 'validation',
       inputError: field,
       message: expect.stringMatching(/valid Unicode text/),
     });

@@ -82,6 +82,7 @@ describe('registry: upstream header values that cannot be sent are refused at sa
     const response = await save('POST', '/api/aiendpoint', endpointBody({ 'X-Upstream-Key': value }));
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
+      code: 'validation',
       inputError: 'config.headers.X-Upstream-Key',
       message: expect.stringContaining('X-Upstream-Key'),
     });
@@ -97,6 +98,7 @@ describe('registry: upstream header values that cannot be sent are refused at sa
     });
     expect(english.statusCode).toBe(400);
     expect(english.json()).toEqual({
+      code: 'validation',
       inputError: 'config.headers.authorization',
       message: expect.stringMatching(/^The value of header authorization can hold only visible characters/),
     });

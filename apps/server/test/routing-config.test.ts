@@ -207,6 +207,7 @@ describe('endpoint routing settings (contract 6a)', () => {
       const response = await call('PATCH', `/api/aiendpoint/${id}`, owner.token, { config });
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json()).toEqual({
+        code: 'validation',
         inputError: field,
         message: translate('en', key, { field: humanise(field), ...params }),
       });
@@ -234,6 +235,7 @@ describe('endpoint routing settings (contract 6a)', () => {
         );
         expect(response.statusCode, response.body).toBe(400);
         expect(response.json()).toEqual({
+          code: 'validation',
           inputError: 'config.fallbacks.0',
           message: translate(locale, key, { name }),
         });
@@ -263,6 +265,7 @@ describe('endpoint routing settings (contract 6a)', () => {
       });
       expect(created.statusCode, created.body).toBe(400);
       expect(created.json()).toEqual({
+        code: 'validation',
         inputError: 'config.upstreams.1.url',
         message: translate('en', 'validation.route_endpoint_private'),
       });

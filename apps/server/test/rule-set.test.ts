@@ -45,6 +45,7 @@ describe('the server refuses exactly what the console refuses (shared case table
       const { field, key, params = {} } = c.refused;
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json()).toEqual({
+        code: 'validation',
         inputError: field,
         message: translate('en', key, { field: humanise(field), ...params }),
       });
@@ -72,35 +73,35 @@ describe('invite addresses: the shared ZInviteRequest refuses exactly what the s
     {
       name: 'bad addresses, named in the order given',
       email: 'good@x.io, nope, bad@, ok@x.io',
-      body: '{"message":"These addresses are not valid: nope, bad@","inputError":"email"}',
+      body: '{"code":"validation","message":"These addresses are not valid: nope, bad@","inputError":"email"}',
       key: 'validation.invite_emails_invalid',
       params: { emails: 'nope, bad@' },
     },
     {
       name: 'an address over 254 characters',
       email: `ok@x.io\n${long}`,
-      body: `{"message":"These addresses are not valid: ${long}","inputError":"email"}`,
+      body: `{"code":"validation","message":"These addresses are not valid: ${long}","inputError":"email"}`,
       key: 'validation.invite_emails_invalid',
       params: { emails: long },
     },
     {
       name: `more than ${INVITE_MAX_ADDRESSES} addresses`,
       email: many.join(' '),
-      body: '{"message":"Invite at most 50 addresses at once","inputError":"email"}',
+      body: '{"code":"validation","message":"Invite at most 50 addresses at once","inputError":"email"}',
       key: 'validation.invite_too_many',
       params: { max: INVITE_MAX_ADDRESSES },
     },
     {
       name: 'bad addresses are named before the count',
       email: [...many, 'nope'].join(','),
-      body: '{"message":"These addresses are not valid: nope","inputError":"email"}',
+      body: '{"code":"validation","message":"These addresses are not valid: nope","inputError":"email"}',
       key: 'validation.invite_emails_invalid',
       params: { emails: 'nope' },
     },
     {
       name: 'no address at all',
       email: ' , ',
-      body: '{"message":"Please enter at least one email address","inputError":"email"}',
+      body: '{"code":"validation","message":"Please enter at least one email address","inputError":"email"}',
       key: 'validation.invite_email_required',
       params: {},
     },
@@ -121,6 +122,7 @@ describe('invite addresses: the shared ZInviteRequest refuses exactly what the s
       expect(res.body).toBe(c.body);
       const es = await send('es');
       expect(es.json()).toEqual({
+        code: 'validation',
         inputError: 'email',
         message: translate('es', c.key, {
           field: humanise('email'),
@@ -185,7 +187,11 @@ describe('invited sign-up of a new address: the service parses with the shared Z
           headers: { 'accept-language': locale },
         });
         expect(res.statusCode, res.body).toBe(400);
-        expect(res.json()).toEqual({ inputError: c.field, message: translate(locale, c.key) });
+        expect(res.json()).toEqual({
+          code: 'validation',
+          inputError: c.field,
+          message: translate(locale, c.key),
+        });
       }
     });
   }

@@ -293,6 +293,7 @@ describe('usage insight', () => {
     expect(tooLong.statusCode).toBe(400);
     // The message counts days the way the rule does: 2026-01-01 to 2027-01-02 is 367 days.
     expect(tooLong.json()).toEqual({
+      code: 'validation',
       inputError: 'to',
       message: 'Choose a first and last day, 366 days at most (both included)',
     });
