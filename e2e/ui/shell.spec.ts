@@ -18,7 +18,7 @@ test.describe('console shell', () => {
   test('an unknown API path is a JSON 404, not the console', async ({ request }) => {
     const res = await request.get('/api/does-not-exist');
     expect(res.status()).toBe(404);
-    expect(await res.json()).toEqual({ message: expect.any(String) });
+    expect(await res.json()).toEqual({ code: 'not_found', message: expect.any(String) });
   });
 
   test('the language switch applies at once and persists across reload', async ({ page }) => {
