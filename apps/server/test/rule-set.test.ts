@@ -5,6 +5,7 @@ import { ZInvitedSignUpNew } from '@air/shared/schemas/user';
 import { describeIssue, type TIssueLike } from '@air/shared/validation';
 import { VALIDATION_CASES } from '@air/shared/validation-cases';
 import { humanise } from '../src/core/error-handler';
+import { fieldLabel } from '../src/i18n/field-labels';
 import { hasMessage, t as translate } from '../src/i18n';
 import { createTestApp, type TTestApp } from './helpers';
 import { bearer, PASSWORD, seedUser, signIn } from './identity-helpers';
@@ -49,9 +50,9 @@ describe('the server refuses exactly what the console refuses (shared case table
         inputError: field,
         message: translate('en', key, { field: humanise(field), ...params }),
       });
-      // Spanish too: the message is the key's text in the caller's language.
+      // Spanish too: the message is the key's text in the caller's language, the field's label too.
       const es = await send('es');
-      expect(es.json().message).toBe(translate('es', key, { field: humanise(field), ...params }));
+      expect(es.json().message).toBe(translate('es', key, { field: fieldLabel('es', field), ...params }));
     });
   }
 });

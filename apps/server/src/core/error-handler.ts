@@ -5,6 +5,7 @@ import { describeIssue, type TIssueLike, type TIssueMessage } from '@air/shared/
 import { AppError, isAppError } from '../lib/app-error';
 import { drainRequest } from '../lib/drain-request';
 import { hasMessage, t, type TLocale } from '../i18n';
+import { fieldLabel, humanise } from '../i18n/field-labels';
 
 interface TValidationIssue {
   keyword: string;
@@ -13,24 +14,16 @@ interface TValidationIssue {
   params: Record<string, unknown>;
 }
 
-/** `route_name` → `Route name`: the label used in generic validation messages. */
-export function humanise(field: string): string {
-  const last = field.split('.').pop() ?? field;
-  const words = last
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/[_-]+/g, ' ')
-    .trim()
-    .toLowerCase();
-  return words ? words[0]!.toUpperCase() + words.slice(1) : 'Field';
-}
+export { humanise };
 
 /**
  * A described issue as the catalogs read it: a key they do not hold (a schema typo) still answers
- * a readable message, and the field's label is its humanised name.
+ * a readable message, and the field's label is its name in the caller's language (English, the
+ * humanised name, until sendAppError knows the language).
  */
-function localisable({ field, key, params }: TIssueMessage) {
+function localisable({ field, key, params }: TIssueMessage, locale: TLocale = 'en') {
   const known = hasMessage(key) ? key : 'validation.invalid';
-  const label = known === 'validation.unknown_field' ? field : humanise(field);
+  const label = known === 'validation.unknown_field' ? field : fieldLabel(locale, field);
   return { key: known, inputError: field || undefined, params: { field: label, ...params } };
 }
 
@@ -50,6 +43,7 @@ function describeValidation(
       path: issue.instancePath.replace(/^\//, '').split('/').filter(Boolean),
       message: issue.message,
     }),
+    locale,
   );
   return { ...(inputError ? { inputError } : {}), message: t(locale, key, params) };
 }
@@ -92,6 +86,16 @@ function codeForFastifyError(error: FastifyError): TErrorCode | undefined {
   return byStatus[status] ?? 'bad_request';
 }
 
+/**
+ * A validation error built without the caller's language (validationErrorOf in a service) names
+ * its field in English: the label is put in the caller's language here, where it is known.
+ */
+function paramsFor(error: AppError, locale: TLocale) {
+  const field = error.inputError;
+  if (error.code !== 'validation' || !field || error.params.field !== humanise(field)) return error.params;
+  return { ...error.params, field: fieldLabel(locale, field) };
+}
+
 export function sendAppError(error: AppError, request: FastifyRequest, reply: FastifyReply) {
   if (error.retryAfter !== undefined)
     reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfter))));
@@ -100,7 +104,7 @@ export function sendAppError(error: AppError, request: FastifyRequest, reply: Fa
     // `extra` (a card refusal: the processor's `card_declined`, ...) keeps it.
     code: error.code,
     ...error.extra,
-    message: t(request.locale, error.messageKey, error.params),
+    message: t(request.locale, error.messageKey, paramsFor(error, request.locale)),
     ...(error.inputError ? { inputError: error.inputError } : {}),
   });
 }

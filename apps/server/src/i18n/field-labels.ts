@@ -1,0 +1,91 @@
+import type { TLocale } from '@air/shared/schemas/common';
+
+/** `route_name` → `Route name`: a field's English label in generic validation messages. */
+export function humanise(field: string): string {
+  const last = field.split('.').pop() ?? field;
+  const words = last
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : 'Field';
+}
+
+/**
+ * The Spanish labels of the console API's body fields (a nested field goes by its last name:
+ * `config.upstreams.1.url` is `url`), so a Spanish message reads "Nombre de la ruta es
+ * obligatorio", not "Route name es obligatorio". English needs no table: its label is the field's
+ * name humanised. test/field-labels.test.ts checks every body field of the call table is here.
+ */
+const ES: Record<string, string> = {
+  '2fa_enabled': 'Verificación en dos pasos',
+  account: 'Cuenta',
+  account_name: 'Nombre de la cuenta',
+  active: 'Activo',
+  allowed_origins: 'Orígenes permitidos',
+  avatar: 'Avatar',
+  client_secret: 'Secreto del pago',
+  code: 'Código',
+  comment: 'Comentario',
+  config: 'Configuración',
+  confirm_password: 'Confirmación de contraseña',
+  cvc: 'Código de seguridad',
+  dark_mode: 'Modo oscuro',
+  default_account: 'Cuenta predeterminada',
+  description: 'Descripción',
+  email: 'Correo electrónico',
+  events: 'Eventos',
+  exp: 'Caducidad',
+  exp_month: 'Mes de caducidad',
+  exp_year: 'Año de caducidad',
+  expires_at: 'Caducidad',
+  fallbacks: 'Rutas de respaldo',
+  from: 'Desde',
+  has_password: 'Tiene contraseña',
+  headers: 'Cabeceras',
+  idempotency_key: 'Clave de idempotencia',
+  ids: 'Identificadores',
+  invite_id: 'Invitación',
+  isActive: 'Activo',
+  isPrivate: 'Privado',
+  isShared: 'Compartido',
+  jwt: 'Token de sesión',
+  locale: 'Idioma',
+  marketplace_spend_limit: 'Límite de gasto del marketplace',
+  message: 'Mensaje',
+  metadata: 'Metadatos',
+  monthly_calls: 'Llamadas al mes',
+  name: 'Nombre',
+  newpassword: 'Nueva contraseña',
+  number: 'Número de tarjeta',
+  oldpassword: 'Contraseña actual',
+  onboarded: 'Bienvenida completada',
+  outcome: 'Resultado',
+  password: 'Contraseña',
+  payment: 'Pago',
+  permission: 'Permiso',
+  plan: 'Plan',
+  protocols: 'Protocolos',
+  rating: 'Valoración',
+  route_endpoint: 'URL del endpoint',
+  route_name: 'Nombre de la ruta',
+  route_type: 'Tipo de ruta',
+  routes: 'Rutas',
+  scope: 'Permisos',
+  support_enabled: 'Soporte activado',
+  template: 'Plantilla',
+  to: 'Hasta',
+  token: 'Token',
+  upstreams: 'Upstreams',
+  url: 'URL',
+};
+
+/** Whether `name` (a field's last name) has a Spanish label: for the completeness test. */
+export const hasSpanishLabel = (name: string) => Object.hasOwn(ES, name);
+
+/** A field's label in the caller's language: Spanish from the table, else the English one. */
+export function fieldLabel(locale: TLocale, field: string): string {
+  const last = field.split('.').pop() ?? field;
+  if (locale === 'es' && Object.hasOwn(ES, last)) return ES[last]!;
+  return humanise(field);
+}

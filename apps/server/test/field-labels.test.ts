@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { CONSOLE_API } from '@air/shared/api';
+import { validationErrorOf } from '../src/core/error-handler';
+import { hasSpanishLabel } from '../src/i18n/field-labels';
+import { createTestApp, type TTestApp } from './helpers';
+import { bearer, createActor, type TActor } from './support/actors';
+
+/** The top-level fields of every request body of the call table (each branch of a union too). */
+function bodyFields(): Set<string> {
+  const names = new Set<string>();
+  for (const spec of Object.values(CONSOLE_API)) {
+    if (!('body' in spec)) continue;
+    const json = z.toJSONSchema(spec.body, { io: 'input', unrepresentable: 'any' }) as {
+      properties?: Record<string, unknown>;
+      anyOf?: { properties?: Record<string, unknown> }[];
+    };
+    for (const part of [json, ...(json.anyOf ?? [])])
+      for (const name of Object.keys(part.properties ?? {})) names.add(name);
+  }
+  return names;
+}
+
+describe('validation messages name the field in the caller’s language', () => {
+  let t: TTestApp;
+  let owner: TActor;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await createActor(t.app);
+    t.app.get('/api/test/field-label', { schema: { hide: true } }, async () => {
+      throw validationErrorOf({
+        code: 'too_small',
+        origin: 'string',
+        minimum: 8,
+        path: ['config', 'password'],
+      });
+    });
+  });
+  afterAll(() => t?.close());
+
+  const create = (locale: string, payload: object) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/aiendpoint',
+      headers: { ...bearer(owner.token), 'accept-language': locale },
+      payload,
+    });
+
+  it('a field refused by its route schema: Spanish label in Spanish, English in English', async () => {
+    const es = await create('es', { route_endpoint: 'http://a.b/' });
+    expect(es.statusCode).toBe(400);
+    expect(es.json()).toEqual({
+      code: 'validation',
+      message: 'Nombre de la ruta es obligatorio',
+      inputError: 'route_name',
+    });
+    const en = await create('en', { route_endpoint: 'http://a.b/' });
+    expect(en.json().message).toBe('Route name is required');
+  });
+
+  it('a refusal raised by a service (validationErrorOf) and a nested field, by its last name', async () => {
+    // The service builds its AppError before it knows the caller's language: the label is chosen
+    // when the answer is sent.
+    const es = await t.app.inject({ url: '/api/test/field-label', headers: { 'accept-language': 'es' } });
+    expect(es.statusCode).toBe(400);
+    expect(es.json()).toEqual({
+      code: 'validation',
+      message: 'Contraseña debe tener al menos 8 caracteres',
+      inputError: 'config.password',
+    });
+    const en = await t.app.inject({ url: '/api/test/field-label' });
+    expect(en.json().message).toBe('Password must be at least 8 characters');
+  });
+
+  it('every body field of the call table has a Spanish label', () => {
+    const fields = bodyFields();
+    expect(fields.size).toBeGreaterThan(40);
+    expect([...fields].filter((name) => !hasSpanishLabel(name))).toEqual([]);
+  });
+});
