@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -552,12 +553,17 @@ describe('quota warnings', () => {
       planId: 'free',
       quotaCallsMonth: 1000,
     });
+    const endpointId = randomUUID();
     const calls = (n: number) =>
-      t.db
-        .insert(usageEvents)
-        .values(
-          Array.from({ length: n }, () => ({ callerAccountId: owner.accountId, status: 200, latencyMs: 3 })),
-        );
+      t.db.insert(usageEvents).values(
+        // Calls of the quota reach an endpoint (a refusal is logged without one and is not counted).
+        Array.from({ length: n }, () => ({
+          callerAccountId: owner.accountId,
+          endpointId,
+          status: 200,
+          latencyMs: 3,
+        })),
+      );
     const check = async () => (await checkLimitAlerts(t.app)).filter((s) => s.accountId === owner.accountId);
 
     // 5 calls are the paid plan's whole quota but 0.5 % of the enforced one: no mail.
@@ -587,6 +593,7 @@ describe('quota warnings', () => {
     await t.db.insert(usageEvents).values(
       Array.from({ length: 5 }, () => ({
         callerAccountId: owner.accountId,
+        endpointId: randomUUID(),
         status: 200,
         latencyMs: 3,
       })),
