@@ -1,38 +1,18 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { ServerResponse } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
-import { isPrivateAddress } from '../lib/upstream-address';
+import { refusePrivateLookup } from '../lib/guarded-lookup';
 import { writeGatewayError, type TGatewayErrorCode } from './errors';
 import { StreamUsageTap } from './stream-usage';
 import { isForwardedHeader, retryAfterMs } from './upstream-headers';
 import type { TStreamReading } from './protocols';
 import { READ_ON_BYTES, READ_ON_MS, readingOnOf, type TReadingOn } from './read-on';
 
-type TLookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
-
 /**
- * `lookup` for net.connect that refuses private answers: every connection the agent opens is
- * checked against what DNS answered at that moment (IP literals skip DNS and are checked when the
- * route is loaded).
+ * The agent's `lookup`: every connection it opens is checked against what DNS answered at that
+ * moment (IP literals skip DNS and are checked when the route is loaded). The same rule as
+ * webhooks' (lib/guarded-lookup.ts).
  */
-export function guardedLookup(hostname: string, options: LookupOptions, callback: TLookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, '');
-    const list = addresses as LookupAddress[];
-    const refused = list.find((entry) => isPrivateAddress(entry.address));
-    if (refused || list.length === 0) {
-      const denied: NodeJS.ErrnoException = new Error(`upstream ${hostname} resolves to a private address`);
-      denied.code = 'EAI_PRIVATE';
-      return callback(denied, '');
-    }
-    if (options.all) return callback(null, list);
-    return callback(null, list[0]!.address, list[0]!.family);
-  });
-}
+export const guardedLookup = refusePrivateLookup;
 
 /**
  * One undici Agent for every upstream: it keeps a keep-alive pool per origin, so a call reuses an

@@ -10,8 +10,7 @@ type TLookupCallback = (
 
 /**
  * `lookup` for net.connect that refuses private answers: every connection is checked against what
- * DNS answered at that moment (DNS rebinding). The same rule as the gateway's upstream agent
- * (gateway/upstream.ts keeps its own copy while it is being restructured; issue 39).
+ * DNS answered at that moment (DNS rebinding). The gateway's upstream agent and webhooks' use it.
  */
 export function refusePrivateLookup(
   hostname: string,
