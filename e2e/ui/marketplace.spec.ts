@@ -26,7 +26,7 @@ test('signed out: search the catalog, open an endpoint page', async ({ page, req
     routeName,
     url: 'https://upstream.example.com/v1/chat/completions',
     description: `<p>Predicts tides ${stamp} for any harbour.</p>`,
-    price: { per_call: 5, per_1m_input_tokens: 150, per_1m_output_tokens: 0 },
+    price: { per_call: 50_000, per_1m_input_tokens: 1_500_000, per_1m_output_tokens: 0 },
   });
 
   for (const width of [1280, 390]) {
@@ -91,21 +91,21 @@ test('signed in: price an endpoint, call it from a card-holding account, renew, 
       url: `${upstream.url}/ok`,
     });
 
-    // The provider sets the price in the endpoint's Settings tab: $0.25 a call, $3,333.33 per
-    // million input tokens and $5,000 per million output tokens.
+    // The provider sets the price in the endpoint's Settings tab (micros, up to 6 decimals): $0.25
+    // a call, $333.333333 per million input tokens and $500 per million output tokens.
     await useSessionOf(page, provider);
     await page.goto(`/aiendpoints/${endpointId}`);
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByLabel('Per call (USD)').fill('0.25');
-    await page.getByLabel('Per 1M input tokens (USD)').fill('3333.33');
-    await page.getByLabel('Per 1M output tokens (USD)').fill('5000');
+    await page.getByLabel('Per 1M input tokens (USD)').fill('333.333333');
+    await page.getByLabel('Per 1M output tokens (USD)').fill('500');
     await page.getByRole('button', { name: 'Save price' }).click();
     await expect(page.getByText('Saved', { exact: true }).first()).toBeVisible();
     const listed = await request.get(`/api/marketplace/${routeName}`);
     expect(((await listed.json()) as { data: { price: unknown } }).data.price).toEqual({
-      per_call: 25,
-      per_1m_input_tokens: 333333,
-      per_1m_output_tokens: 500000,
+      per_call: 250_000,
+      per_1m_input_tokens: 333_333_333,
+      per_1m_output_tokens: 500_000_000,
     });
 
     // Calls through the gateway: refused without a card, answered with one (the mock upstream
@@ -144,7 +144,8 @@ test('signed in: price an endpoint, call it from a card-holding account, renew, 
     const clock = await request.post('/api/dev/billing-clock', { data: { advance_ms: 31 * 86_400_000 } });
     expect(clock.status(), await clock.text()).toBe(200);
 
-    // Exact cost: 3 x (25 + 4 x 0.333333 + 6 x 0.5) = 87.999996 cents, rounded once on the line: $0.88.
+    // Exact cost: 3 x (25 + 4 x 0.0333333333 + 6 x 0.05) = 76.2999999996 cents, rounded once on the
+    // line: $0.76.
     const invoices = await request.get('/api/account/invoice', { headers: caller.headers });
     const list = (await invoices.json()) as {
       data: { number: string; lines: { description: string; amount: number }[] }[];
@@ -154,10 +155,10 @@ test('signed in: price an endpoint, call it from a card-holding account, renew, 
     );
     expect(line).toEqual([
       {
-        description: `Marketplace: ${routeName}, 3 calls, 12 input + 18 output tokens at $0.25/call, $3333.33/1M input tokens, $5000.00/1M output tokens`,
+        description: `Marketplace: ${routeName}, 3 calls, 12 input + 18 output tokens at $0.25/call, $333.333333/1M input tokens, $500.00/1M output tokens`,
         quantity: 1,
-        unit_amount: 88,
-        amount: 88,
+        unit_amount: 76,
+        amount: 76,
       },
     ]);
     const renewal = list.data.find((invoice) =>
@@ -184,28 +185,28 @@ test('signed in: price an endpoint, call it from a card-holding account, renew, 
       });
       const flat = text.replace(/\s+/g, ' ');
       expect(flat).toContain(`Marketplace: ${routeName}, 3 calls, 12 input + 18 output tokens`);
-      expect(flat).toContain('$0.88');
+      expect(flat).toContain('$0.76');
     } finally {
       await callerPage.close();
     }
 
-    // The provider's Earnings page: the same $0.88 gross, 10% platform fee rounded once, net.
+    // The provider's Earnings page: the same $0.76 gross, 10% platform fee rounded once, net.
     await page.goto('/account/earnings');
     await expect(page.getByRole('heading', { level: 1, name: 'Earnings' })).toBeVisible();
     const totals = page.getByTestId('earnings-totals');
     await expect(totals).toContainText('Paid calls3');
-    await expect(totals).toContainText('Gross$0.88');
-    await expect(totals).toContainText('Platform fee (10%)$0.09');
-    await expect(totals).toContainText('Net$0.79');
+    await expect(totals).toContainText('Gross$0.76');
+    await expect(totals).toContainText('Platform fee (10%)$0.08');
+    await expect(totals).toContainText('Net$0.68');
     const earned = page.getByRole('table', { name: 'Earnings by route and price' }).getByRole('row').nth(1);
     await expect(earned.getByRole('cell')).toHaveText([
       routeName,
-      '$0.25 per call · $3,333.33 per 1M input tokens · $5,000.00 per 1M output tokens',
+      '$0.25 per call · $333.333333 per 1M input tokens · $500.00 per 1M output tokens',
       '3',
       '1',
-      '$0.88',
-      '$0.09',
-      '$0.79',
+      '$0.76',
+      '$0.08',
+      '$0.68',
     ]);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -214,7 +215,7 @@ test('signed in: price an endpoint, call it from a card-holding account, renew, 
     const csv = await readFile((await download.path())!, 'utf8');
     expect(csv).toMatch(
       new RegExp(
-        `\\r\\n\\d{4}-\\d{2},${routeName},0\\.25,3333\\.33,5000\\.00,3,1,0\\.88,0\\.09,0\\.79,USD\\r\\n`,
+        `\\r\\n\\d{4}-\\d{2},${routeName},0\\.25,333\\.333333,500\\.00,3,1,0\\.76,0\\.08,0\\.68,USD\\r\\n`,
       ),
     );
 
@@ -223,7 +224,7 @@ test('signed in: price an endpoint, call it from a card-holding account, renew, 
     for (const theme of ['light', 'dark']) {
       await page.evaluate((mode) => localStorage.setItem('air.theme', mode), theme);
       await page.reload();
-      await expect(totals).toContainText('Net$0.79');
+      await expect(totals).toContainText('Net$0.68');
       const { violations } = await new AxeBuilder({ page })
         .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
         .analyze();

@@ -21,7 +21,7 @@ test('the usage page sets, enforces and removes a monthly spend limit', async ({
       name: 'Priced',
       routeName,
       url: `${upstream.url}/ok`,
-      price: { per_call: 25, per_1m_input_tokens: 0, per_1m_output_tokens: 0 },
+      price: { per_call: 250_000, per_1m_input_tokens: 0, per_1m_output_tokens: 0 },
     });
     const key = await request.post('/api/key', {
       headers: caller.headers,

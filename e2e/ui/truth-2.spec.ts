@@ -9,7 +9,7 @@ import { createSharedEndpoint, createUser, PASSWORD, useSessionOf } from '../sup
  */
 
 const stamp = Date.now().toString(36);
-const PRICE = { per_call: 5, per_1m_input_tokens: 0, per_1m_output_tokens: 0 };
+const PRICE = { per_call: 50_000, per_1m_input_tokens: 0, per_1m_output_tokens: 0 };
 
 test('item 5: /mkt cards show price and 7-day figures and open the catalog endpoint page with Try it', async ({
   page,

@@ -37,7 +37,7 @@ async function callerOfPricedRoute(card: string) {
   const provider = await newOwner(t.app, 'free');
   const routeName = `stripe${process.pid}/r${seq++}`;
   await sharePricedRoute(t.app, provider, routeName, `${upstream.url}/ok`, {
-    per_call: 12,
+    per_call: 120_000,
     per_1m_input_tokens: 0,
     per_1m_output_tokens: 0,
   });

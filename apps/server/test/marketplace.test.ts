@@ -98,16 +98,20 @@ describe('OpenAPI', () => {
     for (const path of [
       '/api/aiendpoint',
       '/api/aiendpoint/{id}',
-      '/api/aiendpoint/{ids}',
       '/api/aiendpointShared',
       '/api/key',
       '/api/key/{id}',
       '/api/key/scopes',
       '/api/newitem',
-      '/api/airoute/{ids}',
+      '/api/airoute/{id}',
     ]) {
       expect(doc.paths[path], path).toBeDefined();
     }
+    // DELETE /api/aiendpoint/{ids} (one id or a list) is documented under the one {id} path
+    // (redocly's no-ambiguous-paths, decision 046).
+    expect(doc.paths['/api/aiendpoint/{id}'].delete).toBeDefined();
+    expect(doc.paths['/api/airoute/{id}'].delete).toBeDefined();
+    expect(doc.paths['/api/aiendpoint/{ids}']).toBeUndefined();
     const create = doc.paths['/api/aiendpoint'].post.requestBody.content['application/json'].schema;
     expect(create.required).toEqual(expect.arrayContaining(['route_name', 'route_endpoint']));
     const key = doc.paths['/api/key'].post.requestBody.content['application/json'].schema;
