@@ -4,20 +4,25 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // (AIR_TEST_DB=postgres). A few belong to one pass only, so they are left out of the other instead
 // of being reported as skipped: two server processes on one database and production (which refuses
 // the embedded database) need PostgreSQL; the embedded database's own tests (kill -9, its worker
-// thread) need the embedded one, and the `npm start` and SIGTERM process tests start the server on
-// an embedded database of their own whatever the pass, so they run once, there.
+// thread, a webhook queue across kill -9) need the embedded one, and the `npm start`, SIGTERM,
+// start-up error and production CLI process tests start the server or the CLI on an embedded
+// database of their own whatever the pass, so they run once, there.
 const NEEDS_POSTGRES = [
   'test/gateway-instances.test.ts',
   'test/gateway-instances-spend.test.ts',
   'test/migrate-lock.test.ts',
   'test/redis-outage.test.ts',
   'test/start-production.test.ts',
+  'test/start-production-stdout.test.ts',
 ];
 const NEEDS_EMBEDDED = [
   'test/embedded-database.test.ts',
   'test/gateway-kill-embedded.test.ts',
   'test/shutdown-process.test.ts',
   'test/start-process.test.ts',
+  'test/start-errors.test.ts',
+  'test/webhooks-kill.test.ts',
+  'test/cli-production.test.ts',
 ];
 const onPostgres = process.env.AIR_TEST_DB === 'postgres';
 

@@ -33,7 +33,7 @@ async function openDb(dir: string, dumpFile?: string) {
  * `kill -9` of the server, events queued while it is dead, then the receiver up and the server
  * restarted: every event arrives once, in the order it happened, signed.
  */
-describe.runIf(process.env.AIR_TEST_DB !== 'postgres')('webhook deliveries across kill -9', () => {
+describe('webhook deliveries across kill -9', () => {
   let dir = '';
   let instance: TInstance | undefined;
   let receiver: Server | undefined;
