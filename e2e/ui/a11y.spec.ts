@@ -176,6 +176,7 @@ function signedInVisits({ keyId, endpointId, routeName, items }: TSeed): TVisit[
     { url: '/account/apikeys/create', route: '/account/apikeys/create' },
     { url: `/account/apikeys/edit?id=${keyId}`, route: '/account/apikeys/edit' },
     { url: '/account/users', route: '/account/users' },
+    { url: '/account/webhooks', route: '/account/webhooks' },
     { url: '/help', route: '/help' },
     ...list('/newitems', 'newitem'),
     ...list('/newitemtwos', 'newitemtwo'),

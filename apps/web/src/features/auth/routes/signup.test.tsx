@@ -112,7 +112,7 @@ describe('/signup/user', () => {
       url: '/signup/user?token=tok_0123456789abcdef',
       title: 'signupUser',
     });
-    expect(await screen.findByText('Ada invited you to join Acme as developer.')).toBeInTheDocument();
+    expect(await screen.findByText('Ada invited you to join Acme as a developer.')).toBeInTheDocument();
     expect(screen.getByLabelText(/Email/)).toHaveValue('grace@example.com');
     expect(screen.getByLabelText(/Email/)).toHaveAttribute('readonly');
     await user.type(screen.getByLabelText(/Name/), 'Grace');
