@@ -313,14 +313,23 @@ describe('every /api/v1 path answers in OpenAI shape', () => {
     });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({
-      error: { type: 'invalid_request_error', code: 'unknown_path' },
+      error: {
+        type: 'invalid_request_error',
+        code: 'unknown_path',
+        message: 'Unknown API path: POST /api/v1/nothing/here.',
+      },
     });
     const wrong = await fetch(`${base}/api/v1/chat/completions`, {
       headers: { authorization: `Bearer ${rawKey}` },
     });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('POST');
-    expect(await wrong.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
+    expect(await wrong.json()).toMatchObject({
+      error: {
+        code: 'method_not_allowed',
+        message: 'GET is not allowed on /api/v1/chat/completions; allowed: POST.',
+      },
+    });
   });
 });
 

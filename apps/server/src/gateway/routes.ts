@@ -105,7 +105,8 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     reply.hijack();
     const path = request.url.split('?')[0]!.slice(app.prefix.length);
     const allow = allowed.get(path) ?? (path.startsWith('/v1/models/') ? 'GET' : null);
-    const body = unknownPathBody(request.method, path.slice(0, 200), allow);
+    // The message names the path the caller sent (with /api), not the one inside this scope.
+    const body = unknownPathBody(request.method, `${app.prefix}${path}`.slice(0, 200), allow);
     const code = allow === null ? 'unknown_path' : 'method_not_allowed';
     writeGatewayError(reply.raw, code, request.id, undefined, allow === null ? null : ['allow', allow], body);
   };
