@@ -159,23 +159,25 @@ describe('API keys', () => {
     renderPage(ApiKeysPage, { route: '/account/apikeys', path: '/account/apikeys', title: 'apikeys' });
     const capped = (await screen.findByText('Capped')).closest('tr')!;
     const cell = (row: HTMLElement, label: string) => row.querySelector(`td[data-label="${label}"]`)!;
-    expect(cell(capped, 'Expires').querySelector('time')).toHaveAttribute('datetime', future);
-    expect(cell(capped, 'Expires')).toHaveTextContent('2099');
-    expect(cell(capped, 'Call cap')).toHaveTextContent('0 / 25,000 calls this period');
-    expect(cell(capped, 'Routes')).toHaveTextContent('acme/echo');
+    // One Limits column (issue 38: three columns pushed Status and the actions off a 1280 px screen).
+    const limits = cell(capped, 'Limits');
+    expect(limits.querySelector('time')).toHaveAttribute('datetime', future);
+    expect(limits).toHaveTextContent('Through Jun 30, 2099');
+    expect(limits).toHaveTextContent('0 / 25,000 calls this period');
+    expect(limits).toHaveTextContent('acme/echo');
     expect(within(capped).getByText('Active')).toHaveAttribute('data-variant', 'green');
     const open = screen.getByText('Open').closest('tr')!;
-    expect(cell(open, 'Expires')).toHaveTextContent('Never');
-    expect(cell(open, 'Call cap')).toHaveTextContent('0 calls this period, no cap');
-    expect(cell(open, 'Routes')).toHaveTextContent('All routes');
+    expect(cell(open, 'Limits')).toHaveTextContent('No expiry');
+    expect(cell(open, 'Limits')).toHaveTextContent('0 calls this period, no cap');
+    expect(cell(open, 'Limits')).toHaveTextContent('All routes');
     const lapsed = screen.getByText('Lapsed').closest('tr')!;
     expect(within(lapsed).getByText('Expired')).toHaveAttribute('data-variant', 'orange');
 
     await act(() => i18n.changeLanguage('es'));
     expect(await screen.findByText('0 / 25.000 llamadas este periodo')).toBeInTheDocument();
-    expect(cell(open, 'Caduca')).toHaveTextContent('Nunca');
-    expect(cell(open, 'Límite de llamadas')).toHaveTextContent('0 llamadas este periodo, sin límite');
-    expect(cell(open, 'Rutas')).toHaveTextContent('Todas las rutas');
+    expect(cell(open, 'Límites')).toHaveTextContent('Sin caducidad');
+    expect(cell(open, 'Límites')).toHaveTextContent('0 llamadas este periodo, sin límite');
+    expect(cell(open, 'Límites')).toHaveTextContent('Todas las rutas');
     expect(within(lapsed).getByText('Caducada')).toBeInTheDocument();
   });
 });

@@ -1,3 +1,4 @@
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { formatNumber } from '@/lib/format-number';
@@ -16,10 +17,25 @@ export function KeyStatus({ apiKey }: { apiKey: TApiKey }) {
   return <Badge variant="green">{t('list.active')}</Badge>;
 }
 
-/** The key controls of contract 6b as the list shows them: expiry, call cap, routes. */
+/**
+ * The key controls of contract 6b in one column of the list (expiry, the calls against the cap,
+ * routes), one line each: three columns of their own pushed Status and the actions out of a
+ * 1280 px screen (issue 38).
+ */
+export function KeyLimits({ apiKey }: { apiKey: TListedApiKey }) {
+  return (
+    <span className="flex min-w-0 flex-col items-start gap-1.5">
+      <KeyExpiry apiKey={apiKey} />
+      <KeyCap apiKey={apiKey} />
+      <KeyRoutes apiKey={apiKey} />
+    </span>
+  );
+}
+
+/** The key's expiry as the list shows it. */
 export function KeyExpiry({ apiKey }: { apiKey: TApiKey }) {
   const { t, i18n } = useTranslation('apikeys');
-  if (apiKey.expires_at === null) return <span className="text-muted-foreground">{t('list.never')}</span>;
+  if (apiKey.expires_at === null) return <span className="text-muted-foreground">{t('list.noExpiry')}</span>;
   // The stored expiry is the midnight that ends the picked day: show that day, as the form does
   // (the midnight itself read as the next day).
   const lastDay = new Date(Date.parse(apiKey.expires_at) - 1);
@@ -66,9 +82,22 @@ export function KeyRoutes({ apiKey }: { apiKey: TApiKey }) {
   const { t } = useTranslation('apikeys');
   if (apiKey.routes === null) return <span className="text-muted-foreground">{t('list.allRoutes')}</span>;
   return (
-    <span className="flex flex-wrap gap-1">
+    <span className="flex min-w-0 flex-wrap gap-1">
       {apiKey.routes.map((route) => (
-        <Badge key={route}>{route}</Badge>
+        // A long route name breaks inside its badge (after its "/" first) rather than widening
+        // the column or running out of a phone's card.
+        <Badge key={route} className="whitespace-normal [overflow-wrap:anywhere]">
+          {route.split('/').map((part, i) => (
+            <React.Fragment key={i}>
+              {i > 0 && (
+                <>
+                  /<wbr />
+                </>
+              )}
+              {part}
+            </React.Fragment>
+          ))}
+        </Badge>
       ))}
     </span>
   );

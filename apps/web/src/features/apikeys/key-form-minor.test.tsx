@@ -48,7 +48,7 @@ describe('API key form', () => {
     });
     renderPage(ApiKeysPage, { route: '/account/apikeys', path: '/account/apikeys', title: 'apikeys' });
     const row = (await screen.findByText('Dated')).closest('tr')!;
-    const cell = row.querySelector('td[data-label="Expires"]')!;
+    const cell = row.querySelector('td[data-label="Limits"]')!;
     expect(cell).toHaveTextContent('Through Dec 1, 2026');
     expect(cell).not.toHaveTextContent('12/02/2026');
   });

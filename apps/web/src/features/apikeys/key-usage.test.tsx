@@ -59,11 +59,11 @@ describe('the key list: use against caps', () => {
     keysAtTheirCap();
     renderPage(ApiKeysPage, { route: '/account/apikeys', path: '/account/apikeys', title: 'apikeys' });
     const capped = (await screen.findByText('Capped', { selector: 'td *, td' })).closest('tr')!;
-    expect(cell(capped, 'Call cap')).toHaveTextContent('2 / 2 calls this period');
+    expect(cell(capped, 'Limits')).toHaveTextContent('2 / 2 calls this period');
     expect(within(capped).getByText('Limit reached: calls refused')).toHaveAttribute('data-variant', 'red');
-    expect(cell(capped, 'Call cap')).toHaveTextContent('2 refused');
+    expect(cell(capped, 'Limits')).toHaveTextContent('2 refused');
     const open = screen.getByText('Open', { selector: 'td *, td' }).closest('tr')!;
-    expect(cell(open, 'Call cap')).toHaveTextContent('1 call this period, no cap');
+    expect(cell(open, 'Limits')).toHaveTextContent('1 call this period, no cap');
     expect(within(open).queryByText('Limit reached: calls refused')).toBeNull();
 
     const state = await screen.findByTestId('limits-reached');
@@ -81,7 +81,7 @@ describe('the key list: use against caps', () => {
     keysAtTheirCap();
     renderPage(ApiKeysPage, { route: '/account/apikeys', path: '/account/apikeys', title: 'apikeys' });
     const capped = (await screen.findByText('Capped', { selector: 'td *, td' })).closest('tr')!;
-    expect(cell(capped, 'Límite de llamadas')).toHaveTextContent('2 / 2 llamadas este periodo');
+    expect(cell(capped, 'Límites')).toHaveTextContent('2 / 2 llamadas este periodo');
     expect(within(capped).getByText('Límite alcanzado: llamadas rechazadas')).toBeInTheDocument();
     const state = await screen.findByTestId('limits-reached');
     expect(state).toHaveTextContent('Límite alcanzado: se rechazan las llamadas');

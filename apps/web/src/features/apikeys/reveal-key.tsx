@@ -2,6 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Eye, EyeOff } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/utils';
 import { useErrorHandler } from '@/lib/error-handler';
 import { revealKey, type TApiKey } from './api-keys-api';
 
@@ -31,7 +32,13 @@ export function RevealKey({ apiKey }: { apiKey: TApiKey }) {
   const masked = apiKey.key ?? 'air_…';
   return (
     <span className="inline-flex items-center gap-1">
-      <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs break-all">
+      {/* The masked key stays on one line (it broke into three at 1280 px); the full one wraps. */}
+      <code
+        className={cn(
+          'rounded bg-muted px-1.5 py-0.5 font-mono text-xs',
+          shown && full ? 'break-all' : 'whitespace-nowrap',
+        )}
+      >
         {shown && full ? full : masked}
       </code>
       <Button

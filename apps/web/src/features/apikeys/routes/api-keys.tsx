@@ -15,7 +15,7 @@ import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { API_KEYS_QUERY, apiKeysQuery, deleteApiKeys, type TListedApiKey } from '../api-keys-api';
 import { refreshDashboard } from '@/features/dashboard/dashboard-data';
-import { KeyCap, KeyExpiry, KeyRoutes, KeyStatus } from '../key-controls';
+import { KeyLimits, KeyStatus } from '../key-controls';
 import { RevealKey } from '../reveal-key';
 import { LimitsReached } from '@/features/usage/components/limits-reached';
 
@@ -68,14 +68,14 @@ export default function ApiKeysPage() {
         </span>
       ),
     },
+    // Expiry, the calls against the cap and the routes, stacked: sorted by the cap.
     {
-      key: 'expires_at',
-      header: t('list.expires'),
+      key: 'monthly_calls',
+      header: t('list.limits'),
       sortable: true,
-      cell: (row) => <KeyExpiry apiKey={row} />,
+      className: 'sm:min-w-56',
+      cell: (row) => <KeyLimits apiKey={row} />,
     },
-    { key: 'monthly_calls', header: t('list.cap'), sortable: true, cell: (row) => <KeyCap apiKey={row} /> },
-    { key: 'routes', header: t('list.routes'), cell: (row) => <KeyRoutes apiKey={row} /> },
     { key: 'active', header: t('list.status'), sortable: true, cell: (row) => <KeyStatus apiKey={row} /> },
   ];
 
