@@ -254,7 +254,9 @@ describe('API key account isolation', () => {
 
     const row = await keyRow(id);
     expect(row).toMatchObject({ name: 'mine', active: true, accountId: owner.accountId });
-    expect((await call('GET', `/api/key/not-a-uuid`, owner.token)).statusCode).toBe(404);
+    expect((await call('GET', `/api/key/not-a-uuid`, owner.token)).json()).toMatchObject({
+      inputError: 'id',
+    });
   });
 });
 

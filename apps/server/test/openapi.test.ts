@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CONSOLE_API } from '@air/shared/api';
+import { errorStatusesOf, ZNoQuery, type TCall } from '@air/shared/api-call';
 import { CONSOLE_OPERATIONS } from '@air/shared/api-operations';
 import { ZEnvelope } from '@air/shared/schemas/common';
 import { createTestApp, type TTestApp } from './helpers';
@@ -162,6 +163,10 @@ describe('the OpenAPI document', () => {
       if (found?.call !== call) copies.push(`${call}: not registered with route()`);
       if (schema?.response?.[status] !== spec.response) copies.push(`${call}: answer not the table's`);
       if ('body' in spec && schema?.body !== spec.body) copies.push(`${call}: body not the table's`);
+      const { params, querystring } = (schema ?? {}) as { params?: unknown; querystring?: unknown };
+      if ('params' in spec && params !== spec.params) copies.push(`${call}: params not the table's`);
+      if ('query' in spec ? querystring !== spec.query : querystring !== ZNoQuery)
+        copies.push(`${call}: query not the table's`);
     }
     expect(copies).toEqual([]);
   });
@@ -201,8 +206,47 @@ describe('the OpenAPI document', () => {
 
   it('documents the error answer of console calls', async () => {
     const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
-    const answer = doc.paths['/api/key'].post.responses['4XX'].content['application/json'].schema;
+    const answer = doc.paths['/api/key'].post.responses['400'].content['application/json'].schema;
     expect(answer.required).toEqual(expect.arrayContaining(['code', 'message']));
+  });
+
+  it("lists every console call's params, query and error answers as its table entry gives them", async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    const differences: string[] = [];
+    for (const [call, spec] of Object.entries(CONSOLE_API) as [string, TCall][]) {
+      const [method, url] = call.split(' ') as [string, string];
+      const operation = operationOf(doc, method, url) as TDocOperation & {
+        parameters?: { in: string; name: string; required?: boolean }[];
+      };
+      const listed = (where: string) =>
+        (operation.parameters ?? [])
+          .filter((p) => p.in === where)
+          .map((p) => p.name)
+          .sort();
+      const names = (schema: z.ZodType | undefined) =>
+        Object.keys((z.toJSONSchema(schema ?? ZNoQuery, { io: 'input' }).properties ?? {}) as object).sort();
+      // The document renames `:ids` / `:token` where a sibling path names it `{id}` (openapi-paths.ts).
+      const pathNames = listed('path').length === names(spec.params).length;
+      if (!pathNames) differences.push(`${call}: path params ${listed('path')} for ${names(spec.params)}`);
+      if (listed('query').join() !== names(spec.query).join())
+        differences.push(`${call}: query ${listed('query')} for ${names(spec.query)}`);
+      const errors = Object.keys(operation.responses).filter((status) => /^4/.test(status));
+      const expected = errorStatusesOf(call, spec).map(String);
+      if (errors.join() !== expected.join()) differences.push(`${call}: errors ${errors} for ${expected}`);
+      for (const status of [...expected, '5XX'])
+        if (!operation.responses[status]?.content?.['application/json']?.schema)
+          differences.push(`${call}: no ${status} error body`);
+    }
+    expect(differences).toEqual([]);
+    // A few by name, so the test does not only agree with itself.
+    const key = operationOf(doc, 'GET', '/api/key/:id') as TDocOperation & { parameters: { name: string }[] };
+    expect(key.parameters.map((p) => p.name)).toEqual(['id']);
+    expect(Object.keys(key.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '5XX']));
+    const log = operationOf(doc, 'GET', '/api/account/usage/log') as TDocOperation & {
+      parameters: { name: string }[];
+    };
+    expect(log.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['cursor', 'limit', 'status']));
+    expect(Object.keys(operationOf(doc, 'POST', '/api/auth')!.responses)).not.toContain('403');
   });
 
   it('serialises answers through their schema: undeclared fields never leave', async () => {

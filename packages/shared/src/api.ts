@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import type { TCall, TUndeclaredParams } from './api-call';
 import { ZPlanChoice, ZPlansAnswer, ZSignUp } from './schemas/account';
-import { ZActivityPage } from './schemas/activity';
+import { ZActivityPage, ZActivityQuery } from './schemas/activity';
 import {
   ZBillingConfig,
   ZCard,
@@ -12,6 +13,7 @@ import {
   ZLocalConfirmRequest,
   ZPlanChange,
   ZPlanPreview,
+  ZPlanPreviewQuery,
   ZSubscription,
   ZSubscriptionAuthorize,
 } from './schemas/billing';
@@ -22,18 +24,20 @@ import {
   ZInviteInfo,
   ZInviteRequest,
   ZInviteResult,
+  ZInviteTokenParams,
   ZMember,
   ZRoleChange,
 } from './schemas/membership';
 import { ZSessionList, ZSessionsSignedOut } from './schemas/session';
 import { ZSupportMail, ZUtilityConfig } from './schemas/support';
-import { ZUsageInsight, ZUsageLog } from './schemas/usage-insight';
+import { ZUsageInsight, ZUsageInsightQuery, ZUsageLog, ZUsageLogQuery } from './schemas/usage-insight';
 import { ZLimitsState, ZListedApiKey } from './schemas/limits';
 import { ZAccountOverview } from './schemas/overview';
 
 import { ZPaymentActionRequired, ZPlanSaved, ZPlanState } from './schemas/billing';
 import {
   ZAiEndpoint,
+  ZAiEndpointIdsParams,
   ZAiEndpointRead,
   ZCreateAiEndpoint,
   ZCreatedAiEndpoint,
@@ -57,11 +61,17 @@ import {
   ZSignInAnswer,
   ZSwitchAccount,
 } from './schemas/auth';
-import { ZDeleted, ZEnvelope, ZMessageOnly, ZSignOut } from './schemas/common';
+import { ZDeleted, ZEnvelope, ZIdParams, ZIdsParams, ZMessageOnly, ZSignOut } from './schemas/common';
 import { ZEvent, ZEventRecorded, ZFeedback } from './schemas/feedback';
 import { ZImpersonate } from './schemas/impersonate';
 import { ITEM_KINDS, ZDeleteItems, ZItem, ZItemInput, type TItemKind } from './schemas/item';
-import { ZEarnings, ZMarketplaceEndpoint, ZMarketplacePage } from './schemas/marketplace';
+import {
+  ZEarnings,
+  ZMarketplaceEndpoint,
+  ZMarketplacePage,
+  ZMarketplaceParams,
+  ZMarketplaceQuery,
+} from './schemas/marketplace';
 import { ZMagicLinkRequest, ZMagicLinkVerify } from './schemas/magic-link';
 import { ZNotificationPrefs, ZNotificationUpdate } from './schemas/notification';
 import { ZSocialProviders } from './schemas/social';
@@ -95,19 +105,6 @@ import {
   ZVerifyEmail,
 } from './schemas/user';
 
-/**
- * The console API in one table: `"METHOD /path"` (Fastify's `:param` syntax) → the request body
- * and the success answer the server declares on that route. The server's OpenAPI test checks each
- * entry against the route's own schemas, and the console's page tests type their mocked answers
- * from it, so a mocked shape the server would never send does not type-check.
- */
-interface TCall {
-  body?: z.ZodType;
-  response: z.ZodType;
-  /** The success status when it is not 200. */
-  status?: 201;
-}
-
 /** A plan change: saved (with the user), or a card payment to confirm first. */
 const ZPlanAnswer = z.union([ZPaymentActionRequired, ZPlanSaved]);
 
@@ -116,40 +113,50 @@ const ZItemOne = ZEnvelope(ZItem);
 const ZDeletedAnswer = ZEnvelope(ZDeleted);
 
 type TItemCalls<K extends TItemKind> = Record<`GET /api/${K}`, { response: typeof ZItemList }> &
-  Record<`GET /api/${K}/:id`, { response: typeof ZItemOne }> &
+  Record<`GET /api/${K}/:id`, { params: typeof ZIdParams; response: typeof ZItemOne }> &
   Record<`POST /api/${K}`, { body: typeof ZItemInput; response: typeof ZItemOne; status: 201 }> &
-  Record<`PATCH /api/${K}/:id`, { body: typeof ZItemInput; response: typeof ZItemOne }> &
+  Record<
+    `PATCH /api/${K}/:id`,
+    { params: typeof ZIdParams; body: typeof ZItemInput; response: typeof ZItemOne }
+  > &
   Record<`DELETE /api/${K}`, { body: typeof ZDeleteItems; response: typeof ZDeletedAnswer }> &
-  Record<`DELETE /api/${K}/:ids`, { response: typeof ZDeletedAnswer }>;
+  Record<`DELETE /api/${K}/:ids`, { params: typeof ZIdsParams; response: typeof ZDeletedAnswer }>;
 
 /** The six calls of each name-only collection (`items` module). */
 function itemCalls<K extends TItemKind>(kind: K): TItemCalls<K> {
   return {
     [`GET /api/${kind}`]: { response: ZItemList },
-    [`GET /api/${kind}/:id`]: { response: ZItemOne },
+    [`GET /api/${kind}/:id`]: { params: ZIdParams, response: ZItemOne },
     [`POST /api/${kind}`]: { body: ZItemInput, response: ZItemOne, status: 201 },
-    [`PATCH /api/${kind}/:id`]: { body: ZItemInput, response: ZItemOne },
+    [`PATCH /api/${kind}/:id`]: { params: ZIdParams, body: ZItemInput, response: ZItemOne },
     [`DELETE /api/${kind}`]: { body: ZDeleteItems, response: ZDeletedAnswer },
-    [`DELETE /api/${kind}/:ids`]: { response: ZDeletedAnswer },
+    [`DELETE /api/${kind}/:ids`]: { params: ZIdsParams, response: ZDeletedAnswer },
   } as TItemCalls<K>;
 }
 
+/**
+ * The console API in one table: `"METHOD /path"` (Fastify's `:param` syntax) → what the wire
+ * carries for it (api-call.ts: path params, query, body, success answer and status, refusals). The
+ * server registers each route from its entry (core/route.ts: validation of params, query and body,
+ * the serialised answer, the API document's parameters and error answers), and the console's
+ * client types each call from it, so a shape is written once.
+ */
 export const CONSOLE_API = {
-  'POST /api/account': { body: ZSignUp, response: ZEnvelope(ZSignInAnswer), status: 201 },
+  'POST /api/account': { public: true, body: ZSignUp, response: ZEnvelope(ZSignInAnswer), status: 201 },
   'GET /api/account/plans': { response: ZEnvelope(ZPlansAnswer) },
   'GET /api/account/plan': { response: ZEnvelope(ZPlanState) },
   'POST /api/account/plan': { body: ZPlanChoice, response: ZPlanAnswer },
   'PATCH /api/account/plan': { body: ZPlanChoice, response: ZPlanAnswer },
-  'GET /api/account/plan/preview': { response: ZEnvelope(ZPlanPreview) },
+  'GET /api/account/plan/preview': { query: ZPlanPreviewQuery, response: ZEnvelope(ZPlanPreview) },
   'DELETE /api/account': { body: ZPasswordConfirm, response: ZEnvelope(ZSignOut) },
   'GET /api/account/usage': { response: ZEnvelope(ZUsageList) },
-  'GET /api/account/usage/insight': { response: ZEnvelope(ZUsageInsight) },
-  'GET /api/account/usage/log': { response: ZEnvelope(ZUsageLog) },
+  'GET /api/account/usage/insight': { query: ZUsageInsightQuery, response: ZEnvelope(ZUsageInsight) },
+  'GET /api/account/usage/log': { query: ZUsageLogQuery, response: ZEnvelope(ZUsageLog) },
   'GET /api/account/usage/limits': { response: ZEnvelope(ZLimitsState) },
   'GET /api/account/overview': { response: ZEnvelope(ZAccountOverview) },
-  'GET /api/account/activity': { response: ZEnvelope(ZActivityPage) },
+  'GET /api/account/activity': { query: ZActivityQuery, response: ZEnvelope(ZActivityPage) },
 
-  'GET /api/billing/config': { response: ZEnvelope(ZBillingConfig) },
+  'GET /api/billing/config': { public: true, response: ZEnvelope(ZBillingConfig) },
   'GET /api/account/subscription': { response: ZEnvelope(ZSubscription.nullable()) },
   'GET /api/account/invoice': { response: ZEnvelope(ZInvoiceList) },
   'GET /api/account/earnings': { response: ZEnvelope(ZEarnings) },
@@ -173,37 +180,41 @@ export const CONSOLE_API = {
   'GET /api/account/users': { response: ZEnvelope(ZAccountUsers) },
   'POST /api/invite': { body: ZInviteRequest, response: ZEnvelope(ZInviteResult) },
   'DELETE /api/invite': { body: ZDeleteInvites, response: ZEnvelope(ZDeletedCount) },
-  'DELETE /api/invite/:id': { response: ZEnvelope(ZDeletedCount) },
-  'GET /api/invite/:token': { response: ZEnvelope(ZInviteInfo) },
-  'PATCH /api/user/:id': { body: ZRoleChange, response: ZEnvelope(ZMember) },
+  'DELETE /api/invite/:id': { params: ZIdParams, response: ZEnvelope(ZDeletedCount) },
+  'GET /api/invite/:token': { params: ZInviteTokenParams, public: true, response: ZEnvelope(ZInviteInfo) },
+  'PATCH /api/user/:id': { params: ZIdParams, body: ZRoleChange, response: ZEnvelope(ZMember) },
 
   'GET /api/user/sessions': { response: ZSessionList },
   'DELETE /api/user/sessions': { response: ZSessionsSignedOut },
-  'DELETE /api/user/sessions/:id': { response: ZSessionsSignedOut },
+  'DELETE /api/user/sessions/:id': { params: ZIdParams, response: ZSessionsSignedOut },
 
   'GET /api/utility/config': { response: ZEnvelope(ZUtilityConfig) },
   'POST /api/utility/mail': { body: ZSupportMail, response: ZMessageOnly },
 
-  'POST /api/auth': { body: ZSignIn, response: ZEnvelope(ZSignInAnswer) },
-  'GET /api/auth': { response: ZEnvelope(ZAuthStatus) },
+  'POST /api/auth': { public: true, body: ZSignIn, response: ZEnvelope(ZSignInAnswer) },
+  'GET /api/auth': { public: true, response: ZEnvelope(ZAuthStatus) },
   'DELETE /api/auth': { response: ZMessageOnly },
   'POST /api/auth/switch': { body: ZSwitchAccount, response: ZEnvelope(ZSignInData) },
-  'POST /api/auth/password/reset/request': { body: ZPasswordResetRequest, response: ZMessageOnly },
-  'POST /api/auth/password/reset': { body: ZPasswordReset, response: ZMessageOnly },
-  'POST /api/auth/magic': { body: ZMagicLinkRequest, response: ZMessageOnly },
-  'POST /api/auth/magic/verify': { body: ZMagicLinkVerify, response: ZEnvelope(ZSignInAnswer) },
-  'POST /api/auth/otp': { body: ZOtpSignIn, response: ZEnvelope(ZSignInData) },
-  'POST /api/auth/impersonate': { body: ZImpersonate, response: ZEnvelope(ZSignInAnswer) },
-  'GET /api/auth/providers': { response: ZEnvelope(ZSocialProviders) },
+  'POST /api/auth/password/reset/request': {
+    public: true,
+    body: ZPasswordResetRequest,
+    response: ZMessageOnly,
+  },
+  'POST /api/auth/password/reset': { public: true, body: ZPasswordReset, response: ZMessageOnly },
+  'POST /api/auth/magic': { public: true, body: ZMagicLinkRequest, response: ZMessageOnly },
+  'POST /api/auth/magic/verify': { public: true, body: ZMagicLinkVerify, response: ZEnvelope(ZSignInAnswer) },
+  'POST /api/auth/otp': { public: true, body: ZOtpSignIn, response: ZEnvelope(ZSignInData) },
+  'POST /api/auth/impersonate': { public: true, body: ZImpersonate, response: ZEnvelope(ZSignInAnswer) },
+  'GET /api/auth/providers': { public: true, response: ZEnvelope(ZSocialProviders) },
 
   'GET /api/user': { response: ZEnvelope(ZUserOrKey) },
   'PATCH /api/user': { body: ZUserUpdate, response: ZEnvelope(ZUser) },
-  'POST /api/user': { body: ZInvitedSignUp, response: ZEnvelope(ZSignInAnswer), status: 201 },
+  'POST /api/user': { public: true, body: ZInvitedSignUp, response: ZEnvelope(ZSignInAnswer), status: 201 },
   'DELETE /api/user': { body: ZPasswordConfirm, response: ZEnvelope(ZSignOut) },
-  'DELETE /api/user/:id': { response: ZEnvelope(ZSignOut) },
+  'DELETE /api/user/:id': { params: ZIdParams, response: ZEnvelope(ZSignOut) },
   'GET /api/user/permissions': { response: ZEnvelope(ZPermissionMap) },
   'PUT /api/user/password': { body: ZPasswordChange, response: ZEnvelope(ZUser) },
-  'POST /api/user/verify': { body: ZVerifyEmail, response: ZEnvelope(ZVerifyAnswer) },
+  'POST /api/user/verify': { public: true, body: ZVerifyEmail, response: ZEnvelope(ZVerifyAnswer) },
   'POST /api/user/verify/request': { response: ZMessageOnly },
   'PUT /api/user/2fa': { body: ZTwoFactorToggle, response: ZEnvelope(ZTwoFactorSetup) },
   'POST /api/user/2fa/verify': { body: ZTwoFactorVerify, response: ZEnvelope(ZTwoFactorVerified) },
@@ -215,27 +226,35 @@ export const CONSOLE_API = {
 
   'GET /api/key/scopes': { response: ZEnvelope(z.array(ZApiKeyScope)) },
   'GET /api/key': { response: ZEnvelope(z.array(ZListedApiKey)) },
-  'GET /api/key/:id': { response: ZEnvelope(ZApiKey) },
+  'GET /api/key/:id': { params: ZIdParams, response: ZEnvelope(ZApiKey) },
   'POST /api/key': { body: ZCreateApiKey, response: ZEnvelope(ZCreatedApiKey), status: 201 },
-  'PATCH /api/key/:id': { body: ZUpdateApiKey, response: ZEnvelope(ZApiKey) },
+  'PATCH /api/key/:id': { params: ZIdParams, body: ZUpdateApiKey, response: ZEnvelope(ZApiKey) },
   'DELETE /api/key': { body: ZDeleteApiKeys, response: ZEnvelope(ZDeleted) },
 
   'GET /api/webhook': { response: ZEnvelope(z.array(ZWebhook)) },
   'POST /api/webhook': { body: ZCreateWebhook, response: ZEnvelope(ZCreatedWebhook), status: 201 },
-  'PATCH /api/webhook/:id': { body: ZUpdateWebhook, response: ZEnvelope(ZWebhook) },
-  'DELETE /api/webhook/:id': { response: ZEnvelope(ZDeleted) },
-  'POST /api/webhook/:id/test': { response: ZEnvelope(ZWebhookTestQueued) },
-  'GET /api/webhook/:id/deliveries': { response: ZEnvelope(z.array(ZWebhookDelivery)) },
+  'PATCH /api/webhook/:id': { params: ZIdParams, body: ZUpdateWebhook, response: ZEnvelope(ZWebhook) },
+  'DELETE /api/webhook/:id': { params: ZIdParams, response: ZEnvelope(ZDeleted) },
+  'POST /api/webhook/:id/test': { params: ZIdParams, response: ZEnvelope(ZWebhookTestQueued) },
+  'GET /api/webhook/:id/deliveries': { params: ZIdParams, response: ZEnvelope(z.array(ZWebhookDelivery)) },
 
   'GET /api/aiendpoint': { response: ZEnvelope(z.array(ZAiEndpoint)) },
-  'GET /api/aiendpoint/:id': { response: ZEnvelope(ZAiEndpointRead) },
+  'GET /api/aiendpoint/:id': { params: ZIdParams, response: ZEnvelope(ZAiEndpointRead) },
   'POST /api/aiendpoint': { body: ZCreateAiEndpoint, response: ZEnvelope(ZCreatedAiEndpoint), status: 201 },
-  'PATCH /api/aiendpoint/:id': { body: ZUpdateAiEndpoint, response: ZEnvelope(ZAiEndpoint) },
-  'GET /api/aiendpoint/:id/upstreams': { response: ZEnvelope(ZUpstreamHealth) },
-  'DELETE /api/aiendpoint/:ids': { response: ZEnvelope(ZDeleted) },
+  'PATCH /api/aiendpoint/:id': {
+    params: ZIdParams,
+    body: ZUpdateAiEndpoint,
+    response: ZEnvelope(ZAiEndpoint),
+  },
+  'GET /api/aiendpoint/:id/upstreams': { params: ZIdParams, response: ZEnvelope(ZUpstreamHealth) },
+  'DELETE /api/aiendpoint/:ids': { params: ZAiEndpointIdsParams, response: ZEnvelope(ZDeleted) },
   'GET /api/aiendpointShared': { response: ZEnvelope(z.array(ZSharedAiEndpoint)) },
-  'GET /api/marketplace': { response: ZEnvelope(ZMarketplacePage) },
-  'GET /api/marketplace/:provider/:name': { response: ZEnvelope(ZMarketplaceEndpoint) },
+  'GET /api/marketplace': { query: ZMarketplaceQuery, public: true, response: ZEnvelope(ZMarketplacePage) },
+  'GET /api/marketplace/:provider/:name': {
+    params: ZMarketplaceParams,
+    public: true,
+    response: ZEnvelope(ZMarketplaceEndpoint),
+  },
 
   ...itemCalls(ITEM_KINDS[0]),
   ...itemCalls(ITEM_KINDS[1]),
@@ -244,6 +263,12 @@ export const CONSOLE_API = {
   ...itemCalls(ITEM_KINDS[4]),
   ...itemCalls(ITEM_KINDS[5]),
 } satisfies Record<string, TCall>;
+
+/** Every `:param` of a path is declared by its entry's `params`, under the same names. */
+const paramsDeclared: [TUndeclaredParams<typeof CONSOLE_API>] extends [never]
+  ? true
+  : TUndeclaredParams<typeof CONSOLE_API> = true;
+void paramsDeclared;
 
 export type TConsoleApi = typeof CONSOLE_API;
 export type TConsoleCall = keyof TConsoleApi;
@@ -255,3 +280,21 @@ export type TBodyOf<K extends TConsoleCall> = TConsoleApi[K] extends { body: z.Z
   : undefined;
 /** The success envelope `{ data, message? }` around `T`, as `ZEnvelope` declares it. */
 export type TEnvelope<T> = z.output<ReturnType<typeof ZEnvelope<z.ZodType<T>>>>;
+/** The path parameters of a call as its entry declares them (`undefined` when its path has none). */
+export type TParamsOf<K extends TConsoleCall> = TConsoleApi[K] extends { params: z.ZodType }
+  ? z.output<TConsoleApi[K]['params']>
+  : undefined;
+/** A value as the caller sends it: a coerced field (`z.coerce.number()`, input `unknown`) takes its output. */
+type TSent<I, O> = unknown extends I ? O : I;
+/**
+ * The query of a call as the console sends it: the schema's input (defaults optional), each
+ * coerced field typed by what it becomes (`limit: number`, not `unknown`).
+ */
+export type TQueryOf<K extends TConsoleCall> = TConsoleApi[K] extends { query: z.ZodType }
+  ? {
+      [F in keyof z.input<TConsoleApi[K]['query']>]: TSent<
+        z.input<TConsoleApi[K]['query']>[F],
+        F extends keyof z.output<TConsoleApi[K]['query']> ? z.output<TConsoleApi[K]['query']>[F] : never
+      >;
+    }
+  : undefined;

@@ -126,9 +126,8 @@ export function registerErrorHandler(app: FastifyInstance) {
       (Array.isArray(error.validation) && error.validation.length > 0)
     ) {
       const first: TValidationIssue = error.validation![0]!;
-      const context = (error as { validationContext?: string }).validationContext;
-      // Path and query parameters are not form fields: a bad id is simply "not found".
-      if (context === 'params') return sendAppError(new AppError('not_found'), request, reply);
+      // A path parameter, a query parameter or a body field alike (decision 051): the call
+      // table's schema refused it, and `inputError` names it.
       const { inputError, message } = describeValidation(first, request.locale);
       return reply
         .status(ERRORS.validation.status)

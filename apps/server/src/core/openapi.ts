@@ -2,6 +2,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyContextConfig, FastifyInstance, FastifySchema } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { CONSOLE_API } from '@air/shared/api';
+import { errorStatusesOf } from '@air/shared/api-call';
+import { ERRORS } from '@air/shared/errors';
 import { ZErrorBody } from '@air/shared/schemas/common';
 import type { TConfig } from '../config';
 import { mergeClashingPaths } from './openapi-paths';
@@ -22,14 +25,30 @@ export function documentedAs(schema: FastifySchema & Record<string, unknown>): T
   return (input) => jsonSchemaTransform({ ...input, schema } as TTransformInput);
 }
 
+/** One error answer of the document: the error body, described by the codes of its status. */
+function errorAnswer(status: number) {
+  const codes = Object.entries(ERRORS)
+    .filter(([, error]) => error.status === status)
+    .map(([code]) => code);
+  return ZErrorBody.describe(`Refused (code ${codes.join(', ')})`);
+}
+
 /**
- * Every console API error is `{ message, inputError? }` (core/error-handler.ts). It is added to
- * the document only, not to the routes: a route's own type then stays its success answer alone.
+ * Every console API error is `{ code, message, inputError? }` (core/error-handler.ts). It is added
+ * to the document only, not to the routes: a route's own type then stays its success answer
+ * alone. A call of the table lists the statuses its entry gives (api-call.ts `errorStatusesOf`);
+ * a route outside it, `4XX`.
  */
 function withErrorAnswers(input: TTransformInput) {
   const schema = input.schema as { response?: Record<string, unknown>; hide?: boolean } | undefined;
   if (!schema?.response || schema.hide) return jsonSchemaTransform(input);
-  const response = { ...schema.response, '4XX': ZErrorBody, '5XX': ZErrorBody };
+  const call = (input.route.config as FastifyContextConfig | undefined)?.call;
+  const errors = call
+    ? Object.fromEntries(
+        errorStatusesOf(call, CONSOLE_API[call]).map((status) => [status, errorAnswer(status)]),
+      )
+    : { '4XX': ZErrorBody };
+  const response = { ...schema.response, ...errors, '5XX': ZErrorBody };
   return jsonSchemaTransform({ ...input, schema: { ...schema, response } } as TTransformInput);
 }
 

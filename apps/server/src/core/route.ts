@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { z } from 'zod';
 import { CONSOLE_API, type TAnswerOf, type TConsoleApi, type TConsoleCall } from '@air/shared/api';
+import { ZNoQuery, type TCall } from '@air/shared/api-call';
 import { CONSOLE_OPERATIONS, type TOperation } from '@air/shared/api-operations';
 
 /** The request body a call's route receives: its table schema's output, once validated. */
@@ -15,32 +16,30 @@ type TBodyIn<K extends TConsoleCall> = TConsoleApi[K] extends { body: z.ZodType 
   ? z.output<TConsoleApi[K]['body']>
   : unknown;
 
-/** A route's own schema parts: everything but the body and the success answer, which the table gives. */
-export interface TRouteSchema<P extends z.ZodType, Q extends z.ZodType> extends Omit<
-  FastifySchema,
-  'body' | 'params' | 'querystring'
-> {
-  params?: P;
-  querystring?: Q;
+/** The path parameters a call's route receives, once validated by its table entry. */
+type TParamsIn<K extends TConsoleCall> = TConsoleApi[K] extends { params: z.ZodType }
+  ? z.output<TConsoleApi[K]['params']>
+  : Record<string, never>;
+/** The query a call's route receives, once validated by its table entry (none: an empty object). */
+type TQueryIn<K extends TConsoleCall> = TConsoleApi[K] extends { query: z.ZodType }
+  ? z.output<TConsoleApi[K]['query']>
+  : Record<string, never>;
+
+/**
+ * A route's own schema parts: its tags and description. Params, query, body and the success
+ * answer are the table's (one place for each), so a route cannot declare them itself.
+ */
+export interface TRouteSchema extends Omit<FastifySchema, 'body' | 'params' | 'querystring' | 'response'> {
   tags?: string[];
   summary?: string;
   description?: string;
   hide?: boolean;
 }
 
-export type TRouteOptions<P extends z.ZodType, Q extends z.ZodType> = Omit<
-  RouteShorthandOptions,
-  'schema'
-> & {
-  schema?: TRouteSchema<P, Q>;
-};
+export type TRouteOptions = Omit<RouteShorthandOptions, 'schema'> & { schema?: TRouteSchema };
 
-export type TRouteHandler<
-  K extends TConsoleCall,
-  P extends z.ZodType = z.ZodUnknown,
-  Q extends z.ZodType = z.ZodUnknown,
-> = (
-  request: FastifyRequest<{ Body: TBodyIn<K>; Params: z.output<P>; Querystring: z.output<Q> }>,
+export type TRouteHandler<K extends TConsoleCall> = (
+  request: FastifyRequest<{ Body: TBodyIn<K>; Params: TParamsIn<K>; Querystring: TQueryIn<K> }>,
   reply: FastifyReply,
 ) => Promise<TAnswerOf<K> | FastifyReply>;
 
@@ -51,27 +50,24 @@ declare module 'fastify' {
   }
 }
 
-interface TCallSpec {
-  body?: z.ZodType;
-  response: z.ZodType;
-  status?: number;
-}
-
 /**
- * Registers a console call from the shared call table (`@air/shared/api`, decision 019): the
- * method and path come from its name, the body schema and the success answer (and its status,
- * set before the handler runs) from its entry, its operationId and summary in the API document from
- * `CONSOLE_OPERATIONS` beside the table, so a route never repeats them. The route adds its
- * guard, tags, path and query parameters; the handler's body and answer are the table's types.
- * Called inside a module's scope (prefix `/api`): the name's path is taken from that prefix on.
+ * Registers a console call from the shared call table (`@air/shared/api`, decisions 019 and 051):
+ * the method and path come from its name; the path params, query, body and success answer (and
+ * its status, set before the handler runs) from its entry, so each is validated (a bad one is a
+ * 400 naming it in `inputError`) and documented from there; a call without a query refuses any
+ * query parameter. Its operationId and summary come from `CONSOLE_OPERATIONS` beside the table,
+ * its error answers in the document from the entry (core/openapi.ts). The route adds its guard
+ * and tags; the handler's params, query, body and answer are the table's types. Called inside a
+ * module's scope (prefix `/api`): the name's path is taken from that prefix on.
  */
-export function route<
-  K extends TConsoleCall,
-  P extends z.ZodType = z.ZodUnknown,
-  Q extends z.ZodType = z.ZodUnknown,
->(app: FastifyInstance, call: K, options: TRouteOptions<P, Q>, handler: TRouteHandler<K, P, Q>): void {
+export function route<K extends TConsoleCall>(
+  app: FastifyInstance,
+  call: K,
+  options: TRouteOptions,
+  handler: TRouteHandler<K>,
+): void {
   const [method, path] = call.split(' ') as [HTTPMethods, string];
-  const spec: TCallSpec = CONSOLE_API[call];
+  const spec: TCall = CONSOLE_API[call];
   const operation: TOperation = CONSOLE_OPERATIONS[call];
   if (!path.startsWith(`${app.prefix}/`))
     throw new Error(`${call} is not under this scope's prefix ${app.prefix}`);
@@ -85,15 +81,18 @@ export function route<
     schema: {
       ...operation,
       ...options.schema,
+      ...(spec.params ? { params: spec.params } : {}),
+      querystring: spec.query ?? ZNoQuery,
       ...(spec.body ? { body: spec.body } : {}),
-      response: { ...(options.schema?.response as object | undefined), [status]: spec.response },
+      response: { [status]: spec.response },
     },
+    // The table's schemas validated params, query and body before the handler runs.
     handler:
       status === 200
-        ? (handler as TRouteHandler<TConsoleCall, z.ZodType, z.ZodType>)
+        ? (request, reply) => (handler as TRouteHandler<TConsoleCall>)(request as never, reply)
         : async (request, reply) => {
             reply.code(status);
-            return (handler as TRouteHandler<TConsoleCall, z.ZodType, z.ZodType>)(request as never, reply);
+            return (handler as TRouteHandler<TConsoleCall>)(request as never, reply);
           },
   });
 }

@@ -1,4 +1,4 @@
-import type { TAnswerOf, TBodyOf, TConsoleCall } from '@air/shared/api';
+import type { TAnswerOf, TBodyOf, TConsoleCall, TParamsOf, TQueryOf } from '@air/shared/api';
 import type { TErrorBodySeen } from '@air/shared/schemas/common';
 import { storedLocale } from '@/lib/i18n';
 
@@ -6,6 +6,12 @@ export const TOKEN_STORAGE_KEY = 'air.token';
 
 /** A failed call. `status` is 0 when no response arrived (network down, server gone). */
 export class ApiError extends Error {
+  /**
+   * The path parameter the server refused (a 400 whose `inputError` is a `:param` of the call):
+   * the thing the URL names cannot exist, which the console shows as not found.
+   */
+  pathParam?: string;
+
   constructor(
     public readonly status: number,
     public readonly body: TErrorBodySeen | string | null,
@@ -62,13 +68,6 @@ async function apiRequest(
   return parsed ?? {};
 }
 
-type TPathOf<K extends string> = K extends `${string} ${infer Path}` ? Path : never;
-type TParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | TParamNames<Rest>
-  : Path extends `${string}:${infer Name}`
-    ? Name
-    : never;
-
 /** The `GET` calls of the table. */
 export type TGetCall = Extract<TConsoleCall, `GET ${string}`>;
 /** The writes of the table (what a form sends). */
@@ -76,67 +75,87 @@ export type TWriteCall = Exclude<TConsoleCall, TGetCall>;
 /** The `data` of a call's success envelope. */
 export type TDataOf<K extends TConsoleCall> = TAnswerOf<K> extends { data: infer D } ? D : never;
 
+/** A value for each path parameter the call's entry declares (a list is joined by commas). */
+export type TParamsFor<K extends TConsoleCall> =
+  TParamsOf<K> extends undefined ? undefined : { [P in keyof TParamsOf<K>]: string | readonly string[] };
+
 /**
- * What a call takes besides its name: a value for each `:param` of its path (a list is joined by
- * commas, each part encoded), the request body the server declares (required when it declares
- * one), a query string and an abort signal.
+ * What a call takes besides its name, each typed by its entry in the shared table: a value for
+ * each path parameter, the query the server validates, the request body it declares (required
+ * when it declares one) and an abort signal.
  */
-export type TCallOptions<K extends TConsoleCall> = ([TParamNames<TPathOf<K>>] extends [never]
+export type TCallOptions<K extends TConsoleCall> = ([TParamsFor<K>] extends [undefined]
   ? { params?: undefined }
-  : { params: Record<TParamNames<TPathOf<K>>, string | readonly string[]> }) &
-  ([TBodyOf<K>] extends [undefined] ? { body?: undefined } : { body: TBodyOf<K> }) & {
-    query?: string | URLSearchParams;
+  : { params: TParamsFor<K> }) &
+  ([TBodyOf<K>] extends [undefined] ? { body?: undefined } : { body: TBodyOf<K> }) &
+  ([TQueryOf<K>] extends [undefined] ? { query?: undefined } : { query?: TQueryOf<K> }) & {
     signal?: AbortSignal;
   };
 type TCallArgs<K extends TConsoleCall> =
   Record<never, never> extends TCallOptions<K> ? [options?: TCallOptions<K>] : [options: TCallOptions<K>];
 
+type TQueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
+
+/** A query object as the URL carries it: absent (undefined, null) values left out, lists repeated. */
+export function queryString(query: Record<string, TQueryValue> | undefined): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const item of value) search.append(name, String(item));
+    else search.append(name, String(value));
+  }
+  return search.toString();
+}
+
 /** The URL of a call: its path with the params filled in, then the query (when not empty). */
 export function callUrl(
   name: TConsoleCall,
   params?: Record<string, string | readonly string[]>,
-  query?: string | URLSearchParams,
+  query?: Record<string, TQueryValue>,
 ) {
   const path = name.slice(name.indexOf(' ') + 1).replace(/:(\w+)/g, (_, param: string) => {
     const value = params?.[param] ?? '';
     return typeof value === 'string' ? encodeURIComponent(value) : value.map(encodeURIComponent).join(',');
   });
-  const search = query?.toString() ?? '';
+  const search = queryString(query);
   return search ? `${path}?${search}` : path;
 }
 
 /**
- * One call of the console API by its name in the shared table (`"GET /api/key/:id"`): the body is
- * checked against the request the server declares and the answer has the shape the server
- * declares for that route, so no caller picks the type of what comes back.
+ * One call of the console API by its name in the shared table (`"GET /api/key/:id"`): its params,
+ * query and body are checked against what the server declares for that route and the answer has
+ * the shape the server declares, so no caller picks the type of what it sends or gets back.
  */
 export function call<K extends TConsoleCall>(name: K, ...[options]: TCallArgs<K>): Promise<TAnswerOf<K>> {
   const { params, body, query, signal } = (options ?? {}) as {
     params?: Record<string, string | readonly string[]>;
     body?: unknown;
-    query?: string | URLSearchParams;
+    query?: Record<string, TQueryValue>;
     signal?: AbortSignal;
   };
   const method = name.slice(0, name.indexOf(' ')) as THttpMethod;
-  // As the `api` helpers below: a write without a body sends `{}`, except DELETE.
+  // A write without a body sends `{}`, except DELETE.
   const payload = method === 'GET' ? undefined : method === 'DELETE' ? body : (body ?? {});
-  return apiRequest(method, callUrl(name, params, query), payload, { signal }) as Promise<TAnswerOf<K>>;
+  return apiRequest(method, callUrl(name, params, query), payload, { signal }).catch((error: unknown) => {
+    const field =
+      error instanceof ApiError && typeof error.body === 'object' ? error.body?.inputError : undefined;
+    if (error instanceof ApiError && error.status === 400 && field && name.includes(`/:${field}`))
+      error.pathParam = field;
+    throw error;
+  }) as Promise<TAnswerOf<K>>;
 }
 
-/** The path parameters of a call, by name (a list is joined by commas). */
-export type TParamsOf<K extends TConsoleCall> = [TParamNames<TPathOf<K>>] extends [never]
-  ? undefined
-  : Record<TParamNames<TPathOf<K>>, string | readonly string[]>;
-
 /**
- * A call whose body a form built: the form engine's values are a field map that the form's schema
- * (the call's own request schema) has checked, and may be multipart (`FormData`) when a field
- * holds files, so the body is not typed here; the name, the parameters and the answer are.
+ * The body a form sends for a call: the call's request body, or multipart (`FormData`) when a
+ * field holds files.
  */
+export type TFormBody<K extends TConsoleCall> = TBodyOf<K> | FormData;
+
+/** A call whose body a form built (components/form/submit.ts); the name, params and answer are typed. */
 export function submitCall<K extends TConsoleCall>(
   name: K,
-  body: unknown,
-  params?: Record<string, string | readonly string[]>,
+  body: TFormBody<K>,
+  params?: TParamsFor<K>,
 ): Promise<TAnswerOf<K>> {
   return call(name, { params, body } as TCallOptions<K>);
 }

@@ -20,7 +20,7 @@ function bodyMessage(error: unknown): string | undefined {
 
 /**
  * The shared error handler of spec section 8. A response body message wins over the generic text;
- * 401 signs in again, 404 shows the not-found page, 402 asks for an upgrade to the plan the
+ * 401 signs in again, 404 (or a refused path parameter) shows the not-found page, 402 asks for an upgrade to the plan the
  * server names, 429 shows the server's text, anything else is an error notification.
  */
 export function handleError(error: unknown, navigate: TNavigate): void {
@@ -36,7 +36,9 @@ export function handleError(error: unknown, navigate: TNavigate): void {
     toast({ variant: 'error', title, description });
     return;
   }
-  switch (error.status) {
+  // A malformed id in the URL (the server's 400 naming a path parameter): nothing is there.
+  const status = error.pathParam ? 404 : error.status;
+  switch (status) {
     case 401: {
       // A session ended by a removal from the member's only account: the sign-in page says why.
       const ended = error.body && typeof error.body === 'object' ? error.body.ended : undefined;

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZActivityQuery } from '@air/shared/schemas/activity';
 import { repeatWhileOpen } from '../../lib/repeat-while-open';
 import { listActivity, purgeActivity } from './service';
 import { route } from '../../core/route';
@@ -15,7 +14,7 @@ const activityRoutes: FastifyPluginAsync = async (fastify) => {
   route(
     app,
     'GET /api/account/activity',
-    { preHandler: admin, schema: { tags: ['activity'], querystring: ZActivityQuery } },
+    { preHandler: admin, schema: { tags: ['activity'] } },
     async (request) => ({ data: await listActivity(app.db, request.auth!.accountId, request.query) }),
   );
 

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZMarketplaceParams, ZMarketplaceQuery } from '@air/shared/schemas/marketplace';
 import { listSharedEndpoints } from '../aiendpoint/service';
 import { catalogEndpoint, catalogPage } from './catalog';
 import { route } from '../../core/route';
@@ -23,17 +22,14 @@ const sharedRoutes: FastifyPluginAsync = async (fastify) => {
     async () => ({ data: await listSharedEndpoints(app) }),
   );
 
-  route(
-    app,
-    'GET /api/marketplace',
-    { schema: { tags: ['marketplace'], querystring: ZMarketplaceQuery } },
-    async (request) => ({ data: await catalogPage(app.db, app.plans, request.query) }),
-  );
+  route(app, 'GET /api/marketplace', { schema: { tags: ['marketplace'] } }, async (request) => ({
+    data: await catalogPage(app.db, app.plans, request.query),
+  }));
 
   route(
     app,
     'GET /api/marketplace/:provider/:name',
-    { schema: { tags: ['marketplace'], params: ZMarketplaceParams } },
+    { schema: { tags: ['marketplace'] } },
     async (request) => ({
       data: await catalogEndpoint(
         app.db,

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZAiEndpointIdsParams } from '@air/shared/schemas/aiendpoint';
-import { ZIdParams } from '@air/shared/schemas/common';
 import { t } from '../../i18n';
 import { AppError } from '../../lib/app-error';
 import './messages';
@@ -45,29 +43,19 @@ const aiEndpointRoutes: FastifyPluginAsync = async (fastify) => {
     data: await listEndpoints(app, request.auth!.accountId),
   }));
 
-  route(
-    app,
-    'GET /api/aiendpoint/:id',
-    { ...read, schema: { tags, params: ZIdParams } },
-    async (request) => ({
-      data: await getEndpoint(app, request.auth!.accountId, request.params.id),
-    }),
-  );
+  route(app, 'GET /api/aiendpoint/:id', { ...read, schema: { tags } }, async (request) => ({
+    data: await getEndpoint(app, request.auth!.accountId, request.params.id),
+  }));
 
   // The owner's live view of the routing (contract 6a): each upstream's circuit and last hour.
-  route(
-    app,
-    'GET /api/aiendpoint/:id/upstreams',
-    { ...read, schema: { tags, params: ZIdParams } },
-    async (request) => {
-      const { id, routed, upstreams } = await endpointUpstreams(
-        app,
-        request.auth!.accountId,
-        request.params.id,
-      );
-      return { data: { routed, upstreams: upstreamHealthOf(app.server, id, upstreams) } };
-    },
-  );
+  route(app, 'GET /api/aiendpoint/:id/upstreams', { ...read, schema: { tags } }, async (request) => {
+    const { id, routed, upstreams } = await endpointUpstreams(
+      app,
+      request.auth!.accountId,
+      request.params.id,
+    );
+    return { data: { routed, upstreams: upstreamHealthOf(app.server, id, upstreams) } };
+  });
 
   route(app, 'POST /api/aiendpoint', { ...write, schema: { tags } }, async (request, reply) => {
     const id = await createEndpoint(app, request.auth!.accountId, request.body, actorOf(request));
@@ -75,36 +63,26 @@ const aiEndpointRoutes: FastifyPluginAsync = async (fastify) => {
     return reply.status(201).send({ data: { data: id, id }, message: t(request.locale, 'registry.created') });
   });
 
-  route(
-    app,
-    'PATCH /api/aiendpoint/:id',
-    { ...write, schema: { tags, params: ZIdParams } },
-    async (request) => ({
-      data: await updateEndpoint(
-        app,
-        request.auth!.accountId,
-        request.params.id,
-        request.body,
-        actorOf(request),
-      ),
-      message: t(request.locale, 'registry.updated'),
-    }),
-  );
+  route(app, 'PATCH /api/aiendpoint/:id', { ...write, schema: { tags } }, async (request) => ({
+    data: await updateEndpoint(
+      app,
+      request.auth!.accountId,
+      request.params.id,
+      request.body,
+      actorOf(request),
+    ),
+    message: t(request.locale, 'registry.updated'),
+  }));
 
-  route(
-    app,
-    'DELETE /api/aiendpoint/:ids',
-    { ...write, schema: { tags, params: ZAiEndpointIdsParams } },
-    async (request) => {
-      const deleted = await deleteEndpoints(
-        app,
-        request.auth!.accountId,
-        parseIds(request.params.ids),
-        actorOf(request),
-      );
-      return { data: { deleted }, message: t(request.locale, 'registry.deleted') };
-    },
-  );
+  route(app, 'DELETE /api/aiendpoint/:ids', { ...write, schema: { tags } }, async (request) => {
+    const deleted = await deleteEndpoints(
+      app,
+      request.auth!.accountId,
+      parseIds(request.params.ids),
+      actorOf(request),
+    );
+    return { data: { deleted }, message: t(request.locale, 'registry.deleted') };
+  });
 };
 
 export default aiEndpointRoutes;

@@ -9,7 +9,6 @@ import {
   ZClockAnswer,
   ZInvoicePdfParams,
   ZInvoicePdfQuery,
-  ZPlanPreviewQuery,
 } from '@air/shared/schemas/billing';
 import { checkCardFields } from '@air/shared/cards';
 import { ZEnvelope, ZErrorBody } from '@air/shared/schemas/common';
@@ -62,14 +61,9 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
   );
 
   // What a plan change would charge, before the button (read-only, the change's own arithmetic).
-  route(
-    app,
-    'GET /api/account/plan/preview',
-    { preHandler: owner, schema: { tags, querystring: ZPlanPreviewQuery } },
-    async (request) => ({
-      data: await previewPlanChange(app.billing, request.auth!.accountId, request.query.plan),
-    }),
-  );
+  route(app, 'GET /api/account/plan/preview', { preHandler: owner, schema: { tags } }, async (request) => ({
+    data: await previewPlanChange(app.billing, request.auth!.accountId, request.query.plan),
+  }));
 
   route(app, 'GET /api/account/invoice', { preHandler: owner, schema: { tags } }, async (request) => ({
     data: (await listInvoices(app.db, request.auth!.accountId)).map((row) =>

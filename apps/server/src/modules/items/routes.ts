@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZIdParams, ZIdsParams } from '@air/shared/schemas/common';
 import { ITEM_KINDS, type TItemKind } from '@air/shared/schemas/item';
 import { route } from '../../core/route';
 import { t } from '../../i18n';
@@ -42,7 +41,7 @@ const itemRoutes: FastifyPluginAsync = async (fastify) => {
       data: await listItems(app.db, scopeOf(request)),
     }));
 
-    route(app, `GET /api/${kind}/:id`, { ...read, schema: { tags, params: ZIdParams } }, async (request) => ({
+    route(app, `GET /api/${kind}/:id`, { ...read, schema: { tags } }, async (request) => ({
       data: await getItem(app.db, scopeOf(request), request.params.id),
     }));
 
@@ -51,15 +50,10 @@ const itemRoutes: FastifyPluginAsync = async (fastify) => {
       return { data, message: t(request.locale, 'items.created') };
     });
 
-    route(
-      app,
-      `PATCH /api/${kind}/:id`,
-      { ...write, schema: { tags, params: ZIdParams } },
-      async (request) => ({
-        data: await renameItem(app.db, scopeOf(request), request.params.id, request.body.name),
-        message: t(request.locale, 'items.updated'),
-      }),
-    );
+    route(app, `PATCH /api/${kind}/:id`, { ...write, schema: { tags } }, async (request) => ({
+      data: await renameItem(app.db, scopeOf(request), request.params.id, request.body.name),
+      message: t(request.locale, 'items.updated'),
+    }));
 
     route(app, `DELETE /api/${kind}`, { ...write, schema: { tags } }, async (request) => {
       const ids = Array.isArray(request.body) ? request.body : request.body.ids;
@@ -67,15 +61,10 @@ const itemRoutes: FastifyPluginAsync = async (fastify) => {
       return { data: { deleted }, message: t(request.locale, 'items.deleted') };
     });
 
-    route(
-      app,
-      `DELETE /api/${kind}/:ids`,
-      { ...write, schema: { tags, params: ZIdsParams } },
-      async (request) => {
-        const deleted = await deleteItems(app.db, scopeOf(request), parseIds(request.params.ids));
-        return { data: { deleted }, message: t(request.locale, 'items.deleted') };
-      },
-    );
+    route(app, `DELETE /api/${kind}/:ids`, { ...write, schema: { tags } }, async (request) => {
+      const deleted = await deleteItems(app.db, scopeOf(request), parseIds(request.params.ids));
+      return { data: { deleted }, message: t(request.locale, 'items.deleted') };
+    });
   }
 };
 

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { API_KEY_SCOPES } from '@air/shared/schemas/api-key';
-import { ZIdParams } from '@air/shared/schemas/common';
 import { route } from '../../core/route';
 import { t } from '../../i18n';
 import { actorOf } from '../activity/service';
@@ -27,7 +26,7 @@ const keyRoutes: FastifyPluginAsync = async (app) => {
     data: await keysWithUsage(app, gatewayViewOf(app.server), request.auth!.accountId),
   }));
 
-  route(app, 'GET /api/key/:id', { ...guard, schema: { tags, params: ZIdParams } }, async (request) => ({
+  route(app, 'GET /api/key/:id', { ...guard, schema: { tags } }, async (request) => ({
     data: await revealKey(app, request.auth!.accountId, request.params.id, actorOf(request)),
   }));
 
@@ -36,7 +35,7 @@ const keyRoutes: FastifyPluginAsync = async (app) => {
     return { data, message: t(request.locale, 'keys.created') };
   });
 
-  route(app, 'PATCH /api/key/:id', { ...guard, schema: { tags, params: ZIdParams } }, async (request) => {
+  route(app, 'PATCH /api/key/:id', { ...guard, schema: { tags } }, async (request) => {
     const data = await updateKey(
       app,
       request.auth!.accountId,

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { hasPermission } from '@air/shared/permissions';
-import { ZIdParams } from '@air/shared/schemas/common';
-import { INVITE_TTL_DAYS, inviteAddresses, ZInviteTokenParams } from '@air/shared/schemas/membership';
+import { INVITE_TTL_DAYS, inviteAddresses } from '@air/shared/schemas/membership';
 import { AppError } from '../../lib/app-error';
 import { t } from '../../i18n';
 import type { TAuth } from '../../core/credentials';
@@ -88,11 +87,8 @@ const membershipRoutes: FastifyPluginAsync = async (fastify) => {
     return { data: { deleted: count }, message: t(request.locale, 'membership.invite_deleted', { count }) };
   };
 
-  route(
-    app,
-    'DELETE /api/invite/:id',
-    { preHandler: admin, schema: { tags, params: ZIdParams } },
-    async (request) => deleted(request, [request.params.id]),
+  route(app, 'DELETE /api/invite/:id', { preHandler: admin, schema: { tags } }, async (request) =>
+    deleted(request, [request.params.id]),
   );
 
   route(app, 'DELETE /api/invite', { preHandler: admin, schema: { tags } }, async (request) =>
@@ -100,7 +96,7 @@ const membershipRoutes: FastifyPluginAsync = async (fastify) => {
   );
 
   // What an invite link opens. The token is the proof: no session needed.
-  route(app, 'GET /api/invite/:token', { schema: { tags, params: ZInviteTokenParams } }, async (request) => {
+  route(app, 'GET /api/invite/:token', { schema: { tags } }, async (request) => {
     const invite = await inviteByToken(app.db, request.params.token);
     if (!invite) throw new AppError('not_found', { messageKey: 'error.invite_invalid' });
     if (invite.expired) throw new AppError('bad_request', { messageKey: 'error.invite_expired' });
@@ -116,49 +112,38 @@ const membershipRoutes: FastifyPluginAsync = async (fastify) => {
     };
   });
 
-  route(
-    app,
-    'PATCH /api/user/:id',
-    { preHandler: admin, schema: { tags, params: ZIdParams } },
-    async (request) => {
-      const auth = sessionOf(request);
-      const data = await changeRole(app.db, {
-        accountId: auth.accountId,
-        actorUserId: auth.userId,
-        targetUserId: request.params.id,
-        permission: request.body.permission,
-      });
-      // Every instance drops the member's cached sessions: the new role applies to the next request.
-      await app.changes.publish({ kind: 'user', userId: request.params.id });
-      return { data, message: t(request.locale, 'membership.role_changed') };
-    },
-  );
+  route(app, 'PATCH /api/user/:id', { preHandler: admin, schema: { tags } }, async (request) => {
+    const auth = sessionOf(request);
+    const data = await changeRole(app.db, {
+      accountId: auth.accountId,
+      actorUserId: auth.userId,
+      targetUserId: request.params.id,
+      permission: request.body.permission,
+    });
+    // Every instance drops the member's cached sessions: the new role applies to the next request.
+    await app.changes.publish({ kind: 'user', userId: request.params.id });
+    return { data, message: t(request.locale, 'membership.role_changed') };
+  });
 
   // An admin removes a member; any member (not the owner) leaves with their own id.
-  route(
-    app,
-    'DELETE /api/user/:id',
-    { preHandler: signedIn, schema: { tags, params: ZIdParams } },
-    async (request) => {
-      const auth = sessionOf(request);
-      const self = request.params.id === auth.userId;
-      if (!self && !hasPermission(auth.role, 'admin')) {
-        throw new AppError('forbidden', { messageKey: 'error.remove_needs_admin' });
-      }
-      const removal = await removeMember(app.db, {
-        accountId: auth.accountId,
-        actorUserId: auth.userId,
-        targetUserId: request.params.id,
-      });
-      for (const id of removal.changedSessionIds)
-        await app.changes.publish({ kind: 'session', sessionId: id });
-      await app.changes.publish({ kind: 'user', userId: request.params.id });
-      return {
-        data: { signout: self },
-        message: t(request.locale, self ? 'membership.left' : 'membership.removed'),
-      };
-    },
-  );
+  route(app, 'DELETE /api/user/:id', { preHandler: signedIn, schema: { tags } }, async (request) => {
+    const auth = sessionOf(request);
+    const self = request.params.id === auth.userId;
+    if (!self && !hasPermission(auth.role, 'admin')) {
+      throw new AppError('forbidden', { messageKey: 'error.remove_needs_admin' });
+    }
+    const removal = await removeMember(app.db, {
+      accountId: auth.accountId,
+      actorUserId: auth.userId,
+      targetUserId: request.params.id,
+    });
+    for (const id of removal.changedSessionIds) await app.changes.publish({ kind: 'session', sessionId: id });
+    await app.changes.publish({ kind: 'user', userId: request.params.id });
+    return {
+      data: { signout: self },
+      message: t(request.locale, self ? 'membership.left' : 'membership.removed'),
+    };
+  });
 };
 
 export default membershipRoutes;

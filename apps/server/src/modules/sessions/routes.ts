@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZIdParams } from '@air/shared/schemas/common';
 import { registerMessages, t } from '../../i18n';
 import { AppError } from '../../lib/app-error';
 import { listSessions, signOutOtherSessions, signOutSession } from './service';
@@ -41,19 +40,14 @@ const sessionRoutes: FastifyPluginAsync = async (fastify) => {
     };
   });
 
-  route(
-    app,
-    'DELETE /api/user/sessions/:id',
-    { preHandler, schema: { tags, params: ZIdParams } },
-    async (request) => {
-      const auth = sessionOf(request);
-      await signOutSession(app, auth, request.params.id);
-      return {
-        data: { signed_out: 1, signout: request.params.id === auth.sessionId },
-        message: t(request.locale, 'sessions.signed_out'),
-      };
-    },
-  );
+  route(app, 'DELETE /api/user/sessions/:id', { preHandler, schema: { tags } }, async (request) => {
+    const auth = sessionOf(request);
+    await signOutSession(app, auth, request.params.id);
+    return {
+      data: { signed_out: 1, signout: request.params.id === auth.sessionId },
+      message: t(request.locale, 'sessions.signed_out'),
+    };
+  });
 };
 
 export default sessionRoutes;

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZUsageInsightQuery, ZUsageLogQuery } from '@air/shared/schemas/usage-insight';
 import './messages';
 import { startQuotaWarnings } from './quota-warnings';
 import { requestLog } from './request-log';
@@ -21,20 +20,15 @@ const usageRoutes: FastifyPluginAsync = async (fastify) => {
   route(
     app,
     'GET /api/account/usage/insight',
-    { preValidation: reader, schema: { tags, querystring: ZUsageInsightQuery } },
+    { preValidation: reader, schema: { tags } },
     async (request) => ({
       data: await usageInsight(app, gatewayViewOf(app.server), request.auth!.accountId, request.query),
     }),
   );
-  route(
-    app,
-    'GET /api/account/usage/log',
-    { preValidation: reader, schema: { tags, querystring: ZUsageLogQuery } },
-    async (request) => {
-      await flushUsage(gatewayViewOf(app.server));
-      return { data: await requestLog(app.db, request.auth!.accountId, request.query) };
-    },
-  );
+  route(app, 'GET /api/account/usage/log', { preValidation: reader, schema: { tags } }, async (request) => {
+    await flushUsage(gatewayViewOf(app.server));
+    return { data: await requestLog(app.db, request.auth!.accountId, request.query) };
+  });
   // The limits reached this period (the console's "calls are refused" state), any member.
   route(
     app,

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ZIdParams } from '@air/shared/schemas/common';
 import { route } from '../../core/route';
 import { t } from '../../i18n';
 import './messages';
@@ -35,50 +34,30 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
     message: t(request.locale, 'webhooks.created'),
   }));
 
-  route(
-    app,
-    'PATCH /api/webhook/:id',
-    { ...guard, schema: { tags, params: ZIdParams } },
-    async (request) => ({
-      data: await updateWebhook(deps, request.auth!.accountId, request.params.id, request.body),
-      message: t(request.locale, 'webhooks.updated'),
-    }),
-  );
+  route(app, 'PATCH /api/webhook/:id', { ...guard, schema: { tags } }, async (request) => ({
+    data: await updateWebhook(deps, request.auth!.accountId, request.params.id, request.body),
+    message: t(request.locale, 'webhooks.updated'),
+  }));
 
-  route(
-    app,
-    'DELETE /api/webhook/:id',
-    { ...guard, schema: { tags, params: ZIdParams } },
-    async (request) => ({
-      data: { deleted: await deleteWebhook(app.db, request.auth!.accountId, request.params.id) },
-      message: t(request.locale, 'webhooks.deleted'),
-    }),
-  );
+  route(app, 'DELETE /api/webhook/:id', { ...guard, schema: { tags } }, async (request) => ({
+    data: { deleted: await deleteWebhook(app.db, request.auth!.accountId, request.params.id) },
+    message: t(request.locale, 'webhooks.deleted'),
+  }));
 
-  route(
-    app,
-    'POST /api/webhook/:id/test',
-    { ...guard, schema: { tags, params: ZIdParams } },
-    async (request) => {
-      const id = await enqueueTest(
-        app.db,
-        request.auth!.accountId,
-        request.params.id,
-        app.webhooks.worker.now(),
-      );
-      app.webhooks.worker.wake();
-      return { data: { delivery_id: id }, message: t(request.locale, 'webhooks.test_queued') };
-    },
-  );
+  route(app, 'POST /api/webhook/:id/test', { ...guard, schema: { tags } }, async (request) => {
+    const id = await enqueueTest(
+      app.db,
+      request.auth!.accountId,
+      request.params.id,
+      app.webhooks.worker.now(),
+    );
+    app.webhooks.worker.wake();
+    return { data: { delivery_id: id }, message: t(request.locale, 'webhooks.test_queued') };
+  });
 
-  route(
-    app,
-    'GET /api/webhook/:id/deliveries',
-    { ...guard, schema: { tags, params: ZIdParams } },
-    async (request) => ({
-      data: await listDeliveries(app.db, request.auth!.accountId, request.params.id),
-    }),
-  );
+  route(app, 'GET /api/webhook/:id/deliveries', { ...guard, schema: { tags } }, async (request) => ({
+    data: await listDeliveries(app.db, request.auth!.accountId, request.params.id),
+  }));
 };
 
 export default webhookRoutes;

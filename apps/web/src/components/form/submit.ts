@@ -1,7 +1,14 @@
 import i18n from '@/lib/i18n';
 import type { TAnswerOf } from '@air/shared/api';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, answerMessage, submitCall, type TWriteCall } from '@/lib/api';
+import {
+  ApiError,
+  answerMessage,
+  submitCall,
+  type TFormBody,
+  type TParamsFor,
+  type TWriteCall,
+} from '@/lib/api';
 import { activeFields, bodyValues, type TFormFields, type TFormParams, type TFormValues } from './types';
 import {
   CardTokenError,
@@ -32,8 +39,14 @@ export function toFormData(values: TFormValues): FormData {
   return data;
 }
 
+/**
+ * The one place a form's values become a call's body: the generic form holds a field map (its
+ * fields are data, not types), checked before sending by the form's schema, which is the call's
+ * own request schema (`schema` of the form, from @air/shared), so the map is that body here.
+ */
 function send<K extends TWriteCall>(name: K, params: TFormParams | undefined, values: TFormValues) {
-  return submitCall(name, hasFiles(values) ? toFormData(values) : values, params);
+  const body = hasFiles(values) ? toFormData(values) : (values as TFormBody<K>);
+  return submitCall(name, body, params as TParamsFor<K>);
 }
 
 /** Card widgets hold a provider value; the server wants a token, created just before sending. */

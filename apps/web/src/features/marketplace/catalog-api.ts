@@ -17,12 +17,13 @@ export async function fetchCatalogPage(
   cursor: string | null,
   signal?: AbortSignal,
 ) {
-  const query = new URLSearchParams();
-  if (filters.q.trim()) query.set('q', filters.q.trim());
-  if (filters.type) query.set('type', filters.type);
-  if (filters.provider) query.set('provider', filters.provider);
-  query.set('sort', filters.sort);
-  if (cursor) query.set('cursor', cursor);
+  const query = {
+    q: filters.q.trim() || undefined,
+    type: filters.type || undefined,
+    provider: filters.provider || undefined,
+    sort: filters.sort,
+    cursor: cursor ?? undefined,
+  };
   return (await call('GET /api/marketplace', { query, signal })).data!;
 }
 

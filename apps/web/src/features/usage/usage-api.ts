@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { TUsagePeriod, TUsageLogQuery } from '@air/shared/schemas/usage-insight';
+import type { TQueryOf } from '@air/shared/api';
 import { call } from '@/lib/api';
 
 export interface TPeriodChoice {
@@ -8,13 +9,10 @@ export interface TPeriodChoice {
   to?: string;
 }
 
-function periodQuery(choice: TPeriodChoice): string {
-  const params = new URLSearchParams({ period: choice.period });
-  if (choice.period === 'custom' && choice.from && choice.to) {
-    params.set('from', choice.from);
-    params.set('to', choice.to);
-  }
-  return params.toString();
+function periodQuery(choice: TPeriodChoice): TQueryOf<'GET /api/account/usage/insight'> {
+  return choice.period === 'custom' && choice.from && choice.to
+    ? { period: choice.period, from: choice.from, to: choice.to }
+    : { period: choice.period };
 }
 
 /** GET /api/account/usage/insight: the usage page's caller and provider views and the quota. */
@@ -35,10 +33,8 @@ export type TLogFilters = Pick<TUsageLogQuery, 'endpoint_id' | 'key_id' | 'statu
 
 /** GET /api/account/usage/log: one page of the request log (cursor from the previous page). */
 export async function fetchRequestLog(filters: TLogFilters, cursor?: string, signal?: AbortSignal) {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
-  if (cursor) params.set('cursor', cursor);
-  return (await call('GET /api/account/usage/log', { query: params, signal })).data;
+  const query = { ...filters, cursor };
+  return (await call('GET /api/account/usage/log', { query, signal })).data;
 }
 
 /** GET /api/account/usage: this month's calls against the quota (the console's banner). */

@@ -1,4 +1,4 @@
-import type { TActivityPage } from '@air/shared/schemas/activity';
+import { ZActivityType, type TActivityPage } from '@air/shared/schemas/activity';
 import type { TAccountUsers } from '@air/shared/schemas/membership';
 import type { TRole } from '@air/shared/permissions';
 import { ZInvitableRole } from '@air/shared/schemas/roles';
@@ -14,11 +14,13 @@ export function activityQuery(filters: { member: string; type: string; page: num
   return {
     queryKey: ['account-activity', filters] as const,
     queryFn: async (): Promise<TActivityPage> => {
-      const params = new URLSearchParams();
-      if (filters.member) params.set('member', filters.member);
-      if (filters.type) params.set('type', filters.type);
-      if (filters.page > 1) params.set('page', String(filters.page));
-      return (await call('GET /api/account/activity', { query: params })).data;
+      const query = {
+        member: filters.member || undefined,
+        // A type from the URL that is not one of the log's is no filter (the server would refuse it).
+        type: ZActivityType.safeParse(filters.type).data,
+        page: filters.page > 1 ? filters.page : undefined,
+      };
+      return (await call('GET /api/account/activity', { query })).data;
     },
   };
 }

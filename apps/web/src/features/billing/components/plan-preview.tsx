@@ -17,8 +17,7 @@ export function PlanPreview({ plan }: { plan: string }) {
   const { t, i18n } = useTranslation('billing');
   const preview = useQuery({
     queryKey: [PREVIEW_CALL, plan],
-    queryFn: async ({ signal }) =>
-      (await call(PREVIEW_CALL, { query: new URLSearchParams({ plan }), signal })).data ?? null,
+    queryFn: async ({ signal }) => (await call(PREVIEW_CALL, { query: { plan }, signal })).data ?? null,
     retry: false,
   });
   if (preview.isPending) {
