@@ -13,6 +13,7 @@ import { registerModules, registerPlugins } from './core/load-modules';
 import { registerOpenApi } from './core/openapi';
 import { RequestLogController } from './core/request-log';
 import { genReqId, registerRequestContext } from './core/request-context';
+import { registerTracing } from './core/tracing';
 import { registerSecurityHeaders } from './core/security-headers';
 import { openDatabase, type TDatabase, type TDb } from './db/client';
 import { migrateDatabase } from './db/migrate';
@@ -107,6 +108,8 @@ export async function buildApp(config: TConfig, options: TBuildAppOptions = {}) 
   app.decorate('db', database.db);
   app.decorate('plans', plans);
 
+  // First: @fastify/otel must see every route as it is added (nothing when tracing is off).
+  await registerTracing(app);
   registerRequestContext(app);
   registerErrorHandler(app);
   await registerSecurityHeaders(app, config);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
+import { OTEL_ENV, tracingConfigOf, type TTracingConfig } from './lib/otel-env';
 
 /**
  * The server's configuration: one zod schema over the environment (server contract section 1),
@@ -152,6 +153,7 @@ const ZEnv = z.object({
       .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores')
       .optional(),
   ),
+  ...OTEL_ENV,
 });
 
 export interface TOidcProvider {
@@ -216,6 +218,8 @@ export interface TConfig {
    * balancer). `false` (the default) uses the socket's address.
    */
   trustProxy: boolean | number | string;
+  /** OpenTelemetry's OTEL_* variables (lib/otel-env.ts); null: tracing off, nothing loaded. */
+  tracing: TTracingConfig | null;
 }
 
 /** TRUST_PROXY: `true`/`false`, a hop count, or a comma-separated list of addresses / CIDRs. */
@@ -355,6 +359,7 @@ export function loadConfig(
 
   const plansFile = e.PLANS_FILE ? path.resolve(cwd, e.PLANS_FILE) : BUILT_IN_PLANS_FILE;
   if (e.PLANS_FILE && !existsSync(plansFile)) errors.push(`PLANS_FILE: file not found: ${plansFile}`);
+  const tracing = tracingConfigOf(e, e.INSTANCE_NAME, errors);
 
   if (errors.length > 0) throw new ConfigError(errors);
 
@@ -390,5 +395,6 @@ export function loadConfig(
     instanceName: e.INSTANCE_NAME,
     metricsToken: e.METRICS_TOKEN,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    tracing,
   };
 }

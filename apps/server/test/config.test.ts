@@ -203,4 +203,78 @@ describe('loadConfig', () => {
       /^PLANS_FILE: file not found/,
     );
   });
+
+  it('leaves tracing off without an OTLP endpoint, and reads the OTEL variables (issue 43 item 1)', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).tracing).toBeNull();
+    expect(loadConfig({ DATA_DIR: tmp(), OTEL_SERVICE_NAME: 'air-eu' }).tracing).toBeNull();
+    const endpoint = 'https://collector.example:4318';
+    expect(
+      loadConfig({
+        DATA_DIR: tmp(),
+        INSTANCE_NAME: 'air-1',
+        OTEL_EXPORTER_OTLP_ENDPOINT: `${endpoint}/`,
+        OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%2Cb, x-tenant = eu',
+        OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-tenant=us',
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=prod,service.name=ignored',
+        OTEL_SERVICE_NAME: 'air-eu',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.25',
+      }).tracing,
+    ).toEqual({
+      tracesUrl: `${endpoint}/v1/traces`,
+      headers: { 'api-key': 'a,b', 'x-tenant': 'us' },
+      serviceName: 'air-eu',
+      resourceAttributes: {
+        'service.instance.id': 'air-1',
+        'deployment.environment': 'prod',
+        'service.name': 'ignored',
+      },
+      sampler: 'parentbased_traceidratio',
+      samplerRatio: 0.25,
+    });
+    // The signal's own URL is taken as given; disabling wins over any endpoint.
+    const traces = `${endpoint}/custom/path`;
+    const own = {
+      DATA_DIR: tmp(),
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: traces,
+    };
+    expect(loadConfig(own).tracing).toMatchObject({
+      tracesUrl: traces,
+      serviceName: 'air',
+      sampler: 'parentbased_always_on',
+    });
+    expect(loadConfig({ ...own, OTEL_SDK_DISABLED: 'TRUE' }).tracing).toBeNull();
+    expect(loadConfig({ ...own, OTEL_TRACES_EXPORTER: 'none' }).tracing).toBeNull();
+  });
+
+  it('refuses each bad OTEL variable in one line naming it, never echoing a header value', () => {
+    const bad: [string, string][] = [
+      ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
+      ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'grpc://collector:4317'],
+      ['OTEL_EXPORTER_OTLP_HEADERS', 'api-key'],
+      ['OTEL_EXPORTER_OTLP_TRACES_HEADERS', 'api-key=secret-value\r\nx: y'],
+      ['OTEL_EXPORTER_OTLP_PROTOCOL', 'grpc'],
+      ['OTEL_SERVICE_NAME', ' air '],
+      ['OTEL_RESOURCE_ATTRIBUTES', 'no-value'],
+      ['OTEL_TRACES_SAMPLER', 'sometimes'],
+      ['OTEL_SDK_DISABLED', 'maybe'],
+      ['OTEL_TRACES_EXPORTER', 'zipkin'],
+    ];
+    for (const [name, value] of bad) {
+      const lines = errorLines({ DATA_DIR: tmp(), [name]: value });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^${name}: `));
+      expect(lines[0]).not.toContain('secret-value');
+    }
+    expect(errorLines({ DATA_DIR: tmp(), OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toEqual([
+      'OTEL_EXPORTER_OTLP_PROTOCOL: must be http/protobuf (grpc and http/json are not supported)',
+    ]);
+    expect(errorLines({ DATA_DIR: tmp(), OTEL_TRACES_SAMPLER_ARG: '2' })[0]).toMatch(
+      /^OTEL_TRACES_SAMPLER_ARG: /,
+    );
+    expect(errorLines({ DATA_DIR: tmp(), OTEL_TRACES_SAMPLER_ARG: '0.5' })).toEqual([
+      'OTEL_TRACES_SAMPLER_ARG: applies only when OTEL_TRACES_SAMPLER is traceidratio or parentbased_traceidratio',
+    ]);
+  });
 });

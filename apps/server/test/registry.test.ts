@@ -93,6 +93,7 @@ describe('registry: create, read, list', () => {
         fallbacks: [],
         circuit: { failures: 5, cooldown_s: 30 },
         cache_ttl_s: 0,
+        trace_content: false,
         price: null,
       },
       protocols: null,

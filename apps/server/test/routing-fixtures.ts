@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { COMPLETION, sseChunk } from './gateway-fixtures';
 
@@ -22,7 +22,7 @@ export type TBehaviour =
  * and body) and behaves as told: `behave(b)` for every call, or `queue(b...)` for the next ones.
  */
 export async function startProgrammableUpstream(name: string) {
-  const calls: { at: number; body: string }[] = [];
+  const calls: { at: number; body: string; headers: IncomingHttpHeaders }[] = [];
   let behaviour: TBehaviour = { kind: 'ok' };
   const queued: TBehaviour[] = [];
   const server: Server = createServer((req, res) => {
@@ -30,7 +30,7 @@ export async function startProgrammableUpstream(name: string) {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString();
-      calls.push({ at: Date.now(), body });
+      calls.push({ at: Date.now(), body, headers: req.headers });
       let now = queued.shift() ?? behaviour;
       if (now.kind === 'status-if')
         now = body.includes(now.contains) ? { kind: 'status', status: now.status } : { kind: 'ok' };

@@ -12,12 +12,13 @@ import { removeDataDirs, runServer } from './support/run-server';
 afterAll(removeDataDirs);
 
 describe('start-up errors name their variable', () => {
-  it('TRUST_PROXY=nonsense: one line naming it, nothing opened', async () => {
-    const run = await runServer({ TRUST_PROXY: 'nonsense' });
+  it('TRUST_PROXY=nonsense and a bad OTEL_EXPORTER_OTLP_ENDPOINT: one line naming each, nothing opened', async () => {
+    const run = await runServer({ TRUST_PROXY: 'nonsense', OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr.trim().split('\n')).toEqual([
       'TRUST_PROXY: must be true, false, a hop count or a list of addresses or ranges',
+      'OTEL_EXPORTER_OTLP_ENDPOINT: must be an http:// or https:// URL',
     ]);
   }, 120_000);
 

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { TKeyAuth } from '../core/credentials';
 import { GATEWAY_ERRORS, writeGatewayError, type TGatewayErrorCode } from './errors';
 import { createCallLog } from './call-log';
+import { GatewayTracing } from './call-trace';
 import { unknownRouteRow } from './call-outcome';
 import { createRefusalLog, type TRefusalGate } from './refusal-log';
 import type { TRoutingContext } from './routed-call';
@@ -56,12 +57,16 @@ export function createCallContext(app: FastifyInstance, state: TGatewayState) {
   const countCall = labelled((status) => metrics.calls.labels(status));
   const countError = labelled((code) => metrics.errors.labels(code));
   const logRefusal = createRefusalLog(counters, (row) => meter.record(row));
+  // OpenTelemetry (call-trace.ts), or null: then no call makes a span or propagates anything.
+  const tracing = app.tracing === null ? null : new GatewayTracing(app.tracing);
 
   /** Answers the gateway's own error and counts it. */
   function refuse(res: ServerResponse, requestId: string, started: number, refusal: TRefusal) {
     const { code, retryAfter, body } = refusal;
     writeGatewayError(res, code, requestId, retryAfter, null, body);
-    countCall(String(GATEWAY_ERRORS[code].status));
+    const status = GATEWAY_ERRORS[code].status;
+    if (tracing !== null) tracing.refused(res, code, status);
+    countCall(String(status));
     countError(code);
     metrics.duration.observe((performance.now() - started) / 1000);
   }
@@ -117,6 +122,7 @@ export function createCallContext(app: FastifyInstance, state: TGatewayState) {
     log: app.log,
     logCall: createCallLog(app.log, app.config.logGatewayCalls),
     allowPrivate,
+    tracing,
     routing,
     spending: createSpendReservation(counters, directory),
     refuse,

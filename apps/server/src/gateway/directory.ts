@@ -62,6 +62,8 @@ export interface TRouteEntry {
   price: TPrice | null;
   /** The protocols it serves (contract 6c): its registration's, of those its URL serves (protocols.ts). */
   protocols: ReadonlySet<TProtocolName>;
+  /** Its owner lets traces record prompts and answers (`config.trace_content`, off by default). */
+  traceContent: boolean;
   /** `x-air-route` and `x-air-attempts: 1`, built once: what most answers carry. */
   airHeaders: readonly string[];
 }
@@ -185,6 +187,7 @@ export function createDirectory(app: FastifyInstance) {
       path: first.path,
       headers,
       upstreamModel: row.upstreamModel ?? null,
+      traceContent: row.traceContent,
       timeoutMs: row.upstreamTimeoutMs ?? config.gatewayTimeoutMs,
       literalPrivate: first.literalPrivate,
       upstreams,

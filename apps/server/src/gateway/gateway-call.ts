@@ -4,6 +4,7 @@ import type { TUsageRow } from '../modules/usage/service';
 import { chargedPicos } from '../modules/money/service';
 import { applyEdits, includeUsage, setMember, type TBodyEdit } from './body-edit';
 import type { TCallContext, TRefusal } from './call-context';
+import type { CallTrace } from './call-trace';
 import { goneResult, ownResult, parseObject } from './call-outcome';
 import { setCallTokens } from './call-tokens';
 import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED } from './counter-types';
@@ -35,6 +36,8 @@ export class GatewayCall {
   private stream: TStreamTap | null = null;
   private edits: TBodyEdit[] | null = null;
   private spend: TSpendTicket | null = null;
+  /** The call's spans when tracing is on (call-trace.ts), else null. */
+  private readonly trace: CallTrace | null;
 
   constructor(
     private readonly ctx: TCallContext,
@@ -49,6 +52,7 @@ export class GatewayCall {
       body: Buffer;
       start: number;
       parsed: Record<string, unknown> | null;
+      trace: CallTrace | null;
     },
   ) {
     this.requestId = request.id;
@@ -57,6 +61,7 @@ export class GatewayCall {
     this.parsed = request.parsed;
     this.hasCard = limits.hasCard;
     this.start = request.start;
+    this.trace = request.trace;
   }
 
   /** Where the body's object starts (body-edit.ts edits from there). */
@@ -188,6 +193,8 @@ export class GatewayCall {
       return routed.start();
     }
     const onDone = (result: TCallResult) => this.meter(route, result, 1, false, callId);
+    const trace = this.trace;
+    const headers = trace === null ? route.headers : trace.startAttempt(route, route.upstreams[0]!, 1);
     if (route.literalPrivate && !ctx.allowPrivate) {
       // Same answer as a refused DNS result: the caller learns nothing about the network.
       ctx.log.warn({ routeName: route.routeName }, 'gateway: upstream is a private address');
@@ -203,7 +210,7 @@ export class GatewayCall {
     const forward = {
       origin: route.origin,
       path: upstreamPath,
-      headers: route.headers,
+      headers,
       body: this.body,
       timeoutMs: route.timeoutMs,
       requestId: this.requestId,
@@ -218,8 +225,8 @@ export class GatewayCall {
   }
 
   private routedRequest(callId: number) {
-    const { requestId, key, hasCard, route, body, parsed, stream, protocol } = this;
-    return { requestId, key, hasCard, route, body, parsed, stream, callId, protocol };
+    const { requestId, key, hasCard, route, body, parsed, stream, protocol, trace } = this;
+    return { requestId, key, hasCard, route, body, parsed, stream, callId, protocol, trace };
   }
 
   /** The call's usage row, on the route that answered, appended to the meter's buffer. */
@@ -249,13 +256,27 @@ export class GatewayCall {
     const meter = this.ctx.state.meter;
     // LOG_GATEWAY_CALLS: the call's line, from the row as the meter receives it (call-log.ts).
     const logCall = this.ctx.logCall;
-    const logged = (final: TUsageRow) => (logCall?.(this.requestId, answered.routeName, final), final);
+    const trace = this.trace;
+    if (trace !== null) trace.answered(answered, result, attempts, cacheHit, this.contentOf(answered));
+    const logged = (final: TUsageRow) => {
+      logCall?.(this.requestId, answered.routeName, final);
+      if (trace !== null) trace.metered(final);
+      return final;
+    };
     // A stream cut short is counted with the tokenizer, which may have to load first.
     const counting = setCallTokens(row, result, this.streamed, this.protocol.usage);
     if (counting) return meter.recordWhen(counting.then(() => this.settled(row)).then(logged), callId);
     const known = this.settled(row);
     if (known instanceof Promise) meter.recordWhen(known.then(logged), callId);
     else meter.record(logged(known), callId);
+  }
+
+  /**
+   * The request body for the trace's content events, only where both the called endpoint and the
+   * one that answered (a fallback) have `trace_content` on: their owners chose it.
+   */
+  private contentOf(answered: TRouteEntry): Buffer | null {
+    return this.route.traceContent && answered.traceContent ? this.body : null;
   }
 
   /** The caller has a spend limit: the reservation becomes the call's charge, capped at the limit. */

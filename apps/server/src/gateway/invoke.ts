@@ -4,6 +4,7 @@ import type { TAuth, TKeyAuth } from '../core/credentials';
 import { isAppError } from '../lib/app-error';
 import { objectStart } from './body-edit';
 import { createCallContext, type TCallContext, type TRefusal } from './call-context';
+import type { CallTrace } from './call-trace';
 import { mayCall, parseObject } from './call-outcome';
 import { allowOrigin, crossOrigin } from './cors';
 import { unsupportedEndpointBody } from './errors';
@@ -74,8 +75,14 @@ function readRequest(request: TGatewayRequest): TRead | TRefusal {
  */
 export function createCallHandler(ctx: TCallContext, protocol: TProtocol): TInvoke {
   const { directory } = ctx.state;
+  const tracing = ctx.tracing;
 
-  async function handle(request: TGatewayRequest, res: ServerResponse, started: number) {
+  async function handle(
+    request: TGatewayRequest,
+    res: ServerResponse,
+    started: number,
+    trace: CallTrace | null,
+  ) {
     const requestId = request.id;
     const key = callerKey(request);
     if (!key)
@@ -102,6 +109,7 @@ export function createCallHandler(ctx: TCallContext, protocol: TProtocol): TInvo
     // Another account's private route, or one outside the key's allow-list, answers exactly
     // like a missing one.
     if (!mayCall(key, route)) return await ctx.refuseUnknownRoute(res, caller);
+    if (trace !== null) trace.route(route, key);
     const path = upstreamPath(route.path, protocol);
     if (path === null || !route.protocols.has(protocol.name)) {
       const body = unsupportedEndpointBody(protocol.path, [...route.protocols]);
@@ -110,14 +118,21 @@ export function createCallHandler(ctx: TCallContext, protocol: TProtocol): TInvo
     let limits = directory.planLimits.peek(key.accountId);
     if (limits === undefined) limits = await directory.planLimits.load(key.accountId);
     if (!limits) return ctx.refuse(res, requestId, started, { code: 'internal_error' });
-    const call = new GatewayCall(ctx, protocol, res, key, route, limits, { id: requestId, started, ...read });
+    const call = new GatewayCall(ctx, protocol, res, key, route, limits, {
+      id: requestId,
+      started,
+      ...read,
+      trace,
+    });
     if (await call.admit()) call.forward(path);
   }
 
   return async function invoke(request, res) {
     const started = performance.now();
+    // Tracing on: the call's span, continuing the caller's traceparent (call-trace.ts).
+    const trace = tracing === null ? null : tracing.start(request.headers, protocol, request.id, res);
     try {
-      await handle(request, res, started);
+      await handle(request, res, started, trace);
     } catch (error) {
       if (isAppError(error) && error.code === 'rate_limited')
         return ctx.refuse(res, request.id, started, {
@@ -127,6 +142,7 @@ export function createCallHandler(ctx: TCallContext, protocol: TProtocol): TInvo
       request.log.error({ err: error }, 'gateway: call failed');
       ctx.refuse(res, request.id, started, { code: 'internal_error' });
     }
+    if (trace !== null) trace.settle();
   };
 }
 

@@ -10,6 +10,7 @@ import { writeGatewayError } from './errors';
 import { tokensFrom } from './stream-usage';
 import { isRetryableStatus, ProxyCall, type TCallResult, type TStreamTap } from './upstream';
 import { upstreamPath, type TProtocol } from './protocols';
+import type { CallTrace } from './call-trace';
 
 /** What every routed call shares (built once by the invoke handler). */
 export interface TRoutingContext {
@@ -36,6 +37,8 @@ export interface TRoutedRequest {
   readonly stream: TStreamTap | null;
   readonly callId: number;
   readonly protocol: TProtocol;
+  /** The call's spans when tracing is on: each attempt is a child span (call-trace.ts). */
+  readonly trace: CallTrace | null;
 }
 
 /** How a caller request ended: the route that answered, upstream calls made, cache hit. */
@@ -216,6 +219,8 @@ export class RoutedCall {
             String(this.attempts),
             ...(this.cacheKey !== null ? ['x-air-cache', 'miss'] : []),
           ];
+    const trace = this.call.trace;
+    const headers = trace === null ? route.headers : trace.startAttempt(route, target, this.attempts);
     if (target.literalPrivate && !this.ctx.allowPrivate) {
       // Same answer as a refused DNS result: the caller learns nothing about the network.
       const retried = this.willRetry();
@@ -235,7 +240,7 @@ export class RoutedCall {
         origin: target.origin,
         // A sibling of a registered `/chat/completions` URL (protocols.ts).
         path: upstreamPath(target.path, this.call.protocol) ?? target.path,
-        headers: route.headers,
+        headers,
         body: this.body,
         timeoutMs: route.timeoutMs,
         requestId: this.requestId,
@@ -276,6 +281,8 @@ export class RoutedCall {
   }
 
   private readonly attemptDone = (result: TCallResult): void => {
+    const trace = this.call.trace;
+    if (trace !== null) trace.attemptDone(result);
     const health = this.health;
     const routing = this.route.routing;
     let recorded: Promise<void> | void = undefined;

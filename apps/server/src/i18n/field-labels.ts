@@ -76,6 +76,7 @@ const ES: Record<string, string> = {
   template: 'Plantilla',
   to: 'Hasta',
   token: 'Token',
+  trace_content: 'Contenido en las trazas',
   upstreams: 'Upstreams',
   url: 'URL',
 };

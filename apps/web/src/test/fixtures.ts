@@ -117,6 +117,7 @@ export function routingConfigFixture(
     fallbacks: [],
     circuit: { failures: 5, cooldown_s: 30 },
     cache_ttl_s: 0,
+    trace_content: false,
     price: null,
     ...patch,
   };

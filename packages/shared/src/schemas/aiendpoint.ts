@@ -217,6 +217,11 @@ export const ZAiEndpointConfigInput = z.strictObject({
   /** null: back to the default (5 failures, 30 s). */
   circuit: ZCircuit.nullable().optional(),
   cache_ttl_s: ZCacheTtl.nullable().optional(),
+  /**
+   * Let the operator's OpenTelemetry traces carry this endpoint's prompts and answers (bounded
+   * events on the call's span); off by default: spans hold ids and figures only.
+   */
+  trace_content: z.boolean().optional(),
 });
 export type TAiEndpointConfigInput = z.infer<typeof ZAiEndpointConfigInput>;
 
@@ -287,6 +292,8 @@ export const ZAiEndpoint = ZSharedAiEndpoint.extend({
     fallbacks: z.array(z.string()),
     circuit: z.object({ failures: z.number().int(), cooldown_s: z.number().int() }),
     cache_ttl_s: z.number().int(),
+    /** Traces may record its prompts and answers (false by default). */
+    trace_content: z.boolean(),
   }),
   /**
    * The OpenAI protocols the endpoint serves (contract 6c), as registered; null: every one its URL

@@ -37,6 +37,8 @@ export const aiEndpoints = pgTable(
     upstreamModel: text('upstream_model'),
     upstreamTimeoutMs: integer('upstream_timeout_ms'),
     upstreamHeadersEnc: text('upstream_headers_enc'),
+    /** The owner lets OpenTelemetry spans carry this endpoint's prompts and answers (off by default). */
+    traceContent: boolean('trace_content').notNull().default(false),
     /** The OpenAI protocols it serves (contract 6c); null for every one its URL serves. */
     protocols: text('protocols').array().$type<TEndpointProtocol[]>(),
     /**

@@ -48,6 +48,7 @@ export async function changesFrom(
   const config = input.config;
   if (config?.upstream_model !== undefined) changes.upstreamModel = config.upstream_model || null;
   if (config?.timeout_ms !== undefined) changes.upstreamTimeoutMs = config.timeout_ms;
+  if (config?.trace_content !== undefined) changes.traceContent = config.trace_content;
   if (config?.price !== undefined) {
     const price = config.price;
     const free =

@@ -70,6 +70,7 @@ export function toOwnWire(row: TEndpointRow, accountName: string, secret: string
         cooldown_s: ROUTING_LIMITS.cooldownS.default,
       },
       cache_ttl_s: row.routing?.cache_ttl_s ?? ROUTING_LIMITS.cacheTtlS.default,
+      trace_content: row.traceContent,
     },
     protocols: row.protocols ?? null,
     editable: true,

@@ -1,0 +1,1 @@
+ALTER TABLE "ai_endpoints" ADD COLUMN "trace_content" boolean DEFAULT false NOT NULL;
