@@ -75,6 +75,36 @@ describe('endpoint detail', () => {
     expect(screen.getByRole('switch', { name: 'Private' })).toBeInTheDocument();
   });
 
+  it('Settings turns trace content on with PATCH config.trace_content, and back when the save fails', async () => {
+    signIn();
+    const calls = mockFetch({
+      'GET /api/aiendpoint/:id': { body: { data: own } },
+      'PATCH /api/aiendpoint/:id': { body: { data: own } },
+    });
+    const { user } = renderPage(EndpointPage, {
+      route: '/aiendpoints/:id',
+      path: `/aiendpoints/${id}`,
+      title: 'endpoint',
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Settings' }));
+    const toggle = await screen.findByRole('switch', { name: 'Record prompts and answers' });
+    expect(toggle).not.toBeChecked();
+    expect(toggle).toHaveAccessibleDescription(/Off by default/);
+    await user.click(toggle);
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ config: { trace_content: true } });
+    expect(toggle).toBeChecked();
+
+    const failing = mockFetch({
+      'GET /api/aiendpoint/:id': { body: { data: own } },
+      'PATCH /api/aiendpoint/:id': { status: 500, body: { code: 'internal', message: 'Broken' } },
+    });
+    await user.click(toggle);
+    await waitFor(() => expect(failing.filter((c) => c.method === 'PATCH')).toHaveLength(1));
+    await waitFor(() => expect(toggle).toBeChecked());
+    expect(failing.find((c) => c.method === 'PATCH')!.body).toEqual({ config: { trace_content: false } });
+  });
+
   it("refuses the Overview name with the server's rule and message before sending", async () => {
     signIn();
     const calls = mockFetch({ 'GET /api/aiendpoint/:id': { body: { data: own } } });

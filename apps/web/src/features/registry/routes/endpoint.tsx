@@ -13,6 +13,7 @@ import { EndpointOverviewForm } from '../components/endpoint-overview-form';
 import { EndpointPrice } from '../components/endpoint-price';
 import { EndpointRouting } from '../components/endpoint-routing';
 import { EndpointSettings } from '../components/endpoint-settings';
+import { EndpointTracing } from '../components/endpoint-tracing';
 import { EndpointSwitches } from '../components/endpoint-switches';
 import { Playground } from '../components/playground';
 import { UpstreamHealth, upstreamHealthKey } from '../components/upstream-health';
@@ -118,6 +119,7 @@ export default function EndpointPage() {
               <EndpointSettings key={data.id} endpoint={data} onSaved={onSaved} />
               <EndpointRouting key={`routing-${data.id}`} endpoint={data} onSaved={onSaved} />
               <EndpointPrice key={`price-${data.id}`} endpoint={data} onSaved={onSaved} />
+              <EndpointTracing key={`tracing-${data.id}`} endpoint={data} onSaved={onSaved} />
             </div>
           )}
         </TabsContent>
