@@ -32,20 +32,49 @@ describe('routeGuard', () => {
     });
   });
 
-  it('sends a user without the required permission to /signin, marked forbidden so the console says why', () => {
-    const forbidden = { redirect: '/signin', reason: 'forbidden' };
+  it('answers forbidden with the role needed for a member without the permission, not /signin (decision 042)', () => {
     expect(
       routeGuard({ path: '/account/users', required: 'admin', user: user({ role: 'developer' }), token }),
-    ).toEqual(forbidden);
+    ).toEqual({ forbidden: 'admin' });
     expect(
       routeGuard({ path: '/account/apikeys', required: 'developer', user: user({ role: 'admin' }), token }),
-    ).toEqual(forbidden);
+    ).toEqual({ forbidden: 'developer' });
     expect(
       routeGuard({ path: '/account/apikeys', required: 'developer', user: user({ role: 'master' }), token }),
-    ).toEqual(forbidden);
+    ).toEqual({ forbidden: 'developer' });
+    expect(
+      routeGuard({ path: '/account/billing', required: 'owner', user: user({ role: 'user' }), token }),
+    ).toEqual({ forbidden: 'owner' });
     expect(
       routeGuard({ path: '/account/apikeys', required: 'developer', user: user({ role: 'owner' }), token }),
     ).toEqual({ allow: true });
+  });
+
+  it('applies the other rules first: a forbidden page still sends an unverified or plan-less member on', () => {
+    const plain = (overrides: Partial<TGuardUser>) => user({ role: 'user', ...overrides });
+    expect(
+      routeGuard({
+        path: '/account/apikeys',
+        required: 'developer',
+        user: plain({ verified: false }),
+        token,
+      }),
+    ).toEqual({ redirect: '/signup/verify' });
+    expect(
+      routeGuard({ path: '/account/apikeys', required: 'developer', user: plain({ plan: null }), token }),
+    ).toEqual({ redirect: '/signup/plan' });
+    expect(
+      routeGuard({
+        path: '/account/apikeys',
+        required: 'developer',
+        user: plain({ subscription: { status: 'canceled' } }),
+        token,
+      }),
+    ).toEqual({ redirect: '/account/billing' });
+    // Signed out is still /signin.
+    expect(routeGuard({ path: '/account/apikeys', required: 'developer', user: null, token: null })).toEqual({
+      redirect: '/signin',
+    });
   });
 
   it('needs only a token and a user for signed-in routes', () => {

@@ -13,8 +13,11 @@ export interface TGuardUser {
   onboarded?: boolean;
 }
 
-/** `forbidden`: signed in, but the role lacks the permission (the console says why). */
-export type TGuardResult = { allow: true } | { redirect: string; reason?: 'forbidden' };
+/**
+ * `forbidden`: signed in and past every other rule, but the role lacks the permission: the page
+ * names the role it needs instead of its content (decision 042), no redirect.
+ */
+export type TGuardResult = { allow: true } | { redirect: string } | { forbidden: TRole };
 
 export interface TRouteGuardInput {
   path: string;
@@ -58,8 +61,11 @@ function normalise(path: string): string {
 const allow: TGuardResult = { allow: true };
 
 /**
- * The spec's route guard (section 4), rules applied in the spec's order:
- * 1. no token, or insufficient permission: /signin;
+ * The spec's route guard (section 4), rules applied in the spec's order, with decision 042's
+ * override of rule 1:
+ * 1. no token: /signin. Insufficient permission is not a redirect to /signin (it read as a
+ *    sign-out): the rules below apply as for any signed-in page, then the answer is `forbidden`
+ *    with the role needed, and the console shows the page that names it;
  * 2. unverified users reach only /account/profile and /signup/verify, else /signup/verify;
  * 3. verified users without a plan: /signup/plan unless on /account/profile or /signup/plan;
  * 4. a subscription other than active/trialing (master excepted): /account/billing unless on a
@@ -69,13 +75,15 @@ const allow: TGuardResult = { allow: true };
  */
 export function routeGuard({ path, required, user, token, linkToken }: TRouteGuardInput): TGuardResult {
   if (required === null) return allow;
-  const where = normalise(path);
-
   if (!token || !user) return { redirect: '/signin' };
-  if (required !== 'signed-in' && !hasPermission(user.permission, required)) {
-    return { redirect: '/signin', reason: 'forbidden' };
-  }
+  const asMember = memberRules(normalise(path), user, linkToken);
+  if (asMember !== allow) return asMember;
+  if (required !== 'signed-in' && !hasPermission(user.permission, required)) return { forbidden: required };
+  return allow;
+}
 
+/** Rules 2 to 5: what any signed-in page asks of the member, whatever its role. */
+function memberRules(where: string, user: TGuardUser, linkToken: boolean | undefined): TGuardResult {
   if (where === '/signup/verify' && linkToken) return allow;
   if (!user.verified) return UNVERIFIED_PATHS.includes(where) ? allow : { redirect: '/signup/verify' };
 

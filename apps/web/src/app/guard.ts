@@ -14,12 +14,9 @@ export function isForbidden(data: unknown): data is TForbidden {
 
 /**
  * A route loader that applies the shared route guard (spec section 4) before the page loads, so a
- * redirect happens in the router and the guarded page's code is never fetched.
- *
- * One rule departs from the spec (decision 042): a signed-in member without the permission is not
- * sent to /signin, which read as a sign-out. The other rules still apply as if the page needed
- * only a session (an unverified member still goes to verify); then the loader answers
- * `{ forbidden: role }` and the router shows the page that names the role, inside the app.
+ * redirect happens in the router and the guarded page's code is never fetched. A signed-in member
+ * without the permission is not sent to /signin (decision 042, in the guard itself): the loader
+ * answers `{ forbidden: role }` and the router shows the page that names the role, inside the app.
  */
 export function guardLoader(required: TRouteRequirement) {
   return ({ request }: LoaderFunctionArgs): TForbidden | null => {
@@ -35,19 +32,15 @@ export function guardLoader(required: TRouteRequirement) {
         }
       : null;
     const url = new URL(request.url);
-    const guard = (need: TRouteRequirement) =>
-      routeGuard({
-        path: url.pathname,
-        required: need,
-        user: guardUser,
-        token,
-        linkToken: url.searchParams.has('token'),
-      });
-    const result = guard(required);
-    if (!('redirect' in result)) return null;
-    if (result.reason !== 'forbidden' || required === 'signed-in') throw redirect(result.redirect);
-    const asMember = guard('signed-in');
-    if ('redirect' in asMember) throw redirect(asMember.redirect);
-    return { forbidden: required };
+    const result = routeGuard({
+      path: url.pathname,
+      required,
+      user: guardUser,
+      token,
+      linkToken: url.searchParams.has('token'),
+    });
+    if ('redirect' in result) throw redirect(result.redirect);
+    if ('forbidden' in result) return { forbidden: result.forbidden };
+    return null;
   };
 }
