@@ -34,10 +34,11 @@ import { isPaying, quotePlanChange } from './plan-quote';
  * its request (or Stripe's webhook) is repeated.
  */
 
+/** The console's day ("Dec 1, 2026", "1 dic 2026": apps/web/src/lib/format-date.ts), in UTC. */
 function dateText(date: Date, locale: TLocale): string {
   return date.toLocaleDateString(locale === 'es' ? 'es-ES' : 'en-US', {
     year: 'numeric',
-    month: 'long',
+    month: 'short',
     day: 'numeric',
     timeZone: 'UTC',
   });

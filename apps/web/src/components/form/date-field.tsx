@@ -4,6 +4,7 @@ import { CalendarIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { cn } from '@/lib/utils';
+import { formatLongDay } from '@/lib/format-date';
 
 // The calendar (react-day-picker) loads when a date field is first opened: every form page
 // carries the field code, few open a date.
@@ -47,9 +48,7 @@ export function DateField({
   const { t, i18n } = useTranslation('form');
   const [open, setOpen] = useState(false);
   const selected = fromIsoDate(value);
-  const shown = selected
-    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(selected)
-    : null;
+  const shown = selected ? formatLongDay(selected, i18n.language) : null;
 
   return (
     <Popover

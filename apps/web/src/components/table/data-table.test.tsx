@@ -3,8 +3,8 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, useLocation } from 'react-router';
 import { Badge } from '@/components/ui/badge';
+import { formatDateTime } from '@/lib/format-date';
 import { DataTable } from './data-table';
-import { formatDateTime } from './format';
 import type { TDataTableProps } from './types';
 
 interface TRow {
@@ -209,18 +209,5 @@ describe('DataTable', () => {
     renderTable({ loading: true });
     expect(screen.getByText('Loading…').getAttribute('role')).toBe('status');
     expect(screen.queryByText('Item 01')).toBeNull();
-  });
-});
-
-describe('formatDateTime', () => {
-  it('shows date and time to the second', () => {
-    const local = new Date(2026, 2, 14, 9, 5, 7, 999);
-    expect(formatDateTime(local, 'en')).toBe('03/14/2026, 09:05:07');
-    expect(formatDateTime(local.toISOString(), 'en')).toBe('03/14/2026, 09:05:07');
-  });
-
-  it('leaves empty and non-date values alone', () => {
-    expect(formatDateTime(null)).toBe('');
-    expect(formatDateTime('not a date')).toBe('not a date');
   });
 });

@@ -20,7 +20,7 @@ import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/utils';
-import { formatDateTime } from './format';
+import { formatDateTime } from '@/lib/format-date';
 import { TablePagination } from './pagination';
 import { RowActionsMenu } from './row-actions-menu';
 import { clampPage, compareValues, pageCount, searchRows } from './rows';

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { formatNumber } from '@/lib/format-number';
 import type { TApiKey, TListedApiKey } from './api-keys-api';
+import { formatDay } from '@/lib/format-date';
 
 /** Has the key's expiry passed (at `now`)? The gateway refuses it from then on. */
 export function isExpired(key: Pick<TApiKey, 'expires_at'>, now = Date.now()): boolean {
@@ -42,7 +43,7 @@ export function KeyExpiry({ apiKey }: { apiKey: TApiKey }) {
   return (
     <time dateTime={apiKey.expires_at} className="whitespace-nowrap">
       {t('list.through', {
-        day: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(lastDay),
+        day: formatDay(lastDay, i18n.language),
       })}
     </time>
   );

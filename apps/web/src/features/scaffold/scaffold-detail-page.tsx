@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { Breadcrumb } from '@/components/layout/breadcrumb';
-import { formatDateTime } from '@/components/table/format';
+import { formatDateTime } from '@/lib/format-date';
 import { BlankSlate } from '@/components/ui/blank-slate';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';

@@ -78,7 +78,7 @@ describe('/account/usage', () => {
       '90',
     );
     expect(screen.getByText('900 of 1,000 calls used (90%)')).toBeInTheDocument();
-    expect(screen.getByText(/At this pace the quota is reached on November 20, 2026/)).toBeInTheDocument();
+    expect(screen.getByText(/At this pace the quota is reached on Nov 20, 2026/)).toBeInTheDocument();
     expect(screen.getByTestId('usage-totals')).toHaveTextContent('Prompt tokens≈12');
     expect(screen.getByText('No other account called your endpoints in this period')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByText('No calls match')).toBeInTheDocument());

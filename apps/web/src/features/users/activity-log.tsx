@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ACTIVITY_TYPES, type TActivityEntry } from '@air/shared/schemas/activity';
-import { formatDateTime } from '@/components/table/format';
+import { formatDateTime } from '@/lib/format-date';
 import { Button } from '@/components/ui/button';
 import { useErrorHandler } from '@/lib/error-handler';
 import { ACCOUNT_USERS_QUERY, activityQuery, fetchAccountUsers } from './users-api';

@@ -9,6 +9,7 @@ import { useApiQuery } from '@/features/account/lib/use-api-query';
 import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { clearSession } from '@/lib/session';
+import { formatDateTime } from '@/lib/format-date';
 
 /**
  * The profile's session list (GET /api/user/sessions): device, IP and last activity of every
@@ -23,8 +24,7 @@ export function SessionList() {
   const [busy, setBusy] = useState<string | null>(null);
   const list = query.data ?? [];
   const others = list.filter((session) => !session.current);
-  const when = (iso: string) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const when = (iso: string) => formatDateTime(iso, i18n.language);
 
   async function signOut(target: string | 'others', current = false) {
     setBusy(target);

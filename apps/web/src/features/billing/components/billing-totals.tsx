@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { TSubscription } from '@air/shared/schemas/billing';
 import type { TUsageList } from '@air/shared/schemas/usage';
 import { formatNumber } from '@/lib/format-number';
-import { formatDate, formatMoney } from '../lib/money';
+import { formatMoney } from '../lib/money';
+import { formatDay } from '@/lib/format-date';
 
 const UNPAID = new Set(['requires_payment_method', 'requires_action']);
 
@@ -11,13 +12,13 @@ const UNPAID = new Set(['requires_payment_method', 'requires_action']);
 function periodText(t: TFunction<'billing'>, sub: TSubscription, locale: string): string | null {
   if (UNPAID.has(sub.status)) {
     return sub.next_attempt_at
-      ? t('totals.retryingOn', { date: formatDate(sub.next_attempt_at, locale) })
+      ? t('totals.retryingOn', { date: formatDay(sub.next_attempt_at, locale) })
       : t('totals.paymentDue');
   }
   if (sub.status === 'canceled') return t('totals.canceled');
   // The free plan neither renews nor ends: it has no date to show.
   if (sub.seat_price === 0) return null;
-  const date = formatDate(sub.current_period_end, locale);
+  const date = formatDay(sub.current_period_end, locale);
   return t(sub.cancel_at_period_end ? 'totals.endsOn' : 'totals.renewsOn', { date });
 }
 

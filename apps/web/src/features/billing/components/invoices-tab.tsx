@@ -3,7 +3,7 @@ import { FileText } from 'lucide-react';
 import type { TInvoice } from '@air/shared/schemas/billing';
 import { Badge, type TBadgeVariant } from '@/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { formatDateTime } from '@/components/table/format';
+import { formatDateTime } from '@/lib/format-date';
 import { formatMoney } from '../lib/money';
 
 const STATUS_BADGE: Record<TInvoice['status'], TBadgeVariant> = {

@@ -16,7 +16,8 @@ import { formatNumber } from '@/lib/format-number';
 import { ApiError } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { cn } from '@/lib/utils';
-import { formatDate, formatMoney } from '../lib/money';
+import { formatMoney } from '../lib/money';
+import { formatDay } from '@/lib/format-date';
 import { isPaid } from '../lib/plans';
 import { PlanPreview } from './plan-preview';
 
@@ -147,7 +148,7 @@ export function PlanCheckout({
           className="flex gap-2 rounded-md border border-orange-300 bg-orange-50 p-3 text-sm text-orange-900 dark:border-orange-800 dark:bg-orange-950/40 dark:text-orange-200"
         >
           <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          <span>{t('billing:plans.freeWarning', { date: formatDate(periodEnd!, i18n.language) })}</span>
+          <span>{t('billing:plans.freeWarning', { date: formatDay(periodEnd!, i18n.language) })}</span>
         </div>
       )}
       {needsCard && (

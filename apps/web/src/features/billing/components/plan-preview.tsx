@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import type { TPlanPreview } from '@air/shared/schemas/billing';
 import { call } from '@/lib/api';
-import { formatDate, formatMoney } from '../lib/money';
+import { formatMoney } from '../lib/money';
+import { formatDay } from '@/lib/format-date';
 
 /** The preview's cache key; billing writes drop every plan's (billing-queries.ts). */
 export const PREVIEW_CALL = 'GET /api/account/plan/preview';
@@ -35,7 +36,7 @@ function PreviewFigures({ preview, locale }: { preview: TPlanPreview; locale: st
   const { t } = useTranslation('billing');
   const money = (minor: number) => formatMoney(minor, preview.currency_symbol, locale);
   const interval = t(`plans.interval.${preview.interval}`, { defaultValue: preview.interval });
-  const periodEnd = preview.period_end ? formatDate(preview.period_end, locale) : null;
+  const periodEnd = preview.period_end ? formatDay(preview.period_end, locale) : null;
   // Moving to free at the period's end: the form's warning above says so, with the date.
   if (preview.mode === 'free_at_period_end') return null;
   if (preview.mode === 'keep' || preview.mode === 'free_now') {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { AlertTriangle, XCircle } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
-import { formatDate } from '../lib/money';
+import { formatDay } from '@/lib/format-date';
 
 const BANNERS = {
   requires_payment_method: { tone: 'error', key: 'paymentFailed' },
@@ -57,7 +57,7 @@ export function SubscriptionBanner({
         {unpaid && (
           <p data-next-attempt>
             {nextAttemptAt
-              ? t('banner.nextAttempt', { date: formatDate(nextAttemptAt, i18n.language) })
+              ? t('banner.nextAttempt', { date: formatDay(nextAttemptAt, i18n.language) })
               : t('banner.noRetry')}
           </p>
         )}

@@ -4,10 +4,3 @@ export function formatMoney(minor: number, symbol: string, locale: string): stri
   const digits = Number.isInteger(amount) ? 0 : 2;
   return `${symbol}${amount.toLocaleString(locale, { minimumFractionDigits: digits, maximumFractionDigits: 2 })}`;
 }
-
-/** A period end or invoice date in long form, in the user's language. */
-export function formatDate(iso: string, locale: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric' }).format(date);
-}

@@ -66,7 +66,7 @@ describe('/account/billing', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.getByText('3 × $9.50')).toBeInTheDocument();
     expect(screen.getByText('Total $28.50 / month')).toBeInTheDocument();
-    expect(screen.getByText('Renews on December 1, 2026')).toBeInTheDocument();
+    expect(screen.getByText('Renews on Dec 1, 2026')).toBeInTheDocument();
     expect(screen.getByText('120 of 1,000 calls')).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: /Team/ })).toBeChecked();
 
@@ -175,18 +175,18 @@ describe('/account/billing', () => {
             plan: 'team',
             subscription: { ...subscription({ cancel_at_period_end: true }) },
           },
-          message: 'Your subscription will be cancelled on December 1, 2026.',
+          message: 'Your subscription will be cancelled on Dec 1, 2026.',
         },
       },
     });
     const { user } = open();
     await user.click(await screen.findByRole('radio', { name: /Free/ }));
     expect(screen.getByRole('alert')).toHaveTextContent(
-      'Your paid subscription ends at the end of the current period, on December 1, 2026.',
+      'Your paid subscription ends at the end of the current period, on Dec 1, 2026.',
     );
     await user.click(screen.getByRole('button', { name: 'Change plan' }));
     expect(
-      await screen.findByText('Your subscription will be cancelled on December 1, 2026.'),
+      await screen.findByText('Your subscription will be cancelled on Dec 1, 2026.'),
     ).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({ body: { plan: 'free' } });
     expect(getSession().user?.plan).toBe('team');
@@ -271,10 +271,10 @@ describe('/account/billing', () => {
     });
     const { user } = open();
     const banner = await screen.findByRole('alert');
-    expect(banner).toHaveTextContent('We will try your card again on December 2, 2026.');
+    expect(banner).toHaveTextContent('We will try your card again on Dec 2, 2026.');
     // Past due: no "Renews on", the retry instead, and the quota says it is the free plan's for now.
     expect(screen.queryByText(/Renews on/)).toBeNull();
-    expect(screen.getByText('Payment due, retrying on December 2, 2026')).toBeInTheDocument();
+    expect(screen.getByText('Payment due, retrying on Dec 2, 2026')).toBeInTheDocument();
     expect(screen.getByText('Free plan limits until the payment goes through')).toBeInTheDocument();
     await user.click(within(banner).getByRole('button', { name: 'Update card' }));
     expect(screen.getByRole('tab', { name: 'Card' })).toHaveAttribute('aria-selected', 'true');
@@ -319,7 +319,7 @@ describe('/account/billing', () => {
     await user.click(await screen.findByRole('radio', { name: /Pro/ }));
     const preview = await screen.findByRole('region', { name: 'What this change costs' });
     expect(within(preview).getByText('1 × $29')).toBeInTheDocument();
-    expect(within(preview).getByText('Prorated difference to December 1, 2026')).toBeInTheDocument();
+    expect(within(preview).getByText('Prorated difference to Dec 1, 2026')).toBeInTheDocument();
     expect(within(preview).getByText('Due now').nextSibling).toHaveTextContent('$12.34');
     expect(within(preview).getByText('Then $29 / month')).toBeInTheDocument();
     expect(calls.find((c) => c.path === '/api/account/plan/preview')?.search).toBe('?plan=pro');

@@ -4,19 +4,12 @@ import type { TUsageLogEntry } from '@air/shared/schemas/usage-insight';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { numberFormat } from '@/lib/format-number';
+import { formatDateTime } from '@/lib/format-date';
 
 /** The request log's newest calls: when, which route, the answer's status and latency. */
 export function LatestCalls({ calls }: { calls: TUsageLogEntry[] }) {
   const { t, i18n } = useTranslation('dashboard');
   const number = numberFormat(i18n.language);
-  const time = new Intl.DateTimeFormat(i18n.language, {
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hour12: false,
-  });
   return (
     <Card className="min-w-0">
       <CardHeader>
@@ -44,7 +37,7 @@ export function LatestCalls({ calls }: { calls: TUsageLogEntry[] }) {
                   dateTime={entry.time}
                   className="shrink-0 text-xs text-muted-foreground tabular-nums max-sm:hidden"
                 >
-                  {time.format(new Date(entry.time))}
+                  {formatDateTime(entry.time, i18n.language)}
                 </time>
               </li>
             ))}

@@ -4,6 +4,7 @@ import type { TAccountOverview } from '@air/shared/schemas/overview';
 import { numberFormat } from '@/lib/format-number';
 import { cn } from '@/lib/utils';
 import { Sparkline } from './sparkline';
+import { formatShortDay } from '@/lib/format-date';
 
 function Tile({
   label,
@@ -38,11 +39,7 @@ export function StatTiles({ overview }: { overview: TAccountOverview }) {
   const { t, i18n } = useTranslation('dashboard');
   const number = numberFormat(i18n.language);
   const percent = numberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 1 });
-  const since = new Intl.DateTimeFormat(i18n.language, {
-    day: 'numeric',
-    month: 'long',
-    timeZone: 'UTC',
-  }).format(new Date(overview.period.from));
+  const since = formatShortDay(overview.period.from, i18n.language);
   const trendTotal = overview.trend.reduce((sum, day) => sum + day.calls, 0);
   const busiest = overview.trend.reduce((max, day) => Math.max(max, day.calls), 0);
   const rate = overview.error_rate;

@@ -25,14 +25,13 @@ import { earningsQuery, pricedEndpointsQuery } from '../earnings-api';
 import { formatMicros } from '@/features/marketplace/catalog-format';
 import { FilterSelect } from '@/components/ui/filter-select';
 import { LoadingStatus } from '@/components/ui/loading-status';
+import { formatMonth } from '@/lib/format-date';
 
 type TLine = TEarningsRow & { id: string };
 
 /** `2026-11` as "November 2026" in the page's language. */
 export function monthLabel(period: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(
-    new Date(`${period}-01T00:00:00Z`),
-  );
+  return formatMonth(period, locale);
 }
 
 /**

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { TUsageQuota } from '@air/shared/schemas/usage-insight';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { PercentBar } from './percent-bar';
+import { formatDay } from '@/lib/format-date';
 
 /** This month's calls against the plan's quota, with a progress bar and the projected day. */
 export function QuotaCard({
@@ -18,11 +19,7 @@ export function QuotaCard({
   const { t } = useTranslation('usage');
   const number = numberFormat(locale);
   const percent = quota.percent ?? 0;
-  const day = quota.projected_day
-    ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
-        new Date(quota.projected_day),
-      )
-    : null;
+  const day = quota.projected_day ? formatDay(quota.projected_day, locale) : null;
   return (
     <Card data-testid="quota-card">
       <CardHeader>

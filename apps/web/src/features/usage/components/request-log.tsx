@@ -9,7 +9,7 @@ import { BlankSlate } from '@/components/ui/blank-slate';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { formatDateTime } from '@/components/table/format';
+import { formatDateTime } from '@/lib/format-date';
 import { useErrorHandler } from '@/lib/error-handler';
 import { fetchRequestLog, type TLogFilters } from '../usage-api';
 import { FilterSelect } from '@/components/ui/filter-select';

@@ -22,6 +22,7 @@ import { CountTable, Tokens, UsageRowsTable } from '../components/usage-tables';
 import { downloadText, usageCsv } from '../csv';
 import { monthUsageQuery, usageInsightQuery, type TPeriodChoice } from '../usage-api';
 import { FilterSelect } from '@/components/ui/filter-select';
+import { formatShortDay } from '@/lib/format-date';
 
 // The spend card's limit form brings the form engine and the shared schemas (about 40 KB gzipped):
 // its own chunk, so /account/usage keeps its bundle budget. Asked for as the page mounts, beside
@@ -207,9 +208,7 @@ function Totals({ data, locale }: { data: TUsageInsight; locale: string }) {
 }
 
 function shortDay(day: string, locale: string) {
-  return new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
-    new Date(day),
-  );
+  return formatShortDay(day, locale);
 }
 
 function CallerView({ data, locale }: { data: TUsageInsight; locale: string }) {

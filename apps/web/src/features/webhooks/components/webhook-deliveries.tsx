@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge } from '@/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { deliveriesQuery } from '../webhooks-api';
+import { formatDateTime } from '@/lib/format-date';
 
 const STATUS_VARIANT = { delivered: 'green', pending: 'orange', failed: 'red' } as const;
 
@@ -11,7 +12,7 @@ export function WebhookDeliveries({ id }: { id: string }) {
   const { t, i18n } = useTranslation('webhooks');
   const query = useQuery({ ...deliveriesQuery(id), refetchInterval: 5_000 });
   const rows = query.data ?? [];
-  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : '');
+  const when = (iso: string | null) => formatDateTime(iso, i18n.language);
   if (query.isPending) return <p className="text-sm text-muted-foreground">{t('common:loading')}</p>;
   if (rows.length === 0) return <p className="text-sm text-muted-foreground">{t('deliveries.none')}</p>;
   return (
