@@ -204,7 +204,9 @@ export function DataTable<T>({
                         <Button
                           variant="ghost"
                           size="sm"
-                          className="-ml-3"
+                          // A long header ("Platform fee") wraps rather than widening its
+                          // column past the screen.
+                          className="-ml-3 h-auto min-h-8 py-1 text-left whitespace-normal"
                           onClick={() => column.toggleSorting(direction === 'asc')}
                         >
                           {title.header}

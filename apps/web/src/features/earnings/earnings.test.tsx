@@ -152,10 +152,9 @@ describe('/account/earnings', () => {
       Net: '$1,166.64',
     });
     expect(lines()).toEqual([
-      ['acme/echo', '$0.05 per call', '1,234', '3', '$61.70', '$6.17', '$55.53'],
+      ['acme/echo: $0.05 per call', '1,234', '3', '$61.70', '$6.17', '$55.53'],
       [
-        'acme/chat',
-        '$1.50 per 1M input tokens · $6.00 per 1M output tokens',
+        'acme/chat: $1.50 per 1M input tokens, $6.00 per 1M output tokens',
         '10',
         '1',
         '$1,234.57',
@@ -166,14 +165,14 @@ describe('/account/earnings', () => {
 
     await user.selectOptions(screen.getByLabelText('Period'), 'October 2026');
     expect(await screen.findByRole('heading', { name: 'Totals for October 2026' })).toBeInTheDocument();
-    expect(lines()).toEqual([['acme/echo', '$0.04 per call', '100', '2', '$4.00', '$0.40', '$3.60']]);
+    expect(lines()).toEqual([['acme/echo: $0.04 per call', '100', '2', '$4.00', '$0.40', '$3.60']]);
 
     await user.selectOptions(screen.getByLabelText('Period'), 'All periods');
     expect(await screen.findByRole('heading', { name: 'Totals for all periods' })).toBeInTheDocument();
     expect(lines().map((cells) => cells.slice(0, 2))).toEqual([
-      ['November 2026', 'acme/echo'],
-      ['November 2026', 'acme/chat'],
-      ['October 2026', 'acme/echo'],
+      ['November 2026', 'acme/echo: $0.05 per call'],
+      ['November 2026', 'acme/chat: $1.50 per 1M input tokens, $6.00 per 1M output tokens'],
+      ['October 2026', 'acme/echo: $0.04 per call'],
     ]);
     expect(totals().Net).toBe('$1,170.24');
   });
@@ -207,8 +206,7 @@ describe('/account/earnings', () => {
       Neto: '1.166,64\u00a0US$',
     });
     expect(lines()[0]).toEqual([
-      'acme/echo',
-      '0,05\u00a0US$ por llamada',
+      'acme/echo: 0,05\u00a0US$ por llamada',
       '1.234',
       '3',
       '61,70\u00a0US$',

@@ -149,7 +149,7 @@ function NoEarnings() {
   );
 }
 
-/** A line's price (micros): each priced part, `$0.002 per call · $1.50 per 1M input tokens`. */
+/** A line's price (micros): each priced part on its line, `$0.002 per call`, `$1.50 per 1M input tokens`. */
 function PriceText({ price, currency }: { price: TPrice; currency: string }) {
   const { t, i18n } = useTranslation('earnings');
   const parts = [
@@ -159,11 +159,30 @@ function PriceText({ price, currency }: { price: TPrice; currency: string }) {
   ] as const;
   const shown = parts.filter(([, micros]) => micros > 0);
   if (shown.length === 0) return <>{t('price.free')}</>;
+  // One part per line: run together, the three parts wrapped to six lines and more in a column
+  // the amounts had squeezed (issue 38).
   return (
+    <span className="flex flex-col gap-0.5" data-testid="earnings-price">
+      {shown.map(([key, micros], i) => (
+        <span key={key}>
+          {/* Read (and copied) as one list: "…per 1M input tokens, $6.00 per 1M output tokens". */}
+          {i > 0 && <span className="sr-only">, </span>}
+          {t(`price.${key}`, { amount: formatMicros(micros, currency, i18n.language) })}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** A route name that may break after its "/" before anywhere else. */
+function breakAfterSlash(route: string): React.ReactNode {
+  const [owner, ...rest] = route.split('/');
+  return rest.length === 0 ? (
+    route
+  ) : (
     <>
-      {shown
-        .map(([key, micros]) => t(`price.${key}`, { amount: formatMicros(micros, currency, i18n.language) }))
-        .join(' · ')}
+      {owner}/<wbr />
+      {rest.join('/')}
     </>
   );
 }
@@ -179,7 +198,11 @@ function Statement({ data, period }: { data: TEarnings; period: string }) {
     ...row,
     id: `${row.period} ${row.route_name} ${row.price.per_call} ${row.price.per_1m_input_tokens} ${row.price.per_1m_output_tokens}`,
   }));
-  const amount = 'text-right tabular-nums whitespace-nowrap';
+  // A little less padding than the default: seven columns share the page beside the side menu.
+  const cell = 'px-3';
+  // Right-aligned and on one line in the table; on a phone's card, after their label like any value
+  // (aligned right and unbroken, the labels ran into the amounts).
+  const amount = 'px-3 tabular-nums sm:text-right sm:whitespace-nowrap';
   const columns: TColumn<TLine>[] = [
     ...(period === ALL_PERIODS
       ? [
@@ -187,20 +210,30 @@ function Statement({ data, period }: { data: TEarnings; period: string }) {
             key: 'period',
             header: t('col.period'),
             sortable: true,
+            className: 'px-3 sm:whitespace-nowrap',
             cell: (row: TLine) => monthLabel(row.period, locale),
           } satisfies TColumn<TLine>,
         ]
       : []),
     {
+      // The route with its price under it: as two columns the price was squeezed by the amounts
+      // into six lines and more (issue 38), and the amounts ran off a 1280 px screen in Spanish.
       key: 'route_name',
-      header: t('col.route'),
+      header: t('col.routePrice'),
       sortable: true,
-      cell: (row) => <span className="font-mono text-xs break-all">{row.route_name}</span>,
-    },
-    {
-      key: 'price',
-      header: t('col.price'),
-      cell: (row) => <PriceText price={row.price} currency={data.currency} />,
+      // Wide enough for each price part on one line in English; a long Spanish part takes two.
+      className: `${cell} sm:min-w-52`,
+      cell: (row) => (
+        <span className="flex flex-col gap-1">
+          <span className="font-mono text-xs [overflow-wrap:anywhere]">
+            {breakAfterSlash(row.route_name)}
+          </span>
+          <span className="text-xs text-muted-foreground">
+            <span className="sr-only">: </span>
+            <PriceText price={row.price} currency={data.currency} />
+          </span>
+        </span>
+      ),
     },
     {
       key: 'calls',
