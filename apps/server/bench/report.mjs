@@ -34,6 +34,7 @@ export function printReport(measured) {
     airFirstStart,
     airStartup,
     airPeakAfterRuns,
+    traced,
   } = measured;
   const runsOf = (name, connections) => results[`${name}@${connections}`] ?? [];
   const figure = (name, connections, key) => runsOf(name, connections).map((run) => run[key]);
@@ -96,6 +97,16 @@ export function printReport(measured) {
     const ratios = paired(name, 'AIR', high, 'rps', true).map((ratio) => ratio * 100);
     console.log(
       `  ${name.slice(4)} c=${low}: p50 added over chat ${fmt(added, 3)} ms (target <= 0.05: ${check(added <= 0.05)}); c=${high}: ${name.slice(4)} / chat ${cell(ratios, 1)} %`,
+    );
+  }
+  if (has('AIR', 'AIR-traced')) {
+    // Tracing off is the AIR row itself (compare it with an older checkout, --root, for what the
+    // tracing code costs while off); on is AIR-traced, exporting every span.
+    const added = median(paired('AIR-traced', 'AIR', low, 'p50'));
+    const ratios = paired('AIR-traced', 'AIR', high, 'rps', true).map((ratio) => ratio * 100);
+    const cpu = (name, c) => median((results[`${name}@${c}`] ?? []).map((run) => run.cpuUs));
+    console.log(
+      `  tracing c=${low}: traced p50 added ${fmt(added, 3)} ms over tracing off; c=${high}: traced / off ${cell(ratios, 1)} %; CPU ${fmt(cpu('AIR-traced', high), 0)} vs ${fmt(cpu('AIR', high), 0)} µs/call${traced ? `; the collector got ${traced.exports} exports (${fmt(traced.bytes / 1048576, 1)} MB); traced AIR peak RSS ${fmt(traced.peakMb, 1)} MB` : ''}`,
     );
   }
   if (has('AIR', 'AIR-priced')) {

@@ -18,6 +18,9 @@
 //   --only LIST      measure only these targets (comma-separated names, e.g. floor,AIR)
 //   --cpu-prof DIR   run AIR under `node --cpu-prof` (one profile per thread, written into DIR
 //                    when the bench stops it)
+//   --no-traced      skip AIR-traced: a second AIR with OpenTelemetry on (OTEL_EXPORTER_OTLP_ENDPOINT
+//                    pointing at otlp-sink.mjs, a collector that discards), beside the AIR target
+//                    whose tracing is off: the two rows show what tracing costs a call
 //   --fault S        the fault scenario's length at the top concurrency (default 15; 0 skips it): one
 //                    of a routed route's two upstreams refuses connections for its middle third
 // Starts, each in its own process: the mock upstream, the floor (bare undici proxy), AIR and Portkey's
@@ -68,6 +71,7 @@ const { values: args } = parseArgs({
     ttfb: { type: 'string', default: '300' },
     sustain: { type: 'string', default: '0' },
     'no-portkey': { type: 'boolean', default: false },
+    'no-traced': { type: 'boolean', default: false },
     'database-url': { type: 'string' },
     'redis-url': { type: 'string' },
     root: { type: 'string' },
@@ -80,8 +84,9 @@ const WARMUP = Number(args.warmup);
 const ROUNDS = Math.max(1, Number(args.rounds));
 const CALLS = Number(args.calls);
 /** With --calls, AIR's usage rows are written (the meter flushes every second) before CPU is read. */
+const isAir = (target) => target.pid === air.child.pid || target.pid === airTraced?.child.pid;
 const settle = (target) =>
-  CALLS > 0 && target.pid === air.child.pid ? new Promise((resolve) => setTimeout(resolve, 1500)) : null;
+  CALLS > 0 && isAir(target) ? new Promise((resolve) => setTimeout(resolve, 1500)) : null;
 const CONNECTIONS = args.connections.split(',').map(Number);
 const SUSTAIN = Number(args.sustain);
 const PORTKEY_PORT = 8787;
@@ -106,7 +111,7 @@ process.on('SIGTERM', () => process.exit(143));
  * AIR as a user runs it: first start on an empty data folder (measured, then stopped), the bench's
  * rows written by seed.ts, then a restart, which the runs below measure.
  */
-async function startAirAsNpmStartDoes(upstreamUrl, faultUrl) {
+async function startAirAsNpmStartDoes(upstreamUrl, faultUrl, extraEnv = {}) {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'air-bench-'));
   const plansFile = path.join(scratch, 'plans.json');
   const plan = { currency: 'usd', currency_symbol: '$', interval: 'month', type: 'flat' };
@@ -137,6 +142,7 @@ async function startAirAsNpmStartDoes(upstreamUrl, faultUrl) {
     PORT: String(port),
     DATABASE_URL: args['database-url'] ?? '',
     REDIS_URL: args['redis-url'] ?? '',
+    ...extraEnv,
   };
   // On a fresh clone `npm start` first builds what is missing (vite, esbuild: a one-off, in child
   // processes). The first start's memory is the server's (decision 015), so the build is done
@@ -200,6 +206,17 @@ const startFaultMock = () =>
   ]);
 let faultMock = await startFaultMock();
 const air = await startAirAsNpmStartDoes(upstream, `http://127.0.0.1:${faultPort}`);
+// The same AIR with tracing on, exporting every span to a collector that discards them. With
+// --redis-url it shares the first one's Redis database (its own accounts, so nothing is shared).
+let sink = null;
+let airTraced = null;
+if (!args['no-traced']) {
+  sink = await startJson('OTLP sink', process.execPath, [path.join(here, 'otlp-sink.mjs')]);
+  airTraced = await startAirAsNpmStartDoes(upstream, `http://127.0.0.1:${faultPort}`, {
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.info.port}`,
+    OTEL_SERVICE_NAME: 'air-bench',
+  });
+}
 // Callers name the route by the body's model, as the OpenAI SDK does (the other targets ignore it).
 bodies.plain = JSON.stringify({ model: air.info.route, messages: [{ role: 'user', content: 'Hello' }] });
 bodies.stream = JSON.stringify({
@@ -212,6 +229,7 @@ const airFirstStart = air.firstStart;
 // Reset AIR's peak-RSS mark: start-up peaks on its own; what matters here is the peak under load.
 try {
   writeFileSync(`/proc/${air.child.pid}/clear_refs`, '5');
+  if (airTraced) writeFileSync(`/proc/${airTraced.child.pid}/clear_refs`, '5');
 } catch {
   // not permitted here: the peak below then includes start-up
 }
@@ -255,6 +273,15 @@ targets.push(
     pid: air.child.pid,
   },
 );
+if (airTraced)
+  targets.push({
+    // The plain route on the AIR whose tracing is on: a call span, an attempt span, traceparent.
+    name: 'AIR-traced',
+    url: `http://127.0.0.1:${airTraced.info.port}/api/v1/chat/completions`,
+    headers: { ...jsonHeaders, authorization: `Bearer ${airTraced.info.key}` },
+    body: bodyFor(airTraced.info.route),
+    pid: airTraced.child.pid,
+  });
 if (air.info.priced)
   targets.push({
     // Another account's priced, public route (contract 5a): the caller has a card on file and a
@@ -314,7 +341,7 @@ for (const connections of CONNECTIONS) {
       const bad = result.non2xx + result.errors;
       const machine = result.machine;
       console.log(
-        `  ${target.name.padEnd(10)} c=${String(connections).padEnd(3)} round ${round}  ${fmt(result.rps, 0).padStart(6)} req/s  p50 ${fmt(result.p50, 3)} ms  p99 ${fmt(result.p99, 3)} ms  CPU ${fmt(result.cpuUs, 0)} µs/call${target.pid === air.child.pid ? ` (loop ${fmt(result.mainUs, 0)}, db ${fmt(result.databaseUs, 0)})` : ''}${bad ? `  (${bad} failed)` : ''}${machine?.busy ? `  BUSY: others ${fmt(machine.otherCores, 2)} cores, steal ${fmt(machine.steal * 100, 1)} %, load ${fmt(machine.load1, 1)}` : ''}`,
+        `  ${target.name.padEnd(10)} c=${String(connections).padEnd(3)} round ${round}  ${fmt(result.rps, 0).padStart(6)} req/s  p50 ${fmt(result.p50, 3)} ms  p99 ${fmt(result.p99, 3)} ms  CPU ${fmt(result.cpuUs, 0)} µs/call${isAir(target) ? ` (loop ${fmt(result.mainUs, 0)}, db ${fmt(result.databaseUs, 0)})` : ''}${bad ? `  (${bad} failed)` : ''}${machine?.busy ? `  BUSY: others ${fmt(machine.otherCores, 2)} cores, steal ${fmt(machine.steal * 100, 1)} %, load ${fmt(machine.load1, 1)}` : ''}`,
       );
     }
   }
@@ -349,6 +376,13 @@ if (Number(args.ttfb) > 0)
     for (const target of streamTargets)
       (ttfbResults[target.name] ??= []).push(await ttfb(target, Number(args.ttfb)));
 const airPeakAfterRuns = memory(air.child.pid);
+// What the traced AIR exported (the sink's counts), and its memory beside the untraced one's.
+const traced = sink
+  ? {
+      ...(await (await fetch(`http://127.0.0.1:${sink.info.port}/stats`)).json()),
+      ...memory(airTraced.child.pid),
+    }
+  : null;
 
 printReport({
   results,
@@ -363,6 +397,7 @@ printReport({
   airFirstStart,
   airStartup,
   airPeakAfterRuns,
+  traced,
 });
 
 if (SUSTAIN > 0) {

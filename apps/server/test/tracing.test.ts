@@ -1,9 +1,13 @@
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
-import { CONTENT_LIMIT } from '../src/gateway/call-trace';
+import { CONTENT_LIMIT, providerOf } from '../src/gateway/call-trace';
+import { startTracing } from '../src/lib/tracing-sdk';
 import { createTestApp, type TTestApp } from './helpers';
 import { insertKey, writeTestPlans } from './gateway-fixtures';
 import { startProgrammableUpstream, type TProgrammableUpstream } from './routing-fixtures';
@@ -192,6 +196,16 @@ describe('OpenTelemetry traces (issue 43 item 1)', () => {
     expect(new Set(sent.map((value) => value.traceId))).toEqual(new Set([root.traceId]));
   });
 
+  it('names the GenAI provider from the upstream host, _OTHER when it is no provider API', () => {
+    expect(providerOf('api.openai.com')).toBe('openai');
+    expect(providerOf('my-resource.openai.azure.com')).toBe('azure.ai.openai');
+    expect(providerOf('api.anthropic.com')).toBe('anthropic');
+    expect(providerOf('generativelanguage.googleapis.com')).toBe('gcp.gemini');
+    expect(providerOf('bedrock-runtime.eu-west-1.amazonaws.com')).toBe('aws.bedrock');
+    expect(providerOf('api.openai.com.evil.example')).toBe('_OTHER');
+    expect(providerOf('127.0.0.1')).toBe('_OTHER');
+  });
+
   it("a refused call's span names the refusal", async () => {
     const answer = await fetch(`${base}/api/v1/chat/completions`, {
       method: 'POST',
@@ -275,5 +289,49 @@ describe('OpenTelemetry traces (issue 43 item 1)', () => {
     const after = await call('traced/plain', 'not recorded');
     const afterRoot = (await traceOf(after.requestId, 2)).find((span) => span.kind === SERVER)!;
     expect(afterRoot.events).toEqual([]);
+  });
+
+  it('says once when the collector refuses exports and once when it takes them again', async () => {
+    let refuse = true;
+    const collector = createServer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res.writeHead(refuse ? 400 : 200, { 'content-type': 'application/x-protobuf' }).end(),
+      );
+    });
+    collector.listen(0, '127.0.0.1');
+    await once(collector, 'listening');
+    const host = `127.0.0.1:${(collector.address() as AddressInfo).port}`;
+    const lines: { level: string; object: object; message: string }[] = [];
+    const log = {
+      warn: (object: object, message: string) => void lines.push({ level: 'warn', object, message }),
+      info: (object: object, message: string) => void lines.push({ level: 'info', object, message }),
+    };
+    const tracing = startTracing(
+      loadConfig({
+        DATA_DIR: plansDir,
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://${host}`,
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-key=never-logged',
+      }).tracing!,
+      log,
+    );
+    try {
+      for (let i = 0; i < 2; i++) {
+        tracing.tracer.startSpan('refused').end();
+        await tracing.flush();
+      }
+      refuse = false;
+      tracing.tracer.startSpan('taken').end();
+      await tracing.flush();
+      expect(lines.map((line) => [line.level, line.message])).toEqual([
+        ['warn', 'OTEL_EXPORTER_OTLP_ENDPOINT: cannot export traces; spans are dropped until it answers'],
+        ['info', 'OpenTelemetry collector reachable again'],
+      ]);
+      expect(lines[0]!.object).toMatchObject({ collector: host });
+      expect(JSON.stringify(lines)).not.toContain('never-logged');
+    } finally {
+      await tracing.shutdown();
+      collector.close();
+    }
   });
 });

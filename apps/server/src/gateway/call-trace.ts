@@ -56,6 +56,20 @@ export function providerOf(host: string): string {
   return '_OTHER';
 }
 
+/** An upstream's span attributes, read from its URL once per route entry (entries are reused). */
+const upstreams = new WeakMap<TUpstreamTarget, { address: string; port: number; provider: string }>();
+function upstreamOf(target: TUpstreamTarget) {
+  let found = upstreams.get(target);
+  if (found === undefined) {
+    const url = new URL(target.origin);
+    const address = url.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    found = { address, port, provider: providerOf(address) };
+    upstreams.set(target, found);
+  }
+  return found;
+}
+
 /** Characters of a prompt or an answer kept in a content event. */
 export const CONTENT_LIMIT = 16_384;
 
@@ -116,6 +130,7 @@ export class CallTrace {
   private attempt: Span | null = null;
   private routeName: string | null = null;
   private host: string | null = null;
+  private provider = '_OTHER';
   private model: string | null = null;
   private ended = false;
   private forwarded = false;
@@ -165,8 +180,7 @@ export class CallTrace {
   startAttempt(route: TRouteEntry, target: TUpstreamTarget, number: number): Record<string, string> {
     this.forwarded = true;
     this.closeAttempt(null);
-    const url = new URL(target.origin);
-    const provider = providerOf(url.hostname);
+    const upstream = upstreamOf(target);
     const model = route.upstreamModel ?? route.routeName;
     const span = this.tracing.tracer.startSpan(
       `${this.operation} ${model}`,
@@ -174,12 +188,12 @@ export class CallTrace {
         kind: SpanKind.CLIENT,
         attributes: {
           'gen_ai.operation.name': this.operation,
-          'gen_ai.provider.name': provider,
-          'gen_ai.system': provider,
+          'gen_ai.provider.name': upstream.provider,
+          'gen_ai.system': upstream.provider,
           'gen_ai.request.model': model,
           'http.request.method': 'POST',
-          'server.address': url.hostname.replace(/^\[|\]$/g, ''),
-          'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+          'server.address': upstream.address,
+          'server.port': upstream.port,
           'air.route': route.routeName,
           'air.attempt': number,
         },
@@ -188,6 +202,7 @@ export class CallTrace {
     );
     this.attempt = span;
     this.host = target.host;
+    this.provider = upstream.provider;
     const headers = { ...route.headers };
     this.tracing.propagator.inject(trace.setSpan(ROOT_CONTEXT, span), headers, defaultTextMapSetter);
     return headers;
@@ -264,7 +279,7 @@ export class CallTrace {
     if (answered.routeName !== this.routeName) attributes['air.route.answered'] = answered.routeName;
     if (this.host !== null) {
       attributes['air.upstream.host'] = this.host;
-      attributes['gen_ai.provider.name'] = attributes['gen_ai.system'] = providerOf(this.host);
+      attributes['gen_ai.provider.name'] = attributes['gen_ai.system'] = this.provider;
     }
     if (model !== null) attributes['gen_ai.response.model'] = model;
     if (error !== null) attributes['error.type'] = error;
