@@ -30,7 +30,19 @@ export const TABLE_OWNERS = [
   { tables: ['mail-outbox'], owners: ['dev-mail'] },
   { tables: ['webhooks', 'webhook-deliveries'], owners: ['webhooks'] },
   {
-    tables: ['plans', 'subscriptions', 'cards', 'invoices', 'billing', 'spend-limits', 'marketplace-charges'],
+    tables: [
+      'plans',
+      'subscriptions',
+      'cards',
+      'invoices',
+      'billing',
+      'spend-limits',
+      'marketplace-charges',
+      'earnings-ledger',
+      'invoice-refunds',
+      'payouts',
+      'payout-accounts',
+    ],
     owners: ['billing'],
   },
 ];

@@ -94,6 +94,11 @@ const ZEnv = z.object({
   ),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).default('AIR <no-reply@air.local>')),
   PLATFORM_FEE_PERCENT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100).default(10)),
+  // Minor units: a provider's balance under it carries over to the next month's payout.
+  PAYOUT_MINIMUM: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).max(100_000_000).default(1000),
+  ),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: 'must be an email address' }).optional()),
   INVOICE_SELLER: z.preprocess(
     emptyToUndefined,
@@ -187,6 +192,8 @@ export interface TConfig {
   invoiceSeller: string[];
   /** The platform's share of marketplace charges, in percent (0-100, default 10). */
   platformFeePercent: number;
+  /** PAYOUT_MINIMUM (minor units): balances under it carry over to the next month's payout. */
+  payoutMinimum: number;
   /** The side navigation's Docs link; unset: the OpenAPI reference at /api/docs. */
   docsUrl: string | undefined;
   billing:
@@ -383,6 +390,7 @@ export function loadConfig(
     supportEmail: e.SUPPORT_EMAIL,
     invoiceSeller: invoiceSellerOf(e.INVOICE_SELLER, appUrl, e.SUPPORT_EMAIL),
     platformFeePercent: e.PLATFORM_FEE_PERCENT,
+    payoutMinimum: e.PAYOUT_MINIMUM,
     docsUrl: e.DOCS_URL,
     billing,
     oidcProviders,

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TApp } from '../src/app';
 import { StripeProvider } from '../src/modules/billing/stripe/provider';
+import type { TConnectFake } from './stripe-connect-fake';
 
 /**
  * A small loopback fake of the Stripe endpoints the provider calls (customers, payment methods,
@@ -15,7 +16,9 @@ import { StripeProvider } from '../src/modules/billing/stripe/provider';
  * `authenticate`, as Stripe.js does in the browser). `tok_chargeCustomerFail` attaches but every
  * payment with it is declined. Invoices (a renewal with marketplace lines): created as drafts,
  * invoice items added to them, finalized (which makes the invoice's PaymentIntent), listed by
- * customer, and paid off session with a payment method under the same card rules.
+ * customer, and paid off session with a payment method under the same card rules. With
+ * `connect` (stripe-connect-fake.ts), also Connect accounts, transfers, refunds and disputes,
+ * checked against Stripe's published OpenAPI document.
  */
 /** The billing settings of a test app on Stripe (test keys; the calls go to the fake). */
 export const STRIPE = {
@@ -30,7 +33,7 @@ export function useStripeFake(app: TApp, fake: { port: number }): void {
   app.billing.provider = new StripeProvider(STRIPE, { host: '127.0.0.1', port: fake.port, protocol: 'http' });
 }
 
-export async function startStripeFake() {
+export async function startStripeFake(options: { connect?: TConnectFake } = {}) {
   const customers = new Map<string, Record<string, unknown>>();
   const methods = new Map<string, { id: string; token: string; customer: string | null; last4: string }>();
   const intents = new Map<string, Record<string, unknown>>();
@@ -294,7 +297,10 @@ export async function startStripeFake() {
       if (!intent) return notFound('No such payment_intent');
       return { status: 200, body: intent };
     }
-    return notFound(`Unrecognized request URL (${method}: ${path})`);
+    return (
+      options.connect?.handle(method, path, form, intents) ??
+      notFound(`Unrecognized request URL (${method}: ${path})`)
+    );
   }
 
   const server: Server = createServer((req, res) => {

@@ -66,6 +66,12 @@ export const CONSOLE_OPERATIONS = {
   'GET /api/account/invoice': op('listInvoices', "The account's invoices"),
   'GET /api/account/earnings': op('getEarnings', "A provider's earnings from the marketplace"),
   'PATCH /api/account/spend-limit': op('setSpendLimit', "Set the account's monthly spend limit"),
+  'GET /api/account/payouts': op('getPayouts', "A provider's balance, accrued earnings and payouts"),
+  'GET /api/account/payout-account': op('getPayoutAccount', "Where the account's payouts go"),
+  'PUT /api/account/payout-account': op(
+    'setPayoutAccount',
+    'Set where payouts go (a bank account, or Stripe Connect onboarding)',
+  ),
   'GET /api/account/card': op('getCard', "The account's card on file, if any"),
   'PATCH /api/account/card': op('updateCard', 'Replace the card on file (may ask for confirmation)'),
   'POST /api/account/subscription/authorize': op('authorizeSubscription', 'Authorize a pending payment'),

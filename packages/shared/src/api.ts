@@ -83,6 +83,7 @@ import {
   ZTwoFactorVerify,
 } from './schemas/two-factor';
 import { ZSpendLimit, ZSpendLimitUpdate } from './schemas/spend-limit';
+import { ZPayoutAccount, ZPayoutAccountUpdate, ZPayouts } from './schemas/payout';
 import {
   ZCreatedWebhook,
   ZCreateWebhook,
@@ -161,6 +162,9 @@ export const CONSOLE_API = {
   'GET /api/account/invoice': { response: ZEnvelope(ZInvoiceList) },
   'GET /api/account/earnings': { response: ZEnvelope(ZEarnings) },
   'PATCH /api/account/spend-limit': { body: ZSpendLimitUpdate, response: ZEnvelope(ZSpendLimit) },
+  'GET /api/account/payouts': { response: ZEnvelope(ZPayouts) },
+  'GET /api/account/payout-account': { response: ZEnvelope(ZPayoutAccount.nullable()) },
+  'PUT /api/account/payout-account': { body: ZPayoutAccountUpdate, response: ZEnvelope(ZPayoutAccount) },
   'GET /api/account/card': { response: ZEnvelope(ZCard.nullable()) },
   'PATCH /api/account/card': {
     body: ZCardUpdate,

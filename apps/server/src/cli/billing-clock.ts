@@ -10,7 +10,7 @@ import type { TCliCommand } from './command';
  * the database is opened here.
  */
 const billingClock: TCliCommand = {
-  description: 'move billing time forward and run due renewals (not in production)',
+  description: 'move billing time forward and run due renewals and payouts (not in production)',
   usage: 'advance 31d | show',
   async run({ config, args }) {
     if (config.isProduction) {
@@ -37,9 +37,12 @@ const billingClock: TCliCommand = {
     }
     if (!answer) {
       const result = await withDatabase(config, (database) => advanceAndRenew(config, database.db, ms));
-      answer = { now: result.now.toISOString(), renewed: result.renewed };
+      answer = { now: result.now.toISOString(), renewed: result.renewed, payouts: result.payouts };
     }
-    console.log(`Billing time is now ${answer.now}; ${answer.renewed} subscription(s) renewed or retried.`);
+    console.log(
+      `Billing time is now ${answer.now}; ${answer.renewed} subscription(s) renewed or retried; ` +
+        `${answer.payouts} payout(s) paid.`,
+    );
     return 0;
   },
 };

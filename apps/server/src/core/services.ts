@@ -39,6 +39,8 @@ export interface TServices {
   /** Queues an account event for its outbound webhooks (modules/webhooks); never throws. */
   webhooks: {
     emit(accountId: string, type: TWebhookEvent, data: Record<string, unknown>): Promise<void>;
+    /** Wakes the delivery worker after a module queued events in its own transaction. */
+    wake?(): void;
   };
   log: TLog;
 }

@@ -330,5 +330,10 @@ export const ZClockAdvance = z.strictObject({
     .min(0)
     .max(3650 * 86_400_000),
 });
-export const ZClockAnswer = z.object({ now: z.string(), renewed: z.number().int() });
+export const ZClockAnswer = z.object({
+  now: z.string(),
+  renewed: z.number().int(),
+  /** Payouts paid by the run that followed (contract 5b). */
+  payouts: z.number().int(),
+});
 export type TClockAnswer = z.infer<typeof ZClockAnswer>;

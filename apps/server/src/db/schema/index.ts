@@ -31,3 +31,7 @@ export * from './marketplace-charges';
 export * from './spend-limits';
 export * from './webhooks';
 export * from './webhook-deliveries';
+export * from './earnings-ledger';
+export * from './invoice-refunds';
+export * from './payouts';
+export * from './payout-accounts';

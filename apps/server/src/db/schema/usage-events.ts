@@ -65,5 +65,9 @@ export const usageEvents = pgTable(
     index('usage_events_unbilled_idx')
       .on(t.callerAccountId, t.createdAt)
       .where(sql`${t.costPicos} is not null and ${t.chargeId} is null`),
+    // The same calls per provider: what a provider has accrued, not invoiced yet (payouts page).
+    index('usage_events_provider_unbilled_idx')
+      .on(t.providerAccountId)
+      .where(sql`${t.costPicos} is not null and ${t.chargeId} is null`),
   ],
 );

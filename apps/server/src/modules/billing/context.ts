@@ -17,6 +17,10 @@ export interface TBilling {
   mailer: TMailer;
   /** The platform's share of marketplace charges, percent. */
   platformFeePercent: number;
+  /** PAYOUT_MINIMUM: a provider's balance under it (minor units) waits for the next month's payout. */
+  payoutMinimum: number;
+  /** Where the console is (APP_URL): Stripe's onboarding sends the owner back there. */
+  appUrl: string;
   log: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** The account's outbound webhooks (invoice events); absent in the CLI's clock command. */
   webhooks?: TServices['webhooks'];

@@ -9,6 +9,8 @@ import type { TBilling } from './context';
 import { cardAppError, processorCall } from './errors';
 import { intentOf, invoiceMetadata, type TInvoiceIntent } from './intent';
 import { withBillingLock } from './lock';
+import { billingNow } from './clock';
+import { recordEarnings } from './payouts/ledger';
 import { closeProcessorInvoice } from './marketplace-charges';
 import { CardError, type TPayment } from './provider';
 import { customerFor, loadCard, loadSubscription, openInvoice } from './records';
@@ -36,6 +38,8 @@ export async function applyInvoicePayment(
       )
       .returning({ id: invoices.id });
     if (paid.length === 0) return false;
+    // Its marketplace charges are collected: they become the providers' earnings.
+    await recordEarnings(tx, intent.invoiceId, await billingNow(tx));
     await tx
       .update(subscriptions)
       .set({

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { TBilling } from './context';
 import { createProvider } from './create';
 import { runDueRenewals } from './renewals';
+import { runDuePayouts } from './payouts/run';
 import { repeatWhileOpen } from '../../lib/repeat-while-open';
 import { listenToMemberCount } from '../membership/service';
 import { membersChanged } from './seats';
@@ -15,6 +16,8 @@ declare module 'fastify' {
 
 /** How often an instance looks for due renewals and dunning retries. */
 const RENEWAL_INTERVAL_MS = 60_000;
+/** How often an instance closes the month's payouts (when due) and pays pending ones. */
+const PAYOUT_INTERVAL_MS = 5 * 60_000;
 
 export default fp(
   async (app) => {
@@ -25,6 +28,8 @@ export default fp(
       provider,
       plans: app.plans,
       platformFeePercent: app.config.platformFeePercent,
+      payoutMinimum: app.config.payoutMinimum,
+      appUrl: app.config.appUrl,
       get changes() {
         return app.changes;
       },
@@ -49,6 +54,13 @@ export default fp(
         RENEWAL_INTERVAL_MS,
         () => runDueRenewals(billing),
         (error) => app.log.error({ err: error }, 'renewal run failed'),
+      );
+      // Payouts: each month's close, then whatever is pending (idempotent on any instance).
+      repeatWhileOpen(
+        app,
+        PAYOUT_INTERVAL_MS,
+        () => runDuePayouts(billing),
+        (error) => app.log.error({ err: error }, 'payout run failed'),
       );
     }
   },

@@ -73,6 +73,39 @@ export class ProcessorError extends Error {
   }
 }
 
+/** A refund of (part of) a succeeded payment. */
+export interface TRefundInput {
+  paymentRef: string;
+  /** Minor units, > 0, at most what is left of the payment. */
+  amount: number;
+  /** The same key never refunds twice. */
+  idempotencyKey: string;
+  reason: string;
+}
+
+/**
+ * Stripe Connect (contract 5b): providers are paid by transfers to an Express account each, which
+ * Stripe onboards (identity, bank account) through a hosted link. Absent in local mode.
+ */
+export interface TConnect {
+  /** The provider's Express account, made once per AIR account (idempotent). */
+  createAccount(input: { accountId: string; email: string | null }): Promise<string>;
+  /** A fresh onboarding link (they expire within minutes): Stripe sends the owner back to `returnUrl`. */
+  onboardingLink(stripeAccountId: string, urls: { returnUrl: string; refreshUrl: string }): Promise<string>;
+  /** True when the account can receive transfers (details submitted, transfers capability active). */
+  ready(stripeAccountId: string): Promise<boolean>;
+  /**
+   * Pays a payout: one transfer per payout whatever happens (its group names the payout, found
+   * again before a new one is made; its idempotency key is the payout's). Answers its id.
+   */
+  transfer(input: {
+    payoutId: string;
+    amount: number;
+    currency: string;
+    destination: string;
+  }): Promise<string>;
+}
+
 export interface TBillingProvider {
   readonly name: 'local' | 'stripe';
   /** Stripe's publishable key for Stripe.js; null for the local processor. */
@@ -117,4 +150,11 @@ export interface TBillingProvider {
    * when the card holder completed it first; null when the processor does not know it.
    */
   cancelPayment(id: string): Promise<TPayment | null>;
+  /**
+   * Returns `amount` of a succeeded payment to its card; answers the processor's refund id
+   * (`re_…`). Throws ProcessorError when the processor refuses or fails: nothing was refunded.
+   */
+  refund(input: TRefundInput): Promise<string>;
+  /** Payouts through Stripe Connect; absent (local) when payouts are recorded to a bank account. */
+  readonly connect?: TConnect;
 }

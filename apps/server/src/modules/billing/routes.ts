@@ -34,6 +34,8 @@ import { AppError } from '../../lib/app-error';
 import { isLocalCaller } from '../../lib/local-caller';
 import { paymentActionAnswer, planChangeRoute } from './plan-route';
 import { registerWebhook } from './webhook';
+import { registerPayoutRoutes } from './payouts/routes';
+import { runDuePayouts } from './payouts/run';
 import { route } from '../../core/route';
 
 /**
@@ -224,6 +226,7 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
   );
 
   await registerWebhook(app);
+  await registerPayoutRoutes(app);
 
   // The test clock (`npm run cli -- billing-clock advance 31d` calls this when a server runs).
   if (!app.config.isProduction) {
@@ -245,7 +248,9 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
           request.body.advance_ms > 0
             ? await advanceClock(app.db, request.body.advance_ms)
             : await billingNow(app.db);
-        return { data: { now: now.toISOString(), renewed: await runDueRenewals(app.billing) } };
+        const renewed = await runDueRenewals(app.billing);
+        const { paid } = await runDuePayouts(app.billing);
+        return { data: { now: now.toISOString(), renewed, payouts: paid } };
       },
     );
   }

@@ -7,7 +7,9 @@
 export type { TBilling } from './context';
 export { loadPlans, seedPlans } from './plans';
 export { parseDuration } from './clock';
-export { advanceAndRenew } from './clock-command';
+export { advanceAndRenew, billingFor } from './clock-command';
+export { runDuePayouts, type TPayoutRunOptions, type TPayoutStep } from './payouts/run';
+export { refundInvoice, RefundError, type TRefundApplied } from './payouts/refunds';
 export { createProvider } from './create';
 export { runDueRenewals } from './renewals';
 export { closeBilling } from './close';

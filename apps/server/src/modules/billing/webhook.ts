@@ -5,6 +5,7 @@ import { intentOf } from './intent';
 import { applyInvoicePayment } from './invoice-payment';
 import { applyPlan } from './plan-change';
 import { StripeProvider } from './stripe/provider';
+import { applyPayoutEvent } from './stripe/refund-events';
 import { ZWebhookAnswer } from '@air/shared/schemas/billing';
 import { billingEvents } from '../../db/schema/billing';
 import { AppError } from '../../lib/app-error';
@@ -61,6 +62,7 @@ async function applyEvent(
   provider: StripeProvider,
   event: Stripe.Event,
 ): Promise<void> {
+  if (await applyPayoutEvent(app.billing, provider, event)) return;
   if (event.type !== 'payment_intent.succeeded') return;
   // Re-read the payment from Stripe rather than trusting the event body's copy.
   const payment = await provider.retrievePayment(event.data.object.id);

@@ -342,3 +342,16 @@ export async function unbilledSpendBefore(db: TDb, accountId: string, before?: D
   };
   return picosToMinor(result.rows[0]?.spend ?? '0');
 }
+
+/**
+ * What a provider's priced endpoints have earned gross and not yet been invoiced to their callers
+ * (calls since the callers' last renewals), in minor units rounded once, half up.
+ */
+export async function unbilledEarningsOf(db: TDb, providerAccountId: string): Promise<number> {
+  const result = (await db.execute(sql`
+    select coalesce(sum(cost_picos), 0)::text as picos from usage_events
+    where provider_account_id = ${providerAccountId} and cost_picos is not null and charge_id is null`)) as {
+    rows: { picos: string }[];
+  };
+  return picosToMinor(result.rows[0]?.picos ?? '0');
+}

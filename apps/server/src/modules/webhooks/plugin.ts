@@ -13,6 +13,8 @@ export interface TWebhooks {
   emit(accountId: string, type: TWebhookEvent, data: Record<string, unknown>): Promise<void>;
   /** `emit` off the caller's path: on the next turn of the event loop, nothing awaited. */
   later(accountId: string, type: TWebhookEvent, data: Record<string, unknown>): void;
+  /** Wakes the worker: events were queued in another module's transaction (`enqueueEvent`). */
+  wake(): void;
   worker: DeliveryWorker;
 }
 
@@ -46,6 +48,7 @@ export default fp(
     app.decorate<TWebhooks>('webhooks', {
       emit,
       later: (accountId, type, data) => void setImmediate(() => void emit(accountId, type, data)),
+      wake: () => worker.wake(),
       worker,
     });
     app.addHook('onReady', async () => worker.start());

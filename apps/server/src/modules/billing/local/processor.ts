@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { TDb } from '../../../db/client';
 import {
@@ -10,7 +10,9 @@ import {
 } from '../../../db/schema/billing';
 import {
   CardError,
+  ProcessorError,
   type TBillingProvider,
+  type TRefundInput,
   type TChargeInput,
   type TPayment,
   type TPaymentStatus,
@@ -206,6 +208,18 @@ export class LocalProcessor implements TBillingProvider {
       .where(eq(localPaymentIntents.id, id))
       .limit(1);
     return row ? toPayment(row) : null;
+  }
+
+  /**
+   * A test-mode refund: nothing leaves a bank, so the payment is only checked (it succeeded, the
+   * amount fits). The refund's id follows from its idempotency key, so a repeated request names
+   * the same refund (and the billing module applies it once).
+   */
+  async refund(input: TRefundInput): Promise<string> {
+    const payment = await this.retrievePayment(input.paymentRef);
+    if (payment?.status !== 'succeeded' || input.amount <= 0 || input.amount > payment.amount)
+      throw new ProcessorError(`payment ${input.paymentRef} cannot be refunded ${input.amount}`);
+    return `re_local_${createHash('sha256').update(input.idempotencyKey).digest('hex').slice(0, 24)}`;
   }
 
   async cancelPayment(id: string): Promise<TPayment | null> {

@@ -9,7 +9,9 @@ import {
   type TInvoiceChargeInput,
   type TPayment,
   type TPaymentStatus,
+  type TRefundInput,
 } from '../provider';
+import { StripeConnect } from './connect';
 
 export interface TStripeConfig {
   secretKey: string;
@@ -78,11 +80,31 @@ export class StripeProvider implements TBillingProvider {
   readonly publishableKey: string;
   readonly stripe: Stripe;
   readonly webhookSecret: string;
+  readonly connect: StripeConnect;
 
   constructor(config: TStripeConfig, endpoint: TStripeEndpoint = {}) {
     this.publishableKey = config.publishableKey;
     this.webhookSecret = config.webhookSecret;
     this.stripe = new Stripe(config.secretKey, { maxNetworkRetries: 1, timeout: 20_000, ...endpoint });
+    this.connect = new StripeConnect(this.stripe);
+  }
+
+  /** A refund of the invoice's PaymentIntent (part or all of it), under the billing module's key. */
+  async refund(input: TRefundInput): Promise<string> {
+    try {
+      const refund = await this.stripe.refunds.create(
+        {
+          payment_intent: input.paymentRef,
+          amount: input.amount,
+          reason: 'requested_by_customer',
+          metadata: { air_reason: input.reason.slice(0, 500) },
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return refund.id;
+    } catch (error) {
+      translate(error);
+    }
   }
 
   async createCustomer(input: { accountId: string; name: string }): Promise<string> {
