@@ -171,6 +171,7 @@ function signedInVisits({ keyId, endpointId, routeName, items }: TSeed): TVisit[
     { url: '/account/notifications', route: '/account/notifications' },
     { url: '/account/billing', route: '/account/billing', states: [tab('Card'), tab('Invoices')] },
     { url: '/account/earnings', route: '/account/earnings' },
+    { url: '/account/payouts', route: '/account/payouts' },
     { url: '/account/upgrade', route: '/account/upgrade' },
     { url: '/account/apikeys', route: '/account/apikeys' },
     { url: '/account/apikeys/create', route: '/account/apikeys/create' },

@@ -130,6 +130,13 @@ export const ROUTES: readonly TRouteMeta[] = [
     page: () => import('@/features/earnings/routes/earnings'),
   },
   {
+    path: '/account/payouts',
+    layout: 'account',
+    permission: 'owner',
+    title: 'payouts',
+    page: () => import('@/features/payouts/routes/payouts'),
+  },
+  {
     path: '/account/upgrade',
     layout: 'account',
     permission: 'owner',

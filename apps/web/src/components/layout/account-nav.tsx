@@ -23,6 +23,7 @@ export const ACCOUNT_NAV: readonly TAccountNavEntry[] = [
   { key: 'usage', to: '/account/usage', permission: 'user' },
   { key: 'billing', to: '/account/billing', permission: 'owner', also: ['/account/upgrade'] },
   { key: 'earnings', to: '/account/earnings', permission: 'owner' },
+  { key: 'payouts', to: '/account/payouts', permission: 'owner' },
   { key: 'notifications', to: '/account/notifications', permission: 'user' },
   { key: 'apikeys', to: '/account/apikeys', permission: 'developer' },
   { key: 'users', to: '/account/users', permission: 'admin' },

@@ -5,6 +5,7 @@ import {
   Bell,
   CreditCard,
   HandCoins,
+  Landmark,
   KeyRound,
   Lock,
   ShieldCheck,
@@ -31,7 +32,7 @@ interface TAccountCard {
 
 /** /account: one card per account area the user may use (spec sections 2 and 6). */
 export default function AccountHomePage() {
-  const { t } = useTranslation(['account', 'usage', 'earnings']);
+  const { t } = useTranslation(['account', 'usage', 'earnings', 'payouts']);
   const { user } = useSession();
   const hasPassword = user?.has_password !== false;
   const twoFactorOn = user?.['2fa_enabled'] === true;
@@ -90,6 +91,15 @@ export default function AccountHomePage() {
       title: t('earnings:card.title'),
       text: t('earnings:card.text'),
       action: t('earnings:card.action'),
+    },
+    {
+      key: 'payouts',
+      to: '/account/payouts',
+      permission: 'owner',
+      icon: Landmark,
+      title: t('payouts:card.title'),
+      text: t('payouts:card.text'),
+      action: t('payouts:card.action'),
     },
     {
       key: 'notifications',
