@@ -239,6 +239,6 @@ describe('payouts in local mode', () => {
       url: '/api/account/payouts/not-a-uuid/statement/pdf',
       headers: other.headers,
     });
-    expect(bad.statusCode).toBe(404);
+    expect(bad.statusCode).toBe(400);
   });
 });
