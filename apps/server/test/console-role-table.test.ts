@@ -128,6 +128,13 @@ const TABLE: Record<string, TEntry> = {
   'GET /api/account/card': { access: OWNER },
   'PATCH /api/account/card': { access: OWNER },
   'GET /api/account/earnings': { access: OWNER },
+  // Payouts (contract 5b): the provider's money, its owner alone. The statement also opens with
+  // the signed token of `statement_pdf` / `statement_csv`.
+  'GET /api/account/payouts': { access: OWNER },
+  'GET /api/account/payout-account': { access: OWNER },
+  'PUT /api/account/payout-account': { access: OWNER },
+  'GET /api/account/payouts/:id/pdf': { access: OWNER },
+  'GET /api/account/payouts/:id/csv': { access: OWNER },
 
   // API keys: developers (the owner holds developer; an admin does not).
   'GET /api/key/scopes': { access: DEVELOPER },

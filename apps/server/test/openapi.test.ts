@@ -135,7 +135,7 @@ describe('the OpenAPI document', () => {
       /^\/api\/v1(\/|$)/,
       /^\/api\/auth\/social\/:provider/,
       /\/pdf$/,
-      /^\/api\/account\/payouts\/:id\/statement\/:format$/,
+      /^\/api\/account\/payouts\/:id\/csv$/,
       /^\/api\/billing\/webhook$/,
       /^\/api\/dev\//,
     ];

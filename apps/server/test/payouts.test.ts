@@ -115,7 +115,7 @@ describe('payouts in local mode', () => {
     expect(pdfText(pdf.rawPayload)).toContain('Payout statement');
     const stranger = await t.app.inject({
       method: 'GET',
-      url: `/api/account/payouts/${payout!.id}/statement/csv`,
+      url: `/api/account/payouts/${payout!.id}/csv`,
       headers: q.headers,
     });
     expect(stranger.statusCode).toBe(404);
@@ -224,19 +224,19 @@ describe('payouts in local mode', () => {
     const [mine] = await t.db.select().from(payouts).limit(1);
     const other = await newProvider(t.app, 'pay-other/chat', upstream.url, 1000);
     for (const format of ['pdf', 'csv']) {
-      const url = `/api/account/payouts/${mine!.id}/statement/${format}`;
+      const url = `/api/account/payouts/${mine!.id}/${format}`;
       expect((await t.app.inject({ method: 'GET', url, headers: other.headers })).statusCode).toBe(404);
       expect((await t.app.inject({ method: 'GET', url: `${url}?token=9999999999999.x` })).statusCode).toBe(
         401,
       );
       expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
     }
-    const forged = `/api/account/payouts/${mine!.id}/statement/pdf?token=253402300799000.${'A'.repeat(43)}`;
+    const forged = `/api/account/payouts/${mine!.id}/pdf?token=253402300799000.${'A'.repeat(43)}`;
     expect((await t.app.inject({ method: 'GET', url: forged })).statusCode).toBe(401);
     expect((await payoutsOf(t.app, other)).payouts).toEqual([]);
     const bad = await t.app.inject({
       method: 'GET',
-      url: '/api/account/payouts/not-a-uuid/statement/pdf',
+      url: '/api/account/payouts/not-a-uuid/pdf',
       headers: other.headers,
     });
     expect(bad.statusCode).toBe(400);

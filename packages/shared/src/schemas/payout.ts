@@ -132,5 +132,5 @@ export const ZPayouts = z.object({
 });
 export type TPayouts = z.infer<typeof ZPayouts>;
 
-export const ZPayoutStatementParams = z.strictObject({ id: z.uuid(), format: z.enum(['pdf', 'csv']) });
+export const ZPayoutStatementParams = z.strictObject({ id: z.uuid() });
 export const ZPayoutStatementQuery = z.strictObject({ token: z.string().max(2000).optional() });

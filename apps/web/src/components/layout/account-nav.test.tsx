@@ -38,6 +38,7 @@ describe('account sub-navigation', () => {
       'usage',
       'billing',
       'earnings',
+      'payouts',
       'notifications',
       'apikeys',
       'users',

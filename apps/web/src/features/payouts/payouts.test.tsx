@@ -55,8 +55,8 @@ function payouts(account: TPayoutAccount | null): TPayouts {
             net: -45,
           },
         ],
-        statement_pdf: '/api/account/payouts/7f0c8a3e-1f55-4d57-8e2e-3c1a1b2c3d4e/statement/pdf?token=x',
-        statement_csv: '/api/account/payouts/7f0c8a3e-1f55-4d57-8e2e-3c1a1b2c3d4e/statement/csv?token=x',
+        statement_pdf: '/api/account/payouts/7f0c8a3e-1f55-4d57-8e2e-3c1a1b2c3d4e/pdf?token=x',
+        statement_csv: '/api/account/payouts/7f0c8a3e-1f55-4d57-8e2e-3c1a1b2c3d4e/csv?token=x',
       },
     ],
   };
@@ -97,7 +97,7 @@ describe('Payouts page', () => {
     expect(payout).toHaveTextContent('Waiting for a payout account.');
     expect(within(payout).getByRole('link', { name: 'Statement of November 2026 as PDF' })).toHaveAttribute(
       'href',
-      expect.stringContaining('/statement/pdf'),
+      expect.stringContaining('/pdf'),
     );
     expect(within(payout).getByRole('table')).toHaveTextContent('-$0.45');
   });

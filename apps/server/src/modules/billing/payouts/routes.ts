@@ -62,60 +62,62 @@ export async function registerPayoutRoutes(fastify: FastifyInstance): Promise<vo
     },
   );
 
-  app.get(
-    '/account/payouts/:id/statement/:format',
-    {
-      schema: { tags, params: ZPayoutStatementParams, querystring: ZPayoutStatementQuery },
-      config: {
-        swaggerTransform: documentedAs({
-          tags,
-          operationId: 'getPayoutStatement',
-          summary: "A payout's statement as a PDF or CSV (signed link or the owner session)",
-          params: ZPayoutStatementParams,
-          querystring: ZPayoutStatementQuery,
-          response: {
-            200: {
-              description: 'The statement',
-              content: {
-                'application/pdf': { schema: z.string() },
-                'text/csv': { schema: z.string() },
+  // Opened in a new tab: the signed token of `statement_pdf` / `statement_csv`, or the owner's session.
+  for (const format of ['pdf', 'csv'] as const) {
+    app.get(
+      `/account/payouts/:id/${format}`,
+      {
+        schema: { tags, params: ZPayoutStatementParams, querystring: ZPayoutStatementQuery },
+        config: {
+          swaggerTransform: documentedAs({
+            tags,
+            operationId: format === 'pdf' ? 'getPayoutStatementPdf' : 'getPayoutStatementCsv',
+            summary: `A payout's statement as ${format.toUpperCase()} (signed link or the owner session)`,
+            params: ZPayoutStatementParams,
+            querystring: ZPayoutStatementQuery,
+            response: {
+              200: {
+                description: 'The statement',
+                content: {
+                  [format === 'pdf' ? 'application/pdf' : 'text/csv']: { schema: z.string() },
+                },
               },
+              '4XX': ZErrorBody,
             },
-            '4XX': ZErrorBody,
-          },
-        }),
+          }),
+        },
       },
-    },
-    async (request, reply) => {
-      const { id, format } = request.params;
-      const { token } = request.query;
-      let accountId: string | null = null;
-      if (!token || !statementTokenValid(app.config.secret, id, token)) {
-        await owner.call(app, request, reply);
-        if (reply.sent) return reply;
-        accountId = request.auth!.accountId;
-      }
-      const found = await payoutOf(app.billing, accountId, id);
-      if (!found) throw new AppError('not_found');
-      const name = `payout-${found.row.period}`;
-      reply.header('cache-control', 'private, no-store');
-      if (format === 'csv') {
+      async (request, reply) => {
+        const { id } = request.params;
+        const { token } = request.query;
+        let accountId: string | null = null;
+        if (!token || !statementTokenValid(app.config.secret, id, token)) {
+          await owner.call(app, request, reply);
+          if (reply.sent) return reply;
+          accountId = request.auth!.accountId;
+        }
+        const found = await payoutOf(app.billing, accountId, id);
+        if (!found) throw new AppError('not_found');
+        const name = `payout-${found.row.period}`;
+        reply.header('cache-control', 'private, no-store');
+        if (format === 'csv') {
+          return reply
+            .type('text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="${name}.csv"`)
+            .send(statementCsv(found.row, found.lines));
+        }
+        const summary = await accountSummary(app.db, found.row.providerAccountId);
+        const plan = app.billing.plans.find((p) => p.price > 0) ?? app.billing.plans[0];
+        const pdf = await statementPdf(found.row, found.lines, {
+          name: summary?.name ?? 'Closed account',
+          symbol: plan?.currency_symbol ?? '$',
+          seller: app.config.invoiceSeller,
+        });
         return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${name}.csv"`)
-          .send(statementCsv(found.row, found.lines));
-      }
-      const summary = await accountSummary(app.db, found.row.providerAccountId);
-      const plan = app.billing.plans.find((p) => p.price > 0) ?? app.billing.plans[0];
-      const pdf = await statementPdf(found.row, found.lines, {
-        name: summary?.name ?? 'Closed account',
-        symbol: plan?.currency_symbol ?? '$',
-        seller: app.config.invoiceSeller,
-      });
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `inline; filename="${name}.pdf"`)
-        .send(pdf);
-    },
-  );
+          .type('application/pdf')
+          .header('content-disposition', `inline; filename="${name}.pdf"`)
+          .send(pdf);
+      },
+    );
+  }
 }

@@ -53,7 +53,7 @@ async function linesOf(db: TDb, accountId: string): Promise<Map<string, TPayoutL
 
 export function payoutWire(row: TPayoutRow, lines: TPayoutLine[], secret: string): TPayout {
   const token = statementToken(secret, row.id);
-  const base = `/api/account/payouts/${row.id}/statement`;
+  const base = `/api/account/payouts/${row.id}`;
   return {
     id: row.id,
     period: row.period,

@@ -15,7 +15,7 @@ function cards() {
 }
 
 describe('/account', () => {
-  it('an owner sees every card (Billing and Earnings are theirs alone)', () => {
+  it('an owner sees every card (Billing, Earnings and Payouts are theirs alone)', () => {
     signInAs({ permission: { ...PERMISSIONS.owner } });
     mockApi({});
     renderPage(<AccountHomePage />, { path: '/account', title: 'account' });
@@ -26,6 +26,7 @@ describe('/account', () => {
       'usage',
       'billing',
       'earnings',
+      'payouts',
       'notifications',
       'apikeys',
       'users',
