@@ -208,6 +208,9 @@ export const HELP_EN: THelpSection[] = [
       {
         p: 'Upgrading takes effect at once, with the new quota. If a renewal fails, the plan waits for a working card; calls keep their current quota until the period ends.',
       },
+      {
+        p: 'Selling on the marketplace: what callers pay for your priced endpoints is on Account → Earnings, and Account → Payouts shows your balance (collected from callers, not paid out yet), what is accrued and not yet invoiced, what is pending and what was paid. At each month’s close a balance of at least the minimum (10.00 unless the platform set another) becomes a payout with a statement (PDF and CSV); a smaller one waits for the next month. Enter the bank account payouts go to on that page (an IBAN or a US routing and account number; only the last four digits are kept), or, where the platform pays through Stripe, finish Stripe’s onboarding from there. A refund or chargeback of a caller’s invoice takes back the matching part of your earnings.',
+      },
     ],
   },
   {

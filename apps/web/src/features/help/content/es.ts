@@ -208,6 +208,9 @@ export const HELP_ES: THelpSection[] = [
       {
         p: 'Mejorar el plan tiene efecto al momento, con la nueva cuota. Si falla una renovación, el plan espera a una tarjeta válida; las llamadas mantienen su cuota actual hasta que acaba el periodo.',
       },
+      {
+        p: 'Vender en el marketplace: lo que pagan los clientes por tus endpoints con precio está en Cuenta → Ganancias, y Cuenta → Pagos muestra tu saldo (cobrado a los clientes, aún no pagado), lo acumulado y aún sin facturar, lo pendiente y lo pagado. Al cierre de cada mes, un saldo de al menos el mínimo (10,00 salvo que la plataforma fije otro) se convierte en un pago con su extracto (PDF y CSV); uno menor espera al mes siguiente. Introduce en esa página la cuenta bancaria a la que van los pagos (un IBAN o un número de ruta y de cuenta de EE. UU.; solo se guardan los cuatro últimos dígitos) o, si la plataforma paga con Stripe, termina allí el alta en Stripe. Un reembolso o un contracargo de la factura de un cliente descuenta la parte correspondiente de tus ganancias.',
+      },
     ],
   },
   {
