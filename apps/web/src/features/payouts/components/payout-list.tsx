@@ -3,7 +3,7 @@ import { FileText, Download } from 'lucide-react';
 import type { TPayout, TPayouts } from '@air/shared/schemas/payout';
 import { Badge } from '@/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { formatDateTime } from '@/components/table/format';
+import { formatDateTime } from '@/lib/format-date';
 import { formatAmount } from '@/features/earnings/earnings-figures';
 import { monthLabel } from '@/features/earnings/routes/earnings';
 
