@@ -197,6 +197,16 @@ export function writeTestPlans(dir: string): string {
           rate_limit_per_minute: 1000,
           sort: 2,
         },
+        {
+          ...base,
+          id: 'tokenlimited',
+          name: 'T',
+          price: 100,
+          quota_calls_month: 100_000,
+          rate_limit_per_minute: 1000,
+          tokens_per_minute: 100,
+          sort: 3,
+        },
       ],
     }),
   );

@@ -8,6 +8,7 @@ import { LookupCache } from '../src/lib/lookup-cache';
 import { isPrivateAddress } from '../src/lib/upstream-address';
 import { guardedLookup } from '../src/gateway/upstream';
 import { NANOS_PER_MINOR, PICOS_PER_MINOR } from '../src/modules/money/service';
+import { isSpendRefusal, type TSpendTicket } from '../src/gateway/spend';
 
 /**
  * Two instances' counters on one Redis at a fixed time, with no database behind them: the test
@@ -22,6 +23,7 @@ function twoInstances(url: string, time: number | (() => number)): [RedisCallCou
       {} as TDb,
       log,
       async () => {},
+      async () => 0,
       () => {},
       now,
     );
@@ -58,6 +60,7 @@ describe('rate limiter', () => {
         hasCard: false,
         spendLimitMinor: null,
         spendLimitSetAt: null,
+        tokensPerMinute: null,
       };
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
@@ -107,6 +110,7 @@ describe('rate limiter', () => {
       hasCard: false,
       spendLimitMinor: null,
       spendLimitSetAt: null,
+      tokensPerMinute: null,
     };
     try {
       await expect.poll(() => one.redisUp() && two.redisUp()).toBe(true);
@@ -148,37 +152,45 @@ describe('rate limiter', () => {
     const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
     const time = Date.UTC(2026, 0, 1, 10, 0, 30);
     const id = `spend-${process.pid}-${Date.now()}`;
-    const spendKey = `air:sp2:${id}:2026-01`;
+    const spendKey = `air:sp3:${id}:2026-01`;
+    const limits = { parts: [{ kind: 'account' as const, id, limitMinor: 50, setAt: 5 }] };
     // One minor unit as the counters take it (picos) and hold it (nanos).
     const [PICOS, NANOS] = [PICOS_PER_MINOR, NANOS_PER_MINOR];
     const { Redis } = await import('ioredis');
     const admin = new Redis(url);
     // Seeded for the limit saved at 5: 10 minor units spent already (the counter holds nanos).
-    await admin.hset(spendKey, { v: 10 * NANOS, s: '5', h: 0, c: 0 });
+    await admin.hset(spendKey, { v: 10 * NANOS, s: '5', c: 0 });
     await admin.pexpire(spendKey, 60_000);
     const [one, two] = twoInstances(url, time);
     try {
       await expect.poll(() => one.redisUp() && two.redisUp()).toBe(true);
       // A 50 limit and 4 per call: 10 calls fit (10 + 40), the other 20 are refused.
       const tickets = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => (i % 2 ? one : two).reserveSpend(id, 5, 50, 4 * PICOS)),
+        Array.from({ length: 30 }, (_, i) => (i % 2 ? one : two).reserveSpend(limits, 4 * PICOS)),
       );
-      const taken = tickets.filter((ticket) => ticket !== null);
+      const taken = tickets.filter((ticket) => !isSpendRefusal(ticket));
       expect(taken).toHaveLength(10);
       // Each costs 4 plus tokens worth 1.5: the first settled is charged 5.5, and so on until the
       // limit; what is charged adds up to the limit exactly.
       const charged = await Promise.all(
-        taken.map((ticket, i) => (i % 2 ? one : two).settleSpend(ticket!, 5.5 * PICOS)),
+        taken.map((ticket, i) => (i % 2 ? one : two).settleSpend(ticket as TSpendTicket, 5.5 * PICOS)),
       );
       expect(charged.reduce((total, picos) => total + picos, 0)).toBe(40 * PICOS);
       expect(charged.every((picos) => picos >= 4 * PICOS && picos <= 5.5 * PICOS)).toBe(true);
       expect(Number(await admin.hget(spendKey, 'v'))).toBe(50 * NANOS);
-      expect(Number(await admin.hget(spendKey, 'h'))).toBe(0);
+      // Nothing is held any more: each instance's hold field is gone with its last settle.
+      expect(Object.keys(await admin.hgetall(spendKey)).filter((field) => field.startsWith('h:'))).toEqual(
+        [],
+      );
       // A refused or failed call gives its reservation back whole.
-      expect(await one.settleSpend({ ...taken[0]!, reservedNanos: 4 * NANOS }, 0)).toBe(0);
+      await admin.hset(spendKey, 'v', 46 * NANOS);
+      const back = await one.reserveSpend(limits, 4 * PICOS);
+      expect(isSpendRefusal(back)).toBe(false);
+      expect(Number(await admin.hget(spendKey, 'v'))).toBe(50 * NANOS);
+      expect(await one.settleSpend(back as TSpendTicket, 0)).toBe(0);
       expect(Number(await admin.hget(spendKey, 'v'))).toBe(46 * NANOS);
-      expect(await two.reserveSpend(id, 5, 50, 4 * PICOS)).not.toBeNull();
-      expect(await two.reserveSpend(id, 5, 50, 0)).toBeNull();
+      expect(isSpendRefusal(await two.reserveSpend(limits, 4 * PICOS))).toBe(false);
+      expect(await two.reserveSpend(limits, 0)).toEqual({ refused: 'account' });
     } finally {
       await admin.del(spendKey);
       admin.disconnect();

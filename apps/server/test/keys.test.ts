@@ -80,9 +80,20 @@ describe('API keys', () => {
       expires_at: null,
       routes: null,
       monthly_calls: null,
+      tokens_per_minute: null,
+      monthly_spend: null,
       allowed_origins: [],
       // The key list answers each key's use this period (issue 38 item 2): none yet.
-      usage: { period: expect.any(String), calls: 0, refused: 0, limit_reached: false },
+      usage: {
+        period: expect.any(String),
+        calls: 0,
+        refused: 0,
+        limit_reached: false,
+        tokens: 0,
+        spend: 0,
+        budget_reached: false,
+        currency: 'usd',
+      },
     });
 
     const revealed = await call('GET', `/api/key/${data.id}`, dev.token);
@@ -368,6 +379,8 @@ describe('API keys as credentials', () => {
       expiresAt: null,
       routes: null,
       monthlyCalls: null,
+      tokensPerMinute: null,
+      monthlySpendMinor: null,
       allowedOrigins: new Set(),
     });
     expect(await t.app.resolveApiKey(`${key}x`)).toBeNull();

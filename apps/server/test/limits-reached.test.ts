@@ -92,6 +92,10 @@ describe('limits reached: key use and the limits state', () => {
       calls: 0,
       refused: 0,
       limit_reached: false,
+      tokens: 0,
+      spend: 0,
+      budget_reached: false,
+      currency: 'usd',
     });
 
     expect(await get(owner.headers, '/api/account/usage/limits')).toEqual({

@@ -263,3 +263,86 @@ describe('spend limit on token-priced routes under a burst', () => {
     expect(upstream.bodies.at(-1)).not.toHaveProperty('max_tokens');
   });
 });
+
+/*
+ * Issue 42, item 2: a key's own budget in money (`monthly_spend`, minor units) beside the
+ * account's spend limit; a priced call's reservation must fit both, and past the key's it is 402
+ * key_budget_exceeded, final. The key list shows its spend against the budget.
+ */
+describe('key budgets under a burst', () => {
+  /** A caller on a plan with room for 200 calls a minute, and a key with this budget. */
+  async function budgeted(monthlySpend: number | null) {
+    const provider = await newOwner(t.app, 'free');
+    const caller = await newOwner(t.app, 'pro');
+    const token = await cardToken(t.app, caller.headers, CARDS.ok);
+    expect((await send(t.app, caller.headers, 'PATCH', '/api/account/card', { token })).statusCode).toBe(200);
+    const routeName = `budget${process.pid}/r${seq++}`;
+    // One minor unit a call (10,000 micros).
+    await sharePricedRoute(t.app, provider, routeName, `${upstream.url}/v1/chat/completions`, {
+      per_call: 10_000,
+      per_1m_input_tokens: 0,
+      per_1m_output_tokens: 0,
+    });
+    const created = await send(t.app, caller.headers, 'POST', '/api/key', {
+      name: 'Budgeted',
+      scope: ['gateway.invoke'],
+      monthly_spend: monthlySpend,
+    });
+    expect(created.statusCode).toBe(201);
+    const { data } = created.json() as {
+      data: { id: string; full_key: string; monthly_spend: number | null };
+    };
+    expect(data.monthly_spend).toBe(monthlySpend);
+    return { caller, routeName, key: data.full_key, keyId: data.id };
+  }
+
+  it('answers exactly the calls the key budget pays for in a 200-call burst, then refuses as final', async () => {
+    const { caller, routeName, key, keyId } = await budgeted(5);
+    const answers = await burst(200, key, routeName);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
+    expect(answers.filter((a) => a.status === 402 && a.code === 'key_budget_exceeded')).toHaveLength(195);
+    expect(await charged(caller.accountId)).toBe(5 * MINOR);
+    const refused = await fetch(`${base}/api/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: routeName, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(refused.status).toBe(402);
+    expect(refused.headers.get('x-should-retry')).toBe('false');
+    expect(refused.headers.get('retry-after')).toBeNull();
+    // The key list shows the key's spend against its budget, reached.
+    const list = await send(t.app, caller.headers, 'GET', '/api/key');
+    const listed = (list.json() as { data: { id: string; usage: Record<string, unknown> }[] }).data;
+    expect(listed.find((row) => row.id === keyId)!.usage).toMatchObject({
+      calls: 5,
+      spend: 5,
+      budget_reached: true,
+    });
+    // A raised budget counts afresh from the stored spend: 2 more.
+    expect(
+      (await send(t.app, caller.headers, 'PATCH', `/api/key/${keyId}`, { monthly_spend: 7 })).statusCode,
+    ).toBe(200);
+    const more = await burst(20, key, routeName);
+    expect(more.filter((a) => a.status === 200)).toHaveLength(2);
+    expect(await charged(caller.accountId)).toBe(7 * MINOR);
+  });
+
+  it("refuses by the tighter of the key's budget and the account's spend limit", async () => {
+    const { caller, routeName, key } = await budgeted(10);
+    expect((await setLimit(caller.headers, 3)).statusCode).toBe(200);
+    const answers = await burst(20, key, routeName);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
+    expect(answers.filter((a) => a.code === 'spend_limit_reached')).toHaveLength(17);
+    // Raised past the key's budget: the key's budget binds now.
+    expect((await setLimit(caller.headers, 100)).statusCode).toBe(200);
+    const more = await burst(20, key, routeName);
+    expect(more.filter((a) => a.status === 200)).toHaveLength(7);
+    expect(more.filter((a) => a.code === 'key_budget_exceeded')).toHaveLength(13);
+    expect(await charged(caller.accountId)).toBe(10 * MINOR);
+  });
+
+  it('refuses every priced call of a key whose budget is 0, and leaves its free calls alone', async () => {
+    const { routeName, key } = await budgeted(0);
+    expect(await call(key, routeName)).toEqual({ status: 402, code: 'key_budget_exceeded' });
+  });
+});

@@ -34,6 +34,10 @@ export interface TKeyAuth {
   readonly routes: ReadonlySet<string> | null;
   /** The key's own cap of calls per plan period, or null. */
   readonly monthlyCalls: number | null;
+  /** The key's own tokens per minute (contract 6e), or null: the plan's alone apply. */
+  readonly tokensPerMinute: number | null;
+  /** The key's marketplace budget per plan period in minor units (contract 6e), or null. */
+  readonly monthlySpendMinor: number | null;
   /** Page origins that may use the key from a browser (contract 6c, CORS); empty: none. */
   readonly allowedOrigins: ReadonlySet<string>;
 }

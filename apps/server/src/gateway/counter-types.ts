@@ -1,5 +1,6 @@
 import type { TPlanLimits } from './directory';
-import type { TSpendTicket } from './spend';
+import type { TSpendAnswer, TSpendLimits, TSpendTicket } from './spend';
+import type { TTokenAnswer, TTokenTicket } from './token-limit';
 
 /**
  * `admit` answers 0 (admitted and counted), QUOTA_EXCEEDED (the account's plan), KEY_QUOTA_EXCEEDED
@@ -28,17 +29,23 @@ export interface TCallCounters {
    */
   hitRate(keyId: string, ratePerMinute: number): number | Promise<number>;
   /**
-   * Takes `reservedPicos` of the account's spend limit for a priced call (spend.ts): a ticket, or
-   * null when the call would pass the limit.
+   * Takes `reservedPicos` of every limit in money a priced call is under (the account's spend
+   * limit, the key's budget; spend.ts): a ticket, or the limit it would pass.
    */
-  reserveSpend(
-    accountId: string,
-    limitSetAt: number,
-    limitMinor: number,
-    reservedPicos: number,
-  ): TSpendTicket | null | Promise<TSpendTicket | null>;
-  /** Replaces a ticket's reservation with the call's cost; answers the charge (capped at the limit). */
+  reserveSpend(limits: TSpendLimits, reservedPicos: number): TSpendAnswer | Promise<TSpendAnswer>;
+  /** Replaces a ticket's reservation with the call's cost; answers the charge (capped at the limits). */
   settleSpend(ticket: TSpendTicket, costPicos: number): number | Promise<number>;
+  /** Reserves a call's most tokens in its key's minute (token-limit.ts): a ticket, or a refusal. */
+  reserveTokens(
+    accountId: string,
+    keyId: string,
+    limit: number,
+    tokens: number,
+  ): TTokenAnswer | Promise<TTokenAnswer>;
+  /** Replaces a token reservation with the tokens the call used. */
+  settleTokens(ticket: TTokenTicket, tokens: number): void | Promise<void>;
+  /** Tokens counted (used and reserved) in this minute for a key. */
+  tokensNow(keyId: string): number | Promise<number>;
   /** Calls counted this period (what the quota is enforced against). */
   calls(accountId: string): number | Promise<number>;
   /** null without REDIS_URL; else whether the shared counters are in use right now. */

@@ -72,6 +72,8 @@ export interface TPlanLimits {
   planId: string;
   quotaCallsMonth: number;
   rateLimitPerMinute: number;
+  /** Tokens per key and minute (contract 6e), or null. */
+  tokensPerMinute: number | null;
   /** A card is on file (priced marketplace routes need one). */
   hasCard: boolean;
   /** Marketplace spend cap per period (minor units), or null. */

@@ -67,6 +67,28 @@ export const GATEWAY_ERRORS = {
       "This call would pass your account's marketplace spend limit for this month. Raise the limit (Usage) to continue.",
     final: true,
   },
+  key_budget_exceeded: {
+    status: 402,
+    type: 'insufficient_quota',
+    message:
+      "This call would pass this API key's marketplace budget for this month (monthly_spend). Raise the key's budget or use another key.",
+    final: true,
+  },
+  token_rate_limit_exceeded: {
+    status: 429,
+    type: 'rate_limit_error',
+    message:
+      'This call would pass the tokens per minute of this API key (prompt plus max_tokens). Retry after the time in Retry-After.',
+  },
+  token_request_too_large: {
+    status: 429,
+    type: 'rate_limit_error',
+    message:
+      "This call alone reserves more tokens (prompt plus max_tokens) than this API key's tokens per minute: lower max_tokens or shorten the prompt.",
+    // The contract's code; waiting cannot help, so it is final (x-should-retry: false).
+    wire: 'token_rate_limit_exceeded',
+    final: true,
+  },
   rate_limit_exceeded: {
     status: 429,
     type: 'rate_limit_error',

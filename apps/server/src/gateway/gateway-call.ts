@@ -13,6 +13,8 @@ import { keyQuotaBody, writeGatewayError } from './errors';
 import type { TProtocol } from './protocols';
 import { RoutedCall } from './routed-call';
 import type { TSpendTicket } from './spend';
+import type { TTokenTicket } from './token-limit';
+import { planTokens, setTokenHeaders, tokensUsed, type TTokenPlan } from './token-reservation';
 import { ProxyCall, type TCallResult, type TStreamTap } from './upstream';
 
 const STREAM_MARKER = Buffer.from('"stream"');
@@ -36,6 +38,7 @@ export class GatewayCall {
   private stream: TStreamTap | null = null;
   private edits: TBodyEdit[] | null = null;
   private spend: TSpendTicket | null = null;
+  private tokens: TTokenTicket | null = null;
   /** The call's spans when tracing is on (call-trace.ts), else null. */
   private readonly trace: CallTrace | null;
 
@@ -83,17 +86,27 @@ export class GatewayCall {
     let plan = ctx.spending.plan(key, route, limits, this.body, this.start, this.parsed, output);
     if (plan instanceof Promise) plan = await plan;
     if (plan === 'invalid') return this.refused({ code: 'invalid_request' });
-    if (plan?.bound) this.edits = this.edits ? plan.bound.concat(this.edits) : plan.bound;
+    // A token-limited key's call reserves its prompt and most output (token-reservation.ts).
+    let tokenPlan = this.planTokens();
+    if (tokenPlan instanceof Promise) tokenPlan = await tokenPlan;
+    if (tokenPlan === 'invalid') return this.refused({ code: 'invalid_request' });
+    // One bound on the output at most: the spend plan's and the token plan's are the same edit.
+    const bound = plan?.bound ?? tokenPlan?.bound ?? null;
+    if (bound) this.edits = this.edits ? bound.concat(this.edits) : bound;
     if (this.edits) this.body = applyEdits(this.body, this.edits);
     // The caller may have left while a look-up was awaited: nothing to count or forward.
     if (this.res.destroyed) return false;
-    // A caller's spend limit is checked first (one more Redis round trip, only for a limited
+    // A caller's limits in money are checked first (one more Redis round trip, only for a limited
     // caller's priced route); a call refused below gives its reservation back.
-    let spend = plan ? ctx.spending.reserve(key, limits, plan.picos) : null;
+    let spend = plan ? ctx.spending.reserve(plan) : null;
     if (spend instanceof Promise) spend = await spend;
     const gate = { ratePerMinute: limits.rateLimitPerMinute };
-    if (spend === 'refused') return this.refused({ code: 'spend_limit_reached' }, gate);
+    if (typeof spend === 'string') return this.refused({ code: spend }, gate);
     this.spend = spend;
+    if (tokenPlan && !(await this.reserveTokens(tokenPlan))) {
+      this.release();
+      return false;
+    }
     return this.count();
   }
 
@@ -120,6 +133,33 @@ export class GatewayCall {
     return false;
   }
 
+  private planTokens() {
+    const { key, limits, body, start } = this;
+    if (key.tokensPerMinute === null && limits.tokensPerMinute === null) return null;
+    this.parsed ??= parseObject(body);
+    return planTokens(key, limits, {
+      body,
+      start,
+      parsed: this.parsed,
+      outputField: this.protocol.outputField,
+    });
+  }
+
+  /** Takes the plan's tokens from the key's minute; false when refused (answered here, with its headers). */
+  private async reserveTokens(plan: TTokenPlan): Promise<boolean> {
+    const { key } = this;
+    let answer = this.ctx.state.counters.reserveTokens(key.accountId, key.keyId, plan.limit, plan.tokens);
+    if (answer instanceof Promise) answer = await answer;
+    if (!this.res.headersSent) setTokenHeaders(this.res, answer);
+    if (answer.ticket) {
+      this.tokens = answer.ticket;
+      return true;
+    }
+    // Logged as the rate limit's refusals are: the first per key and minute (refusal-log.ts).
+    if (plan.tokens > plan.limit) return this.refused({ code: 'token_request_too_large' }, 'rate');
+    return this.refused({ code: 'token_rate_limit_exceeded', retryAfter: answer.resetSeconds }, 'rate');
+  }
+
   /** Refused before it was forwarded; a known key's refusal for its limits is logged (refusal-log.ts). */
   private async refused(refusal: TRefusal, gate?: Parameters<TCallContext['refuseLogged']>[3]) {
     if (gate === undefined) this.ctx.refuse(this.res, this.requestId, this.started, refusal);
@@ -127,9 +167,13 @@ export class GatewayCall {
     return false;
   }
 
-  /** A reservation given back whole: the call was refused or never sent. */
+  /** The reservations given back whole: the call was refused or never sent. */
   private release() {
-    if (this.spend) void this.ctx.state.counters.settleSpend(this.spend, 0);
+    const counters = this.ctx.state.counters;
+    if (this.spend) void counters.settleSpend(this.spend, 0);
+    if (this.tokens) void counters.settleTokens(this.tokens, 0);
+    this.spend = null;
+    this.tokens = null;
   }
 
   /**
@@ -279,8 +323,13 @@ export class GatewayCall {
     return this.route.traceContent && answered.traceContent ? this.body : null;
   }
 
-  /** The caller has a spend limit: the reservation becomes the call's charge, capped at the limit. */
+  /**
+   * The call's reservations become what it used: its tokens in its key's minute, and its charge,
+   * capped at the limits in money it is under.
+   */
   private settled(row: TUsageRow): TUsageRow | Promise<TUsageRow> {
+    const tokens = this.tokens;
+    if (tokens) void this.ctx.state.counters.settleTokens(tokens, tokensUsed(row, tokens.reserved));
     const spend = this.spend;
     if (!spend) return row;
     const charged = this.ctx.state.counters.settleSpend(spend, chargedPicos(row) ?? 0);

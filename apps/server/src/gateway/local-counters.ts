@@ -8,8 +8,9 @@ import {
   storedKeyCalls,
   type TRateLimiter,
 } from './limits';
-import { chargedPicosOf, limitNanosOf, picosToNanosUp } from '../modules/money/service';
-import { LocalSpend, type TSpendTicket } from './spend';
+import { chargedPicosOf, picosToNanosUp } from '../modules/money/service';
+import { LocalSpend, type TSpendAnswer, type TSpendLimits, type TSpendTicket } from './spend';
+import { LocalTokens, type TStoredTokens, type TTokenAnswer, type TTokenTicket } from './token-limit';
 
 /** One instance, exact: the rate limit and monthly calls in this process's memory. */
 export class LocalCallCounters implements TCallCounters {
@@ -17,26 +18,43 @@ export class LocalCallCounters implements TCallCounters {
   private monthly: MonthlyCalls;
   private keyMonthly: MonthlyCalls;
   private spend: LocalSpend;
+  private readonly tokens: LocalTokens;
 
   constructor(
     private readonly db: TDb,
     private readonly beforeSeed: () => Promise<void>,
     private readonly now: () => number = Date.now,
+    /** The stored tokens a minute is seeded from after a restart; null: never seeded (Redis's fallback). */
+    storedTokens: TStoredTokens | null = null,
   ) {
     this.limiter = createMemoryRateLimiter(now);
     this.monthly = new MonthlyCalls(db, now, beforeSeed);
     this.keyMonthly = this.keyCounters();
     this.spend = new LocalSpend(db, now, beforeSeed);
+    this.tokens = new LocalTokens(storedTokens, now);
   }
 
-  reserveSpend(
+  reserveSpend(limits: TSpendLimits, reservedPicos: number): TSpendAnswer | Promise<TSpendAnswer> {
+    // The counters hold nanos (modules/money): the reservation is rounded up into them.
+    return this.spend.reserve(limits, picosToNanosUp(reservedPicos));
+  }
+
+  reserveTokens(
     accountId: string,
-    limitSetAt: number,
-    limitMinor: number,
-    reservedPicos: number,
-  ): TSpendTicket | null | Promise<TSpendTicket | null> {
-    // The counter holds nanos (modules/money): the reservation is rounded up into it.
-    return this.spend.reserve(accountId, limitSetAt, limitNanosOf(limitMinor), picosToNanosUp(reservedPicos));
+    keyId: string,
+    limit: number,
+    tokens: number,
+  ): TTokenAnswer | Promise<TTokenAnswer> {
+    return this.tokens.reserve(accountId, keyId, limit, tokens);
+  }
+
+  settleTokens(ticket: TTokenTicket, tokens: number): void {
+    this.tokens.settle(ticket, tokens);
+  }
+
+  /** Tokens counted in this minute for a key (tests and the exactness run read it). */
+  tokensNow(keyId: string): number {
+    return this.tokens.current(keyId);
   }
 
   /** Settles in nanos; answers the charge in picos (the exact cost unless the limit capped it). */
@@ -106,6 +124,7 @@ export class LocalCallCounters implements TCallCounters {
     this.monthly = new MonthlyCalls(this.db, this.now, this.beforeSeed);
     this.keyMonthly = this.keyCounters();
     this.spend = new LocalSpend(this.db, this.now, this.beforeSeed);
+    this.tokens.reseedFromNow();
   }
 
   async close(): Promise<void> {

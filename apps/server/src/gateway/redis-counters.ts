@@ -7,70 +7,19 @@ import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED, type TAdmitKey, type TCallCounters 
 import { AdmitLeases, LEASE_CALLS, LEASE_ROOM, type TLease } from './admit-leases';
 import { LocalCallCounters } from './local-counters';
 import { keyCounterId, MonthlyCalls, storedKeyCalls } from './limits';
-import { spendKeyName, type TSpendTicket } from './spend';
+import {
+  spendKeyName,
+  type TSpendAnswer,
+  type TSpendLimits,
+  type TSpendPart,
+  type TSpendTicket,
+} from './spend';
 import { RedisSpend } from './redis-spend';
+import { Holders } from './holders';
+import { RedisTokens, tokenKeyName } from './redis-tokens';
+import { minuteOf, type TStoredTokens, type TTokenAnswer, type TTokenTicket } from './token-limit';
 
-/**
- * One script run per call: the key's counter for this minute, then the account's counter for this
- * month, then (for a key with a monthly cap, ARGV[3] > 0) the key's counter for this month, each
- * checked and incremented atomically (no other call can run between check and increment, on any
- * instance). When every counter has ARGV[5] calls of room left, it counts ARGV[4] calls at once
- * (a lease, admit-leases.ts). -1: rate limit hit; -2 (-4): the account's (key's) month counter does
- * not exist yet (the caller seeds it from the stored usage and runs the script again; the rate hit
- * is taken back); -3: quota reached; -5: the key's cap reached; else the calls counted (1, or the
- * lease's size).
- */
-const ADMIT_SCRIPT = `
-local rate = redis.call('INCR', KEYS[1])
-if rate == 1 then redis.call('PEXPIRE', KEYS[1], 61000) end
-local rateLimit = tonumber(ARGV[1])
-if rate > rateLimit then return -1 end
-local used = redis.call('GET', KEYS[2])
-if not used then
-  redis.call('DECR', KEYS[1])
-  return -2
-end
-used = tonumber(used)
-local quota = tonumber(ARGV[2])
-if used >= quota then return -3 end
-local cap = tonumber(ARGV[3])
-local keyUsed = 0
-if cap > 0 then
-  local counted = redis.call('GET', KEYS[3])
-  if not counted then
-    redis.call('DECR', KEYS[1])
-    return -4
-  end
-  keyUsed = tonumber(counted)
-  if keyUsed >= cap then return -5 end
-end
-local grant = 1
-local room = tonumber(ARGV[5])
-if rateLimit - rate >= room and quota - used >= room and (cap == 0 or cap - keyUsed >= room) then
-  grant = tonumber(ARGV[4])
-  redis.call('INCRBY', KEYS[1], grant - 1)
-end
-if cap > 0 then redis.call('INCRBY', KEYS[3], grant) end
-redis.call('INCRBY', KEYS[2], grant)
-return grant
-`;
-
-/** A lease's unused calls, given back to the counters that still exist (KEYS[3] may repeat KEYS[2]). */
-const GIVE_BACK_SCRIPT = `
-for i = 1, #KEYS do
-  if (i < 3 or KEYS[i] ~= KEYS[2]) and redis.call('EXISTS', KEYS[i]) == 1 then
-    redis.call('DECRBY', KEYS[i], ARGV[1])
-  end
-end
-return 0
-`;
-
-/** The rate window alone (a refused call of a known key): its count this minute. */
-const RATE_SCRIPT = `
-local rate = redis.call('INCR', KEYS[1])
-if rate == 1 then redis.call('PEXPIRE', KEYS[1], 61000) end
-return rate
-`;
+import { ADMIT_SCRIPT, GIVE_BACK_SCRIPT, RATE_SCRIPT } from './admit-scripts';
 
 function keyQuotaName(counterId: string, period: string): string {
   return `air:kq:${counterId}:${period}`;
@@ -112,8 +61,10 @@ export class RedisCallCounters implements TCallCounters {
   private readonly countedLocally = new Set<string>();
   /** Capped keys' counter ids admitted locally meanwhile (their months are re-seeded too). */
   private readonly keysCountedLocally = new Set<string>();
-  /** Accounts whose spend was reserved locally meanwhile (re-seeded too). */
+  /** Spend counters reserved locally meanwhile, or settled unsure (re-seeded too), by Redis key. */
   private readonly spendCountedLocally = new Set<string>();
+  private readonly holders: Holders;
+  private readonly tokens: RedisTokens;
   private readonly seeding = new Map<string, Promise<void>>();
   private readonly leases: AdmitLeases;
   private readonly spend: RedisSpend;
@@ -130,6 +81,7 @@ export class RedisCallCounters implements TCallCounters {
     private readonly db: TDb,
     private readonly log: FastifyBaseLogger,
     private readonly beforeSeed: () => Promise<void>,
+    storedTokens: TStoredTokens,
     private readonly onLocalAdmit: () => void = () => {},
     private readonly now: () => number = Date.now,
   ) {
@@ -149,20 +101,24 @@ export class RedisCallCounters implements TCallCounters {
     this.redis.defineCommand('airAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
     this.redis.defineCommand('airGiveBack', { numberOfKeys: 3, lua: GIVE_BACK_SCRIPT });
     this.redis.defineCommand('airRate', { numberOfKeys: 1, lua: RATE_SCRIPT });
+    this.holders = new Holders(this.redis, (error, message) => log.warn({ err: error }, message));
+    this.tokens = new RedisTokens(this.redis, this.holders, storedTokens, now);
     this.spend = new RedisSpend({
       redis: this.redis,
       db,
       log,
+      holders: this.holders,
       beforeSeed,
       period: () => this.monthly.period(),
       up: () => this.up,
       failed: (error, message) => this.redisFailed(error, message),
-      reserveLocally: (accountId, limitSetAt, limitMinor, reservedMicros) => {
-        this.spendCountedLocally.add(accountId);
+      reserveLocally: (limits, reservedPicos) => {
+        this.unsureOf(limits.parts);
         this.onLocalAdmit();
-        return this.local.reserveSpend(accountId, limitSetAt, limitMinor, reservedMicros);
+        return this.local.reserveSpend(limits, reservedPicos);
       },
-      settleLocally: (ticket, costMicros) => this.local.settleSpend(ticket, costMicros),
+      settleLocally: (ticket, costPicos) => this.local.settleSpend(ticket, costPicos),
+      unsure: (parts) => this.unsureOf(parts),
       ttlMs: QUOTA_KEY_TTL_MS,
     });
     this.redis.on('ready', () => void this.reconcile());
@@ -296,17 +252,44 @@ export class RedisCallCounters implements TCallCounters {
     );
   }
 
-  reserveSpend(
-    accountId: string,
-    limitSetAt: number,
-    limitMinor: number,
-    reservedMicros: number,
-  ): TSpendTicket | null | Promise<TSpendTicket | null> {
-    return this.spend.reserve(accountId, limitSetAt, limitMinor, reservedMicros);
+  reserveSpend(limits: TSpendLimits, reservedPicos: number): TSpendAnswer | Promise<TSpendAnswer> {
+    return this.spend.reserve(limits, reservedPicos);
   }
 
-  settleSpend(ticket: TSpendTicket, costMicros: number): number | Promise<number> {
-    return this.spend.settle(ticket, costMicros);
+  settleSpend(ticket: TSpendTicket, costPicos: number): number | Promise<number> {
+    return this.spend.settle(ticket, costPicos);
+  }
+
+  /** Spend counters this instance cannot vouch for: dropped from Redis on reconcile, then seeded again. */
+  private unsureOf(parts: readonly TSpendPart[]): void {
+    const period = this.monthly.period();
+    for (const part of parts) this.spendCountedLocally.add(spendKeyName(part, period));
+  }
+
+  reserveTokens(
+    accountId: string,
+    keyId: string,
+    limit: number,
+    tokens: number,
+  ): TTokenAnswer | Promise<TTokenAnswer> {
+    if (!this.up) return this.local.reserveTokens(accountId, keyId, limit, tokens);
+    return this.tokens.reserve(accountId, keyId, limit, tokens).catch((error: unknown) => {
+      this.redisFailed(error, 'gateway: Redis counters unavailable, counting tokens locally');
+      return this.local.reserveTokens(accountId, keyId, limit, tokens);
+    });
+  }
+
+  async tokensNow(keyId: string): Promise<number> {
+    if (!this.up) return this.local.tokensNow(keyId);
+    return Number((await this.redis.hget(tokenKeyName(keyId, minuteOf(this.now())), 'v')) ?? 0);
+  }
+
+  settleTokens(ticket: TTokenTicket, tokens: number): void | Promise<void> {
+    if (!ticket.shared) return this.local.settleTokens(ticket, tokens);
+    // Unsure whether it counted: the minute ends within 60 s, and is seeded again after a restart.
+    return this.tokens.settle(ticket, tokens).catch((error: unknown) => {
+      this.log.warn({ err: error }, 'gateway: Redis unavailable to settle a token reservation');
+    });
   }
 
   async calls(accountId: string): Promise<number> {
@@ -330,6 +313,7 @@ export class RedisCallCounters implements TCallCounters {
         leased.filter((lease) => lease.left > 0).map((lease) => this.returnUnused(lease)),
       );
     this.closed = true;
+    this.holders.stop();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.redis.disconnect();
     await this.local.close();
@@ -421,15 +405,20 @@ export class RedisCallCounters implements TCallCounters {
         await this.redis.del(
           ...accounts.map((accountId) => `air:q:${accountId}:${period}`),
           ...keys.map((counterId) => keyQuotaName(counterId, period)),
-          ...spends.map((accountId) => spendKeyName(accountId, period)),
+          ...spends,
         );
         for (const accountId of accounts) this.countedLocally.delete(accountId);
         for (const counterId of keys) this.keysCountedLocally.delete(counterId);
-        for (const accountId of spends) this.spendCountedLocally.delete(accountId);
+        for (const spendKey of spends) this.spendCountedLocally.delete(spendKey);
         this.local.reset();
         this.log.debug({ accounts: accounts.length }, 'gateway: counters re-seeded from usage');
       }
-      if (this.redis.status === 'ready') this.up = true;
+      if (this.redis.status === 'ready' && !this.up) {
+        // A new holder for this connection, and this minute's token windows seeded if Redis lost them.
+        await this.holders.connected();
+        this.tokens.connected();
+        this.up = true;
+      }
       if (this.up && this.downLogged) {
         this.downLogged = false;
         this.log.info({ redis: this.where }, 'gateway: Redis reachable again, counting in Redis');

@@ -2,17 +2,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { TDb } from '../db/client';
 import {
-  RESERVE_SCRIPT,
-  SEED_SPEND_SCRIPT,
-  SETTLE_SCRIPT,
   spendKeyName,
   storedSpendOf,
+  type TSpendAnswer,
+  type TSpendLimits,
+  type TSpendPart,
   type TSpendTicket,
 } from './spend';
+import { RESERVE_SCRIPT, SEED_SPEND_SCRIPT, SETTLE_SCRIPT } from './spend-scripts';
+import { Holders } from './holders';
 import { chargedPicosOf, limitNanosOf, picosToNanosUp } from '../modules/money/service';
 
 type TSpendRedis = Redis & {
-  airReserve(spendKey: string, limitNanos: number, reservedNanos: number, setAt: number): Promise<number>;
+  airReserve(keys: number, ...args: (string | number)[]): Promise<number>;
   airSeedSpend(
     spendKey: string,
     stored: number,
@@ -20,7 +22,7 @@ type TSpendRedis = Redis & {
     setAt: number,
     ttl: number,
   ): Promise<number>;
-  airSettle(spendKey: string, limitNanos: number, reservedNanos: number, costNanos: number): Promise<number>;
+  airSettle(keys: number, ...args: (string | number)[]): Promise<number>;
 };
 
 /** What the spend counters need of the Redis counters they are part of (redis-counters.ts). */
@@ -28,6 +30,7 @@ export interface TSpendContext {
   redis: Redis;
   db: TDb;
   log: FastifyBaseLogger;
+  holders: Holders;
   beforeSeed: () => Promise<void>;
   period: () => string;
   /** Redis is in use right now. */
@@ -35,88 +38,85 @@ export interface TSpendContext {
   /** A command failed: Redis is checked, and the counters fall back to local ones if it is gone. */
   failed: (error: unknown, message: string) => void;
   /** Reserves on this instance's counters (Redis down), to be re-seeded when it is back. */
-  reserveLocally: (
-    accountId: string,
-    limitSetAt: number,
-    limitMinor: number,
-    reservedPicos: number,
-  ) => TSpendTicket | null | Promise<TSpendTicket | null>;
+  reserveLocally: (limits: TSpendLimits, reservedPicos: number) => TSpendAnswer | Promise<TSpendAnswer>;
   settleLocally: (ticket: TSpendTicket, costPicos: number) => number;
+  /** A settle whose outcome is unknown: these counters are re-seeded from the stored usage. */
+  unsure: (parts: readonly TSpendPart[]) => void;
   /** A month's counter outlives its month by a few days, then Redis drops it. */
   ttlMs: number;
 }
 
-/** The spend limit's counters in Redis, shared by every instance (spend.ts has the scripts). */
+/** The limits in money in Redis, shared by every instance (spend.ts; spend-scripts.ts has the scripts). */
 export class RedisSpend {
   private readonly redis: TSpendRedis;
   private readonly seeding = new Map<string, Promise<void>>();
 
   constructor(private readonly ctx: TSpendContext) {
     this.redis = ctx.redis as TSpendRedis;
-    this.redis.defineCommand('airReserve', { numberOfKeys: 1, lua: RESERVE_SCRIPT });
+    this.redis.defineCommand('airReserve', { lua: RESERVE_SCRIPT });
     this.redis.defineCommand('airSeedSpend', { numberOfKeys: 1, lua: SEED_SPEND_SCRIPT });
-    this.redis.defineCommand('airSettle', { numberOfKeys: 1, lua: SETTLE_SCRIPT });
+    this.redis.defineCommand('airSettle', { lua: SETTLE_SCRIPT });
   }
 
-  reserve(
-    accountId: string,
-    limitSetAt: number,
-    limitMinor: number,
-    reservedPicos: number,
-  ): TSpendTicket | null | Promise<TSpendTicket | null> {
+  reserve(limits: TSpendLimits, reservedPicos: number): TSpendAnswer | Promise<TSpendAnswer> {
     const ctx = this.ctx;
-    if (!ctx.up()) return ctx.reserveLocally(accountId, limitSetAt, limitMinor, reservedPicos);
-    // The counter holds nanos (modules/money): the reservation is rounded up into it.
-    const limitNanos = limitNanosOf(limitMinor);
+    if (!ctx.up()) return ctx.reserveLocally(limits, reservedPicos);
+    // The counters hold nanos (modules/money): the reservation is rounded up into them.
     const reservedNanos = picosToNanosUp(reservedPicos);
     const period = ctx.period();
-    const spendKey = spendKeyName(accountId, period);
-    return this.redis.airReserve(spendKey, limitNanos, reservedNanos, limitSetAt).then(
-      (result): TSpendTicket | null | Promise<TSpendTicket | null> => {
-        if (result === -2) return null;
-        if (result === -1)
-          return this.seed(accountId, limitSetAt, period).then(() =>
-            this.reserve(accountId, limitSetAt, limitMinor, reservedPicos),
-          );
-        return { accountId, period, limitNanos, reservedNanos, shared: true };
+    const { parts } = limits;
+    const holder = ctx.holders.field();
+    const args: (string | number)[] = parts.map((part) => spendKeyName(part, period));
+    args.push(ctx.holders.setKey(), reservedNanos, holder);
+    for (const part of parts) args.push(limitNanosOf(part.limitMinor), part.setAt);
+    return this.redis.airReserve(parts.length + 1, ...args).then(
+      (result): TSpendAnswer | Promise<TSpendAnswer> => {
+        if (result <= -10) return { refused: parts[-result - 11]!.kind };
+        if (result < 0)
+          return this.seed(parts[-result - 1]!, period).then(() => this.reserve(limits, reservedPicos));
+        return { period, parts, reservedNanos, shared: true, holder };
       },
       (error: unknown) => {
         ctx.failed(error, 'gateway: Redis counters unavailable, counting spend locally');
-        return ctx.reserveLocally(accountId, limitSetAt, limitMinor, reservedPicos);
+        return ctx.reserveLocally(limits, reservedPicos);
       },
     );
   }
 
   settle(ticket: TSpendTicket, costPicos: number): number | Promise<number> {
     if (!ticket.shared) return this.ctx.settleLocally(ticket, costPicos);
-    const key = spendKeyName(ticket.accountId, ticket.period);
     const costNanos = picosToNanosUp(costPicos);
-    return this.redis.airSettle(key, ticket.limitNanos, ticket.reservedNanos, costNanos).then(
+    const args: (string | number)[] = ticket.parts.map((part) => spendKeyName(part, ticket.period));
+    args.push(Holders.setKeyOf(ticket.holder), ticket.reservedNanos, ticket.holder, costNanos);
+    for (const part of ticket.parts) args.push(limitNanosOf(part.limitMinor));
+    return this.redis.airSettle(ticket.parts.length + 1, ...args).then(
       (charged) => chargedPicosOf(costPicos, Number(charged)),
       (error: unknown) => {
-        // The call went; unsure of the count, it is charged no more than it reserved.
+        // The call went; unsure of the count, it is charged no more than it reserved, and its
+        // counters are seeded again from the stored usage once Redis answers.
         this.ctx.log.warn({ err: error }, 'gateway: Redis unavailable to settle a spend reservation');
+        this.ctx.unsure(ticket.parts);
         return chargedPicosOf(costPicos, Math.min(costNanos, ticket.reservedNanos));
       },
     );
   }
 
   /**
-   * An account's counter for this limit, seeded from usage_events (spend.ts): the charges settled
-   * so far are marked before this instance's pending rows are written, so the seed counts those
-   * settled meanwhile and the reservations still held. Once per limit, on any instance.
+   * A counter for its limit, seeded from usage_events (spend.ts): the charges settled so far are
+   * marked before this instance's pending rows are written, so the seed counts those settled
+   * meanwhile and the reservations still held. Once per limit, on any instance.
    */
-  private seed(accountId: string, limitSetAt: number, period: string): Promise<void> {
-    const key = spendKeyName(accountId, period);
-    const name = `${key}:${limitSetAt}`;
+  private seed(part: TSpendPart, period: string): Promise<void> {
+    const key = spendKeyName(part, period);
+    const name = `${key}:${part.setAt}`;
     let pending = this.seeding.get(name);
     if (!pending) {
       const ctx = this.ctx;
       pending = (async () => {
         const mark = (await this.redis.hget(key, 'c')) ?? '0';
         await ctx.beforeSeed();
-        const stored = await storedSpendOf(ctx.db, accountId, period);
-        await this.redis.airSeedSpend(key, stored, mark, limitSetAt, ctx.ttlMs);
+        const stored = await storedSpendOf(ctx.db, part, period);
+        await this.redis.airSeedSpend(key, stored, mark, part.setAt, ctx.ttlMs);
       })().finally(() => this.seeding.delete(name));
       this.seeding.set(name, pending);
     }

@@ -5,7 +5,13 @@ import type { TCallCounters } from './counter-types';
 import type { TDirectory, TPlanLimits, TRouteEntry } from './directory';
 import { mayCall, parseObject } from './call-outcome';
 import { setMember, type TBodyEdit } from './body-edit';
-import type { TSpendTicket } from './spend';
+import {
+  isSpendRefusal,
+  spendLimitsOf,
+  type TSpendAnswer,
+  type TSpendLimits,
+  type TSpendTicket,
+} from './spend';
 import { loadedTokenizer, loadTokenizer, promptText, type TTokenCounter } from './tokens';
 
 /*
@@ -39,9 +45,16 @@ const COUNTED_PROMPT_CHARS = 16_384;
 const TOKENS_PER_MESSAGE = 4;
 const TOKENS_PER_PROMPT = 3;
 
-/** What a call reserves (picos, modules/money), and the bound to put on its upstream body. */
+/** What a call reserves (picos, modules/money), the limits it is under, and the bound to put on its upstream body. */
 export interface TSpendPlan {
   picos: number;
+  bound: TBodyEdit[] | null;
+  limits: TSpendLimits;
+}
+
+/** The output tokens a call may generate, and the bound the gateway puts on its body (or null). */
+export interface TOutputBound {
+  tokens: number;
   bound: TBodyEdit[] | null;
 }
 
@@ -102,8 +115,37 @@ function mostCost(prices: readonly TPrice[], prompt: number, output: number): nu
   return Math.min(most, Number.MAX_SAFE_INTEGER);
 }
 
+/** The refusal of a reservation that does not fit, by the limit it would pass. */
+export type TSpendRefused = 'key_budget_exceeded' | 'spend_limit_reached';
+
+function refusedAs(answer: TSpendAnswer): TSpendTicket | TSpendRefused {
+  if (!isSpendRefusal(answer)) return answer;
+  return answer.refused === 'key' ? 'key_budget_exceeded' : 'spend_limit_reached';
+}
+
 /** The body field a protocol bounds its output with (protocols.ts), or null when it has none. */
 export type TOutputField = 'max_tokens' | 'max_output_tokens' | null;
+
+/**
+ * The output tokens reserved: the caller's bound, else the gateway's, set on the upstream body
+ * (an empty object gets none: it has nothing to answer, and the edit would need a comma).
+ */
+export function outputBound(
+  parsed: Record<string, unknown>,
+  body: Buffer,
+  start: number,
+  field: 'max_tokens' | 'max_output_tokens',
+): TOutputBound {
+  const choices = choicesOf(parsed);
+  const own = field === 'max_tokens' ? callerMaxTokens(parsed) : countOf(parsed[field]);
+  if (own !== null) return { tokens: own * choices, bound: null };
+  const keys = Object.keys(parsed);
+  const bound =
+    keys.length === 0
+      ? null
+      : setMember(body, start, field, String(DEFAULT_MAX_OUTPUT_TOKENS), !keys.includes(field));
+  return { tokens: DEFAULT_MAX_OUTPUT_TOKENS * choices, bound };
+}
 
 export function createSpendReservation(counters: TCallCounters, directory: TDirectory) {
   /**
@@ -135,30 +177,39 @@ export function createSpendReservation(counters: TCallCounters, directory: TDire
     /** The body field that bounds the output in the call's protocol; null: it has no output. */
     outputField: TOutputField = 'max_tokens',
   ): TPlanned | Promise<TPlanned> {
-    if (limits.spendLimitMinor === null || limits.spendLimitSetAt === null) return null;
+    if (limits.spendLimitMinor === null && key.monthlySpendMinor === null) return null;
+    const account = { limitMinor: limits.spendLimitMinor, setAt: limits.spendLimitSetAt };
+    const spend = spendLimitsOf(key.accountId, key.keyId, account, key.monthlySpendMinor);
+    if (spend === null) return null;
     const fallbacks = route.routing?.fallbacks.length ? fallbackRoutes(route) : [];
-    if (fallbacks instanceof Promise)
-      return fallbacks.then((routes) => planFor(key, route, routes, { body, start, parsed, outputField }));
-    return planFor(key, route, fallbacks, { body, start, parsed, outputField });
+    const call = { body, start, parsed, outputField, spend };
+    if (fallbacks instanceof Promise) return fallbacks.then((routes) => planFor(key, route, routes, call));
+    return planFor(key, route, fallbacks, call);
   }
 
   function planFor(
     key: TKeyAuth,
     route: TRouteEntry,
     fallbacks: readonly (TRouteEntry | null | undefined)[],
-    call: { body: Buffer; start: number; parsed: Record<string, unknown> | null; outputField: TOutputField },
+    call: {
+      body: Buffer;
+      start: number;
+      parsed: Record<string, unknown> | null;
+      outputField: TOutputField;
+      spend: TSpendLimits;
+    },
   ): TPlanned | Promise<TPlanned> {
-    const { body, start, outputField } = call;
+    const { body, start, outputField, spend } = call;
     let parsed = call.parsed;
     const prices = chargeablePrices(key, [route, ...fallbacks]);
     if (prices.length === 0) {
       // A free route whose fallbacks are free too: reserves nothing, but its charge stays capped
       // should a fallback be priced by the time it is called.
-      return fallbacks.length > 0 ? { picos: 0, bound: null } : null;
+      return fallbacks.length > 0 ? { picos: 0, bound: null, limits: spend } : null;
     }
     const byInput = prices.some((price) => price.per_1m_input_tokens > 0);
     const byOutput = prices.some((price) => price.per_1m_output_tokens > 0);
-    if (!byInput && !byOutput) return { picos: mostCost(prices, 0, 0), bound: null };
+    if (!byInput && !byOutput) return { picos: mostCost(prices, 0, 0), bound: null, limits: spend };
     parsed ??= parseObject(body);
     if (!parsed) return 'invalid';
     const request = parsed;
@@ -166,10 +217,11 @@ export function createSpendReservation(counters: TCallCounters, directory: TDire
       byOutput && outputField !== null
         ? outputBound(request, body, start, outputField)
         : { tokens: 0, bound: null };
-    if (!byInput) return { picos: mostCost(prices, 0, output.tokens), bound: output.bound };
+    if (!byInput) return { picos: mostCost(prices, 0, output.tokens), bound: output.bound, limits: spend };
     const finish = (count: TTokenCounter): TSpendPlan => ({
       picos: mostCost(prices, promptTokens(request, count), output.tokens),
       bound: output.bound,
+      limits: spend,
     });
     // The tokenizer is loaded by the first call that needs it, and kept.
     const count = loadedTokenizer();
@@ -177,41 +229,13 @@ export function createSpendReservation(counters: TCallCounters, directory: TDire
   }
 
   /**
-   * The output tokens reserved: the caller's bound, else the gateway's, set on the upstream body
-   * (an empty object gets none: it has nothing to answer, and the edit would need a comma).
+   * Takes the plan's reservation from every limit in money the call is under: a ticket, or the
+   * refusal's code (the key's budget, or the account's spend limit).
    */
-  function outputBound(
-    parsed: Record<string, unknown>,
-    body: Buffer,
-    start: number,
-    field: 'max_tokens' | 'max_output_tokens',
-  ): { tokens: number; bound: TBodyEdit[] | null } {
-    const choices = choicesOf(parsed);
-    const own = field === 'max_tokens' ? callerMaxTokens(parsed) : countOf(parsed[field]);
-    if (own !== null) return { tokens: own * choices, bound: null };
-    const keys = Object.keys(parsed);
-    const bound =
-      keys.length === 0
-        ? null
-        : setMember(body, start, field, String(DEFAULT_MAX_OUTPUT_TOKENS), !keys.includes(field));
-    return { tokens: DEFAULT_MAX_OUTPUT_TOKENS * choices, bound };
-  }
-
-  /** Takes the plan's reservation from the caller's limit: a ticket, or 'refused'. */
-  function reserve(
-    key: TKeyAuth,
-    limits: TPlanLimits,
-    picos: number,
-  ): TSpendTicket | 'refused' | Promise<TSpendTicket | 'refused'> {
-    const ticket = counters.reserveSpend(
-      key.accountId,
-      limits.spendLimitSetAt!,
-      limits.spendLimitMinor!,
-      picos,
-    );
-    if (ticket === null) return 'refused';
-    if (ticket instanceof Promise) return ticket.then((taken) => taken ?? 'refused');
-    return ticket;
+  function reserve(plan: TSpendPlan): TSpendTicket | TSpendRefused | Promise<TSpendTicket | TSpendRefused> {
+    const answer = counters.reserveSpend(plan.limits, plan.picos);
+    if (answer instanceof Promise) return answer.then(refusedAs);
+    return refusedAs(answer);
   }
 
   return { plan, reserve };

@@ -1,54 +1,103 @@
 import type { TDb } from '../db/client';
-import { chargeOf, fits, picosToNanosUp } from '../modules/money/service';
+import { chargeOf, fits, limitNanosOf, picosToNanosUp } from '../modules/money/service';
 import { storedSpendPicos } from '../modules/usage/service';
 import { MonthlyCalls } from './limits';
 
 /*
- * The marketplace spend limit (contract 5a), enforced like the quota: a counter per caller account
- * and period (the calendar month), seeded from the stored spend and then kept in memory (one
- * instance) or in Redis (every instance, counters.ts), so no call reads the database.
+ * Limits in money (contract 5a, 6e): the account's marketplace spend limit and each key's budget
+ * (`monthly_spend`), enforced like the quota: a counter per account (and per budgeted key) and
+ * period (the calendar month), seeded from the stored spend and then kept in memory (one instance)
+ * or in Redis (every instance, redis-spend.ts), so no call reads the database.
  *
  * A call's cost is known only when it ends (its tokens), so a priced call is admitted in two
- * steps: `reserve` takes the most it can cost before it is forwarded (spend-reservation.ts),
- * refusing it when that would pass the limit; `settle` replaces the reservation with what the call
- * costs, capped at what is left of the limit. The cap is the call's charge (`costCapPicos` on its
- * usage row), so no call is charged past the limit, however many run at once, and a refused or
- * failed call costs nothing. The counters hold nanos (a reservation and a cost rounded up from
- * picos, modules/money) so a limit of up to 1,000,000.00 stays a safe integer.
+ * steps: `reserve` takes the most it can cost before it is forwarded (spend-reservation.ts) from
+ * every counter the call is under at once, refusing it when that would pass any of their limits;
+ * `settle` replaces the reservation with what the call costs, capped at what is left of the
+ * tightest limit. The cap is the call's charge (`costCapPicos` on its usage row), so no call is
+ * charged past a limit, however many run at once, and a refused or failed call costs nothing. The
+ * counters hold nanos (a reservation and a cost rounded up from picos, modules/money) so a limit of
+ * up to 1,000,000.00 stays a safe integer.
  *
  * A newly saved limit counts afresh from the stored spend (the counter names the limit it was
  * seeded for: while there was no limit, calls were not counted), plus what is still held: the
  * reservations of calls in flight, which are not stored yet, and the charges settled since the
- * seed began (their rows may have missed the stored sum). Those calls settle on the same counter,
- * so a burst around a limit change cannot pass the new limit, and their reservations are not kept
- * once they are settled.
+ * seed began (their rows may have missed the stored sum).
  */
 
-/** One admitted call's hold on its account's spend counter. */
+/** One limit a call's spend is counted against. */
+export interface TSpendPart {
+  kind: 'account' | 'key';
+  /** The counter's id: the account's, or `accountId:keyId` for a key's budget. */
+  id: string;
+  /** The limit (minor units) and what names it: its save time, or the budget itself for a key. */
+  limitMinor: number;
+  setAt: number;
+}
+
+/** The limits in money one call is under (one or both). */
+export interface TSpendLimits {
+  parts: TSpendPart[];
+}
+
+/** One admitted call's hold on its spend counters. */
 export interface TSpendTicket {
-  accountId: string;
   period: string;
-  /** The counter's units: nanos (modules/money), the limit and the reservation rounded up. */
-  limitNanos: number;
+  parts: readonly TSpendPart[];
+  /** The counters' units: nanos (modules/money), the reservation rounded up. */
   reservedNanos: number;
-  /** Reserved in Redis (settled there), or in this instance's counter. */
+  /** Reserved in Redis (settled there, under `holder`), or in this instance's counters. */
   shared: boolean;
+  holder: string;
+}
+
+/** A reservation refused: which limit it did not fit. */
+export interface TSpendRefusal {
+  refused: TSpendPart['kind'];
+}
+
+export type TSpendAnswer = TSpendTicket | TSpendRefusal;
+
+export function isSpendRefusal(answer: TSpendAnswer): answer is TSpendRefusal {
+  return 'refused' in answer;
+}
+
+/** The account's spend limit and the key's budget that apply to a call, or null when neither. */
+export function spendLimitsOf(
+  accountId: string,
+  keyId: string,
+  account: { limitMinor: number | null; setAt: number | null },
+  keyBudgetMinor: number | null,
+): TSpendLimits | null {
+  const parts: TSpendPart[] = [];
+  if (keyBudgetMinor !== null)
+    parts.push({
+      kind: 'key',
+      id: `${accountId}:${keyId}`,
+      limitMinor: keyBudgetMinor,
+      setAt: keyBudgetMinor,
+    });
+  if (account.limitMinor !== null && account.setAt !== null)
+    parts.push({ kind: 'account', id: accountId, limitMinor: account.limitMinor, setAt: account.setAt });
+  return parts.length === 0 ? null : { parts };
 }
 
 /**
  * The stored spend a counter is seeded from, in nanos (the exact picos rounded up): a counter's
  * spend never passes its limit (at most SPEND_LIMIT_MAX_MINOR, 1e15 nanos), so a larger sum only
- * says "over".
+ * says "over". A key's counter reads that key's rows.
  */
-export async function storedSpendOf(db: TDb, accountId: string, period: string): Promise<number> {
-  return picosToNanosUp(await storedSpendPicos(db, accountId, period));
+export async function storedSpendOf(db: TDb, part: Pick<TSpendPart, 'kind' | 'id'>, period: string) {
+  const [accountId, keyId] = part.id.split(':');
+  return picosToNanosUp(
+    await storedSpendPicos(db, accountId!, period, part.kind === 'key' ? keyId : undefined),
+  );
 }
 
-/** One account's counter this period. */
-interface TAccountSpend {
+/** One counter this period. */
+interface TCounter {
   period: string;
-  /** The limit (its save time) the counter was seeded for. */
-  limitSetAt: number;
+  /** The limit (its save time, or the key's budget) the counter was seeded for. */
+  setAt: number;
   /** Stored spend at the seed, plus charges and reservations since. */
   spent: number;
   /** Reservations of calls not settled yet. */
@@ -59,7 +108,7 @@ interface TAccountSpend {
 
 /** This instance's spend counters (no Redis, or Redis unreachable): exact for this instance. */
 export class LocalSpend {
-  private readonly accounts = new Map<string, TAccountSpend>();
+  private readonly counters = new Map<string, TCounter>();
   private readonly seeding = new Map<string, Promise<void>>();
   private readonly months: MonthlyCalls;
 
@@ -76,147 +125,85 @@ export class LocalSpend {
     return this.months.period();
   }
 
-  reserve(
-    accountId: string,
-    limitSetAt: number,
-    limitNanos: number,
-    reserved: number,
-  ): TSpendTicket | null | Promise<TSpendTicket | null> {
+  /** Takes `reserved` nanos from every counter of `limits`, or none when one would pass its limit. */
+  reserve(limits: TSpendLimits, reserved: number): TSpendAnswer | Promise<TSpendAnswer> {
     const period = this.period();
-    const entry = this.accounts.get(accountId);
-    if (entry && entry.period === period && entry.limitSetAt === limitSetAt)
-      return this.take(accountId, entry, limitNanos, reserved);
-    // Seeded first; then checked and counted in one synchronous step, so a burst cannot pass the limit.
-    return this.seed(accountId, limitSetAt, period).then(() =>
-      this.reserve(accountId, limitSetAt, limitNanos, reserved),
-    );
+    const stale = limits.parts.find((part) => !this.current(part, period));
+    // Seeded first; then checked and counted in one synchronous step, so a burst cannot pass a limit.
+    if (stale) return this.seed(stale, period).then(() => this.reserve(limits, reserved));
+    for (const part of limits.parts)
+      if (!fits(this.counters.get(part.id)!.spent, reserved, limitNanosOf(part.limitMinor)))
+        return { refused: part.kind };
+    for (const part of limits.parts) {
+      const counter = this.counters.get(part.id)!;
+      counter.spent += reserved;
+      counter.held += reserved;
+    }
+    return { period, parts: limits.parts, reservedNanos: reserved, shared: false, holder: '' };
   }
 
+  /** The charge (nanos): the cost, capped at what is left of the tightest limit. */
   settle(ticket: TSpendTicket, cost: number): number {
-    const entry = this.accounts.get(ticket.accountId);
-    // A new month (or a reset) since the call began: the reservation went with the old count.
-    if (!entry || entry.period !== ticket.period) return Math.min(cost, Math.max(ticket.reservedNanos, 0));
-    const charged = chargeOf(entry.spent, ticket.reservedNanos, cost, ticket.limitNanos);
-    entry.spent += charged - ticket.reservedNanos;
-    entry.held -= ticket.reservedNanos;
-    entry.settled += charged;
+    const reserved = ticket.reservedNanos;
+    let charged = cost;
+    const held: TCounter[] = [];
+    for (const part of ticket.parts) {
+      const counter = this.counters.get(part.id);
+      // A new month (or a reset) since the call began: the reservation went with the old count.
+      if (!counter || counter.period !== ticket.period) {
+        charged = Math.min(charged, Math.max(reserved, 0));
+        continue;
+      }
+      held.push(counter);
+      charged = Math.min(charged, chargeOf(counter.spent, reserved, cost, limitNanosOf(part.limitMinor)));
+    }
+    for (const counter of held) {
+      counter.spent += charged - reserved;
+      counter.held -= reserved;
+      counter.settled += charged;
+    }
     return charged;
+  }
+
+  private current(part: TSpendPart, period: string): boolean {
+    const counter = this.counters.get(part.id);
+    return counter !== undefined && counter.period === period && counter.setAt === part.setAt;
   }
 
   /**
    * The counter for this limit: the stored spend, plus the reservations held and the charges
    * settled since this began (marked before the pending rows are written, so none is missed).
    */
-  private seed(accountId: string, limitSetAt: number, period: string): Promise<void> {
-    const name = `${accountId}:${limitSetAt}:${period}`;
+  private seed(part: TSpendPart, period: string): Promise<void> {
+    const name = `${part.id}:${part.setAt}:${period}`;
     let pending = this.seeding.get(name);
     if (pending) return pending;
-    const before = this.accounts.get(accountId);
+    const before = this.counters.get(part.id);
     const mark = before?.period === period ? before.settled : 0;
     pending = this.beforeSeed()
-      .then(() => storedSpendOf(this.db, accountId, period))
+      .then(() => storedSpendOf(this.db, part, period))
       .then((stored) => {
-        const now = this.accounts.get(accountId);
+        const now = this.counters.get(part.id);
         const current = now?.period === period ? now : null;
         const held = current?.held ?? 0;
         const settled = current?.settled ?? 0;
         const since = Math.max(0, settled - mark);
-        this.accounts.set(accountId, { period, limitSetAt, spent: stored + held + since, held, settled });
+        this.counters.set(part.id, {
+          period,
+          setAt: part.setAt,
+          spent: stored + held + since,
+          held,
+          settled,
+        });
       })
       .finally(() => this.seeding.delete(name));
     this.seeding.set(name, pending);
     return pending;
   }
-
-  private take(
-    accountId: string,
-    entry: TAccountSpend,
-    limitNanos: number,
-    reserved: number,
-  ): TSpendTicket | null {
-    if (!fits(entry.spent, reserved, limitNanos)) return null;
-    entry.spent += reserved;
-    entry.held += reserved;
-    return { accountId, period: entry.period, limitNanos, reservedNanos: reserved, shared: false };
-  }
 }
 
-/*
- * In Redis an account's counter is a hash per period: `v` what is spent (reservations included),
- * `h` the reservations held, `c` the charges settled, `s` the limit (its save time) it was seeded
- * for. Sums go through HINCRBY with the caller's own digits, so no count passes through a Lua
- * number's 14 significant digits.
- */
-
-/**
- * Reserve, in one step on any instance: KEYS[1] the counter, ARGV[1] the limit, ARGV[2] the
- * reservation, ARGV[3] the limit's save time. -1: no counter for this limit yet (the caller seeds
- * it and runs the script again); -2: it would pass the limit; 0: reserved.
- */
-export const RESERVE_SCRIPT = `
-if redis.call('HGET', KEYS[1], 's') ~= ARGV[3] then return -1 end
-local spent = tonumber(redis.call('HGET', KEYS[1], 'v'))
-local limit = tonumber(ARGV[1])
-local reserved = tonumber(ARGV[2])
-if reserved > 0 then
-  if spent + reserved > limit then return -2 end
-elseif spent >= limit then
-  return -2
-end
-redis.call('HINCRBY', KEYS[1], 'v', ARGV[2])
-redis.call('HINCRBY', KEYS[1], 'h', ARGV[2])
-return 0
-`;
-
-/**
- * Seed (once per limit, on any instance): KEYS[1] the counter, ARGV[1] the stored spend, ARGV[2]
- * the charges settled when the seed began (read before the pending rows were written), ARGV[3]
- * the limit's save time, ARGV[4] the counter's time to live. The counter becomes the stored spend
- * plus the reservations held and the charges settled since the mark.
- */
-export const SEED_SPEND_SCRIPT = `
-if redis.call('HGET', KEYS[1], 's') == ARGV[3] then return 0 end
-local held = redis.call('HGET', KEYS[1], 'h') or '0'
-local settled = redis.call('HGET', KEYS[1], 'c') or '0'
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[3], 'h', held, 'c', settled)
-redis.call('HINCRBY', KEYS[1], 'v', held)
-if tonumber(settled) > tonumber(ARGV[2]) then
-  redis.call('HINCRBY', KEYS[1], 'v', settled)
-  if ARGV[2] ~= '0' then redis.call('HINCRBY', KEYS[1], 'v', '-' .. ARGV[2]) end
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return 0
-`;
-
-/**
- * Settle (chargeOf, in one step): KEYS[1] the counter, ARGV[1] the limit, ARGV[2] the reservation,
- * ARGV[3] the cost. Answers the charge; a counter gone meanwhile (Redis restarted, reconciled)
- * charges the cost up to the reservation.
- */
-export const SETTLE_SCRIPT = `
-local reserved = tonumber(ARGV[2])
-local cost = tonumber(ARGV[3])
-local spent = redis.call('HGET', KEYS[1], 'v')
-if not spent then
-  if cost < reserved then return cost end
-  return reserved
-end
-spent = tonumber(spent)
-local charged = cost
-if cost > reserved then
-  local room = tonumber(ARGV[1]) - spent
-  if room < 0 then room = 0 end
-  if cost - reserved < room then room = cost - reserved end
-  charged = reserved + room
-end
-if charged ~= reserved then redis.call('HINCRBY', KEYS[1], 'v', string.format('%d', charged - reserved)) end
-if ARGV[2] ~= '0' then redis.call('HINCRBY', KEYS[1], 'h', '-' .. ARGV[2]) end
-redis.call('HINCRBY', KEYS[1], 'c', string.format('%d', charged))
-return charged
-`;
-
-export function spendKeyName(accountId: string, period: string): string {
-  // `sp2`: counted in nanos since decision 043 (older `sp` hashes, in millionths of a minor unit,
-  // are left to expire; each counter is seeded again from the migrated usage).
-  return `air:sp2:${accountId}:${period}`;
+export function spendKeyName(part: Pick<TSpendPart, 'kind' | 'id'>, period: string): string {
+  // `sp3`: one hold per instance (holders.ts) since decision 049; older `sp2` hashes are left to
+  // expire, each counter is seeded again from the stored usage.
+  return part.kind === 'key' ? `air:ks:${part.id}:${period}` : `air:sp3:${part.id}:${period}`;
 }

@@ -81,8 +81,19 @@ export function apiKeyFixture(patch: Partial<TListedApiKey> = {}): TListedApiKey
     expires_at: null,
     routes: null,
     monthly_calls: null,
+    tokens_per_minute: null,
+    monthly_spend: null,
     allowed_origins: [],
-    usage: { period: '2026-01', calls: 0, refused: 0, limit_reached: false },
+    usage: {
+      period: '2026-01',
+      calls: 0,
+      refused: 0,
+      limit_reached: false,
+      tokens: 0,
+      spend: 0,
+      budget_reached: false,
+      currency: 'usd',
+    },
     ...patch,
   };
 }

@@ -25,6 +25,8 @@ export const ZPlanOption = z.object({
   type: z.string(),
   quota_calls_month: z.number().int(),
   rate_limit_per_minute: z.number().int(),
+  /** Tokens per key and minute, or null for no token limit (contract 6e). */
+  tokens_per_minute: z.number().int().nullable(),
 });
 export type TPlanOption = z.infer<typeof ZPlanOption>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { missingError } from '../validation';
 import { ZRouteName } from './aiendpoint';
+import { SPEND_LIMIT_MAX_MINOR } from './spend-limit';
 
 /**
  * API keys (server contract section 4). A key is `air_` + 40 base62 characters; the server keeps
@@ -66,6 +67,20 @@ const ZKeyRoutes = z
   .nullable();
 const ZKeyMonthlyCalls = z.number().int().min(1).max(KEY_MONTHLY_CALLS_MAX).nullable();
 
+/**
+ * Governance in tokens and money (contract 6e): prompt plus completion tokens per minute (with
+ * the plan's, the lower applies) and marketplace spend per plan period in minor units of the
+ * billing currency, as the account's spend limit is entered (0 refuses every priced call).
+ */
+export const KEY_TOKENS_PER_MINUTE_MAX = 1_000_000_000;
+const ZKeyTokensPerMinute = z.number().int().min(1).max(KEY_TOKENS_PER_MINUTE_MAX).nullable();
+const ZKeyMonthlySpend = z
+  .number({ error: 'validation.spend_limit' })
+  .int({ error: 'validation.spend_limit' })
+  .min(0, { error: 'validation.spend_limit' })
+  .max(SPEND_LIMIT_MAX_MINOR, { error: 'validation.spend_limit' })
+  .nullable();
+
 /** Page origins a key may be used from in a browser (contract 6c, CORS): none by default. */
 export const KEY_ORIGINS_MAX = 20;
 const ZKeyOrigin = z
@@ -84,6 +99,8 @@ export const ZCreateApiKey = z.strictObject({
   expires_at: ZKeyExpiresAt.optional(),
   routes: ZKeyRoutes.optional(),
   monthly_calls: ZKeyMonthlyCalls.optional(),
+  tokens_per_minute: ZKeyTokensPerMinute.optional(),
+  monthly_spend: ZKeyMonthlySpend.optional(),
   allowed_origins: ZKeyOrigins.optional(),
 });
 export type TCreateApiKey = z.infer<typeof ZCreateApiKey>;
@@ -96,6 +113,8 @@ export const ZUpdateApiKey = z.strictObject({
   expires_at: ZKeyExpiresAt.optional(),
   routes: ZKeyRoutes.optional(),
   monthly_calls: ZKeyMonthlyCalls.optional(),
+  tokens_per_minute: ZKeyTokensPerMinute.optional(),
+  monthly_spend: ZKeyMonthlySpend.optional(),
   allowed_origins: ZKeyOrigins.optional(),
 });
 export type TUpdateApiKey = z.infer<typeof ZUpdateApiKey>;
@@ -120,6 +139,10 @@ export const ZApiKey = z.object({
   routes: z.array(z.string()).nullable(),
   /** The key's cap of calls per plan period, or null. */
   monthly_calls: z.number().int().nullable(),
+  /** The key's own limit of tokens per minute, or null (contract 6e). */
+  tokens_per_minute: z.number().int().nullable(),
+  /** The key's budget of marketplace spend per plan period, minor units, or null (contract 6e). */
+  monthly_spend: z.number().int().nullable(),
   /** Page origins that may use the key from a browser; empty: none (contract 6c). */
   allowed_origins: z.array(z.string()),
 });

@@ -21,6 +21,11 @@ export const ZPlan = z.strictObject({
   type: z.enum(['flat', 'tiered']),
   quota_calls_month: z.number().int().min(0),
   rate_limit_per_minute: z.number().int().min(1),
+  /**
+   * Prompt plus completion tokens per key and minute (contract 6e), as the rate limit is per key;
+   * a key's own `tokens_per_minute` may be lower. null or absent: no token limit.
+   */
+  tokens_per_minute: z.number().int().min(1).max(1_000_000_000).nullable().default(null),
   sort: z.number().int().default(0),
 });
 export type TPlan = z.infer<typeof ZPlan>;

@@ -26,6 +26,10 @@ export const apiKeys = pgTable(
     routes: text('routes').array(),
     /** Calls this key may make per plan period; null for no cap of its own. */
     monthlyCalls: integer('monthly_calls'),
+    /** Prompt plus completion tokens this key may use per minute (contract 6e); null for the plan's alone. */
+    tokensPerMinute: integer('tokens_per_minute'),
+    /** Marketplace spend this key may make per plan period, minor units (contract 6e); null for none. */
+    monthlySpend: integer('monthly_spend'),
     /** Page origins (`https://app.example`) that may use the key from a browser (contract 6c); none by default. */
     allowedOrigins: text('allowed_origins').array().notNull().default([]),
   },

@@ -11,6 +11,8 @@ export const plans = pgTable('plans', {
   type: text('type').notNull(),
   quotaCallsMonth: integer('quota_calls_month').notNull(),
   rateLimitPerMinute: integer('rate_limit_per_minute').notNull(),
+  /** Prompt plus completion tokens per key and minute (contract 6e); null for no limit. */
+  tokensPerMinute: integer('tokens_per_minute'),
   sort: integer('sort').notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

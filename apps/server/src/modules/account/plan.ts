@@ -14,6 +14,7 @@ export function planOption(plan: TPlan) {
     type: plan.type,
     quota_calls_month: plan.quota_calls_month,
     rate_limit_per_minute: plan.rate_limit_per_minute,
+    tokens_per_minute: plan.tokens_per_minute,
   };
 }
 

@@ -12,6 +12,8 @@ export interface TEntitlements {
   planId: string;
   quotaCallsMonth: number;
   rateLimitPerMinute: number;
+  /** Tokens per key and minute (contract 6e), or null for no token limit of the plan. */
+  tokensPerMinute: number | null;
   /** A card is on file: the account may call priced marketplace routes (contract 5a). */
   hasCard: boolean;
   /** The account's cap on marketplace spend per period, in minor units; null for none. */
@@ -43,6 +45,7 @@ function entitlementsOfPlan(
     planId: plan.id,
     quotaCallsMonth: plan.quota_calls_month,
     rateLimitPerMinute: plan.rate_limit_per_minute,
+    tokensPerMinute: plan.tokens_per_minute ?? null,
     hasCard: row?.hasCard ?? false,
     spendLimitMinor: row?.spendLimit ?? null,
     spendLimitSetAt: row?.spendLimit == null ? null : (row.spendLimitSetAt?.getTime() ?? 0),

@@ -39,6 +39,7 @@ export async function seedPlans(db: TDb, plans: TPlan[]): Promise<void> {
         type: plan.type,
         quotaCallsMonth: plan.quota_calls_month,
         rateLimitPerMinute: plan.rate_limit_per_minute,
+        tokensPerMinute: plan.tokens_per_minute,
         sort: plan.sort,
       })),
     )
@@ -53,6 +54,7 @@ export async function seedPlans(db: TDb, plans: TPlan[]): Promise<void> {
         type: sql`excluded.type`,
         quotaCallsMonth: sql`excluded.quota_calls_month`,
         rateLimitPerMinute: sql`excluded.rate_limit_per_minute`,
+        tokensPerMinute: sql`excluded.tokens_per_minute`,
         sort: sql`excluded.sort`,
         updatedAt: sql`now()`,
       },

@@ -45,6 +45,7 @@ export function planOfRow(row: typeof plansTable.$inferSelect): TPlan {
     type: row.type as TPlan['type'],
     quota_calls_month: row.quotaCallsMonth,
     rate_limit_per_minute: row.rateLimitPerMinute,
+    tokens_per_minute: row.tokensPerMinute ?? null,
     sort: row.sort,
   };
 }

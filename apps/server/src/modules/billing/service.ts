@@ -15,6 +15,7 @@ export { runDueRenewals } from './renewals';
 export { closeBilling } from './close';
 export { loadSubscription, planById, type TSubscriptionRow } from './records';
 export { membersChanged } from './seats';
+export { billingCurrencyOf, spendLimitRows } from './spend-limit';
 export { entitlementsFor, entitlementsOf, lowestQuotaCallsMonth, type TEntitlements } from './entitlements';
 export { changePlan, type TPlanChangeInput } from './plan-change';
 export { updateCard, type TCardUpdateInput } from './card';

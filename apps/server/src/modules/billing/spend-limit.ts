@@ -40,3 +40,14 @@ export async function setSpendLimit(
   await b.changes.publish({ kind: 'account', accountId });
   return { marketplace_spend_limit: limitMinor, ...(await billingCurrencyOf(b.db, b.plans, accountId)) };
 }
+
+/**
+ * Spend limits as a sub-select (`account_id`, `limit_minor`) for joining into one query: the limit
+ * alerts count each limited account's spend this period against its limit. Usable in SQL text.
+ */
+export function spendLimitRows(db: TDb, alias = 'spend_limit_rows') {
+  return db
+    .select({ accountId: spendLimits.accountId, limitMinor: spendLimits.limitMinor })
+    .from(spendLimits)
+    .as(alias);
+}

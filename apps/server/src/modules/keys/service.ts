@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, or } from 'drizzle-orm';
 import {
   API_KEY_PREFIX,
   API_KEY_SCOPES,
@@ -38,11 +38,16 @@ function toWire(row: TKeyRow, key: string): TApiKey {
     expires_at: row.expiresAt ? row.expiresAt.toISOString() : null,
     routes: row.routes ?? null,
     monthly_calls: row.monthlyCalls ?? null,
+    tokens_per_minute: row.tokensPerMinute ?? null,
+    monthly_spend: row.monthlySpend ?? null,
     allowed_origins: row.allowedOrigins,
   };
 }
 
-type TKeyControls = Pick<TCreateApiKey, 'expires_at' | 'routes' | 'monthly_calls' | 'allowed_origins'>;
+type TKeyControls = Pick<
+  TCreateApiKey,
+  'expires_at' | 'routes' | 'monthly_calls' | 'tokens_per_minute' | 'monthly_spend' | 'allowed_origins'
+>;
 
 /**
  * The key controls of an input (contract 6b) as column changes: an expiry in the future, routes
@@ -78,6 +83,8 @@ async function controlChanges(
     changes.routes = input.routes;
   }
   if (input.monthly_calls !== undefined) changes.monthlyCalls = input.monthly_calls;
+  if (input.tokens_per_minute !== undefined) changes.tokensPerMinute = input.tokens_per_minute;
+  if (input.monthly_spend !== undefined) changes.monthlySpend = input.monthly_spend;
   if (input.allowed_origins !== undefined) changes.allowedOrigins = input.allowed_origins;
   return changes;
 }
@@ -147,6 +154,27 @@ export function cappedKeys(db: TDb, alias = 'capped_keys') {
 }
 
 /**
+ * Active keys with a budget in money or a limit of tokens (contract 6e), by id with their account
+ * and name, for joining into one query (the limit alerts): a sub-select of `api_keys` with the
+ * columns `id`, `account_id`, `name`, `monthly_spend`, `tokens_per_minute`. Usable in SQL text.
+ */
+export function governedKeys(db: TDb, alias = 'governed_keys') {
+  return db
+    .select({
+      id: apiKeys.id,
+      accountId: apiKeys.accountId,
+      name: apiKeys.name,
+      monthlySpend: apiKeys.monthlySpend,
+      tokensPerMinute: apiKeys.tokensPerMinute,
+    })
+    .from(apiKeys)
+    .where(
+      and(eq(apiKeys.active, true), or(isNotNull(apiKeys.monthlySpend), isNotNull(apiKeys.tokensPerMinute))),
+    )
+    .as(alias);
+}
+
+/**
  * The active key with this hash, if its account is open, or null: the key cache's loader
  * (`plugin.ts`), read on a miss. It builds the one key shape (`TKeyAuth`), frozen because every
  * request of the key shares it.
@@ -162,6 +190,8 @@ export async function activeKeyByHash(db: TDb, keyHash: string): Promise<TKeyAut
       expiresAt: apiKeys.expiresAt,
       routes: apiKeys.routes,
       monthlyCalls: apiKeys.monthlyCalls,
+      tokensPerMinute: apiKeys.tokensPerMinute,
+      monthlySpend: apiKeys.monthlySpend,
       allowedOrigins: apiKeys.allowedOrigins,
     })
     .from(apiKeys)
@@ -178,6 +208,8 @@ export async function activeKeyByHash(db: TDb, keyHash: string): Promise<TKeyAut
     expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,
     routes: row.routes ? (new Set(row.routes) as ReadonlySet<string>) : null,
     monthlyCalls: row.monthlyCalls ?? null,
+    tokensPerMinute: row.tokensPerMinute ?? null,
+    monthlySpendMinor: row.monthlySpend ?? null,
     allowedOrigins: new Set(row.allowedOrigins) as ReadonlySet<string>,
   });
 }

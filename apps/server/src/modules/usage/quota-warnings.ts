@@ -4,12 +4,13 @@ import type { TPlan } from '@air/shared/schemas/plan';
 import type { TLog, TServices } from '../../core/services';
 import type { TDb } from '../../db/client';
 import type { TMailer } from '../../mail/mailer';
-import { entitlementsOf, lowestQuotaCallsMonth } from '../billing/service';
+import { billingCurrencyOf, entitlementsOf, lowestQuotaCallsMonth } from '../billing/service';
 import { accountNames, adminContacts } from '../membership/service';
 import { cappedKeys, keyNames } from '../keys/service';
 import { isNotificationOn } from '../notification/service';
 import { rowsOf } from './insight';
 import { dayOf, periodOf } from './period';
+import { keySpendUse, keyTokensUse, spendLimitUse, type TLimitName, type TLimitUse } from './limit-sources';
 
 /**
  * Limit alerts (contract 6e, issue 42 item 3): at 50, 80 and 100 % of a limit, one notification
@@ -23,19 +24,7 @@ import { dayOf, periodOf } from './period';
 export const QUOTA_WARNING_LEVELS = [50, 80, 100] as const;
 const CHECK_EVERY_MS = 60_000;
 
-export type TLimitName = 'plan_calls' | 'key_calls' | 'key_tokens' | 'key_spend' | 'spend_limit';
-
-/** One limit of one account (or one of its keys) that is past the lowest level. */
-export interface TLimitUse {
-  accountId: string;
-  accountName: string;
-  limit: TLimitName;
-  /** The key the limit is a key's, and its name (for the mail). */
-  keyId?: string;
-  keyName?: string;
-  used: number;
-  cap: number;
-}
+export type { TLimitName, TLimitUse };
 
 export interface TAlertDeps {
   db: TDb;
@@ -129,6 +118,7 @@ async function keyCallsUse(db: TDb, now: number): Promise<TLimitUse[]> {
 }
 
 function claimKey(period: string, use: TLimitUse): string {
+  // The spend limit is the account's own (its subject is the account, as the claim's row says).
   return use.limit === 'plan_calls' ? period : `${period}:${use.limit}:${use.keyId ?? ''}`;
 }
 
@@ -145,6 +135,44 @@ async function claimLevel(db: TDb, period: string, use: TLimitUse): Promise<numb
   return claimed.length === 0 ? null : Math.max(...claimed.map((row) => row.level));
 }
 
+/**
+ * The mail of a limit: calls (the plan's, or a key's cap) in `quota_warning`; tokens and money
+ * (a key's tokens per minute, its budget, the spend limit) in `limit_warning`, amounts in the
+ * billing currency with two decimals, as the console enters them.
+ */
+async function mailOf(
+  deps: TAlertDeps,
+  use: TLimitUse,
+  level: number,
+): Promise<{ template: string; params: Record<string, string> }> {
+  const base = { account_name: use.accountName, level: String(level) };
+  if (use.limit === 'plan_calls' || use.limit === 'key_calls')
+    return {
+      template: 'quota_warning',
+      params: {
+        ...base,
+        calls: String(use.used),
+        quota: String(use.cap),
+        key_name: use.limit === 'key_calls' ? (use.keyName ?? '') : '',
+      },
+    };
+  let amount = (value: number) => String(value);
+  if (use.limit !== 'key_tokens') {
+    const { currency_symbol: symbol } = await billingCurrencyOf(deps.db, deps.plans, use.accountId);
+    amount = (minor) => `${symbol}${(minor / 100).toFixed(2)}`;
+  }
+  return {
+    template: 'limit_warning',
+    params: {
+      ...base,
+      limit: use.limit,
+      used: amount(use.used),
+      cap: amount(use.cap),
+      key_name: use.keyName ?? '',
+    },
+  };
+}
+
 /** The mail and the webhook of one claimed level (several levels passed at once: the highest only). */
 async function notify(deps: TAlertDeps, use: TLimitUse, level: number): Promise<TAlertSent> {
   await deps.webhooks.emit(use.accountId, level === 100 ? 'limit.reached' : 'limit.threshold', {
@@ -155,24 +183,15 @@ async function notify(deps: TAlertDeps, use: TLimitUse, level: number): Promise<
     ...(use.keyId ? { key_id: use.keyId } : {}),
   });
   const to: string[] = [];
-  // The mail speaks of calls: the plan's, or a key's (named); other limits are told by webhook until theirs lands.
-  if (use.limit !== 'plan_calls' && use.limit !== 'key_calls')
-    return { accountId: use.accountId, limit: use.limit, level, to };
+  const mail = await mailOf(deps, use, level);
   for (const admin of await adminContacts(deps.db, use.accountId)) {
     if (!(await isNotificationOn(deps.db, admin.id, 'quota_warning'))) continue;
     try {
       await deps.mailer.send({
         to: admin.email,
         locale: admin.locale,
-        template: 'quota_warning',
-        params: {
-          name: admin.name,
-          account_name: use.accountName,
-          level: String(level),
-          calls: String(use.used),
-          quota: String(use.cap),
-          key_name: use.limit === 'key_calls' ? (use.keyName ?? '') : '',
-        },
+        template: mail.template,
+        params: { name: admin.name, ...mail.params },
       });
       to.push(admin.email);
     } catch (error) {
@@ -185,7 +204,13 @@ async function notify(deps: TAlertDeps, use: TLimitUse, level: number): Promise<
 /** One pass over every limit source: claims and notifies what reached a new level this period. */
 export async function checkLimitAlerts(deps: TAlertDeps, now = Date.now()): Promise<TAlertSent[]> {
   const period = periodOf(now);
-  const uses = [...(await planCallsUse(deps.db, deps.plans, now)), ...(await keyCallsUse(deps.db, now))];
+  const uses = [
+    ...(await planCallsUse(deps.db, deps.plans, now)),
+    ...(await keyCallsUse(deps.db, now)),
+    ...(await spendLimitUse(deps.db, now)),
+    ...(await keySpendUse(deps.db, now)),
+    ...(await keyTokensUse(deps.db, now)),
+  ];
   const sent: TAlertSent[] = [];
   for (const use of uses) {
     const level = await claimLevel(deps.db, period, use);

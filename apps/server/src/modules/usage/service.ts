@@ -86,6 +86,19 @@ export async function storedSpendPicos(
 }
 
 /**
+ * The prompt plus completion tokens stored for one key since an instant: what the gateway seeds a
+ * minute's token window from after a restart (decision 049). Read through the caller's index.
+ */
+export async function storedTokens(db: TDb, accountId: string, keyId: string, since: Date): Promise<number> {
+  const result = (await db.execute(sql`
+    select coalesce(sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0)), 0)::text as tokens
+    from usage_events
+    where caller_account_id = ${accountId} and key_id = ${keyId}
+      and created_at >= ${since.toISOString()}::timestamptz`)) as { rows: { tokens: string }[] };
+  return Number(result.rows[0]?.tokens ?? '0');
+}
+
+/**
  * The gateway's in-memory parts that usage reports on: its quota counter, the plan limits it
  * enforces and its pending usage rows. The gateway hands them over when it starts
  * (`reportGatewayTo`); usage does not import the gateway, which sits above the modules.
@@ -236,7 +249,7 @@ export async function keysWithUsage(
   await flushUsage(gateway);
   const [keys, use] = await Promise.all([
     listKeys(app, accountId),
-    keysPeriodUse(app.db, accountId, periodOf(Date.now())),
+    keysPeriodUse(app.db, app.plans, accountId, periodOf(Date.now())),
   ]);
   return keys.map((key) => ({ ...key, usage: keyPeriodUsage(key, use) }));
 }
@@ -253,7 +266,7 @@ export async function limitsState(
   const totals = await accountUsage(app, gateway, accountId);
   const [keys, use] = await Promise.all([
     listKeys(app, accountId),
-    keysPeriodUse(app.db, accountId, totals[0]?.period ?? periodOf(Date.now())),
+    keysPeriodUse(app.db, app.plans, accountId, totals[0]?.period ?? periodOf(Date.now())),
   ]);
   return limitsReached(totals, keys, use);
 }

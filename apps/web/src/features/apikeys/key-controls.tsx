@@ -2,6 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { formatNumber } from '@/lib/format-number';
+import { formatMinor } from '@/features/marketplace/catalog-format';
 import type { TApiKey, TListedApiKey } from './api-keys-api';
 import { formatDay } from '@/lib/format-date';
 
@@ -19,15 +20,17 @@ export function KeyStatus({ apiKey }: { apiKey: TApiKey }) {
 }
 
 /**
- * The key controls of contract 6b in one column of the list (expiry, the calls against the cap,
- * routes), one line each: three columns of their own pushed Status and the actions out of a
- * 1280 px screen (issue 38).
+ * The key controls of contract 6b and 6e in one column of the list (expiry, the calls against the
+ * cap, the tokens beside the token limit, the spend against the budget, routes), one line each:
+ * columns of their own pushed Status and the actions out of a 1280 px screen (issue 38).
  */
 export function KeyLimits({ apiKey }: { apiKey: TListedApiKey }) {
   return (
     <span className="flex min-w-0 flex-col items-start gap-1.5">
       <KeyExpiry apiKey={apiKey} />
       <KeyCap apiKey={apiKey} />
+      <KeyTokens apiKey={apiKey} />
+      <KeySpend apiKey={apiKey} />
       <KeyRoutes apiKey={apiKey} />
     </span>
   );
@@ -74,6 +77,46 @@ export function KeyCap({ apiKey }: { apiKey: TListedApiKey }) {
         <span className="text-xs text-muted-foreground">
           {t('list.refused', { count: usage.refused, calls: formatNumber(usage.refused) })}
         </span>
+      )}
+    </span>
+  );
+}
+
+/**
+ * The key's tokens this period (prompt plus completion, as the server stores them) beside its own
+ * tokens per minute (contract 6e); the plan's limit, if any, still applies.
+ */
+export function KeyTokens({ apiKey }: { apiKey: TListedApiKey }) {
+  const { t } = useTranslation('apikeys');
+  const tokens = formatNumber(apiKey.usage.tokens);
+  return (
+    <span className="flex min-w-0 flex-col items-start gap-1" data-testid="key-tokens">
+      <span>{t('list.tokensUsed', { count: apiKey.usage.tokens, tokens })}</span>
+      <span className="text-xs text-muted-foreground">
+        {apiKey.tokens_per_minute === null
+          ? t('list.noTokenLimit')
+          : t('list.tokenLimit', { limit: formatNumber(apiKey.tokens_per_minute) })}
+      </span>
+    </span>
+  );
+}
+
+/** The key's marketplace spend this period against its budget (`monthly_spend`), in the billing currency. */
+export function KeySpend({ apiKey }: { apiKey: TListedApiKey }) {
+  const { t, i18n } = useTranslation('apikeys');
+  const { usage } = apiKey;
+  const money = (minor: number) => formatMinor(minor, usage.currency, i18n.language);
+  return (
+    <span className="flex min-w-0 flex-col items-start gap-1" data-testid="key-spend">
+      <span>
+        {apiKey.monthly_spend === null
+          ? t('list.spentNoBudget', { spent: money(usage.spend) })
+          : t('list.spent', { spent: money(usage.spend), budget: money(apiKey.monthly_spend) })}
+      </span>
+      {usage.budget_reached && apiKey.active && (
+        <Badge variant="red" className="whitespace-normal">
+          {t('list.budgetReached')}
+        </Badge>
       )}
     </span>
   );

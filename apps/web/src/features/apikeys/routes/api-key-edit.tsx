@@ -17,6 +17,7 @@ import { LoadingStatus } from '@/components/ui/loading-status';
 import { ReadyCall } from '@/features/dashboard/components/ready-call';
 import { quickstartRouteQuery, refreshDashboard } from '@/features/dashboard/dashboard-data';
 import { PLACEHOLDER_ROUTE } from '@/features/dashboard/snippets';
+import { spendLimitValue } from '@/features/usage/components/spend-card';
 import {
   API_KEYS_QUERY,
   apiKeysQuery,
@@ -100,7 +101,12 @@ function keyFields(
   t: (key: string) => string,
   scopes: string[],
   routes: string[],
-  values: Partial<Pick<TApiKey, 'name' | 'scope' | 'expires_at' | 'routes' | 'monthly_calls'>> = {},
+  values: Partial<
+    Pick<
+      TApiKey,
+      'name' | 'scope' | 'expires_at' | 'routes' | 'monthly_calls' | 'tokens_per_minute' | 'monthly_spend'
+    >
+  > = {},
 ): TFormFields {
   // A restricted key keeps its routes listed even if one is no longer callable.
   const names = [...new Set([...routes, ...(values.routes ?? [])])].sort();
@@ -143,6 +149,23 @@ function keyFields(
       placeholder: t('form.noCap'),
       value: values.monthly_calls == null ? '' : String(values.monthly_calls),
       toValue: capOf,
+    },
+    tokens_per_minute: {
+      type: 'number',
+      label: t('form.tokensPerMinute'),
+      description: t('form.tokensPerMinuteDescription'),
+      placeholder: t('form.noLimit'),
+      value: values.tokens_per_minute == null ? '' : String(values.tokens_per_minute),
+      toValue: capOf,
+    },
+    // An amount in the billing currency with up to two decimals, as the spend limit is entered.
+    monthly_spend: {
+      type: 'text',
+      label: t('form.monthlySpend'),
+      description: t('form.monthlySpendDescription'),
+      placeholder: t('form.noBudget'),
+      value: values.monthly_spend == null ? '' : (values.monthly_spend / 100).toFixed(2),
+      toValue: spendLimitValue,
     },
   };
 }

@@ -13,6 +13,7 @@ const plan = (id: string, name: string, price: number, type = 'flat') => ({
   type,
   quota_calls_month: 1000,
   rate_limit_per_minute: 60,
+  tokens_per_minute: null,
 });
 
 export function plansAnswer(active: string | null): { data: TPlansAnswer } {

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/*
+ * Who holds a reservation in Redis (decision 049). Each instance's connection is a holder: a
+ * random id, taken afresh each time the connection is (re)established, so a reservation made before
+ * Redis restarted is never mistaken for one made after. A reservation is counted in its counter's
+ * `v` and in the holder's own field `h:<holder>`, and the counter is put in the holder's set. The
+ * holder beats (`air:alive:<id>`, a key that lapses after ALIVE_MS) while its instance runs; any
+ * instance that finds a registered holder no longer beating gives its holds back (RELEASE_SCRIPT),
+ * so an instance killed with `kill -9` with calls in flight leaves no reservation counted. Its
+ * calls' charges were counted when they settled; the ones that never settled were never answered
+ * whole, or are metered from its journal when it restarts, and cost what that row says.
+ *
+ * A settle that finds its holder's field gone or short (swept, or Redis restarted) counts only the
+ * charge, so a call that outlives its holder is still counted exactly once.
+ */
+
+/** How long a holder stays alive without a beat; it beats every BEAT_MS. */
+export const ALIVE_MS = 15_000;
+const BEAT_MS = 5_000;
+/** A holder's set outlives its last beat by a day, for an instance that died with nobody to sweep it. */
+const SET_TTL_MS = 86_400_000;
+const HOLDERS_KEY = 'air:holders';
+
+/**
+ * KEYS[1] a dead holder's set, ARGV[1] its field: every counter it held in gives its holds back.
+ * The counters are named in the set, not in KEYS (a standalone Redis, as the counters need).
+ */
+export const RELEASE_SCRIPT = `
+local counters = redis.call('SMEMBERS', KEYS[1])
+for _, key in ipairs(counters) do
+  local held = redis.call('HGET', key, ARGV[1])
+  if held then
+    redis.call('HINCRBY', key, 'v', '-' .. held)
+    redis.call('HDEL', key, ARGV[1])
+  end
+end
+redis.call('DEL', KEYS[1])
+return #counters
+`;
+
+type THolderRedis = Redis & { airRelease(setKey: string, field: string): Promise<number> };
+
+export class Holders {
+  private id = randomUUID();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly redis: THolderRedis;
+
+  constructor(
+    redis: Redis,
+    private readonly warn: (error: unknown, message: string) => void,
+  ) {
+    this.redis = redis as THolderRedis;
+    this.redis.defineCommand('airRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  }
+
+  /** The field this instance's reservations are held under. */
+  field(): string {
+    return `h:${this.id}`;
+  }
+
+  /** The set of counters this instance holds in. */
+  setKey(): string {
+    return `air:hs:${this.id}`;
+  }
+
+  /** The set of a holder's field (a ticket's holder may be an earlier connection's). */
+  static setKeyOf(field: string): string {
+    return `air:hs:${field.slice(2)}`;
+  }
+
+  /** A new connection: a new holder, registered and beating before any reservation is made. */
+  async connected(): Promise<void> {
+    this.id = randomUUID();
+    await this.beat();
+    if (!this.timer) {
+      this.timer = setInterval(() => {
+        void this.beat()
+          .then(() => this.sweep())
+          .catch((error: unknown) => this.warn(error, 'gateway: reservation holders not swept'));
+      }, BEAT_MS);
+      this.timer.unref();
+    }
+  }
+
+  private async beat(): Promise<void> {
+    await this.redis
+      .multi()
+      .sadd(HOLDERS_KEY, this.id)
+      .set(`air:alive:${this.id}`, '1', 'PX', ALIVE_MS)
+      .pexpire(this.setKey(), SET_TTL_MS)
+      .exec();
+  }
+
+  /** Gives back the holds of every registered holder that stopped beating; answers how many. */
+  async sweep(): Promise<number> {
+    let swept = 0;
+    for (const holder of await this.redis.smembers(HOLDERS_KEY)) {
+      if (holder === this.id || (await this.redis.exists(`air:alive:${holder}`)) === 1) continue;
+      await this.redis.airRelease(`air:hs:${holder}`, `h:${holder}`);
+      await this.redis.srem(HOLDERS_KEY, holder);
+      swept++;
+    }
+    return swept;
+  }
+
+  /** Stops beating; this instance's holds are given back (by a sweep) once its beat lapses. */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
