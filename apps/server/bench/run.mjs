@@ -292,6 +292,24 @@ if (air.info.priced)
     body: bodyFor(air.info.priced),
     pid: air.child.pid,
   });
+if (air.info.tokenKey)
+  targets.push({
+    // A key with tokens per minute (issue 42): the prompt counted, reserved and settled per call.
+    name: 'AIR-tokens',
+    url: airUrl,
+    headers: { ...jsonHeaders, authorization: `Bearer ${air.info.tokenKey}` },
+    body: bodies.plain,
+    pid: air.child.pid,
+  });
+if (air.info.budgetKey && air.info.priced)
+  targets.push({
+    // A key with a budget in money on the priced route: reserved against the budget and the spend limit at once.
+    name: 'AIR-budget',
+    url: airUrl,
+    headers: { ...jsonHeaders, authorization: `Bearer ${air.info.budgetKey}` },
+    body: bodyFor(air.info.priced),
+    pid: air.child.pid,
+  });
 if (!args['no-portkey']) {
   const bin = path.join(here, 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js');
   const portkey = spawn(process.execPath, [bin, `--port=${PORTKEY_PORT}`, '--headless'], { stdio: 'ignore' });

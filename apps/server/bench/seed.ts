@@ -98,6 +98,24 @@ const seeded = await withDatabase(config, async ({ db }) => {
     .insert(cards)
     .values({ accountId: account!.id, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2099 });
   await db.insert(spendLimits).values({ accountId: account!.id, limitMinor: 2_000_000_000 });
-  return { key, route, routed, fault, priced };
+  // The governed targets (issue 42): a key with tokens per minute it never reaches (each call's
+  // prompt counted and reserved, then settled), and a key with a budget in money it never reaches
+  // (each priced call reserved against the budget and the spend limit at once).
+  const governed = async (name: string, controls: { tokensPerMinute?: number; monthlySpend?: number }) => {
+    const raw = `air_${randomBase62(40)}`;
+    await db.insert(apiKeys).values({
+      accountId: account!.id,
+      name,
+      keyHash: sha256(raw),
+      keyEnc: encryptSecret(config.secret, raw),
+      keyPrefix: raw.slice(0, 8),
+      scope: ['gateway.invoke'],
+      ...controls,
+    });
+    return raw;
+  };
+  const tokenKey = await governed('bench tokens', { tokensPerMinute: 1_000_000_000 });
+  const budgetKey = await governed('bench budget', { monthlySpend: 100_000_000 });
+  return { key, route, routed, fault, priced, tokenKey, budgetKey };
 });
 process.stdout.write(JSON.stringify(seeded) + '\n');

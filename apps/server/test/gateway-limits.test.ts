@@ -199,6 +199,47 @@ describe('rate limiter', () => {
     }
   });
 
+  it("gives back a killed instance's token and spend holds once it stops beating, and counts a late settle once", async () => {
+    const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const time = Date.UTC(2026, 0, 1, 10, 0, 30);
+    const id = `holds-${process.pid}-${Date.now()}`;
+    const spendKey = `air:sp3:${id}:2026-01`;
+    const tokenKey = `air:tk:${id}-key:${Math.floor(time / 60_000)}`;
+    const limits = { parts: [{ kind: 'account' as const, id, limitMinor: 50, setAt: 5 }] };
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(url);
+    await admin.hset(spendKey, { v: 10 * NANOS_PER_MINOR, s: '5', c: 0 });
+    await admin.pexpire(spendKey, 60_000);
+    const [one, two] = twoInstances(url, time);
+    try {
+      await expect.poll(() => one.redisUp() && two.redisUp()).toBe(true);
+      const tokens = await one.reserveTokens(`${id}-account`, `${id}-key`, 100, 40);
+      const spend = await one.reserveSpend(limits, 4 * PICOS_PER_MINOR);
+      expect(tokens.ticket).not.toBeNull();
+      expect(isSpendRefusal(spend)).toBe(false);
+      expect(Number(await admin.hget(tokenKey, 'v'))).toBe(40);
+      expect(Number(await admin.hget(spendKey, 'v'))).toBe(14 * NANOS_PER_MINOR);
+      // The instance dies with both calls in flight: its beat lapses (here at once).
+      await one.close();
+      const holder = tokens.ticket!.holder.slice(2);
+      await admin.del(`air:alive:${holder}`);
+      expect(await two.sweepDeadHolders()).toBeGreaterThanOrEqual(1);
+      expect(Number(await admin.hget(tokenKey, 'v'))).toBe(0);
+      expect(Number(await admin.hget(spendKey, 'v'))).toBe(10 * NANOS_PER_MINOR);
+      expect(await admin.hget(tokenKey, `h:${holder}`)).toBeNull();
+      expect(await admin.sismember('air:holders', holder)).toBe(0);
+      // A call that outlived its holder settles once: its tokens and its charge are counted, no hold taken back.
+      await two.settleTokens(tokens.ticket!, 30);
+      expect(Number(await admin.hget(tokenKey, 'v'))).toBe(30);
+      expect(await two.settleSpend(spend as TSpendTicket, 3 * PICOS_PER_MINOR)).toBe(3 * PICOS_PER_MINOR);
+      expect(Number(await admin.hget(spendKey, 'v'))).toBe(13 * NANOS_PER_MINOR);
+    } finally {
+      await admin.del(spendKey, tokenKey);
+      admin.disconnect();
+      await two.close();
+    }
+  });
+
   it('names the quota period by calendar month (UTC)', () => {
     expect(periodOf(Date.UTC(2026, 10, 30, 23, 59))).toBe('2026-11');
     expect(periodOf(Date.UTC(2026, 11, 1, 0, 0))).toBe('2026-12');

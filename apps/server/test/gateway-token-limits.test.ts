@@ -100,6 +100,7 @@ describe('tokens per minute on one instance', () => {
     expect(first.status).toBe(200);
     // Reserved 8 + 100; remaining as the call was admitted.
     expect(first.headers.get('x-ratelimit-remaining-tokens')).toBe(String(limit - PROMPT - 100));
+    await expect.poll(() => gatewayStateOf(t.app).counters.tokensNow(key.id)).toBe(USED);
     const second = await chat(key.raw, routeName, { max_tokens: 100 });
     // The first settled to the 18 it used.
     expect(second.headers.get('x-ratelimit-remaining-tokens')).toBe(String(limit - USED - PROMPT - 100));
@@ -118,8 +119,10 @@ describe('tokens per minute on one instance', () => {
     expect(streamed.headers.get('x-ratelimit-remaining-tokens')).toBe(
       String(limit - PROMPT - DEFAULT_MAX_OUTPUT_TOKENS),
     );
-    const after = await chat(key.raw, routeName, { max_tokens: 10 });
     const streamUsed = STREAM_USAGE.prompt_tokens + STREAM_USAGE.completion_tokens;
+    // The stream settles when its metering ends, a moment after its last byte.
+    await expect.poll(() => gatewayStateOf(t.app).counters.tokensNow(key.id)).toBe(streamUsed);
+    const after = await chat(key.raw, routeName, { max_tokens: 10 });
     expect(after.headers.get('x-ratelimit-remaining-tokens')).toBe(String(limit - streamUsed - PROMPT - 10));
   });
 

@@ -5,7 +5,9 @@
  * block is used up or LEASE_MS have passed; what is left of an expired block is given back. A
  * lease never lets more calls through than the limits allow (each block fits in the room left);
  * for up to LEASE_MS another instance may be refused while calls leased here go unused, and a
- * process killed with blocks outstanding leaves them counted (at most LEASE_CALLS per busy key).
+ * process killed with blocks outstanding leaves them counted (at most LEASE_CALLS per busy key)
+ * until its holder's beat lapses: the months it leased from are then dropped and seeded again from
+ * the stored calls (holders.ts, decision 049).
  */
 export const LEASE_CALLS = 64;
 /** Leases are given only while every counter has this much room; below it each call is counted alone. */

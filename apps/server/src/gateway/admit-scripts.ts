@@ -8,7 +8,7 @@
  * (a lease, admit-leases.ts). -1: rate limit hit; -2 (-4): the account's (key's) month counter does
  * not exist yet (the caller seeds it from the stored usage and runs the script again; the rate hit
  * is taken back); -3: quota reached; -5: the key's cap reached; else the calls counted (1, or the
- * lease's size).
+ * lease's size). KEYS[4] is the holder's set of leased months.
  */
 export const ADMIT_SCRIPT = `
 local rate = redis.call('INCR', KEYS[1])
@@ -39,6 +39,10 @@ local room = tonumber(ARGV[5])
 if rateLimit - rate >= room and quota - used >= room and (cap == 0 or cap - keyUsed >= room) then
   grant = tonumber(ARGV[4])
   redis.call('INCRBY', KEYS[1], grant - 1)
+  -- The months a block was leased from, in the holder's set: if this instance dies with calls of
+  -- the block unused, they are dropped and seeded again from the stored calls (holders.ts).
+  redis.call('SADD', KEYS[4], KEYS[2])
+  if cap > 0 then redis.call('SADD', KEYS[4], KEYS[3]) end
 end
 if cap > 0 then redis.call('INCRBY', KEYS[3], grant) end
 redis.call('INCRBY', KEYS[2], grant)

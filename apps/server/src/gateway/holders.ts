@@ -24,10 +24,14 @@ const SET_TTL_MS = 86_400_000;
 const HOLDERS_KEY = 'air:holders';
 
 /**
- * KEYS[1] a dead holder's set, ARGV[1] its field: every counter it held in gives its holds back.
- * The counters are named in the set, not in KEYS (a standalone Redis, as the counters need).
+ * KEYS[1] a dead holder's set, KEYS[2] its set of leased months, ARGV[1] its field: every counter
+ * it held in gives its holds back, and every month it leased calls from is dropped (its unused
+ * calls are unknown), to be seeded again from the stored calls on its next call. The counters are
+ * named in the sets, not in KEYS (a standalone Redis, as the counters need).
  */
 export const RELEASE_SCRIPT = `
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[2])) do redis.call('DEL', key) end
+redis.call('DEL', KEYS[2])
 local counters = redis.call('SMEMBERS', KEYS[1])
 for _, key in ipairs(counters) do
   local held = redis.call('HGET', key, ARGV[1])
@@ -40,7 +44,7 @@ redis.call('DEL', KEYS[1])
 return #counters
 `;
 
-type THolderRedis = Redis & { airRelease(setKey: string, field: string): Promise<number> };
+type THolderRedis = Redis & { airRelease(setKey: string, leasedKey: string, field: string): Promise<number> };
 
 export class Holders {
   private id = randomUUID();
@@ -52,7 +56,7 @@ export class Holders {
     private readonly warn: (error: unknown, message: string) => void,
   ) {
     this.redis = redis as THolderRedis;
-    this.redis.defineCommand('airRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+    this.redis.defineCommand('airRelease', { numberOfKeys: 2, lua: RELEASE_SCRIPT });
   }
 
   /** The field this instance's reservations are held under. */
@@ -63,6 +67,11 @@ export class Holders {
   /** The set of counters this instance holds in. */
   setKey(): string {
     return `air:hs:${this.id}`;
+  }
+
+  /** The months this instance leased blocks of calls from (admit-leases.ts). */
+  leasedKey(): string {
+    return `air:hl:${this.id}`;
   }
 
   /** The set of a holder's field (a ticket's holder may be an earlier connection's). */
@@ -90,6 +99,7 @@ export class Holders {
       .sadd(HOLDERS_KEY, this.id)
       .set(`air:alive:${this.id}`, '1', 'PX', ALIVE_MS)
       .pexpire(this.setKey(), SET_TTL_MS)
+      .pexpire(this.leasedKey(), SET_TTL_MS)
       .exec();
   }
 
@@ -98,7 +108,7 @@ export class Holders {
     let swept = 0;
     for (const holder of await this.redis.smembers(HOLDERS_KEY)) {
       if (holder === this.id || (await this.redis.exists(`air:alive:${holder}`)) === 1) continue;
-      await this.redis.airRelease(`air:hs:${holder}`, `h:${holder}`);
+      await this.redis.airRelease(`air:hs:${holder}`, `air:hl:${holder}`, `h:${holder}`);
       await this.redis.srem(HOLDERS_KEY, holder);
       swept++;
     }

@@ -33,6 +33,7 @@ type TAdmitRedis = Redis & {
     rateKey: string,
     quotaKey: string,
     keyQuotaKey: string,
+    leasedSet: string,
     rateLimit: number,
     quota: number,
     keyCap: number,
@@ -98,7 +99,7 @@ export class RedisCallCounters implements TCallCounters {
       commandTimeout: 2000,
       enableAutoPipelining: true,
     }) as TAdmitRedis;
-    this.redis.defineCommand('airAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
+    this.redis.defineCommand('airAdmit', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
     this.redis.defineCommand('airGiveBack', { numberOfKeys: 3, lua: GIVE_BACK_SCRIPT });
     this.redis.defineCommand('airRate', { numberOfKeys: 1, lua: RATE_SCRIPT });
     this.holders = new Holders(this.redis, (error, message) => log.warn({ err: error }, message));
@@ -129,6 +130,11 @@ export class RedisCallCounters implements TCallCounters {
 
   redisUp(): boolean {
     return this.up;
+  }
+
+  /** Gives back the holds of instances that stopped beating (run every few seconds by the holders' timer). */
+  sweepDeadHolders(): Promise<number> {
+    return this.holders.sweep();
   }
 
   admit(key: TAdmitKey, limits: TPlanLimits): number | Promise<number> {
@@ -176,6 +182,7 @@ export class RedisCallCounters implements TCallCounters {
         rateKey,
         quotaKey,
         keyQuotaKey,
+        this.holders.leasedKey(),
         limits.rateLimitPerMinute,
         limits.quotaCallsMonth,
         cap,

@@ -55,6 +55,17 @@ describe('API keys', () => {
     // Key controls: only one route, a monthly cap.
     await user.click(screen.getByRole('checkbox', { name: 'open/llm' }));
     await user.type(screen.getByLabelText(/^Monthly calls/), '500');
+    // Governance in tokens and money (issue 42): a token limit, and a budget typed as an amount.
+    await user.type(screen.getByLabelText(/^Tokens per minute/), '2000');
+    // A budget that is no amount is refused under its field, and nothing is sent.
+    await user.type(screen.getByLabelText(/^Monthly budget/), 'lots');
+    await user.click(create);
+    await waitFor(() =>
+      expect(screen.getByLabelText(/^Monthly budget/)).toHaveAttribute('aria-invalid', 'true'),
+    );
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    await user.clear(screen.getByLabelText(/^Monthly budget/));
+    await user.type(screen.getByLabelText(/^Monthly budget/), '12,5');
     await user.click(create);
     const region = await screen.findByRole('region', { name: 'Your new API key' });
     expect(within(region).getByTestId('full-key')).toHaveTextContent(FULL_KEY);
@@ -72,6 +83,8 @@ describe('API keys', () => {
       expires_at: null,
       routes: ['open/llm'],
       monthly_calls: 500,
+      tokens_per_minute: 2000,
+      monthly_spend: 1250,
     });
     // The form is gone: the key cannot be created again from this screen by accident.
     expect(screen.queryByRole('button', { name: 'Create key' })).not.toBeInTheDocument();
