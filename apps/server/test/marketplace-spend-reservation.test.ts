@@ -311,7 +311,7 @@ describe('key budgets under a burst', () => {
     expect(refused.headers.get('x-should-retry')).toBe('false');
     expect(refused.headers.get('retry-after')).toBeNull();
     // The key list shows the key's spend against its budget, reached.
-    const list = await send(t.app, caller.headers, 'GET', '/api/key');
+    const list = await t.app.inject({ method: 'GET', url: '/api/key', headers: caller.headers });
     const listed = (list.json() as { data: { id: string; usage: Record<string, unknown> }[] }).data;
     expect(listed.find((row) => row.id === keyId)!.usage).toMatchObject({
       calls: 5,

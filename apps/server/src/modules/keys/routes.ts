@@ -4,6 +4,7 @@ import { route } from '../../core/route';
 import { t } from '../../i18n';
 import { actorOf } from '../activity/service';
 import { gatewayViewOf, keysWithUsage } from '../usage/service';
+import { billingCurrencyOf } from '../billing/service';
 import './messages';
 import { createKey, deleteKeys, revealKey, updateKey } from './service';
 
@@ -22,9 +23,11 @@ const keyRoutes: FastifyPluginAsync = async (app) => {
   }));
 
   // Each key with its use this period against its cap (one grouped query, usage's service).
-  route(app, 'GET /api/key', { ...guard, schema: { tags } }, async (request) => ({
-    data: await keysWithUsage(app, gatewayViewOf(app.server), request.auth!.accountId),
-  }));
+  route(app, 'GET /api/key', { ...guard, schema: { tags } }, async (request) => {
+    const accountId = request.auth!.accountId;
+    const { currency } = await billingCurrencyOf(app.db, app.plans, accountId);
+    return { data: await keysWithUsage(app, gatewayViewOf(app.server), accountId, currency) };
+  });
 
   route(app, 'GET /api/key/:id', { ...guard, schema: { tags } }, async (request) => ({
     data: await revealKey(app, request.auth!.accountId, request.params.id, actorOf(request)),

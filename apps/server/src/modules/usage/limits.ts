@@ -6,8 +6,6 @@ import type { TDb } from '../../db/client';
 import { rowsOf } from './insight';
 import { periodStart } from './period';
 import { picosToMinor, PICOS_PER_MINOR } from '../money/service';
-import { billingCurrencyOf } from '../billing/service';
-import type { TPlan } from '@air/shared/schemas/plan';
 
 /** One key's calls, refusals, tokens and spend (exact picos) this period. */
 export interface TKeyUse {
@@ -34,11 +32,11 @@ export interface TKeysUse {
  */
 export async function keysPeriodUse(
   db: TDb,
-  plans: TPlan[],
   accountId: string,
   period: string,
+  /** The account's billing currency (billing's `billingCurrencyOf`, read by the route). */
+  currency: string,
 ): Promise<TKeysUse> {
-  const { currency } = await billingCurrencyOf(db, plans, accountId);
   const rows = await rowsOf<{
     key_id: string | null;
     calls: number;

@@ -5,6 +5,7 @@ import { startQuotaWarnings } from './quota-warnings';
 import { requestLog } from './request-log';
 import { accountUsage, flushUsage, gatewayViewOf, limitsState, overview, usageInsight } from './service';
 import { route } from '../../core/route';
+import { billingCurrencyOf } from '../billing/service';
 
 /**
  * `GET /api/account/usage` (this period's totals), `/usage/insight` (the usage page) and
@@ -35,7 +36,12 @@ const usageRoutes: FastifyPluginAsync = async (fastify) => {
     'GET /api/account/usage/limits',
     { preValidation: reader, schema: { tags } },
     async (request) => ({
-      data: await limitsState(app, gatewayViewOf(app.server), request.auth!.accountId),
+      data: await limitsState(
+        app,
+        gatewayViewOf(app.server),
+        request.auth!.accountId,
+        (await billingCurrencyOf(app.db, app.plans, request.auth!.accountId)).currency,
+      ),
     }),
   );
   // The dashboard: any member (a user-role member's dashboard reads only this and what it may).

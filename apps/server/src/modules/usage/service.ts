@@ -245,11 +245,13 @@ export async function keysWithUsage(
   app: TServices,
   gateway: TGatewayView,
   accountId: string,
+  /** The account's billing currency, what the keys' spend is in. */
+  currency: string,
 ): Promise<TListedApiKey[]> {
   await flushUsage(gateway);
   const [keys, use] = await Promise.all([
     listKeys(app, accountId),
-    keysPeriodUse(app.db, app.plans, accountId, periodOf(Date.now())),
+    keysPeriodUse(app.db, accountId, periodOf(Date.now()), currency),
   ]);
   return keys.map((key) => ({ ...key, usage: keyPeriodUsage(key, use) }));
 }
@@ -262,11 +264,12 @@ export async function limitsState(
   app: TServices,
   gateway: TGatewayView,
   accountId: string,
+  currency: string,
 ): Promise<TLimitsState> {
   const totals = await accountUsage(app, gateway, accountId);
   const [keys, use] = await Promise.all([
     listKeys(app, accountId),
-    keysPeriodUse(app.db, app.plans, accountId, totals[0]?.period ?? periodOf(Date.now())),
+    keysPeriodUse(app.db, accountId, totals[0]?.period ?? periodOf(Date.now()), currency),
   ]);
   return limitsReached(totals, keys, use);
 }
