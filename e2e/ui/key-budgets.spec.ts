@@ -55,8 +55,7 @@ test('a key made with a token limit and a budget: enforced, and the list shows i
     const row = page.getByRole('row', { name: /Budgeted key/ });
     await expect(row.getByTestId('key-usage')).toContainText('2 calls this period, no cap');
     // The mock answers 4 + 6 tokens a call.
-    await expect(row.getByTestId('key-tokens')).toContainText('20 tokens this period');
-    await expect(row.getByTestId('key-tokens')).toContainText('Limit 1,000 a minute');
+    await expect(row.getByTestId('key-tokens')).toHaveText('20 tokens this period, limit 1,000 a minute');
     await expect(row.getByTestId('key-spend')).toContainText('$0.50 / $0.50 this period');
     await expect(row.getByTestId('key-spend')).toContainText('Budget spent: priced calls refused');
 
@@ -69,7 +68,9 @@ test('a key made with a token limit and a budget: enforced, and the list shows i
     await page.evaluate(() => localStorage.setItem('air.locale', 'es'));
     await page.goto('/account/apikeys');
     const fila = page.getByRole('row', { name: /Budgeted key/ });
-    await expect(fila.getByTestId('key-tokens')).toContainText('20 tokens en este periodo');
+    await expect(fila.getByTestId('key-tokens')).toHaveText(
+      '20 tokens en este periodo, límite de 1000 por minuto',
+    );
     await expect(fila.getByTestId('key-spend')).toContainText('Presupuesto agotado');
   });
 });

@@ -88,7 +88,7 @@ describe('API keys', () => {
     });
     // The form is gone: the key cannot be created again from this screen by accident.
     expect(screen.queryByRole('button', { name: 'Create key' })).not.toBeInTheDocument();
-  }, 20_000);
+  }, 40_000);
 
   it('edit with a missing id goes to /404', async () => {
     mockFetch({ 'GET /api/key/scopes': { body: scopes } });

@@ -84,27 +84,31 @@ export function KeyCap({ apiKey }: { apiKey: TListedApiKey }) {
 
 /**
  * The key's tokens this period (prompt plus completion, as the server stores them) beside its own
- * tokens per minute (contract 6e); the plan's limit, if any, still applies.
+ * tokens per minute (contract 6e), on one line, and only for a key that has a limit or used some:
+ * a plain key's row stays as short as before (all four rows of a page fit a 1280 px screen).
  */
 export function KeyTokens({ apiKey }: { apiKey: TListedApiKey }) {
   const { t } = useTranslation('apikeys');
-  const tokens = formatNumber(apiKey.usage.tokens);
+  const { usage } = apiKey;
+  if (apiKey.tokens_per_minute === null && usage.tokens === 0) return null;
+  const tokens = formatNumber(usage.tokens);
   return (
-    <span className="flex min-w-0 flex-col items-start gap-1" data-testid="key-tokens">
-      <span>{t('list.tokensUsed', { count: apiKey.usage.tokens, tokens })}</span>
-      <span className="text-xs text-muted-foreground">
-        {apiKey.tokens_per_minute === null
-          ? t('list.noTokenLimit')
-          : t('list.tokenLimit', { limit: formatNumber(apiKey.tokens_per_minute) })}
-      </span>
+    <span data-testid="key-tokens">
+      {apiKey.tokens_per_minute === null
+        ? t('list.tokensNoLimit', { count: usage.tokens, tokens })
+        : t('list.tokens', { count: usage.tokens, tokens, limit: formatNumber(apiKey.tokens_per_minute) })}
     </span>
   );
 }
 
-/** The key's marketplace spend this period against its budget (`monthly_spend`), in the billing currency. */
+/**
+ * The key's marketplace spend this period against its budget (`monthly_spend`), in the billing
+ * currency, for a key with a budget or some spend; "budget spent" once its priced calls are refused.
+ */
 export function KeySpend({ apiKey }: { apiKey: TListedApiKey }) {
   const { t, i18n } = useTranslation('apikeys');
   const { usage } = apiKey;
+  if (apiKey.monthly_spend === null && usage.spend === 0) return null;
   const money = (minor: number) => formatMinor(minor, usage.currency, i18n.language);
   return (
     <span className="flex min-w-0 flex-col items-start gap-1" data-testid="key-spend">

@@ -93,4 +93,49 @@ describe('the key list: use against caps', () => {
     expect(state).toHaveTextContent('Límite alcanzado: se rechazan las llamadas');
     expect(state).toHaveTextContent('2 llamadas rechazadas por un límite este mes.');
   });
+
+  it("shows a governed key's tokens and spend against its limits, and nothing more for a plain key (issue 42)", async () => {
+    mockFetch({
+      'GET /api/key': {
+        body: {
+          data: [
+            apiKeyFixture({
+              id,
+              name: 'Governed',
+              tokens_per_minute: 5000,
+              monthly_spend: 1000,
+              usage: { ...apiKeyFixture().usage, tokens: 12_345, spend: 1000, budget_reached: true },
+            }),
+            apiKeyFixture({ id: '00000000-0000-4000-8000-0000000000c2', name: 'Plain' }),
+          ],
+        },
+      },
+      'GET /api/account/usage/limits': {
+        body: {
+          data: {
+            period: '2026-05',
+            reached: [{ kind: 'key_budget', key_id: id, key_name: 'Governed' }],
+            refused: 0,
+          },
+        },
+      },
+    });
+    act(() => setSession({ ...userFixture({ permission: { ...PERMISSION_MAPS.owner } }), token: 't' }));
+    renderPage(ApiKeysPage, { route: '/account/apikeys', path: '/account/apikeys', title: 'apikeys' });
+    const governed = (await screen.findByText('Governed', { selector: 'td *, td' })).closest('tr')!;
+    expect(within(governed).getByTestId('key-tokens')).toHaveTextContent(
+      '12,345 tokens this period, limit 5,000 a minute',
+    );
+    expect(within(governed).getByTestId('key-spend')).toHaveTextContent('$10.00 / $10.00 this period');
+    expect(within(governed).getByText('Budget spent: priced calls refused')).toHaveAttribute(
+      'data-variant',
+      'red',
+    );
+    const plain = screen.getByText('Plain', { selector: 'td *, td' }).closest('tr')!;
+    expect(within(plain).queryByTestId('key-tokens')).toBeNull();
+    expect(within(plain).queryByTestId('key-spend')).toBeNull();
+    expect(await screen.findByTestId('limits-reached')).toHaveTextContent(
+      'Key “Governed” has spent its budget',
+    );
+  });
 });

@@ -61,7 +61,7 @@ function LimitLine({ limit, canEditKeys }: { limit: TLimitReached; canEditKeys: 
     );
   return (
     <>
-      {t('limits.keyCap', { name: limit.key_name ?? '' })}{' '}
+      {t(limit.kind === 'key_budget' ? 'limits.keyBudget' : 'limits.keyCap', { name: limit.key_name ?? '' })}{' '}
       {canEditKeys && limit.key_id && (
         <Link
           className="underline underline-offset-4"
