@@ -404,9 +404,12 @@ if (redis && checkDb) {
   for (const pattern of ['air:tk:*', 'air:ks:*', 'air:sp3:*']) {
     for (const counter of await redis.keys(pattern)) {
       const fields = await redis.hgetall(counter);
-      held += Object.entries(fields).filter(
-        ([field, value]) => field.startsWith('h:') && value !== '0',
-      ).length;
+      for (const [field, value] of Object.entries(fields)) {
+        if (!field.startsWith('h:') || value === '0') continue;
+        held++;
+        const alive = (await redis.exists(`air:alive:${field.slice(2)}`)) === 1;
+        heldBy.push(`${counter} ${field}=${value} ${alive ? 'alive' : 'not beating'}`);
+      }
     }
   }
 }

@@ -207,14 +207,14 @@ export class RedisCallCounters implements TCallCounters {
           if (result === -1) return ((minute + 1) * 60_000 - time) / 1000;
           if (result === -3) return QUOTA_EXCEEDED;
           if (result === -5) return KEY_QUOTA_EXCEEDED;
-          if (result === -2)
-            return this.seed(accountId, period).then(() =>
-              this.admitShared(key, limits, name, time, minute, period, cap),
-            );
-          if (result === -4)
-            return this.seedKey(capCounterId!, period).then(() =>
-              this.admitShared(key, limits, name, time, minute, period, cap),
-            );
+          // Redis went while a month was seeded: the call is counted locally, not failed.
+          const locally = (error: unknown) => {
+            this.redisFailed(error, 'gateway: Redis counters unavailable, counting locally');
+            return this.admitLocally(key, limits);
+          };
+          const again = () => this.admitShared(key, limits, name, time, minute, period, cap);
+          if (result === -2) return this.seed(accountId, period).then(again, locally);
+          if (result === -4) return this.seedKey(capCounterId!, period).then(again, locally);
           return 0;
         },
         (error: unknown) => {

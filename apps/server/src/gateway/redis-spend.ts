@@ -73,7 +73,14 @@ export class RedisSpend {
       (result): TSpendAnswer | Promise<TSpendAnswer> => {
         if (result <= -10) return { refused: parts[-result - 11]!.kind };
         if (result < 0)
-          return this.seed(parts[-result - 1]!, period).then(() => this.reserve(limits, reservedPicos));
+          return this.seed(parts[-result - 1]!, period).then(
+            () => this.reserve(limits, reservedPicos),
+            // Redis went while the counter was seeded: this call is counted locally, not failed.
+            (error: unknown) => {
+              ctx.failed(error, 'gateway: Redis counters unavailable, counting spend locally');
+              return ctx.reserveLocally(limits, reservedPicos);
+            },
+          );
         return { period, parts, reservedNanos, shared: true, holder };
       },
       (error: unknown) => {
