@@ -69,7 +69,7 @@ test('a key made with a token limit and a budget: enforced, and the list shows i
     await page.goto('/account/apikeys');
     const fila = page.getByRole('row', { name: /Budgeted key/ });
     await expect(fila.getByTestId('key-tokens')).toHaveText(
-      '20 tokens en este periodo, límite de 1000 por minuto',
+      '20 tokens en este periodo, límite de 1.000 por minuto',
     );
     await expect(fila.getByTestId('key-spend')).toContainText('Presupuesto agotado');
   });
