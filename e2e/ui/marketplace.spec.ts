@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { extractText, getDocumentProxy } from 'unpdf';
+import type { TAnswerOf } from '@air/shared/api';
 import { expect, test } from '../support/fixtures';
 import { createSharedEndpoint, createUser, useSessionOf, withUpstream } from '../support/users';
 
@@ -147,10 +148,8 @@ test('signed in: price an endpoint, call it from a card-holding account, renew, 
     // Exact cost: 3 x (25 + 4 x 0.0333333333 + 6 x 0.05) = 76.2999999996 cents, rounded once on the
     // line: $0.76.
     const invoices = await request.get('/api/account/invoice', { headers: caller.headers });
-    const list = (await invoices.json()) as {
-      data: { number: string; lines: { description: string; amount: number }[] }[];
-    };
-    const line = list.data.flatMap((invoice) =>
+    const list = (await invoices.json()) as TAnswerOf<'GET /api/account/invoice'>;
+    const line = list.data.items.flatMap((invoice) =>
       invoice.lines.filter((l) => l.description.startsWith(`Marketplace: ${routeName}`)),
     );
     expect(line).toEqual([
@@ -161,7 +160,7 @@ test('signed in: price an endpoint, call it from a card-holding account, renew, 
         amount: 76,
       },
     ]);
-    const renewal = list.data.find((invoice) =>
+    const renewal = list.data.items.find((invoice) =>
       invoice.lines.some((l) => l.description === line[0]!.description),
     )!;
 

@@ -31,7 +31,7 @@ describe('invoice PDF', () => {
     const change = await send(t.app, owner.headers, 'PATCH', '/api/account/plan', { plan: 'team', token });
     expect(change.statusCode, change.body).toBe(200);
     const list = await t.app.inject({ method: 'GET', url: '/api/account/invoice', headers: owner.headers });
-    const [invoice] = list.json().data;
+    const [invoice] = list.json().data.items;
     expect(invoice.total).toBe(5700);
     const pdf = await t.app.inject({ method: 'GET', url: invoice.invoice_pdf });
     expect(pdf.statusCode).toBe(200);

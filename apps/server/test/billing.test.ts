@@ -269,7 +269,7 @@ describe('upgrade, downgrade and card update', () => {
     const sub = await subscriptionOf(owner.accountId);
     expect(sub).toMatchObject({ planId: 'free', status: 'active', cancelAtPeriodEnd: false });
     const list = await t.app.inject({ method: 'GET', url: '/api/account/invoice', headers: owner.headers });
-    expect(list.json().data).toHaveLength(1);
+    expect(list.json().data.items).toHaveLength(1);
   });
 
   it.each([
@@ -304,7 +304,7 @@ describe('the activity log of plan and card changes', () => {
     expect(res.statusCode, res.body).toBe(200);
     type TEntry = { type: string; actor: { id: string } | null; data: object; created_at: string };
     // Oldest first; entries written in one transaction share a time, so they are ordered by type.
-    return (res.json().data.entries as TEntry[])
+    return (res.json().data.items as TEntry[])
       .filter((entry) => entry.type === 'plan.changed' || entry.type === 'card.changed')
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.type.localeCompare(b.type))
       .map(({ type, actor, data }) => ({ type, actor: actor?.id ?? null, data }));
@@ -600,7 +600,7 @@ describe('invoices and closing', () => {
   it('serves the invoice PDF by its signed link, and 404 for another account', async () => {
     const { owner } = await signUpOn('pro', CARDS.ok);
     const list = await t.app.inject({ method: 'GET', url: '/api/account/invoice', headers: owner.headers });
-    const [invoice] = list.json().data;
+    const [invoice] = list.json().data.items;
     expect(invoice).toMatchObject({ status: 'paid', total: 2900, currency_symbol: '$' });
     const pdf = await t.app.inject({ method: 'GET', url: invoice.invoice_pdf });
     expect(pdf.statusCode).toBe(200);

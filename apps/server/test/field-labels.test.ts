@@ -1,24 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CONSOLE_API } from '@air/shared/api';
+import type { TCall } from '@air/shared/api-call';
 import { validationErrorOf } from '../src/core/error-handler';
 import { hasSpanishLabel } from '../src/i18n/field-labels';
 import { createTestApp, type TTestApp } from './helpers';
 import { bearer, createActor, type TActor } from './support/actors';
 
-/** The top-level fields of every request body of the call table (each branch of a union too). */
+/**
+ * The top-level fields of every request body, path and query of the call table (each branch of a
+ * union too): each can be the `inputError` of a refusal (decision 051).
+ */
 function bodyFields(): Set<string> {
   const names = new Set<string>();
-  for (const spec of Object.values(CONSOLE_API)) {
-    if (!('body' in spec)) continue;
-    const json = z.toJSONSchema(spec.body, { io: 'input', unrepresentable: 'any' }) as {
-      properties?: Record<string, unknown>;
-      anyOf?: { properties?: Record<string, unknown> }[];
-    };
-    for (const part of [json, ...(json.anyOf ?? [])])
-      for (const name of Object.keys(part.properties ?? {})) names.add(name);
+  for (const spec of Object.values(CONSOLE_API) as TCall[]) {
+    for (const schema of [spec.body, spec.params, spec.query]) {
+      if (schema) for (const name of fieldsOf(schema)) names.add(name);
+    }
   }
   return names;
+}
+
+function fieldsOf(schema: z.ZodType): string[] {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, unknown>;
+    anyOf?: { properties?: Record<string, unknown> }[];
+  };
+  return [json, ...(json.anyOf ?? [])].flatMap((part) => Object.keys(part.properties ?? {}));
 }
 
 describe('validation messages name the field in the caller’s language', () => {
@@ -73,7 +81,7 @@ describe('validation messages name the field in the caller’s language', () => 
     expect(en.json().message).toBe('Password must be at least 8 characters');
   });
 
-  it('every body field of the call table has a Spanish label', () => {
+  it('every body, path and query field of the call table has a Spanish label', () => {
     const fields = bodyFields();
     expect(fields.size).toBeGreaterThan(40);
     expect([...fields].filter((name) => !hasSpanishLabel(name))).toEqual([]);

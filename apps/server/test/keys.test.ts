@@ -103,7 +103,7 @@ describe('API keys', () => {
     const owner = await createActor(t.app, { role: 'owner', accountId: dev.accountId });
     const log = await call('GET', '/api/account/activity?type=key.revealed', owner.token);
     expect(log.statusCode).toBe(200);
-    expect(log.json().data.entries).toMatchObject([
+    expect(log.json().data.items).toMatchObject([
       { type: 'key.revealed', actor: { email: dev.email }, data: { name: 'CI key' } },
     ]);
   });

@@ -75,7 +75,7 @@ describe('marketplace charges at renewal', () => {
       url: '/api/account/invoice',
       headers: callers[0]!.owner.headers,
     });
-    const wire = list.json().data.find((row: { number: string }) => row.number === first!.number);
+    const wire = list.json().data.items.find((row: { number: string }) => row.number === first!.number);
     const pdf = await t.app.inject({ method: 'GET', url: wire.invoice_pdf });
     const text = pdfText(pdf.rawPayload);
     expect(text).toContain('Marketplace: earn-a/chat');

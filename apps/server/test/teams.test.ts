@@ -392,7 +392,7 @@ describe('roles and removal', () => {
     expect(log.people).toContainEqual({ id: dev.userId, name: expect.any(String), email: 'dev@x.io' });
     const byRemoved = (await call('GET', `/api/account/activity?member=${dev.userId}`, adm.token)).json()
       .data;
-    expect(byRemoved.entries.map((e: { type: string }) => e.type)).toEqual(['member.removed']);
+    expect(byRemoved.items.map((e: { type: string }) => e.type)).toEqual(['member.removed']);
   });
 
   it('nothing of one account is reachable from another by id', async () => {
@@ -403,7 +403,7 @@ describe('roles and removal', () => {
     ).toBe(404);
     expect((await call('DELETE', `/api/user/${dev.userId}`, other.token)).statusCode).toBe(404);
     expect((await call('GET', '/api/account/users', other.token)).json().data.users).toHaveLength(1);
-    expect((await call('GET', '/api/account/activity', other.token)).json().data.entries).toEqual([]);
+    expect((await call('GET', '/api/account/activity', other.token)).json().data.items).toEqual([]);
     expect(await t.db.select().from(users).where(eq(users.id, dev.userId))).toHaveLength(1);
   });
 });
@@ -436,7 +436,7 @@ describe('activity log', () => {
     await call('PATCH', `/api/user/${dev.userId}`, o.token, { permission: 'user' });
 
     const all = (await call('GET', '/api/account/activity', o.token)).json().data;
-    expect(all.entries.map((e: { type: string }) => e.type)).toEqual([
+    expect(all.items.map((e: { type: string }) => e.type)).toEqual([
       'member.role_changed',
       'endpoint.deleted',
       'endpoint.shared',
@@ -444,8 +444,8 @@ describe('activity log', () => {
       'key.revoked',
       'key.created',
     ]);
-    expect(all.entries[5]).toMatchObject({ actor: { name: 'Dev', email: 'dev@x.io' }, data: { name: 'CI' } });
-    expect(all.entries[0]).toMatchObject({
+    expect(all.items[5]).toMatchObject({ actor: { name: 'Dev', email: 'dev@x.io' }, data: { name: 'CI' } });
+    expect(all.items[0]).toMatchObject({
       actor: { email: 'boss@x.io' },
       data: { email: 'dev@x.io', from: 'developer', to: 'user' },
     });
@@ -457,13 +457,13 @@ describe('activity log', () => {
     const byDev = (await call('GET', `/api/account/activity?member=${dev.userId}`, o.token)).json().data;
     expect(byDev.people).toEqual(all.people);
     // The member as actor (keys) and as subject (their role change).
-    expect(byDev.entries.map((e: { type: string }) => e.type)).toEqual([
+    expect(byDev.items.map((e: { type: string }) => e.type)).toEqual([
       'member.role_changed',
       'key.revoked',
       'key.created',
     ]);
     const byType = (await call('GET', '/api/account/activity?type=endpoint.shared', o.token)).json().data;
-    expect(byType.total).toBe(1);
+    expect(byType.items).toHaveLength(1);
     expect((await call('GET', '/api/account/activity?type=nope', o.token)).statusCode).toBe(400);
 
     await t.db.insert(activityEvents).values({
@@ -473,7 +473,7 @@ describe('activity log', () => {
       data: { name: 'ancient' },
       createdAt: new Date(Date.now() - 91 * 24 * 3600_000),
     });
-    expect((await call('GET', '/api/account/activity', o.token)).json().data.total).toBe(6);
+    expect((await call('GET', '/api/account/activity', o.token)).json().data.items).toHaveLength(6);
     expect(await purgeActivity(t.db)).toBe(1);
     expect(await t.db.select().from(activityEvents)).toHaveLength(6);
   });

@@ -161,7 +161,7 @@ describe('webhooks', () => {
         .returning();
       await strict.app.webhooks.emit(owner.accountId, 'key.created', { key_id: 'k' });
       await strict.app.webhooks.worker.run();
-      const [delivery] = await listDeliveries(strict.db, owner.accountId, hook!.id);
+      const [delivery] = (await listDeliveries(strict.db, owner.accountId, hook!.id, { limit: 1 })).items;
       expect(delivery).toMatchObject({ status: 'pending', attempts: 1, error: 'EAI_PRIVATE' });
       expect(receiver.received).toHaveLength(0);
     } finally {
@@ -186,7 +186,8 @@ describe('webhooks', () => {
     await t.app.webhooks.worker.run();
     expect(receiver.received).toHaveLength(1);
     const log = async () =>
-      (await t.app.inject({ url: `/api/webhook/${hook.id}/deliveries`, headers: as(admin) })).json().data;
+      (await t.app.inject({ url: `/api/webhook/${hook.id}/deliveries`, headers: as(admin) })).json().data
+        .items;
     const [second, first] = await log();
     expect(first).toMatchObject({
       event: 'key.created',
@@ -253,7 +254,7 @@ describe('webhooks', () => {
       await t.app.webhooks.worker.run();
       const [entry] = (
         await t.app.inject({ url: `/api/webhook/${hook.id}/deliveries`, headers: as(admin) })
-      ).json().data;
+      ).json().data.items;
       if (entry.status !== 'pending') break;
       const next = Date.parse(entry.next_attempt_at);
       gaps.push(next - previous);
@@ -263,7 +264,7 @@ describe('webhooks', () => {
     expect(gaps).toEqual([5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000, 21_600_000, 21_600_000]);
     const [last] = (
       await t.app.inject({ url: `/api/webhook/${hook.id}/deliveries`, headers: as(admin) })
-    ).json().data;
+    ).json().data.items;
     expect(last).toMatchObject({ status: 'failed', attempts: 9, next_attempt_at: null });
     expect(clock - start).toBeLessThanOrEqual(24 * 3_600_000);
     receiver.answer(200);

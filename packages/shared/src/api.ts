@@ -7,6 +7,7 @@ import {
   ZCard,
   ZCardUpdate,
   ZInvoiceList,
+  ZInvoiceQuery,
   ZLocalCardToken,
   ZLocalCardTokenRequest,
   ZLocalConfirmAnswer,
@@ -89,7 +90,8 @@ import {
   ZCreateWebhook,
   ZUpdateWebhook,
   ZWebhook,
-  ZWebhookDelivery,
+  ZDeliveryPage,
+  ZDeliveryQuery,
   ZWebhookTestQueued,
 } from './schemas/webhook';
 import { ZUsageList } from './schemas/usage';
@@ -159,7 +161,7 @@ export const CONSOLE_API = {
 
   'GET /api/billing/config': { public: true, response: ZEnvelope(ZBillingConfig) },
   'GET /api/account/subscription': { response: ZEnvelope(ZSubscription.nullable()) },
-  'GET /api/account/invoice': { response: ZEnvelope(ZInvoiceList) },
+  'GET /api/account/invoice': { query: ZInvoiceQuery, response: ZEnvelope(ZInvoiceList) },
   'GET /api/account/earnings': { response: ZEnvelope(ZEarnings) },
   'PATCH /api/account/spend-limit': { body: ZSpendLimitUpdate, response: ZEnvelope(ZSpendLimit) },
   'GET /api/account/payouts': { response: ZEnvelope(ZPayouts) },
@@ -240,7 +242,11 @@ export const CONSOLE_API = {
   'PATCH /api/webhook/:id': { params: ZIdParams, body: ZUpdateWebhook, response: ZEnvelope(ZWebhook) },
   'DELETE /api/webhook/:id': { params: ZIdParams, response: ZEnvelope(ZDeleted) },
   'POST /api/webhook/:id/test': { params: ZIdParams, response: ZEnvelope(ZWebhookTestQueued) },
-  'GET /api/webhook/:id/deliveries': { params: ZIdParams, response: ZEnvelope(z.array(ZWebhookDelivery)) },
+  'GET /api/webhook/:id/deliveries': {
+    params: ZIdParams,
+    query: ZDeliveryQuery,
+    response: ZEnvelope(ZDeliveryPage),
+  },
 
   'GET /api/aiendpoint': { response: ZEnvelope(z.array(ZAiEndpoint)) },
   'GET /api/aiendpoint/:id': { params: ZIdParams, response: ZEnvelope(ZAiEndpointRead) },

@@ -21,6 +21,7 @@ export const en = {
 
   'validation.required': '{field} is required',
   'validation.invalid': '{field} is invalid',
+  'validation.cursor': 'This page link is no longer valid: start from the first page',
   'validation.unknown_field': '{field} is not an allowed field',
   'validation.too_short': '{field} must be at least {minimum} characters',
   'validation.too_long': '{field} must be at most {maximum} characters',

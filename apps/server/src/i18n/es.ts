@@ -19,6 +19,7 @@ export const es: Record<TMessageKey, string> = {
 
   'validation.required': '{field} es obligatorio',
   'validation.invalid': '{field} no es válido',
+  'validation.cursor': 'Este enlace de página ya no es válido: empieza por la primera página',
   'validation.unknown_field': '{field} no es un campo permitido',
   'validation.too_short': '{field} debe tener al menos {minimum} caracteres',
   'validation.too_long': '{field} debe tener como máximo {maximum} caracteres',

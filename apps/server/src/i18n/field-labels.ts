@@ -12,10 +12,10 @@ export function humanise(field: string): string {
 }
 
 /**
- * The Spanish labels of the console API's body fields (a nested field goes by its last name:
+ * The Spanish labels of the console API's body, path and query fields (a nested field goes by its last name:
  * `config.upstreams.1.url` is `url`), so a Spanish message reads "Nombre de la ruta es
  * obligatorio", not "Route name es obligatorio". English needs no table: its label is the field's
- * name humanised. test/field-labels.test.ts checks every body field of the call table is here.
+ * name humanised. test/field-labels.test.ts checks every field of the call table is here.
  */
 const ES: Record<string, string> = {
   '2fa_enabled': 'Verificación en dos pasos',
@@ -30,11 +30,13 @@ const ES: Record<string, string> = {
   comment: 'Comentario',
   config: 'Configuración',
   confirm_password: 'Confirmación de contraseña',
+  cursor: 'Enlace de página',
   cvc: 'Código de seguridad',
   dark_mode: 'Modo oscuro',
   default_account: 'Cuenta predeterminada',
   description: 'Descripción',
   email: 'Correo electrónico',
+  endpoint_id: 'Endpoint',
   events: 'Eventos',
   exp: 'Caducidad',
   exp_month: 'Mes de caducidad',
@@ -46,6 +48,7 @@ const ES: Record<string, string> = {
   headers: 'Cabeceras',
   holder_name: 'Titular de la cuenta',
   iban: 'IBAN',
+  id: 'Identificador',
   idempotency_key: 'Clave de idempotencia',
   ids: 'Identificadores',
   invite_id: 'Invitación',
@@ -53,8 +56,11 @@ const ES: Record<string, string> = {
   isPrivate: 'Privado',
   isShared: 'Compartido',
   jwt: 'Token de sesión',
+  key_id: 'Clave',
+  limit: 'Límite',
   locale: 'Idioma',
   marketplace_spend_limit: 'Límite de gasto del marketplace',
+  member: 'Miembro',
   message: 'Mensaje',
   metadata: 'Metadatos',
   method: 'Método',
@@ -67,9 +73,12 @@ const ES: Record<string, string> = {
   outcome: 'Resultado',
   password: 'Contraseña',
   payment: 'Pago',
+  period: 'Periodo',
   permission: 'Permiso',
   plan: 'Plan',
   protocols: 'Protocolos',
+  provider: 'Proveedor',
+  q: 'Búsqueda',
   rating: 'Valoración',
   route_endpoint: 'URL del endpoint',
   route_name: 'Nombre de la ruta',
@@ -77,11 +86,14 @@ const ES: Record<string, string> = {
   routes: 'Rutas',
   routing_number: 'Número de ruta (ABA)',
   scope: 'Permisos',
+  sort: 'Orden',
+  status: 'Estado',
   support_enabled: 'Soporte activado',
   template: 'Plantilla',
   to: 'Hasta',
   token: 'Token',
   trace_content: 'Contenido en las trazas',
+  type: 'Tipo',
   upstreams: 'Upstreams',
   url: 'URL',
 };

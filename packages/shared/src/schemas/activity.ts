@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery, ZPage } from './page';
 
 /**
  * The account's activity log (`GET /api/account/activity`, admin): who did what, newest first,
@@ -29,10 +30,11 @@ export type TActivityType = z.infer<typeof ZActivityType>;
 export const ACTIVITY_RETENTION_DAYS = 90;
 export const ACTIVITY_PAGE_SIZE = 50;
 
+/** `GET /api/account/activity`: the filters and a cursor page (default 50, at most 200). */
 export const ZActivityQuery = z.strictObject({
   member: z.uuid().optional(),
   type: ZActivityType.optional(),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  ...pageQuery({ default: ACTIVITY_PAGE_SIZE, max: 200 }),
 });
 export type TActivityQuery = z.input<typeof ZActivityQuery>;
 
@@ -48,15 +50,11 @@ export const ZActivityEntry = z.object({
 });
 export type TActivityEntry = z.infer<typeof ZActivityEntry>;
 
-export const ZActivityPage = z.object({
-  entries: z.array(ZActivityEntry),
+export const ZActivityPage = ZPage(ZActivityEntry).extend({
   /**
    * Everyone the kept log names, as actor or subject, whatever the filters: the member filter
    * offers them, so a member removed since stays filterable.
    */
   people: z.array(ZActivityPerson),
-  total: z.number().int(),
-  page: z.number().int(),
-  page_size: z.number().int(),
 });
 export type TActivityPage = z.infer<typeof ZActivityPage>;

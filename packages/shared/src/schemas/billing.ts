@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery, ZPage } from './page';
 import { missingError } from '../validation';
 import { ZUser, ZUserSubscription } from './user';
 
@@ -228,8 +229,11 @@ export const ZInvoice = z.object({
 });
 export type TInvoice = z.infer<typeof ZInvoice>;
 
-/** `GET /api/account/invoice`: `{ data: TInvoice[] }`, newest first. Kept after the plan goes free. */
-export const ZInvoiceList = z.array(ZInvoice);
+/** `GET /api/account/invoice?cursor=&limit=`: newest first, cursor pages (default 50, at most 200). */
+export const INVOICE_PAGE = 50;
+export const ZInvoiceQuery = z.strictObject(pageQuery({ default: INVOICE_PAGE, max: 200 }));
+/** A page of invoices. Kept after the plan goes free. */
+export const ZInvoiceList = ZPage(ZInvoice);
 export type TInvoiceList = z.infer<typeof ZInvoiceList>;
 
 /**

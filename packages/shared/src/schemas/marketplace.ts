@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery, ZPage } from './page';
 import { ZRouteType } from './aiendpoint';
 import { ZPrice } from './price';
 
@@ -29,12 +30,8 @@ export const ZMarketplaceQuery = z.strictObject({
   type: ZRouteType.optional(),
   provider: ZProviderSlug.optional(),
   sort: ZMarketplaceSort.default('popular'),
-  /** The `next_cursor` of the previous page. */
-  cursor: z
-    .string()
-    .max(400)
-    .regex(/^[A-Za-z0-9_-]+$/)
-    .optional(),
+  /** Cursor pages of 24 (contract 5a), `limit` up to 48 (the signed-in grid asks 8). */
+  ...pageQuery({ default: MARKETPLACE_PAGE, max: 48 }),
 });
 export type TMarketplaceQuery = z.input<typeof ZMarketplaceQuery>;
 
@@ -72,10 +69,7 @@ export const ZMarketplaceItem = z.object({
 });
 export type TMarketplaceItem = z.infer<typeof ZMarketplaceItem>;
 
-export const ZMarketplacePage = z.object({
-  items: z.array(ZMarketplaceItem),
-  next_cursor: z.string().nullable(),
-});
+export const ZMarketplacePage = ZPage(ZMarketplaceItem);
 export type TMarketplacePage = z.infer<typeof ZMarketplacePage>;
 
 export const ZMarketplaceDay = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery, ZPage } from './page';
 import { USAGE_FIRST_DAY, USAGE_LAST_DAY, USAGE_PERIODS, USAGE_STATUS_CLASSES } from '../usage-limits';
 
 export { USAGE_FIRST_DAY, USAGE_LAST_DAY, USAGE_PERIODS, USAGE_STATUS_CLASSES };
@@ -140,13 +141,7 @@ export const ZUsageLogQuery = z.strictObject({
   endpoint_id: z.uuid().optional(),
   key_id: z.uuid().optional(),
   status: ZUsageStatusClass.optional(),
-  /** The `next_cursor` of the previous page. */
-  cursor: z
-    .string()
-    .max(200)
-    .regex(/^[A-Za-z0-9_-]+$/)
-    .optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(USAGE_LOG_PAGE),
+  ...pageQuery({ default: USAGE_LOG_PAGE, max: 200 }),
 });
 export type TUsageLogQuery = z.infer<typeof ZUsageLogQuery>;
 
@@ -172,8 +167,5 @@ export const ZUsageLogEntry = z.object({
 });
 export type TUsageLogEntry = z.infer<typeof ZUsageLogEntry>;
 
-export const ZUsageLog = z.object({
-  items: z.array(ZUsageLogEntry),
-  next_cursor: z.string().nullable(),
-});
+export const ZUsageLog = ZPage(ZUsageLogEntry);
 export type TUsageLog = z.infer<typeof ZUsageLog>;

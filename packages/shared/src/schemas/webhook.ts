@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery, ZPage } from './page';
 import { upstreamUrlProblem } from '../validation';
 
 /**
@@ -81,6 +82,12 @@ export const ZWebhookDelivery = z.object({
   delivered_at: z.string().nullable(),
 });
 export type TWebhookDelivery = z.infer<typeof ZWebhookDelivery>;
+
+/** `GET /api/webhook/{id}/deliveries?cursor=&limit=`: newest first, cursor pages (default 50, at most 100). */
+export const DELIVERY_PAGE = 50;
+export const ZDeliveryQuery = z.strictObject(pageQuery({ default: DELIVERY_PAGE, max: 100 }));
+export const ZDeliveryPage = ZPage(ZWebhookDelivery);
+export type TDeliveryPage = z.infer<typeof ZDeliveryPage>;
 
 /** `POST /api/webhook/{id}/test`: the queued test delivery. */
 export const ZWebhookTestQueued = z.object({ delivery_id: z.string() });

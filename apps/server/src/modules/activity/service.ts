@@ -1,6 +1,5 @@
 import { and, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import {
-  ACTIVITY_PAGE_SIZE,
   ACTIVITY_RETENTION_DAYS,
   ZActivityQuery,
   type TActivityPage,
@@ -11,6 +10,7 @@ import {
 import type { TDb } from '../../db/client';
 import { activityEvents } from '../../db/schema/activity';
 import { userContacts } from '../identity/service';
+import { CURSOR_TIME, CURSOR_UUID, cursorTime, decodeCursor, encodeCursor } from '../../lib/cursor';
 
 export { actorOf } from './actor';
 
@@ -68,8 +68,9 @@ export async function listActivity(
   accountId: string,
   query: TActivityQuery,
 ): Promise<TActivityPage> {
-  const { member, type, page } = ZActivityQuery.parse(query);
-  const where = and(
+  const { member, type, cursor, limit } = ZActivityQuery.parse(query);
+  const after = cursor ? decodeCursor(cursor, [CURSOR_TIME, CURSOR_UUID]) : undefined;
+  const filters = and(
     eq(activityEvents.accountId, accountId),
     gte(activityEvents.createdAt, retentionStart()),
     type ? eq(activityEvents.type, type) : undefined,
@@ -77,20 +78,28 @@ export async function listActivity(
       ? sql`(${activityEvents.actorUserId} = ${member} or ${activityEvents.data}->>'user_id' = ${member})`
       : undefined,
   );
-  const [total] = await db.select({ n: count() }).from(activityEvents).where(where);
-  const rows = await db
+  // Newest first: the next page is what is strictly older than the last row (time, then id).
+  const where = after
+    ? and(
+        filters,
+        sql`(${activityEvents.createdAt}, ${activityEvents.id}) < (${after[0]}::timestamptz, ${after[1]}::uuid)`,
+      )
+    : filters;
+  const found = await db
     .select({
       id: activityEvents.id,
       type: activityEvents.type,
       data: activityEvents.data,
       createdAt: activityEvents.createdAt,
       actorUserId: activityEvents.actorUserId,
+      at: cursorTime(activityEvents.createdAt),
     })
     .from(activityEvents)
     .where(where)
     .orderBy(desc(activityEvents.createdAt), desc(activityEvents.id))
-    .limit(ACTIVITY_PAGE_SIZE)
-    .offset((page - 1) * ACTIVITY_PAGE_SIZE);
+    .limit(limit + 1);
+  const rows = found.slice(0, limit);
+  const last = rows.at(-1);
   // Everyone the kept log names, as actor or subject, for the member filter (whatever the filters).
   const kept = and(eq(activityEvents.accountId, accountId), gte(activityEvents.createdAt, retentionStart()));
   const [actorIds, subjects] = await Promise.all([
@@ -118,7 +127,7 @@ export async function listActivity(
     people.set(subject.id, { id: subject.id, name: subject.name || subject.email, email: subject.email });
   }
   return {
-    entries: rows.map((row) => {
+    items: rows.map((row) => {
       const actor = row.actorUserId ? actors.get(row.actorUserId) : undefined;
       return {
         id: row.id,
@@ -131,9 +140,7 @@ export async function listActivity(
     people: [...people.values()].sort(
       (a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email),
     ),
-    total: total?.n ?? 0,
-    page,
-    page_size: ACTIVITY_PAGE_SIZE,
+    next_cursor: found.length > limit && last ? encodeCursor(last.at, last.id) : null,
   };
 }
 

@@ -1,7 +1,6 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import {
   MARKETPLACE_HISTORY_DAYS,
-  MARKETPLACE_PAGE,
   MARKETPLACE_STATS_DAYS,
   type TMarketplaceEndpoint,
   type TMarketplaceItem,
@@ -30,6 +29,8 @@ export interface TCatalogFilters {
   provider?: string;
   sort: TMarketplaceSort;
   cursor?: string;
+  /** Items on the page (the query's default: MARKETPLACE_PAGE). */
+  limit: number;
 }
 
 interface TListed {
@@ -67,7 +68,11 @@ function listedWhere(account: ReturnType<typeof accountNames>, ...more: (SQL | u
   );
 }
 
-async function listed(db: TDb, filters: Omit<TCatalogFilters, 'sort' | 'cursor'>, routeName?: string) {
+async function listed(
+  db: TDb,
+  filters: Omit<TCatalogFilters, 'sort' | 'cursor' | 'limit'>,
+  routeName?: string,
+) {
   const account = accountNames(db);
   const q = filters.q?.trim();
   return db
@@ -213,7 +218,7 @@ function decodeCursor(sort: TMarketplaceSort, cursor: string): TSortKey {
 
 /**
  * A page of the public catalog: the listed endpoints that match, with their 7-day statistics from
- * the per-endpoint daily roll-up (no scan of calls), in the asked order, 24 at a time. The
+ * the per-endpoint daily roll-up (no scan of calls), in the asked order, `limit` at a time (24 unless asked). The
  * cursor is the last item's sort key, so a page never repeats or skips an item that keeps its
  * place.
  */
@@ -236,11 +241,11 @@ export async function catalogPage(
     .map((item) => ({ item, key: sortKey(filters.sort, item) }))
     .filter(({ key }) => !after || compareKeys(key, after) > 0)
     .sort((a, b) => compareKeys(a.key, b.key));
-  const page = keyed.slice(0, MARKETPLACE_PAGE);
+  const page = keyed.slice(0, filters.limit);
   const last = page[page.length - 1];
   return {
     items: page.map(({ item }) => item),
-    next_cursor: keyed.length > MARKETPLACE_PAGE && last ? encodeCursor(filters.sort, last.key) : null,
+    next_cursor: keyed.length > filters.limit && last ? encodeCursor(filters.sort, last.key) : null,
   };
 }
 

@@ -1,9 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { TInvoice } from '@air/shared/schemas/billing';
 import type { TDb } from '../../db/client';
 import { invoices } from '../../db/schema/invoices';
 import { deriveKey } from '../../lib/crypto';
+import { CURSOR_TIME, cursorTime, decodeCursor, encodeCursor } from '../../lib/cursor';
 import { ownerContacts } from '../membership/service';
 import type { TInvoiceRow } from './records';
 
@@ -49,12 +50,37 @@ export function invoiceWire(row: TInvoiceRow, secret: string): TInvoice {
   };
 }
 
-export async function listInvoices(db: TDb, accountId: string): Promise<TInvoiceRow[]> {
-  return db
-    .select()
+const INVOICE_NUMBER = /^[A-Z0-9-]{1,64}$/;
+
+/**
+ * One page of the account's invoices, newest first (date, then number: unique), and the cursor
+ * after its last (decision 051).
+ */
+export async function listInvoices(
+  db: TDb,
+  accountId: string,
+  page: { cursor?: string; limit: number },
+): Promise<{ rows: TInvoiceRow[]; next_cursor: string | null }> {
+  const after = page.cursor ? decodeCursor(page.cursor, [CURSOR_TIME, INVOICE_NUMBER]) : undefined;
+  const found = await db
+    .select({ row: invoices, at: cursorTime(invoices.date) })
     .from(invoices)
-    .where(eq(invoices.accountId, accountId))
-    .orderBy(desc(invoices.date), desc(invoices.number));
+    .where(
+      and(
+        eq(invoices.accountId, accountId),
+        after
+          ? sql`(${invoices.date}, ${invoices.number}) < (${after[0]}::timestamptz, ${after[1]})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(invoices.date), desc(invoices.number))
+    .limit(page.limit + 1);
+  const rows = found.slice(0, page.limit);
+  const last = rows.at(-1);
+  return {
+    rows: rows.map(({ row }) => row),
+    next_cursor: found.length > page.limit && last ? encodeCursor(last.at, last.row.number) : null,
+  };
 }
 
 export async function findInvoice(

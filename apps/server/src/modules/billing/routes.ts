@@ -67,11 +67,15 @@ const billingRoutes: FastifyPluginAsync = async (fastify) => {
     data: await previewPlanChange(app.billing, request.auth!.accountId, request.query.plan),
   }));
 
-  route(app, 'GET /api/account/invoice', { preHandler: owner, schema: { tags } }, async (request) => ({
-    data: (await listInvoices(app.db, request.auth!.accountId)).map((row) =>
-      invoiceWire(row, app.config.secret),
-    ),
-  }));
+  route(app, 'GET /api/account/invoice', { preHandler: owner, schema: { tags } }, async (request) => {
+    const page = await listInvoices(app.db, request.auth!.accountId, request.query);
+    return {
+      data: {
+        items: page.rows.map((row) => invoiceWire(row, app.config.secret)),
+        next_cursor: page.next_cursor,
+      },
+    };
+  });
 
   route(app, 'GET /api/account/earnings', { preHandler: owner, schema: { tags } }, async (request) => ({
     data: await earningsOf(app.billing, request.auth!.accountId),

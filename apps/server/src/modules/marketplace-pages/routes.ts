@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { ZMarketplaceParams, ZProviderSlug } from '@air/shared/schemas/marketplace';
+import { MARKETPLACE_PAGE, ZMarketplaceParams, ZProviderSlug } from '@air/shared/schemas/marketplace';
 import type { TConsolePageAnswer } from '../../core/console';
 import { localeFromAcceptLanguage, registerMessages, t, type TLocale } from '../../i18n';
 import { AppError } from '../../lib/app-error';
@@ -77,7 +77,11 @@ function notFound(app: FastifyInstance, request: FastifyRequest): TConsolePageAn
 async function providerPage(app: FastifyInstance, request: FastifyRequest): Promise<TConsolePageAnswer> {
   const slug = ZProviderSlug.safeParse((request.params as { provider?: string }).provider);
   if (!slug.success) return catalogMeta(app, request, 404);
-  const page = await catalogPage(app.db, app.plans, { provider: slug.data, sort: 'popular' });
+  const page = await catalogPage(app.db, app.plans, {
+    provider: slug.data,
+    sort: 'popular',
+    limit: MARKETPLACE_PAGE,
+  });
   if (page.items.length === 0) return catalogMeta(app, request, 404);
   const locale = localeOf(request);
   return {

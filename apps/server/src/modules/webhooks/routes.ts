@@ -56,7 +56,7 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, 'GET /api/webhook/:id/deliveries', { ...guard, schema: { tags } }, async (request) => ({
-    data: await listDeliveries(app.db, request.auth!.accountId, request.params.id),
+    data: await listDeliveries(app.db, request.auth!.accountId, request.params.id, request.query),
   }));
 };
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm';
 import {
   MAX_WEBHOOKS,
   WEBHOOK_TEST_EVENT,
@@ -6,6 +6,7 @@ import {
   type TCreateWebhook,
   type TUpdateWebhook,
   type TWebhook,
+  type TDeliveryPage,
   type TWebhookDelivery,
   type TWebhookEvent,
 } from '@air/shared/schemas/webhook';
@@ -13,6 +14,7 @@ import type { TDb } from '../../db/client';
 import { webhookDeliveries } from '../../db/schema/webhook-deliveries';
 import { webhooks } from '../../db/schema/webhooks';
 import { AppError } from '../../lib/app-error';
+import { CURSOR_INTEGER, decodeCursor, encodeCursor } from '../../lib/cursor';
 import { encryptSecret } from '../../lib/crypto';
 import type { TLookup } from '../../lib/upstream-address';
 import { assertWebhookUrl } from './address';
@@ -178,16 +180,26 @@ export async function listDeliveries(
   db: TDb,
   accountId: string,
   id: string,
-  limit = 100,
-): Promise<TWebhookDelivery[]> {
+  page: { cursor?: string; limit: number },
+): Promise<TDeliveryPage> {
   await ownWebhook(db, accountId, id);
-  const rows = await db
+  // Newest first by `seq` (unique, growing): the next page is what is strictly older.
+  const after = page.cursor ? decodeCursor(page.cursor, [CURSOR_INTEGER]) : undefined;
+  const found = await db
     .select()
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.accountId, accountId)))
+    .where(
+      and(
+        eq(webhookDeliveries.webhookId, id),
+        eq(webhookDeliveries.accountId, accountId),
+        after ? lt(webhookDeliveries.seq, Number(after[0])) : undefined,
+      ),
+    )
     .orderBy(desc(webhookDeliveries.seq))
-    .limit(limit);
-  return rows.map((row) => ({
+    .limit(page.limit + 1);
+  const rows = found.slice(0, page.limit);
+  const last = rows.at(-1);
+  const items = rows.map((row) => ({
     id: row.id,
     event: row.event,
     status: row.status as TWebhookDelivery['status'],
@@ -198,4 +210,5 @@ export async function listDeliveries(
     next_attempt_at: row.status === 'pending' ? row.nextAttemptAt.toISOString() : null,
     delivered_at: row.deliveredAt?.toISOString() ?? null,
   }));
+  return { items, next_cursor: found.length > page.limit && last ? encodeCursor(String(last.seq)) : null };
 }

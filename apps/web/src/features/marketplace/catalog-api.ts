@@ -16,6 +16,7 @@ export async function fetchCatalogPage(
   filters: TCatalogFilters,
   cursor: string | null,
   signal?: AbortSignal,
+  limit?: number,
 ) {
   const query = {
     q: filters.q.trim() || undefined,
@@ -23,6 +24,7 @@ export async function fetchCatalogPage(
     provider: filters.provider || undefined,
     sort: filters.sort,
     cursor: cursor ?? undefined,
+    limit,
   };
   return (await call('GET /api/marketplace', { query, signal })).data!;
 }

@@ -33,7 +33,7 @@ describe('activity log', () => {
       'GET /api/account/activity': {
         body: {
           data: {
-            entries: [
+            items: [
               {
                 id: '00000000-0000-4000-8000-0000000000a1',
                 type: 'member.removed',
@@ -43,9 +43,7 @@ describe('activity log', () => {
               },
             ],
             people: [ADA, GONE],
-            total: 1,
-            page: 1,
-            page_size: 50,
+            next_cursor: null,
           },
         },
       },

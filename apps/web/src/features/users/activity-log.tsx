@@ -19,10 +19,15 @@ export function ActivityLog() {
   const typeId = useId();
   const [member, setMember] = useState('');
   const [type, setType] = useState('');
-  const [page, setPage] = useState(1);
+  // Cursor pages (decision 051): the cursor each page was asked with, the first page's none.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const page = cursors.length;
   const members = useQuery({ queryKey: ACCOUNT_USERS_QUERY, queryFn: fetchAccountUsers });
   // The previous page stays while the next loads, so the member list does not empty meanwhile.
-  const log = useQuery({ ...activityQuery({ member, type, page }), placeholderData: keepPreviousData });
+  const log = useQuery({
+    ...activityQuery({ member, type, cursor: cursors.at(-1) }),
+    placeholderData: keepPreviousData,
+  });
   // Current members, then anyone else the log names (removed since): all stay filterable.
   const current = new Set(members.data?.users.map((m) => m.id));
   const people = [
@@ -45,7 +50,7 @@ export function ActivityLog() {
       from: entry.data.from ? t(`role.${entry.data.from}`) : '',
       to: entry.data.to ? t(`role.${entry.data.to}`) : '',
     });
-  const pages = log.data ? Math.max(1, Math.ceil(log.data.total / log.data.page_size)) : 1;
+  const next = log.data?.next_cursor ?? null;
 
   return (
     <div className="space-y-4">
@@ -60,7 +65,7 @@ export function ActivityLog() {
             value={member}
             onChange={(e) => {
               setMember(e.target.value);
-              setPage(1);
+              setCursors([undefined]);
             }}
           >
             <option value="">{t('activity.allMembers')}</option>
@@ -81,7 +86,7 @@ export function ActivityLog() {
             value={type}
             onChange={(e) => {
               setType(e.target.value);
-              setPage(1);
+              setCursors([undefined]);
             }}
           >
             <option value="">{t('activity.allTypes')}</option>
@@ -95,9 +100,9 @@ export function ActivityLog() {
       </div>
       {log.isPending ? (
         <LoadingStatus className="flex text-sm" label={t('activity.loading')} />
-      ) : log.data && log.data.entries.length > 0 ? (
+      ) : log.data && log.data.items.length > 0 ? (
         <ol aria-label={t('activity.label')} className="divide-y rounded-md border">
-          {log.data.entries.map((entry) => (
+          {log.data.items.map((entry) => (
             <li
               key={entry.id}
               data-type={entry.type}
@@ -121,13 +126,23 @@ export function ActivityLog() {
           {t('activity.empty')}
         </p>
       )}
-      {pages > 1 && (
+      {(page > 1 || next) && (
         <div className="flex items-center justify-end gap-2">
-          <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={page <= 1}
+            onClick={() => setCursors(cursors.slice(0, -1))}
+          >
             {t('activity.previous')}
           </Button>
-          <span className="text-sm text-muted-foreground">{t('activity.page', { page, pages })}</span>
-          <Button variant="outline" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+          <span className="text-sm text-muted-foreground">{t('activity.page', { page })}</span>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={!next}
+            onClick={() => next && setCursors([...cursors, next])}
+          >
             {t('activity.next')}
           </Button>
         </div>

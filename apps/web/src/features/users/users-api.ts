@@ -10,7 +10,7 @@ export async function fetchAccountUsers(): Promise<TAccountUsers> {
   return (await call('GET /api/account/users')).data ?? { users: [], invites: [] };
 }
 
-export function activityQuery(filters: { member: string; type: string; page: number }) {
+export function activityQuery(filters: { member: string; type: string; cursor: string | undefined }) {
   return {
     queryKey: ['account-activity', filters] as const,
     queryFn: async (): Promise<TActivityPage> => {
@@ -18,7 +18,7 @@ export function activityQuery(filters: { member: string; type: string; page: num
         member: filters.member || undefined,
         // A type from the URL that is not one of the log's is no filter (the server would refuse it).
         type: ZActivityType.safeParse(filters.type).data,
-        page: filters.page > 1 ? filters.page : undefined,
+        cursor: filters.cursor,
       };
       return (await call('GET /api/account/activity', { query })).data;
     },

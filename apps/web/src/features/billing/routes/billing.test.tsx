@@ -26,7 +26,7 @@ function billingApi(overrides: TMockHandlers = {}) {
     'GET /api/account/plans': { body: plansAnswer('team') },
     'GET /api/account/subscription': { body: { data: subscription() } },
     'GET /api/account/card': { body: { data: visa } },
-    'GET /api/account/invoice': { body: { data: [invoice] } },
+    'GET /api/account/invoice': { body: { data: { items: [invoice], next_cursor: null } } },
     'GET /api/account/usage': { body: { data: usage } },
     'GET /api/auth': () => authAnswer(),
     ...overrides,
@@ -46,7 +46,7 @@ function openOnFreePlan(invoices: (typeof invoice)[] = []) {
       body: { data: subscription({ plan: 'free', plan_name: 'Free', seats: 1, seat_price: 0 }) },
     },
     'GET /api/account/card': { body: { data: null } },
-    'GET /api/account/invoice': { body: { data: invoices } },
+    'GET /api/account/invoice': { body: { data: { items: invoices, next_cursor: null } } },
   });
   return open();
 }

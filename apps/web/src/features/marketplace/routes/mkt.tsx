@@ -26,8 +26,9 @@ export default function MarketplacePage() {
   const { t } = useTranslation('marketplace');
   const handleError = useErrorHandler();
   const shared = useQuery({
-    queryKey: catalogQueryKey(FIRST_PAGE),
-    queryFn: ({ signal }) => fetchCatalogPage(FIRST_PAGE, null, signal),
+    queryKey: [...catalogQueryKey(FIRST_PAGE), MARKETPLACE_MAX_CARDS],
+    // The spec's grid of 8: the server sends no more than the grid shows.
+    queryFn: ({ signal }) => fetchCatalogPage(FIRST_PAGE, null, signal, MARKETPLACE_MAX_CARDS),
     select: (page) => page.items,
   });
   useEffect(() => {

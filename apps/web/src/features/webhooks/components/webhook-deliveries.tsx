@@ -11,7 +11,8 @@ const STATUS_VARIANT = { delivered: 'green', pending: 'orange', failed: 'red' } 
 export function WebhookDeliveries({ id }: { id: string }) {
   const { t, i18n } = useTranslation('webhooks');
   const query = useQuery({ ...deliveriesQuery(id), refetchInterval: 5_000 });
-  const rows = query.data ?? [];
+  // The newest page of the log (50 deliveries), asked again every 5 s.
+  const rows = query.data?.items ?? [];
   const when = (iso: string | null) => formatDateTime(iso, i18n.language);
   if (query.isPending) return <p className="text-sm text-muted-foreground">{t('common:loading')}</p>;
   if (rows.length === 0) return <p className="text-sm text-muted-foreground">{t('deliveries.none')}</p>;
