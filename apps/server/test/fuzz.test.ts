@@ -64,6 +64,11 @@ interface TOperation {
   body?: TSchema;
   /** Its success answer can carry a session (a token with the signed-in user, or `2fa_required`). */
   opensSession: boolean;
+  /**
+   * The error statuses it documents: a console call's from its entry in the call table
+   * (`400`, `401`, `404`, ...), or a route's own `4XX`.
+   */
+  errors: string[];
 }
 
 let server: TInstance;
@@ -283,6 +288,7 @@ function allOperations(): TOperation[] {
         })),
         body: content?.['application/json'] ? resolve(content['application/json'].schema) : undefined,
         opensSession: opensSession(operation),
+        errors: Object.keys(operation.responses as object).filter((status) => /^4/.test(status)),
       });
     }
   }
@@ -389,6 +395,8 @@ interface TCase {
   headers: Record<string, string>;
   /** Thrown with another account's id: nothing of theirs may come back. */
   othersId: boolean;
+  /** The name of a query parameter the operation does not declare, sent with it. */
+  unknownQuery?: string;
 }
 
 function cases(op: TOperation): TCase[] {
@@ -443,7 +451,8 @@ function cases(op: TOperation): TCase[] {
     );
     if (p.in === 'query') list.push(build(`query ${p.name} twice`, { query: `${p.name}=1` }));
   }
-  list.push(build('unknown query parameter', { query: `fuzz_${token()}=1` }));
+  const unknown = `fuzz_${token()}`;
+  list.push({ ...build('unknown query parameter', { query: `${unknown}=1` }), unknownQuery: unknown });
 
   // Every parameter at once (a range whose both ends are year 9999), with each choice of every
   // enumerated parameter (a period only counts when it is `custom`).
@@ -723,6 +732,17 @@ describe(`fuzz every operation of /api/docs/json (FUZZ_SEED=${SEED})`, () => {
           break;
         }
         if (answer.status >= 500) failures.push(`${where}: ${answer.status} ${answer.text.slice(0, 200)}`);
+        // A console call's refusals are the ones its table entry documents (decision 051)...
+        const documented = op.errors.includes('4XX') || op.errors.includes(String(answer.status));
+        if (answer.status >= 400 && answer.status < 500 && !documented)
+          failures.push(`${where}: ${answer.status}, not among its documented ${op.errors.join(', ')}`);
+        // ... and a query parameter it does not take is refused by name, never ignored.
+        if (c.unknownQuery && !op.errors.includes('4XX')) {
+          const refused = JSON.parse(answer.text || '{}') as { inputError?: string };
+          if (answer.status < 300) failures.push(`${where}: ${answer.status}, the parameter was ignored`);
+          else if (answer.status === 400 && refused.inputError !== c.unknownQuery)
+            failures.push(`${where}: 400 naming ${refused.inputError}, not ${c.unknownQuery}`);
+        }
         if (/^\/(metrics|api\/dev\/|dev\/)/.test(op.path) && answer.status < 300)
           failures.push(`${where}: ${answer.status} to a forwarded caller without a token`);
         if (c.othersId && other.markers.some((marker) => answer.text.includes(marker)))
