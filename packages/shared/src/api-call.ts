@@ -53,7 +53,10 @@ export type TUndeclaredParams<T extends Record<string, TCall>> = {
       : K;
 }[keyof T & string];
 
-/** Every console call may answer these (a bad input, a full server). */
+/**
+ * Every console call may answer these: a bad input, and too many tries (the sign-in family's
+ * attempt limits, and the unknown-key limit every call behind a key or session meets).
+ */
 const EVERY_CALL: readonly TErrorCode[] = ['validation', 'rate_limited'];
 /** ... and every call behind a session these. */
 const SIGNED_IN: readonly TErrorCode[] = ['unauthenticated', 'forbidden'];

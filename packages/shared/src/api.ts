@@ -197,7 +197,12 @@ export const CONSOLE_API = {
   'GET /api/utility/config': { response: ZEnvelope(ZUtilityConfig) },
   'POST /api/utility/mail': { body: ZSupportMail, response: ZMessageOnly },
 
-  'POST /api/auth': { public: true, body: ZSignIn, response: ZEnvelope(ZSignInAnswer) },
+  'POST /api/auth': {
+    public: true,
+    errors: ['unauthenticated'],
+    body: ZSignIn,
+    response: ZEnvelope(ZSignInAnswer),
+  },
   'GET /api/auth': { public: true, response: ZEnvelope(ZAuthStatus) },
   'DELETE /api/auth': { response: ZMessageOnly },
   'POST /api/auth/switch': { body: ZSwitchAccount, response: ZEnvelope(ZSignInData) },
@@ -208,9 +213,24 @@ export const CONSOLE_API = {
   },
   'POST /api/auth/password/reset': { public: true, body: ZPasswordReset, response: ZMessageOnly },
   'POST /api/auth/magic': { public: true, body: ZMagicLinkRequest, response: ZMessageOnly },
-  'POST /api/auth/magic/verify': { public: true, body: ZMagicLinkVerify, response: ZEnvelope(ZSignInAnswer) },
-  'POST /api/auth/otp': { public: true, body: ZOtpSignIn, response: ZEnvelope(ZSignInData) },
-  'POST /api/auth/impersonate': { public: true, body: ZImpersonate, response: ZEnvelope(ZSignInAnswer) },
+  'POST /api/auth/magic/verify': {
+    public: true,
+    errors: ['unauthenticated'],
+    body: ZMagicLinkVerify,
+    response: ZEnvelope(ZSignInAnswer),
+  },
+  'POST /api/auth/otp': {
+    public: true,
+    errors: ['unauthenticated'],
+    body: ZOtpSignIn,
+    response: ZEnvelope(ZSignInData),
+  },
+  'POST /api/auth/impersonate': {
+    public: true,
+    errors: ['unauthenticated'],
+    body: ZImpersonate,
+    response: ZEnvelope(ZSignInAnswer),
+  },
   'GET /api/auth/providers': { public: true, response: ZEnvelope(ZSocialProviders) },
 
   'GET /api/user': { response: ZEnvelope(ZUserOrKey) },
