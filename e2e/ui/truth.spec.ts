@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import type { TActivityPage } from '@air/shared/schemas/activity';
 import { expect, linkFrom, test, waitForMail } from '../support/fixtures';
 import { createUser, PASSWORD, useSessionOf, type TUser } from '../support/users';
 
@@ -109,7 +110,7 @@ test('item 3: the key text is true, each reveal is logged, the dashboard masks t
   await expect(page.getByRole('cell', { name: fullKey })).toBeVisible();
   const log = await request.get('/api/account/activity?type=key.revealed', { headers: owner.headers });
   expect(log.status(), await log.text()).toBe(200);
-  const entries = ((await log.json()) as { data: { entries: { data: { name: string } }[] } }).data.entries;
+  const entries = ((await log.json()) as { data: TActivityPage }).data.items;
   expect(entries.map((e) => e.data.name)).toEqual(['Reveal key']);
 
   // The dashboard (a fresh load, as after a new sign-in) shows the key masked; Copy copies it whole.
