@@ -47,7 +47,10 @@ describe('database', () => {
       JSON.stringify({ plans: [{ ...plan, id: 'free', name: 'Gratis', price: 0, sort: 0 }] }),
     );
     t = await createTestApp({ plansFile: file });
-    expect(t.app.plans).toEqual([{ ...plan, id: 'free', name: 'Gratis', price: 0, sort: 0 }]);
+    // A plan file without a token limit seeds a plan without one.
+    expect(t.app.plans).toEqual([
+      { ...plan, id: 'free', name: 'Gratis', price: 0, sort: 0, tokens_per_minute: null },
+    ]);
     const [free] = await t.db.select().from(plans).where(eq(plans.id, 'free'));
     expect(free).toMatchObject({ name: 'Gratis', currencySymbol: '€', quotaCallsMonth: 10 });
   });

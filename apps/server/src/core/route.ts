@@ -6,6 +6,7 @@ import type {
   HTTPMethods,
   RouteShorthandOptions,
 } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { CONSOLE_API, type TAnswerOf, type TConsoleApi, type TConsoleCall } from '@air/shared/api';
 import { ZNoQuery, type TCall } from '@air/shared/api-call';
@@ -72,8 +73,23 @@ export function route<K extends TConsoleCall>(
   if (!path.startsWith(`${app.prefix}/`))
     throw new Error(`${call} is not under this scope's prefix ${app.prefix}`);
   const status = spec.status ?? 200;
+  const query = spec.query ?? ZNoQuery;
+  // Fastify validates the body before the query, so a bad body would hide a parameter the call
+  // does not take; the query is checked first (after the route's own guards), as the path is.
+  const checkQuery = validatorCompiler({ schema: query, method, url: path, httpPart: 'querystring' });
+  const queryFirst = async (request: FastifyRequest) => {
+    // The zod compiler answers synchronously, `{ value }` or `{ error }`.
+    const result = checkQuery(request.query) as { error?: unknown };
+    if (result.error)
+      throw Object.assign(new Error('querystring'), {
+        statusCode: 400,
+        validation: result.error,
+        validationContext: 'querystring',
+      });
+  };
   app.route({
     ...options,
+    preValidation: [options.preValidation ?? []].flat().concat(queryFirst),
     method,
     url: path.slice(app.prefix.length),
     // Names the call on the route, so a test can tell a route registered from the table.
@@ -82,7 +98,7 @@ export function route<K extends TConsoleCall>(
       ...operation,
       ...options.schema,
       ...(spec.params ? { params: spec.params } : {}),
-      querystring: spec.query ?? ZNoQuery,
+      querystring: query,
       ...(spec.body ? { body: spec.body } : {}),
       response: { [status]: spec.response },
     },
