@@ -8,7 +8,7 @@ import { gatewayStateOf } from '../src/gateway/state';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../src/gateway/spend-reservation';
 import { CARDS, cardToken, newOwner, send } from './billing-helpers';
 import { createTestApp, type TTestApp } from './helpers';
-import { insertEndpoint, insertKey } from './gateway-fixtures';
+import { insertEndpoint, insertKey, startWellInsideAMinute } from './gateway-fixtures';
 import { sharePricedRoute } from './marketplace-helpers';
 
 /*
@@ -270,10 +270,10 @@ describe('spend limit on token-priced routes under a burst', () => {
  * key_budget_exceeded, final. The key list shows its spend against the budget.
  */
 describe('key budgets under a burst', () => {
-  /** A caller on a plan with room for 200 calls a minute, and a key with this budget. */
-  async function budgeted(monthlySpend: number | null) {
+  /** A caller on a plan with room for 200 calls a minute (or on `plan`), and a key with this budget. */
+  async function budgeted(monthlySpend: number | null, plan = 'pro') {
     const provider = await newOwner(t.app, 'free');
-    const caller = await newOwner(t.app, 'pro');
+    const caller = await newOwner(t.app, plan);
     const token = await cardToken(t.app, caller.headers, CARDS.ok);
     expect((await send(t.app, caller.headers, 'PATCH', '/api/account/card', { token })).statusCode).toBe(200);
     const routeName = `budget${process.pid}/r${seq++}`;
@@ -344,5 +344,46 @@ describe('key budgets under a burst', () => {
   it('refuses every priced call of a key whose budget is 0, and leaves its free calls alone', async () => {
     const { routeName, key } = await budgeted(0);
     expect(await call(key, routeName)).toEqual({ status: 402, code: 'key_budget_exceeded' });
+  });
+
+  /*
+   * Issue 42 follow-up: a refusal in money is no call, so it must not use up the key's call rate
+   * (the free plan's 60 a minute): after a minute's worth of budget and spend-limit refusals the
+   * key's free call still goes. Their request-log rows stay bounded at the key's rate.
+   */
+  it("does not count budget and spend-limit refusals against the key's call rate limit", async () => {
+    const { caller, routeName, key, keyId } = await budgeted(null, 'free');
+    const own = `own${process.pid}/r${seq++}`;
+    await insertEndpoint(t.db, t.config.secret, caller.accountId, {
+      routeName: own,
+      routeEndpoint: `${upstream.url}/v1/chat/completions`,
+    });
+    await startWellInsideAMinute();
+    // The account's spend limit at 0 refuses every priced call, then the key's budget at 0 does.
+    expect((await setLimit(caller.headers, 0)).statusCode).toBe(200);
+    const limited = await burst(11, key, routeName);
+    expect(limited.every((a) => a.status === 402 && a.code === 'spend_limit_reached')).toBe(true);
+    expect((await setLimit(caller.headers, 100)).statusCode).toBe(200);
+    const patched = await send(t.app, caller.headers, 'PATCH', `/api/key/${keyId}`, { monthly_spend: 0 });
+    expect(patched.statusCode).toBe(200);
+    const refused = await burst(50, key, routeName);
+    expect(refused.every((a) => a.status === 402 && a.code === 'key_budget_exceeded')).toBe(true);
+    // 61 refusals in this minute, past the plan's 60 calls: the free call is the minute's first.
+    const free = await fetch(`${base}/api/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: own, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(free.status).toBe(200);
+    expect(free.headers.get('x-ratelimit-remaining-requests')).toBe('59');
+    // The refusals' rows: as many as the key may call in a minute, the one past it left out.
+    await gatewayStateOf(t.app).meter.flush();
+    const rows = await t.db
+      .select({ code: usageEvents.errorCode })
+      .from(usageEvents)
+      .where(eq(usageEvents.keyId, keyId));
+    expect(rows.filter((row) => row.code === 'spend_limit_reached')).toHaveLength(11);
+    expect(rows.filter((row) => row.code === 'key_budget_exceeded')).toHaveLength(49);
+    expect(rows.filter((row) => row.code === null)).toHaveLength(1);
   });
 });

@@ -56,7 +56,7 @@ export function createCallContext(app: FastifyInstance, state: TGatewayState) {
   };
   const countCall = labelled((status) => metrics.calls.labels(status));
   const countError = labelled((code) => metrics.errors.labels(code));
-  const logRefusal = createRefusalLog(counters, (row) => meter.record(row));
+  const logRefusal = createRefusalLog((row) => meter.record(row));
   // OpenTelemetry (call-trace.ts), or null: then no call makes a span or propagates anything.
   const tracing = app.tracing === null ? null : new GatewayTracing(app.tracing);
 
@@ -79,9 +79,7 @@ export function createCallContext(app: FastifyInstance, state: TGatewayState) {
     gate: TRefusalGate,
   ) {
     refuse(res, call.requestId, call.started, refusal);
-    // Best effort: the answer is written; a failed rate look-up only leaves the row out.
-    const latencyMs = performance.now() - call.started;
-    return logRefusal(call.key, refusal.code, latencyMs, gate).catch(() => undefined);
+    logRefusal(call.key, refusal.code, performance.now() - call.started, gate);
   }
 
   /**

@@ -161,9 +161,9 @@ export class GatewayCall {
   }
 
   /** Refused before it was forwarded; a known key's refusal for its limits is logged (refusal-log.ts). */
-  private async refused(refusal: TRefusal, gate?: Parameters<TCallContext['refuseLogged']>[3]) {
+  private refused(refusal: TRefusal, gate?: Parameters<TCallContext['refuseLogged']>[3]): false {
     if (gate === undefined) this.ctx.refuse(this.res, this.requestId, this.started, refusal);
-    else await this.ctx.refuseLogged(this.res, this, refusal, gate);
+    else this.ctx.refuseLogged(this.res, this, refusal, gate);
     return false;
   }
 

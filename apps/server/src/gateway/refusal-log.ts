@@ -1,14 +1,16 @@
 import type { TKeyAuth } from '../core/credentials';
 import type { TUsageRow } from '../modules/usage/service';
 import { refusedRow } from './call-outcome';
-import type { TCallCounters } from './counter-types';
 import type { TGatewayErrorCode } from './errors';
+import { createMemoryRateLimiter } from './limits';
 
 /**
  * What bounds the request-log rows of one kind of refusal: `admitted` (the quota and key-cap
- * refusals, already counted against the key's rate limit by `admit`), `rate` (a rate refusal:
- * the first per key and minute), or the key's rate limit to count it against here (a missing card,
- * the spend limit), as an unknown route is.
+ * refusals, already counted against the key's rate limit by `admit`), `rate` (a rate or token
+ * refusal: the first per key and minute), or the key's rate per minute for the refusals in money
+ * (a missing card, the spend limit, the key's budget): as many rows a minute as the key may make
+ * calls, counted in this process apart from its calls. Such a refusal is no call, so it does not
+ * use up the key's call rate (issue 42): a key refused for money still makes its free calls.
  */
 export type TRefusalGate = { ratePerMinute: number } | 'admitted' | 'rate';
 
@@ -41,24 +43,15 @@ export class FirstRefusalPerMinute {
  * 429 counts in the caller's error rate. Bounded by the gate, so a refused flood cannot write rows
  * faster than the key may call; the refusals left out are still in the error metric.
  */
-export function createRefusalLog(
-  counters: Pick<TCallCounters, 'hitRate'>,
-  record: (row: TUsageRow) => void,
-  now: () => number = Date.now,
-) {
+export function createRefusalLog(record: (row: TUsageRow) => void, now: () => number = Date.now) {
   const rateRefusals = new FirstRefusalPerMinute(now);
-  return async function logRefusal(
-    key: TKeyAuth,
-    code: TGatewayErrorCode,
-    latencyMs: number,
-    gate: TRefusalGate,
-  ): Promise<void> {
+  // The money refusals' rows per key and minute; never the call counters (in memory, one minute's keys).
+  const moneyRefusals = createMemoryRateLimiter(now);
+  return function logRefusal(key: TKeyAuth, code: TGatewayErrorCode, latencyMs: number, gate: TRefusalGate) {
     if (gate === 'rate') {
       if (!rateRefusals.first(key.keyId)) return;
     } else if (gate !== 'admitted') {
-      let wait = counters.hitRate(key.keyId, gate.ratePerMinute);
-      if (typeof wait !== 'number') wait = await wait;
-      if (wait > 0) return;
+      if ((moneyRefusals.hit(key.keyId, gate.ratePerMinute) as number) > 0) return;
     }
     record(refusedRow(key, code, latencyMs));
   };
