@@ -59,6 +59,7 @@ describe('marketplace', () => {
       isActive: true,
       isPrivate: false,
       isShared: true,
+      protocol: 'openai',
       account_orgDisplayName: 'Beta Models',
       config: { description: '<p>Great <b>model</b></p>' },
     });

@@ -82,6 +82,7 @@ describe('registry: create, read, list', () => {
       isActive: true,
       isPrivate: false,
       isShared: true,
+      protocol: 'openai',
       account_orgDisplayName: 'Acme Labs',
       config: {
         description: '',
@@ -431,6 +432,7 @@ describe('registry: permissions and account isolation', () => {
       isActive: true,
       isPrivate: false,
       isShared: true,
+      protocol: 'openai',
       account_orgDisplayName: 'Provider Org',
       config: { description: '<p>Shared</p>' },
       editable: false,

@@ -60,8 +60,10 @@ export interface TRouteEntry {
   routing: TRouting | null;
   /** The marketplace price other accounts' calls are charged at; null when free. */
   price: TPrice | null;
-  /** The protocols it serves (contract 6c): its registration's, of those its URL serves (protocols.ts). */
+  /** The protocols it serves (contract 6c): its registration's, of those its URL serves (protocols.ts); none for MCP. */
   protocols: ReadonlySet<TProtocolName>;
+  /** An MCP server (contract 6d), called at `/api/mcp/{route}` and nowhere under `/api/v1`. */
+  mcp: boolean;
   /** Its owner lets traces record prompts and answers (`config.trace_content`, off by default). */
   traceContent: boolean;
   /** `x-air-route` and `x-air-attempts: 1`, built once: what most answers carry. */
@@ -194,8 +196,13 @@ export function createDirectory(app: FastifyInstance) {
       literalPrivate: first.literalPrivate,
       upstreams,
       protocols: new Set(
-        servedProtocols(first.path).filter((name) => row.protocols === null || row.protocols.includes(name)),
+        row.protocol === 'mcp'
+          ? []
+          : servedProtocols(first.path).filter(
+              (name) => row.protocols === null || row.protocols.includes(name),
+            ),
       ),
+      mcp: row.protocol === 'mcp',
       airHeaders: Object.freeze(['x-air-route', row.routeName, 'x-air-attempts', '1']),
       totalWeight: upstreams.reduce((sum, upstream) => sum + upstream.weight, 0),
       routing: routed

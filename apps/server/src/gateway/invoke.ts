@@ -112,7 +112,8 @@ export function createCallHandler(ctx: TCallContext, protocol: TProtocol): TInvo
     if (trace !== null) trace.route(route, key);
     const path = upstreamPath(route.path, protocol);
     if (path === null || !route.protocols.has(protocol.name)) {
-      const body = unsupportedEndpointBody(protocol.path, [...route.protocols]);
+      const served = route.mcp ? [`MCP at /api/mcp/${route.routeName}`] : [...route.protocols];
+      const body = unsupportedEndpointBody(protocol.path, served);
       return ctx.refuse(res, requestId, started, { code: 'unsupported_endpoint', body });
     }
     let limits = directory.planLimits.peek(key.accountId);

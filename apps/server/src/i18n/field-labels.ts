@@ -77,6 +77,7 @@ const ES: Record<string, string> = {
   period: 'Periodo',
   permission: 'Permiso',
   plan: 'Plan',
+  protocol: 'Protocolo',
   protocols: 'Protocolos',
   provider: 'Proveedor',
   q: 'Búsqueda',

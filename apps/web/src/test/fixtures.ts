@@ -104,6 +104,7 @@ export function sharedEndpointFixture(patch: Partial<TSharedAiEndpoint> = {}): T
     name: 'Echo',
     route_name: 'acme/echo',
     route_type: 'model',
+    protocol: 'openai',
     isActive: true,
     isPrivate: false,
     isShared: false,

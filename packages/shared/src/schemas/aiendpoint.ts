@@ -237,6 +237,19 @@ const ZEndpointProtocols = z
   .transform((names) => ENDPOINT_PROTOCOLS.filter((name) => names.includes(name)))
   .nullable();
 
+/**
+ * What an endpoint speaks (contract 6d): `openai` (the gateway's `/api/v1`, the default) or `mcp`
+ * (a Model Context Protocol server over Streamable HTTP, called through `/api/mcp/{route}`).
+ */
+export const API_PROTOCOLS = ['openai', 'mcp'] as const;
+export const ZApiProtocol = z.enum(API_PROTOCOLS);
+export type TApiProtocol = z.infer<typeof ZApiProtocol>;
+
+export const PROTOCOL_MESSAGES = {
+  /** An MCP endpoint is priced per tool call only. */
+  mcpTokenPrice: 'validation.mcp_token_price',
+} as const;
+
 /** Everything an owner may change; `description` is accepted at the top level (as the spec sends it) or in config. */
 export const ZUpdateAiEndpoint = z.strictObject({
   name: ZEndpointName.optional(),
@@ -249,6 +262,8 @@ export const ZUpdateAiEndpoint = z.strictObject({
   route_type: ZRouteType.optional(),
   config: ZAiEndpointConfigInput.optional(),
   protocols: ZEndpointProtocols.optional(),
+  /** `openai` (default) or `mcp`: an MCP endpoint's URL is its server's Streamable HTTP address. */
+  protocol: ZApiProtocol.optional(),
 });
 export type TUpdateAiEndpoint = z.infer<typeof ZUpdateAiEndpoint>;
 
@@ -270,6 +285,8 @@ export const ZSharedAiEndpoint = z.object({
   isActive: z.boolean(),
   isPrivate: z.boolean(),
   isShared: z.boolean(),
+  /** `openai` or `mcp` (contract 6d). */
+  protocol: ZApiProtocol,
   account_orgDisplayName: z.string(),
   config: z.object({ description: z.string() }),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery, ZPage } from './page';
-import { ZRouteType } from './aiendpoint';
+import { ZApiProtocol, ZRouteType } from './aiendpoint';
 import { ZPrice } from './price';
 
 /**
@@ -28,6 +28,8 @@ export const ZProviderSlug = z
 export const ZMarketplaceQuery = z.strictObject({
   q: z.string().trim().max(200).optional(),
   type: ZRouteType.optional(),
+  /** Only OpenAI-compatible or only MCP endpoints (contract 6d). */
+  protocol: ZApiProtocol.optional(),
   provider: ZProviderSlug.optional(),
   sort: ZMarketplaceSort.default('popular'),
   /** Cursor pages of 24 (contract 5a), `limit` up to 48 (the signed-in grid asks 8). */
@@ -56,6 +58,8 @@ export const ZMarketplaceItem = z.object({
   route_name: z.string(),
   name: z.string(),
   route_type: ZRouteType,
+  /** `openai` (called at `/api/v1`) or `mcp` (at `/api/mcp/{route_name}`). */
+  protocol: ZApiProtocol,
   provider: z.object({ name: z.string(), slug: z.string() }),
   /** Plain text (the rich description without its markup), at most 300 characters here. */
   description: z.string(),

@@ -10,7 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { TEndpointProtocol, TRoutingConfig } from '@air/shared/schemas/aiendpoint';
+import type { TApiProtocol, TEndpointProtocol, TRoutingConfig } from '@air/shared/schemas/aiendpoint';
 import { accounts } from './accounts';
 
 export const routeTypeEnum = pgEnum('route_type', ['agent', 'model', 'datasource']);
@@ -41,6 +41,8 @@ export const aiEndpoints = pgTable(
     traceContent: boolean('trace_content').notNull().default(false),
     /** The OpenAI protocols it serves (contract 6c); null for every one its URL serves. */
     protocols: text('protocols').array().$type<TEndpointProtocol[]>(),
+    /** `openai` (the default) or `mcp`: its URL is then an MCP server's Streamable HTTP address (contract 6d). */
+    protocol: text('protocol').$type<TApiProtocol>().notNull().default('openai'),
     /**
      * The marketplace price (contract 5a), micros of the billing currency: all three set, or
      * all null for free. Applies to calls from other accounts, from the next metered call.

@@ -56,6 +56,10 @@ export const usageEvents = pgTable(
     attempts: smallint('attempts').notNull().default(1),
     /** Answered from the gateway's cache: counts against the caller's quota, earns the provider nothing. */
     cacheHit: boolean('cache_hit').notNull().default(false),
+    /** An MCP call's tool (`tools/call`, contract 6d); null on every other call. */
+    tool: text('tool'),
+    /** An MCP tool call's answer size in bytes as the upstream sent it; null on every other call. */
+    bytes: integer('bytes'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

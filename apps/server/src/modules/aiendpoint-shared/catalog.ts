@@ -10,7 +10,7 @@ import {
   type TMarketplaceStats,
 } from '@air/shared/schemas/marketplace';
 import type { TPlan } from '@air/shared/schemas/plan';
-import type { TRouteType } from '@air/shared/schemas/aiendpoint';
+import type { TApiProtocol, TRouteType } from '@air/shared/schemas/aiendpoint';
 import type { TDb } from '../../db/client';
 import { aiEndpoints } from '../../db/schema/ai-endpoints';
 import { endpointDaily } from '../../db/schema/endpoint-daily';
@@ -26,6 +26,7 @@ const SUMMARY_CHARS = 300;
 export interface TCatalogFilters {
   q?: string;
   type?: TRouteType;
+  protocol?: TApiProtocol;
   provider?: string;
   sort: TMarketplaceSort;
   cursor?: string;
@@ -38,6 +39,7 @@ interface TListed {
   routeName: string;
   name: string;
   routeType: TRouteType;
+  protocol: TApiProtocol;
   description: string;
   accountName: string;
   createdAt: Date;
@@ -81,6 +83,7 @@ async function listed(
       routeName: aiEndpoints.routeName,
       name: aiEndpoints.name,
       routeType: aiEndpoints.routeType,
+      protocol: aiEndpoints.protocol,
       description: aiEndpoints.description,
       accountName: account.name,
       createdAt: aiEndpoints.createdAt,
@@ -95,6 +98,7 @@ async function listed(
         account,
         routeName ? eq(aiEndpoints.routeName, routeName) : undefined,
         filters.type ? eq(aiEndpoints.routeType, filters.type) : undefined,
+        filters.protocol ? eq(aiEndpoints.protocol, filters.protocol) : undefined,
         filters.provider
           ? sql`${aiEndpoints.routeName} like ${likePattern(filters.provider + '/').slice(1)}`
           : undefined,
@@ -163,6 +167,7 @@ function itemOf(row: TListed, stats: TMarketplaceStats, plans: TPlan[], summary:
     route_name: row.routeName,
     name: row.name,
     route_type: row.routeType,
+    protocol: row.protocol,
     provider: { name: row.accountName, slug: slugOf(row.routeName) },
     description,
     price: priceOf(row),

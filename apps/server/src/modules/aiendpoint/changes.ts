@@ -1,4 +1,5 @@
 import {
+  PROTOCOL_MESSAGES,
   ROUTING_MESSAGES,
   type TRoutingConfig,
   type TUpdateAiEndpoint,
@@ -38,6 +39,7 @@ export async function changesFrom(
   if (input.isPrivate !== undefined) changes.isPrivate = input.isPrivate;
   if (input.isShared !== undefined) changes.isShared = input.isShared;
   if (input.protocols !== undefined) changes.protocols = input.protocols;
+  if (input.protocol !== undefined) changes.protocol = input.protocol;
   if (input.route_endpoint !== undefined)
     changes.routeEndpoint = await assertUpstreamAllowed(
       input.route_endpoint,
@@ -62,7 +64,25 @@ export async function changesFrom(
     changes.upstreamHeadersEnc = sealHeaders(app.config.secret, mergeHeaders(stored, config.headers));
   }
   await routingChanges(app, input, changes, current);
+  assertMcpPrice(changes, current);
   return changes;
+}
+
+/**
+ * An MCP endpoint is priced per tool call (contract 6d): a tool call has no tokens to count, so a
+ * token price on one would never be charged. Refused rather than stored unseen.
+ */
+function assertMcpPrice(changes: TEndpointChanges, current?: TEndpointRow) {
+  const protocol = changes.protocol ?? current?.protocol ?? 'openai';
+  if (protocol !== 'mcp') return;
+  const input = changes.pricePer1mInput !== undefined ? changes.pricePer1mInput : current?.pricePer1mInput;
+  const output =
+    changes.pricePer1mOutput !== undefined ? changes.pricePer1mOutput : current?.pricePer1mOutput;
+  if ((input ?? 0) > 0 || (output ?? 0) > 0)
+    throw new AppError('validation', {
+      inputError: 'config.price',
+      messageKey: PROTOCOL_MESSAGES.mcpTokenPrice,
+    });
 }
 
 /**

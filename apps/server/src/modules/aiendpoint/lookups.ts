@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNull, or } from 'drizzle-orm';
-import type { TSharedAiEndpoint } from '@air/shared/schemas/aiendpoint';
+import type { TApiProtocol, TSharedAiEndpoint } from '@air/shared/schemas/aiendpoint';
 import type { TPrice } from '@air/shared/schemas/price';
 import type { TDb } from '../../db/client';
 import { aiEndpoints } from '../../db/schema/ai-endpoints';
@@ -34,6 +34,7 @@ export async function endpointByRouteName(db: TDb, routeName: string): Promise<T
 export async function callableModels(
   db: TDb,
   accountId: string,
+  protocol: TApiProtocol = 'openai',
 ): Promise<{ id: string; created: Date; ownedBy: string; price: TPrice | null }[]> {
   const account = accountNames(db);
   const rows = await db
@@ -51,6 +52,8 @@ export async function callableModels(
     .where(
       and(
         eq(aiEndpoints.isActive, true),
+        // MCP servers are no models: listed and fallen back to only among themselves.
+        eq(aiEndpoints.protocol, protocol),
         or(
           eq(aiEndpoints.accountId, accountId),
           // Another account's endpoint as the marketplace lists it: shared, public, account open.

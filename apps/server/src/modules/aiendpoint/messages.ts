@@ -13,6 +13,8 @@ registerMessages({
     'validation.fallback_self': 'A route cannot fall back to itself',
     'validation.fallback_duplicate': 'Each fallback route may be listed once',
     'validation.fallback_unknown': 'No route you may call is named {name}',
+    'validation.mcp_token_price':
+      'An MCP endpoint is priced per tool call: its prices per million tokens must be 0',
     'registry.route_name_taken': 'This route name is already taken',
     'registry.created': 'Endpoint created',
     'registry.updated': 'Endpoint saved',
@@ -30,6 +32,8 @@ registerMessages({
     'validation.fallback_self': 'Una ruta no puede usarse a sí misma como alternativa',
     'validation.fallback_duplicate': 'Cada ruta alternativa solo puede aparecer una vez',
     'validation.fallback_unknown': 'No hay ninguna ruta que puedas llamar con el nombre {name}',
+    'validation.mcp_token_price':
+      'Un endpoint MCP se cobra por llamada a herramienta: sus precios por millón de tokens deben ser 0',
     'registry.route_name_taken': 'Este nombre de ruta ya está en uso',
     'registry.created': 'Endpoint creado',
     'registry.updated': 'Endpoint guardado',

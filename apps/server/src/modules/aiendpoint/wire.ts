@@ -38,6 +38,7 @@ export function toSharedWire(row: TEndpointRow, accountName: string): TSharedAiE
     isActive: row.isActive,
     isPrivate: row.isPrivate,
     isShared: row.isShared,
+    protocol: row.protocol,
     account_orgDisplayName: accountName,
     config: { description: row.description },
   };

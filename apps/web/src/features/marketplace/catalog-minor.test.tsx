@@ -14,6 +14,7 @@ const acme: TMarketplaceItem = {
   route_name: 'acme/chat',
   name: 'Acme Chat',
   route_type: 'model',
+  protocol: 'openai' as const,
   provider: { name: 'Acme Labs', slug: 'acme' },
   description: '',
   price: null,

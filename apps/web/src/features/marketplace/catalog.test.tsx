@@ -11,6 +11,7 @@ function item(patch: Partial<TMarketplaceItem> = {}): TMarketplaceItem {
     route_name: 'acme/chat',
     name: 'Acme Chat',
     route_type: 'model',
+    protocol: 'openai' as const,
     provider: { name: 'Acme Labs', slug: 'acme' },
     description: 'Answers questions about tides',
     price: { per_call: 50_000, per_1m_input_tokens: 1_500_000, per_1m_output_tokens: 0 },
