@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ACTIVITY_TYPES, type TActivityEntry } from '@air/shared/schemas/activity';
 import { formatDateTime } from '@/lib/format-date';
-import { Button } from '@/components/ui/button';
+import { CursorPagination, useCursorPages } from '@/components/table/cursor-pagination';
 import { useErrorHandler } from '@/lib/error-handler';
 import { ACCOUNT_USERS_QUERY, activityQuery, fetchAccountUsers } from './users-api';
 import { LoadingStatus } from '@/components/ui/loading-status';
@@ -19,13 +19,12 @@ export function ActivityLog() {
   const typeId = useId();
   const [member, setMember] = useState('');
   const [type, setType] = useState('');
-  // Cursor pages (decision 051): the cursor each page was asked with, the first page's none.
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const page = cursors.length;
+  // Cursor pages (decision 051).
+  const pages = useCursorPages();
   const members = useQuery({ queryKey: ACCOUNT_USERS_QUERY, queryFn: fetchAccountUsers });
   // The previous page stays while the next loads, so the member list does not empty meanwhile.
   const log = useQuery({
-    ...activityQuery({ member, type, cursor: cursors.at(-1) }),
+    ...activityQuery({ member, type, cursor: pages.cursor }),
     placeholderData: keepPreviousData,
   });
   // Current members, then anyone else the log names (removed since): all stay filterable.
@@ -50,7 +49,6 @@ export function ActivityLog() {
       from: entry.data.from ? t(`role.${entry.data.from}`) : '',
       to: entry.data.to ? t(`role.${entry.data.to}`) : '',
     });
-  const next = log.data?.next_cursor ?? null;
 
   return (
     <div className="space-y-4">
@@ -65,7 +63,7 @@ export function ActivityLog() {
             value={member}
             onChange={(e) => {
               setMember(e.target.value);
-              setCursors([undefined]);
+              pages.reset();
             }}
           >
             <option value="">{t('activity.allMembers')}</option>
@@ -86,7 +84,7 @@ export function ActivityLog() {
             value={type}
             onChange={(e) => {
               setType(e.target.value);
-              setCursors([undefined]);
+              pages.reset();
             }}
           >
             <option value="">{t('activity.allTypes')}</option>
@@ -126,27 +124,7 @@ export function ActivityLog() {
           {t('activity.empty')}
         </p>
       )}
-      {(page > 1 || next) && (
-        <div className="flex items-center justify-end gap-2">
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={page <= 1}
-            onClick={() => setCursors(cursors.slice(0, -1))}
-          >
-            {t('activity.previous')}
-          </Button>
-          <span className="text-sm text-muted-foreground">{t('activity.page', { page })}</span>
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={!next}
-            onClick={() => next && setCursors([...cursors, next])}
-          >
-            {t('activity.next')}
-          </Button>
-        </div>
-      )}
+      <CursorPagination pages={pages} nextCursor={log.data?.next_cursor} />
     </div>
   );
 }

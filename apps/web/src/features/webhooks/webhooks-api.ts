@@ -7,11 +7,15 @@ export const webhooksQuery = {
   queryFn: async () => (await call('GET /api/webhook')).data,
 };
 
-/** One webhook's delivery log, newest first. */
-export function deliveriesQuery(id: string) {
+/** Every page of one webhook's delivery log (what a new delivery invalidates). */
+export const deliveriesKey = (id: string) => ['GET /api/webhook/:id/deliveries', id] as const;
+
+/** A page of one webhook's delivery log, newest first: the first (no cursor) or the one `cursor` starts. */
+export function deliveriesQuery(id: string, cursor?: string) {
   return {
-    queryKey: ['GET /api/webhook/:id/deliveries', id] as const,
-    queryFn: async () => (await call('GET /api/webhook/:id/deliveries', { params: { id } })).data,
+    queryKey: [...deliveriesKey(id), { cursor }] as const,
+    queryFn: async ({ signal }: { signal?: AbortSignal }) =>
+      (await call('GET /api/webhook/:id/deliveries', { params: { id }, query: { cursor }, signal })).data,
   };
 }
 

@@ -21,9 +21,13 @@ export interface TRecordedCall {
   headers: Record<string, string>;
 }
 
-/** Answers by call name (`@air/shared/api`), typed from the server's schemas. */
+/**
+ * Answers by call name (`@air/shared/api`), typed from the server's schemas; a function gets the
+ * body, and the URL for what it carries besides (a page's `?cursor=`).
+ */
 export type TMockHandlers = {
-  [K in TConsoleCall]?: TReply<K> | ((body: TBodyOf<K>) => TReply<K> | Promise<TReply<K>>);
+  [K in TConsoleCall]?:
+    TReply<K> | ((body: TBodyOf<K>, request: { url: URL }) => TReply<K> | Promise<TReply<K>>);
 };
 
 /**
@@ -36,7 +40,12 @@ export function mockApi(handlers: TMockHandlers): TRecordedCall[] {
       name,
       (call: TSeenCall) =>
         typeof handler === 'function'
-          ? (handler as (body: unknown) => TReply<TConsoleCall> | Promise<TReply<TConsoleCall>>)(call.body)
+          ? (
+              handler as (
+                body: unknown,
+                request: { url: URL },
+              ) => TReply<TConsoleCall> | Promise<TReply<TConsoleCall>>
+            )(call.body, { url: call.url })
           : handler,
     ]),
   );

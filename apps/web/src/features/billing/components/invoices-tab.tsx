@@ -1,7 +1,12 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { FileText } from 'lucide-react';
-import type { TInvoice } from '@air/shared/schemas/billing';
+import type { TInvoice, TInvoiceList } from '@air/shared/schemas/billing';
+import { CursorPagination, useCursorPages } from '@/components/table/cursor-pagination';
 import { Badge, type TBadgeVariant } from '@/components/ui/badge';
+import { call } from '@/lib/api';
+import { useErrorHandler } from '@/lib/error-handler';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatDateTime } from '@/lib/format-date';
 import { formatMoney } from '../lib/money';
@@ -31,13 +36,30 @@ function PdfLink({ invoice }: { invoice: TInvoice }) {
 
 /**
  * The Invoices tab: number, date, status, total and the PDF, which opens in a new tab. A table on
- * wide screens; on a phone each invoice is a compact card, so no column hides off screen.
+ * wide screens; on a phone each invoice is a compact card, so no column hides off screen. Paged by
+ * cursor (decision 051): the billing page's first page (the newest 50), then Previous and Next.
  */
-export function InvoicesTab({ invoices }: { invoices: TInvoice[] }) {
+export function InvoicesTab({ firstPage }: { firstPage: TInvoiceList }) {
   const { t, i18n } = useTranslation('billing');
+  const handleError = useErrorHandler();
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
+  // Under the call's name, so a write that invalidates the invoices refreshes every page.
+  const later = useQuery({
+    queryKey: ['GET /api/account/invoice', { cursor }] as const,
+    queryFn: async ({ signal }) =>
+      (await call('GET /api/account/invoice', { query: { cursor }, signal })).data,
+    enabled: cursor !== undefined,
+    placeholderData: keepPreviousData,
+  });
+  useEffect(() => {
+    if (later.error) handleError(later.error);
+  }, [later.error, handleError]);
+  const shown = cursor === undefined ? firstPage : (later.data ?? firstPage);
+  const invoices = shown.items;
   if (invoices.length === 0) return <p className="text-sm text-muted-foreground">{t('invoices.empty')}</p>;
   return (
-    <>
+    <div className="grid gap-4">
       <ul className="grid gap-3 sm:hidden" aria-label={t('tabs.invoices')}>
         {invoices.map((invoice) => (
           <li
@@ -95,6 +117,7 @@ export function InvoicesTab({ invoices }: { invoices: TInvoice[] }) {
           </TableBody>
         </Table>
       </div>
-    </>
+      <CursorPagination pages={pages} nextCursor={shown.next_cursor} label={t('invoices.pages')} />
+    </div>
   );
 }

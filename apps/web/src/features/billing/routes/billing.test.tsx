@@ -106,6 +106,45 @@ describe('/account/billing', () => {
     expect((await screen.findAllByText(invoice.number)).length).toBeGreaterThan(0);
   });
 
+  it('pages the invoices past the first page with Next and Previous, from the keyboard', async () => {
+    signInAs({ plan: 'team' });
+    // The server's first page (50 by default; 3 here) says where the next starts.
+    const newest = Array.from({ length: 3 }, (_, i) => ({
+      ...invoice,
+      id: `0b7c1f52-3f0e-4e53-9f7e-0c7a1b2c${String(i).padStart(4, '0')}`,
+      number: `AIR-2026-${String(100 - i).padStart(4, '0')}`,
+    }));
+    const oldest = { ...invoice, number: 'AIR-2022-0001' };
+    const calls = billingApi({
+      'GET /api/account/invoice': (_body, { url }) =>
+        url.searchParams.get('cursor') === 'after-50'
+          ? { body: { data: { items: [oldest], next_cursor: null } } }
+          : { body: { data: { items: newest, next_cursor: 'after-50' } } },
+    });
+    const { user } = open();
+    await user.click(await screen.findByRole('tab', { name: 'Invoices' }));
+    const pager = await screen.findByRole('navigation', { name: 'Invoice pages' });
+    expect(within(pager).getByText('Page 1')).toBeInTheDocument();
+    expect(within(pager).getByRole('button', { name: 'Previous' })).toBeDisabled();
+    const next = within(pager).getByRole('button', { name: 'Next' });
+    next.focus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('Page 2')).toBeInTheDocument();
+    expect(screen.getAllByText('AIR-2022-0001').length).toBeGreaterThan(0);
+    expect(screen.queryByText('AIR-2026-0100')).toBeNull();
+    expect(calls.some((c) => c.path === '/api/account/invoice' && c.search === '?cursor=after-50')).toBe(
+      true,
+    );
+    // The last page: Next is off, and the focus it had went to Previous, which Space presses.
+    expect(next).toBeDisabled();
+    const previous = within(pager).getByRole('button', { name: 'Previous' });
+    expect(previous).toHaveFocus();
+    await user.keyboard(' ');
+    expect(await screen.findByText('Page 1')).toBeInTheDocument();
+    expect(screen.getAllByText('AIR-2026-0100').length).toBeGreaterThan(0);
+    expect(next).toHaveFocus();
+  });
+
   it.each([
     ['requires_payment_method', 'Payment failed', /Update your card/],
     ['requires_action', 'Authorization needed', /Authorize it with your bank/],

@@ -37,9 +37,9 @@ export default function BillingPage() {
   const sub = subscription.data ?? null;
   const active = plans.data?.active ?? sub?.plan ?? null;
   const paid = Boolean(active && active !== FREE_PLAN);
-  // The newest page of invoices (50: four years of monthly ones), newest first.
-  const invoiceRows = invoices.data?.items ?? [];
-  const hasInvoices = paid || invoiceRows.length > 0;
+  // The newest page of invoices (50: four years of monthly ones), newest first; the tab pages on.
+  const firstInvoices = invoices.data ?? { items: [], next_cursor: null };
+  const hasInvoices = paid || firstInvoices.items.length > 0;
   const [tab, setTab] = useState('plan');
   // The banner's "Update card" opens the Card tab and puts the focus on the new card's first input.
   const cardTab = useRef<HTMLDivElement>(null);
@@ -101,7 +101,7 @@ export default function BillingPage() {
             </TabsContent>
             {hasInvoices && (
               <TabsContent value="invoices" className="mt-4">
-                <InvoicesTab invoices={invoiceRows} />
+                <InvoicesTab firstPage={firstInvoices} />
               </TabsContent>
             )}
           </Tabs>

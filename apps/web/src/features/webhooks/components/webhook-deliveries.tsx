@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { CursorPagination, useCursorPages } from '@/components/table/cursor-pagination';
 import { Badge } from '@/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { deliveriesQuery } from '../webhooks-api';
@@ -7,11 +8,19 @@ import { formatDateTime } from '@/lib/format-date';
 
 const STATUS_VARIANT = { delivered: 'green', pending: 'orange', failed: 'red' } as const;
 
-/** One webhook's delivery log: event, state, tries and the receiver's last answer. */
+/**
+ * One webhook's delivery log: event, state, tries and the receiver's last answer. Paged by cursor
+ * (decision 051, 50 deliveries a page) with Previous and Next; the page shown is asked again every
+ * 5 s, so a retry's progress shows on whichever page it is.
+ */
 export function WebhookDeliveries({ id }: { id: string }) {
   const { t, i18n } = useTranslation('webhooks');
-  const query = useQuery({ ...deliveriesQuery(id), refetchInterval: 5_000 });
-  // The newest page of the log (50 deliveries), asked again every 5 s.
+  const pages = useCursorPages();
+  const query = useQuery({
+    ...deliveriesQuery(id, pages.cursor),
+    refetchInterval: 5_000,
+    placeholderData: keepPreviousData,
+  });
   const rows = query.data?.items ?? [];
   const when = (iso: string | null) => formatDateTime(iso, i18n.language);
   if (query.isPending) return <p className="text-sm text-muted-foreground">{t('common:loading')}</p>;
@@ -49,6 +58,7 @@ export function WebhookDeliveries({ id }: { id: string }) {
           ))}
         </TableBody>
       </Table>
+      <CursorPagination pages={pages} nextCursor={query.data?.next_cursor} label={t('deliveries.pages')} />
     </div>
   );
 }

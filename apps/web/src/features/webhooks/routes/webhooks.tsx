@@ -9,7 +9,7 @@ import { toast } from '@/components/ui/use-toast';
 import { useErrorHandler } from '@/lib/error-handler';
 import { WebhookCreate } from '../components/webhook-create';
 import { WebhookDeliveries } from '../components/webhook-deliveries';
-import { deleteWebhook, deliveriesQuery, sendTestEvent, updateWebhook, webhooksQuery } from '../webhooks-api';
+import { deleteWebhook, deliveriesKey, sendTestEvent, updateWebhook, webhooksQuery } from '../webhooks-api';
 
 /**
  * /account/webhooks (admin, contract 6e): the account's outbound webhooks, a form to add one (its
@@ -29,7 +29,7 @@ export default function WebhooksPage() {
     onSuccess: async (answer, id) => {
       toast({ variant: 'success', title: answer.message ?? t('test.queued') });
       setOpen(id);
-      await queryClient.invalidateQueries({ queryKey: deliveriesQuery(id).queryKey });
+      await queryClient.invalidateQueries({ queryKey: deliveriesKey(id) });
     },
     onError: handleError,
   });
