@@ -91,8 +91,8 @@ describe('endpoint routing settings (contract 6a)', () => {
       route_endpoint: 'http://127.0.0.1:9/d',
     });
     expect(moved.json().data.config.upstreams).toEqual([
-      { url: 'http://127.0.0.1:9/d', weight: 3 },
-      { url: 'http://127.0.0.1:9/c', weight: 1 },
+      { url: 'http://127.0.0.1:9/d', weight: 3, format: 'openai' },
+      { url: 'http://127.0.0.1:9/c', weight: 1, format: 'openai' },
     ]);
     // null puts a part back to its default; cache 0 turns it off.
     const reset = await call('PATCH', `/api/aiendpoint/${id}`, owner.token, {

@@ -203,7 +203,7 @@ export class CallTrace {
     this.attempt = span;
     this.host = target.host;
     this.provider = upstream.provider;
-    const headers = { ...route.headers };
+    const headers = { ...target.headers };
     this.tracing.propagator.inject(trace.setSpan(ROOT_CONTEXT, span), headers, defaultTextMapSetter);
     return headers;
   }

@@ -4,11 +4,12 @@ import { decryptSecret } from '../lib/crypto';
 import { entitlementsFor } from '../modules/billing/service';
 import { endpointByRouteName, priceOf } from '../modules/aiendpoint/service';
 import type { TPrice } from '@air/shared/schemas/price';
-import { ROUTING_LIMITS } from '@air/shared/schemas/aiendpoint';
+import { ROUTING_LIMITS, type TUpstreamFormat } from '@air/shared/schemas/aiendpoint';
 import { AppError } from '../lib/app-error';
 import { LookupCache } from '../lib/lookup-cache';
 import { isPrivateAddress } from '../lib/upstream-address';
 import { circuitKeyOf } from './circuit-health';
+import { headersForFormat } from './formats';
 import { servedProtocols, type TProtocolName } from './protocols';
 
 /** One upstream of a route, ready to dispatch to. */
@@ -24,6 +25,10 @@ export interface TUpstreamTarget {
   weight: number;
   /** The URL names an IP literal in a private range (DNS checks never see literals). */
   literalPrivate: boolean;
+  /** The API it speaks (contract 6c): calls to another format are translated (formats/). */
+  format: TUpstreamFormat;
+  /** What is sent to it: the route's headers, as its format takes them (formats/index.ts). */
+  headers: Record<string, string>;
 }
 
 /** An endpoint's routing settings (contract 6a) with defaults filled in; null on a plain route. */
@@ -90,7 +95,12 @@ const MAX_ENTRIES = 100_000;
 /** Headers an endpoint's configuration may not set: they belong to the gateway or the transport. */
 const RESERVED_UPSTREAM_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
 
-function upstreamTarget(endpointId: string, raw: string, weight: number): TUpstreamTarget | null {
+function upstreamTarget(
+  endpointId: string,
+  raw: string,
+  weight: number,
+  format: TUpstreamFormat,
+): TUpstreamTarget | null {
   let url: URL;
   try {
     url = new URL(raw);
@@ -106,6 +116,8 @@ function upstreamTarget(endpointId: string, raw: string, weight: number): TUpstr
     path: (url.pathname || '/') + url.search,
     weight,
     literalPrivate: isIP(host) !== 0 && isPrivateAddress(host),
+    format,
+    headers: {},
   };
 }
 
@@ -156,7 +168,7 @@ export function createDirectory(app: FastifyInstance) {
       : [{ url: row.routeEndpoint, weight: ROUTING_LIMITS.weight.default }];
     const upstreams: TUpstreamTarget[] = [];
     for (const upstream of configured) {
-      const target = upstreamTarget(row.id, upstream.url, upstream.weight);
+      const target = upstreamTarget(row.id, upstream.url, upstream.weight, upstream.format ?? 'openai');
       if (!target) {
         app.log.warn({ routeName }, 'gateway: endpoint has an invalid URL');
         return null;
@@ -171,6 +183,8 @@ export function createDirectory(app: FastifyInstance) {
       app.log.error({ err: error, routeName }, "gateway: cannot open the endpoint's upstream headers");
       return null;
     }
+    const formats = new Set(upstreams.map((upstream) => upstream.format));
+    for (const upstream of upstreams) upstream.headers = headersForFormat(headers, upstream.format, formats);
     const first = upstreams[0]!;
     const routing = row.routing;
     const routed =
@@ -195,11 +209,14 @@ export function createDirectory(app: FastifyInstance) {
       timeoutMs: row.upstreamTimeoutMs ?? config.gatewayTimeoutMs,
       literalPrivate: first.literalPrivate,
       upstreams,
+      // Another format's upstream is translated for chat calls only: a route with one serves chat alone.
       protocols: new Set(
         row.protocol === 'mcp'
           ? []
           : servedProtocols(first.path).filter(
-              (name) => row.protocols === null || row.protocols.includes(name),
+              (name) =>
+                (row.protocols === null || row.protocols.includes(name)) &&
+                (name === 'chat' || (formats.size === 1 && formats.has('openai'))),
             ),
       ),
       mcp: row.protocol === 'mcp',

@@ -132,6 +132,11 @@ export const GATEWAY_ERRORS = {
     type: 'invalid_request_error',
     message: 'This route does not serve this endpoint.',
   },
+  unsupported_parameter: {
+    status: 400,
+    type: 'invalid_request_error',
+    message: "A field of this request is not translated to this route's upstream format.",
+  },
   unknown_path: { status: 404, type: 'invalid_request_error', message: 'Unknown API path.' },
   method_not_allowed: {
     status: 405,
@@ -176,6 +181,11 @@ export function unsupportedEndpointBody(path: string, served: readonly string[])
     'unsupported_endpoint',
     `This route does not serve ${path}; it serves: ${served.join(', ')}.`,
   );
+}
+
+/** A chat request an upstream of another format cannot carry (formats/): the message names the field. */
+export function unsupportedParameterBody(message: string): Buffer {
+  return errorBody('unsupported_parameter', message);
 }
 
 /** An unknown path or method under /api/v1 (contract 6): OpenAI's shape, naming what there is. */

@@ -9,7 +9,8 @@ import { goneResult, ownResult, parseObject } from './call-outcome';
 import { setCallTokens } from './call-tokens';
 import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED } from './counter-types';
 import type { TPlanLimits, TRouteEntry } from './directory';
-import { keyQuotaBody, writeGatewayError } from './errors';
+import { keyQuotaBody, unsupportedParameterBody, writeGatewayError } from './errors';
+import { attemptFor } from './formats';
 import type { TProtocol } from './protocols';
 import { RoutedCall } from './routed-call';
 import type { TSpendTicket } from './spend';
@@ -224,7 +225,7 @@ export class GatewayCall {
   }
 
   /** Sends the admitted call: routed (retries, fallbacks, cache) or to its one upstream. */
-  forward(upstreamPath: string): void {
+  forward(): void {
     const { ctx, route, res } = this;
     const callId = this.begin();
     if (route.routing !== null) {
@@ -237,8 +238,23 @@ export class GatewayCall {
       return routed.start();
     }
     const onDone = (result: TCallResult) => this.meter(route, result, 1, false, callId);
+    const target = route.upstreams[0]!;
+    // The call in the upstream's format (formats/): a field it cannot carry is the caller's 400.
+    const attempt = attemptFor(target, this.body, this.protocol);
+    if ('refused' in attempt) {
+      const body = unsupportedParameterBody(attempt.refused);
+      const status = writeGatewayError(
+        res,
+        'unsupported_parameter',
+        this.requestId,
+        undefined,
+        route.airHeaders,
+        body,
+      );
+      return this.meter(route, ownResult(status, 'unsupported_parameter'), 0, false, callId);
+    }
     const trace = this.trace;
-    const headers = trace === null ? route.headers : trace.startAttempt(route, route.upstreams[0]!, 1);
+    const headers = trace === null ? target.headers : trace.startAttempt(route, target, 1);
     if (route.literalPrivate && !ctx.allowPrivate) {
       // Same answer as a refused DNS result: the caller learns nothing about the network.
       ctx.log.warn({ routeName: route.routeName }, 'gateway: upstream is a private address');
@@ -253,9 +269,9 @@ export class GatewayCall {
     }
     const forward = {
       origin: route.origin,
-      path: upstreamPath,
+      path: attempt.path,
       headers,
-      body: this.body,
+      body: attempt.body,
       timeoutMs: route.timeoutMs,
       requestId: this.requestId,
       stream: this.stream,
@@ -264,6 +280,7 @@ export class GatewayCall {
       airHeaders: route.airHeaders,
       retry: null,
       cache: false,
+      translator: attempt.translator,
     };
     ProxyCall.start(ctx.routing.agent, res, forward, onDone);
   }

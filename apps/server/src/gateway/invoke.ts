@@ -125,7 +125,7 @@ export function createCallHandler(ctx: TCallContext, protocol: TProtocol): TInvo
       ...read,
       trace,
     });
-    if (await call.admit()) call.forward(path);
+    if (await call.admit()) call.forward();
   }
 
   return async function invoke(request, res) {

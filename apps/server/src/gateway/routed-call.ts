@@ -6,10 +6,11 @@ import { applyEdits, objectStart, setMember } from './body-edit';
 import { goneResult, mayCall, ownResult, parseObject } from './call-outcome';
 import { CLOSED, PROBE, type Circuits, type TFailureSource, type TUpstreamHealth } from './circuit';
 import type { TDirectory, TRouteEntry, TUpstreamTarget } from './directory';
-import { writeGatewayError } from './errors';
+import { unsupportedParameterBody, writeGatewayError } from './errors';
+import { attemptFor } from './formats';
 import { tokensFrom } from './stream-usage';
 import { isRetryableStatus, ProxyCall, type TCallResult, type TStreamTap } from './upstream';
-import { upstreamPath, type TProtocol } from './protocols';
+import type { TProtocol } from './protocols';
 import type { CallTrace } from './call-trace';
 
 /** What every routed call shares (built once by the invoke handler). */
@@ -202,6 +203,21 @@ export class RoutedCall {
 
   private dispatch(target: TUpstreamTarget): void {
     const route = this.route;
+    // The call in the upstream's format (formats/): a field it cannot carry is the caller's 400.
+    const attempt = attemptFor(target, this.body, this.call.protocol);
+    if ('refused' in attempt) {
+      const airHeaders = ['x-air-route', route.routeName, 'x-air-attempts', String(this.attempts)];
+      const body = unsupportedParameterBody(attempt.refused);
+      const status = writeGatewayError(
+        this.res,
+        'unsupported_parameter',
+        this.requestId,
+        undefined,
+        airHeaders,
+        body,
+      );
+      return this.done(ownResult(status, 'unsupported_parameter'));
+    }
     this.attempts++;
     this.tried.push(target);
     if (route.routing !== null) {
@@ -220,7 +236,7 @@ export class RoutedCall {
             ...(this.cacheKey !== null ? ['x-air-cache', 'miss'] : []),
           ];
     const trace = this.call.trace;
-    const headers = trace === null ? route.headers : trace.startAttempt(route, target, this.attempts);
+    const headers = trace === null ? target.headers : trace.startAttempt(route, target, this.attempts);
     if (target.literalPrivate && !this.ctx.allowPrivate) {
       // Same answer as a refused DNS result: the caller learns nothing about the network.
       const retried = this.willRetry();
@@ -238,10 +254,9 @@ export class RoutedCall {
       this.res,
       {
         origin: target.origin,
-        // A sibling of a registered `/chat/completions` URL (protocols.ts).
-        path: upstreamPath(target.path, this.call.protocol) ?? target.path,
+        path: attempt.path,
         headers,
-        body: this.body,
+        body: attempt.body,
         timeoutMs: route.timeoutMs,
         requestId: this.requestId,
         stream: this.call.stream,
@@ -250,6 +265,7 @@ export class RoutedCall {
         airHeaders,
         retry: this.willRetry,
         cache: this.cacheKey !== null && route === this.primary,
+        translator: attempt.translator,
       },
       this.attemptDone,
     );

@@ -5,6 +5,7 @@ import { writeGatewayError, type TGatewayErrorCode } from './errors';
 import { StreamUsageTap } from './stream-usage';
 import { isForwardedHeader, retryAfterMs } from './upstream-headers';
 import type { TStreamReading } from './protocols';
+import type { TAnswerTranslator } from './formats/types';
 import { READ_ON_BYTES, READ_ON_MS, readingOnOf, type TReadingOn } from './read-on';
 
 /**
@@ -44,7 +45,10 @@ const CONNECT_CODES = new Set([
 
 /** Upstream answers worth another try (contract 6a): rate limited or failing. Anything else passes through. */
 export function isRetryableStatus(status: number): boolean {
-  return status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
+  // 529: Anthropic's "overloaded".
+  return (
+    status === 429 || status === 500 || status === 502 || status === 503 || status === 504 || status === 529
+  );
 }
 
 /** Bytes of a JSON answer kept to read `usage` from; past this only the tail is kept. */
@@ -74,6 +78,9 @@ export interface TCallResult {
   /** The call failed before its body was sent (refused, reset, DNS, connect timeout): its body cannot be the cause. */
   bodyIndependent?: boolean;
 }
+
+/** A translated answer is held whole to translate it: past this (far above any chat answer) it is cut. */
+const TRANSLATED_ANSWER_LIMIT = 33_554_432;
 
 /** Bytes of a discarded (retried) answer kept to pass through if nothing else answers. */
 const FAILED_ANSWER_LIMIT = 65_536;
@@ -107,6 +114,8 @@ export interface TForward {
   retry: (() => boolean) | null;
   /** Keep a whole 200 JSON answer (up to MAX_CACHED_ANSWER) for the answer cache. */
   cache: boolean;
+  /** An upstream of another format (formats/): its answer is translated to the caller's; null for none. */
+  translator?: TAnswerTranslator | null;
 }
 
 /**
@@ -134,6 +143,11 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
   private cacheHeaders: string[] | null = null;
   private bodySent = false;
   private bodyIndependent = false;
+  /** A translated answer that is not a 2xx stream: held whole, translated at its end. */
+  private whole: Buffer[] | null = null;
+  private wholeBytes = 0;
+  /** A translated answer's headers, written when its body is (held whole) or at once (a stream). */
+  private translatedHead: string[] | null = null;
   /** The agent sending the call; its calls reading on (read-on.ts) once the caller left. */
   private agent: Agent | null = null;
   private reading: TReadingOn | null = null;
@@ -235,10 +249,12 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
         if (isForwardedHeader(lower) && lower !== 'content-length')
           kept.push(rawHeaders[i]!.toString('latin1'), rawHeaders[i + 1]!.toString('latin1'));
       }
-      this.failedHeaders = kept;
+      // A translated answer's error is rewritten in the caller's shape: its type is JSON.
+      this.failedHeaders = this.forward.translator ? ['content-type', 'application/json'] : kept;
       this.failedChunks = [];
       return true;
     }
+    if (this.forward.translator) return this.translatedHeaders(statusCode, rawHeaders);
     const headers: string[] = [];
     let json = false;
     let eventStream = false;
@@ -266,7 +282,64 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
     return true;
   }
 
+  /**
+   * The headers of a translated answer: a 2xx event stream goes out as one (translated event by
+   * event), anything else is held whole and translated at its end (so its length is not known yet).
+   */
+  private translatedHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    const headers: string[] = [];
+    let eventStream = false;
+    for (let i = 0; i < rawHeaders.length; i += 2) {
+      const lower = rawHeaders[i]!.toString('latin1').toLowerCase();
+      if (lower === 'content-type')
+        eventStream = rawHeaders[i + 1]!.toString('latin1').includes('event-stream');
+      else if (lower === 'retry-after' || lower.startsWith('x-ratelimit-'))
+        headers.push(lower, rawHeaders[i + 1]!.toString('latin1'));
+    }
+    eventStream &&= statusCode < 300;
+    this.streamed = eventStream;
+    if (eventStream) {
+      headers.push('content-type', 'text/event-stream; charset=utf-8', 'cache-control', 'no-cache');
+      if (this.forward.stream)
+        this.tap = new StreamUsageTap(this.forward.stream.stripUsage, this.forward.stream.reading);
+    } else {
+      this.whole = [];
+      headers.push('content-type', 'application/json');
+    }
+    this.translatedHead = headers;
+    if (!eventStream) return true;
+    this.writeHead(statusCode, headers);
+    return true;
+  }
+
+  private writeHead(statusCode: number, headers: string[]): void {
+    if (this.forward.cache && statusCode === 200 && !this.streamed) this.cacheHeaders = headers.slice();
+    headers.push('x-request-id', this.requestId, 'x-content-type-options', 'nosniff');
+    const air = this.forward.airHeaders;
+    for (let i = 0; i < air.length; i++) headers.push(air[i]!);
+    this.forward.beforeAnswer(this.forward.callId);
+    if (!this.clientGone) this.res.writeHead(statusCode, headers);
+  }
+
   onData(chunk: Buffer): boolean {
+    if (this.whole !== null) {
+      this.wholeBytes += chunk.length;
+      if (this.wholeBytes > TRANSLATED_ANSWER_LIMIT) {
+        this.abort();
+        return false;
+      }
+      this.whole.push(chunk);
+      return true;
+    }
+    if (this.streamed && this.forward.translator) {
+      const bytes = chunk.length;
+      chunk = this.forward.translator.stream(chunk);
+      if (this.clientGone && this.tap) {
+        this.tap.push(chunk);
+        return this.readOnChunk(bytes);
+      }
+      if (chunk.length === 0) return true;
+    }
     if (this.discard) {
       const kept = this.failedChunks;
       if (kept) {
@@ -300,6 +373,12 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
 
   onComplete(): void {
     if (this.discard) return this.finish(this.status, null, null, true);
+    if (this.whole !== null) return this.completeWhole();
+    if (this.streamed && this.forward.translator) {
+      let last = this.forward.translator.streamEnd();
+      if (this.tap) last = this.tap.push(last);
+      if (!this.clientGone && last.length > 0) this.res.write(last);
+    }
     const rest = this.tap?.end();
     if (!this.clientGone) {
       if (rest && rest.length > 0) this.res.write(rest);
@@ -311,6 +390,22 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
       null,
       chunks === null ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
     );
+  }
+
+  /** A translated answer held whole: written in the caller's shape, its usage read from that. */
+  private completeWhole(): void {
+    const raw = this.whole!;
+    this.whole = null;
+    const answer = this.forward.translator!.whole(
+      this.status,
+      raw.length === 1 ? raw[0]! : Buffer.concat(raw),
+    );
+    const headers = this.translatedHead!;
+    headers.push('content-length', String(answer.body.length));
+    if (answer.status !== this.status) this.cacheHeaders = null;
+    this.writeHead(answer.status, headers);
+    if (!this.clientGone) this.res.end(answer.body);
+    this.finish(answer.status, null, answer.status < 300 ? answer.body : null);
   }
 
   onError(error: Error): void {
@@ -362,7 +457,13 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
       bodyIndependent: this.bodyIndependent,
       failedAnswer:
         this.discard && this.failedHeaders && this.failedChunks
-          ? { status: this.status, headers: this.failedHeaders, body: Buffer.concat(this.failedChunks) }
+          ? {
+              status: this.status,
+              headers: this.failedHeaders,
+              body: this.forward.translator
+                ? this.forward.translator.whole(this.status, Buffer.concat(this.failedChunks)).body
+                : Buffer.concat(this.failedChunks),
+            }
           : null,
     });
   }

@@ -124,7 +124,7 @@ export function routingConfigFixture(
     upstream_model: null,
     timeout_ms: null,
     headers: {},
-    upstreams: [{ url, weight: 1 }],
+    upstreams: [{ url, weight: 1, format: 'openai' }],
     retry: { attempts: 0, backoff_ms: 250 },
     fallbacks: [],
     circuit: { failures: 5, cooldown_s: 30 },

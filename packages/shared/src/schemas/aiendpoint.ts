@@ -140,9 +140,20 @@ export const ROUTING_MESSAGES = {
 
 const int = (range: { min: number; max: number }) => z.number().int().min(range.min).max(range.max);
 
+/**
+ * The API an upstream speaks (contract 6c): `openai` (chat completions, the default), `anthropic`
+ * (Messages API) or `gemini` (generateContent). Calls are translated to it and its answers back;
+ * its auth header (`authorization`, `x-api-key` + `anthropic-version`, `x-goog-api-key`) is one of
+ * the endpoint's encrypted upstream headers.
+ */
+export const UPSTREAM_FORMATS = ['openai', 'anthropic', 'gemini'] as const;
+export const ZUpstreamFormat = z.enum(UPSTREAM_FORMATS);
+export type TUpstreamFormat = z.infer<typeof ZUpstreamFormat>;
+
 export const ZUpstream = z.strictObject({
   url: ZRouteEndpoint,
   weight: int(ROUTING_LIMITS.weight).default(ROUTING_LIMITS.weight.default),
+  format: ZUpstreamFormat.default('openai'),
 });
 export type TUpstream = z.infer<typeof ZUpstream>;
 
@@ -188,7 +199,10 @@ export const ZCacheTtl = int(ROUTING_LIMITS.cacheTtlS);
 
 /** What is stored in `ai_endpoints.routing` (each part absent when not set). */
 export const ZRoutingConfig = z.object({
-  upstreams: z.array(z.object({ url: z.string(), weight: z.number().int() })).optional(),
+  /** `format` is absent for `openai` (what every stored entry was before formats). */
+  upstreams: z
+    .array(z.object({ url: z.string(), weight: z.number().int(), format: ZUpstreamFormat.optional() }))
+    .optional(),
   retry: z.object({ attempts: z.number().int(), backoff_ms: z.number().int() }).optional(),
   fallbacks: z.array(z.string()).optional(),
   circuit: z.object({ failures: z.number().int(), cooldown_s: z.number().int() }).optional(),
@@ -302,8 +316,8 @@ export const ZAiEndpoint = ZSharedAiEndpoint.extend({
     headers: z.record(z.string(), z.string()),
     /** Null when free. */
     price: ZPrice.nullable(),
-    /** Always at least `[{ url: route_endpoint, weight: 1 }]`. */
-    upstreams: z.array(z.object({ url: z.string(), weight: z.number().int() })),
+    /** Always at least `[{ url: route_endpoint, weight: 1, format: 'openai' }]`. */
+    upstreams: z.array(z.object({ url: z.string(), weight: z.number().int(), format: ZUpstreamFormat })),
     /** The effective settings (defaults filled in). */
     retry: z.object({ attempts: z.number().int(), backoff_ms: z.number().int() }),
     fallbacks: z.array(z.string()),

@@ -118,7 +118,7 @@ async function routingChanges(
   }
   const routing: TRoutingConfig = { ...(stored ?? {}) };
   if (config.upstreams !== undefined) {
-    const upstreams: { url: string; weight: number }[] = [];
+    const upstreams: NonNullable<TRoutingConfig['upstreams']> = [];
     for (const [index, upstream] of config.upstreams.entries()) {
       const url = await assertUpstreamAllowed(
         upstream.url,
@@ -126,7 +126,12 @@ async function routingChanges(
         undefined,
         `config.upstreams.${index}.url`,
       );
-      upstreams.push({ url, weight: upstream.weight });
+      // `openai` is the default and is not stored (entries stored before formats have none).
+      upstreams.push(
+        upstream.format === 'openai'
+          ? { url, weight: upstream.weight }
+          : { url, weight: upstream.weight, format: upstream.format },
+      );
     }
     routing.upstreams = upstreams;
     changes.routeEndpoint = upstreams[0]!.url;

@@ -58,9 +58,13 @@ export function toOwnWire(row: TEndpointRow, accountName: string, secret: string
       timeout_ms: row.upstreamTimeoutMs,
       headers,
       price: priceOf(row),
-      upstreams: row.routing?.upstreams ?? [
-        { url: row.routeEndpoint, weight: ROUTING_LIMITS.weight.default },
-      ],
+      upstreams: (
+        row.routing?.upstreams ?? [{ url: row.routeEndpoint, weight: ROUTING_LIMITS.weight.default }]
+      ).map((upstream) => ({
+        url: upstream.url,
+        weight: upstream.weight,
+        format: upstream.format ?? 'openai',
+      })),
       retry: row.routing?.retry ?? {
         attempts: ROUTING_LIMITS.attempts.default,
         backoff_ms: ROUTING_LIMITS.backoffMs.default,

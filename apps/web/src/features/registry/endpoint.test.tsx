@@ -258,8 +258,8 @@ describe('endpoint detail', () => {
       ...own,
       config: routingConfigFixture('http://127.0.0.1:9/v1', {
         upstreams: [
-          { url: 'http://127.0.0.1:9/v1', weight: 3 },
-          { url: 'http://127.0.0.1:9/v2', weight: 1 },
+          { url: 'http://127.0.0.1:9/v1', weight: 3, format: 'openai' },
+          { url: 'http://127.0.0.1:9/v2', weight: 1, format: 'openai' },
         ],
         retry: { attempts: 2, backoff_ms: 250 },
         fallbacks: ['open/backup'],
@@ -340,8 +340,8 @@ describe('endpoint detail', () => {
     expect(calls.filter((c) => c.method === 'PATCH')[1]!.body).toEqual({
       config: {
         upstreams: [
-          { url: 'http://127.0.0.1:9/v1', weight: 3 },
-          { url: 'http://127.0.0.1:9/v2', weight: 1 },
+          { url: 'http://127.0.0.1:9/v1', weight: 3, format: 'openai' },
+          { url: 'http://127.0.0.1:9/v2', weight: 1, format: 'openai' },
         ],
         retry: { attempts: 2, backoff_ms: 250 },
         fallbacks: ['open/backup'],

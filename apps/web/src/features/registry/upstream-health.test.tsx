@@ -19,9 +19,9 @@ const own = endpointFixture({
   editable: true,
   config: routingConfigFixture('http://127.0.0.1:9/a', {
     upstreams: [
-      { url: 'http://127.0.0.1:9/a', weight: 1 },
-      { url: 'http://127.0.0.1:9/b', weight: 1 },
-      { url: 'http://127.0.0.1:9/c', weight: 1 },
+      { url: 'http://127.0.0.1:9/a', weight: 1, format: 'openai' },
+      { url: 'http://127.0.0.1:9/b', weight: 1, format: 'openai' },
+      { url: 'http://127.0.0.1:9/c', weight: 1, format: 'openai' },
     ],
   }),
 });

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Plus, Trash2, X } from 'lucide-react';
 import { get, useFieldArray } from 'react-hook-form';
-import { ROUTING_LIMITS } from '@air/shared/schemas/aiendpoint';
+import { ROUTING_LIMITS, UPSTREAM_FORMATS, type TUpstreamFormat } from '@air/shared/schemas/aiendpoint';
 import { errorText } from '@/components/form/error-text';
 import { FORM_ERROR } from '@/components/form/use-body-form';
 import type { TFieldError } from '@/components/form/use-form';
@@ -16,7 +16,7 @@ import type { TAiEndpoint } from '../endpoint-types';
 import { useEndpointConfigForm } from './use-endpoint-config-form';
 
 interface TRoutingValues {
-  upstreams: { url: string; weight: string }[];
+  upstreams: { url: string; weight: string; format: TUpstreamFormat }[];
   attempts: string;
   backoff_ms: string;
   fallbacks: string[];
@@ -34,7 +34,11 @@ function numberOf(text: string): number | string {
 /** The routing part of the PATCH config. */
 function routingBody(values: TRoutingValues) {
   return {
-    upstreams: values.upstreams.map((row) => ({ url: row.url.trim(), weight: numberOf(row.weight) })),
+    upstreams: values.upstreams.map((row) => ({
+      url: row.url.trim(),
+      weight: numberOf(row.weight),
+      format: row.format,
+    })),
     retry: { attempts: numberOf(values.attempts), backoff_ms: numberOf(values.backoff_ms) },
     fallbacks: values.fallbacks,
     circuit: { failures: numberOf(values.failures), cooldown_s: numberOf(values.cooldown_s) },
@@ -93,7 +97,11 @@ export function EndpointRouting({
   const { form, onSubmit, saving } = useEndpointConfigForm<TRoutingValues>({
     endpoint,
     defaultValues: {
-      upstreams: upstreams.map((u) => ({ url: u.url, weight: String(u.weight) })),
+      upstreams: upstreams.map((u) => ({
+        url: u.url,
+        weight: String(u.weight),
+        format: 'format' in u && u.format ? u.format : 'openai',
+      })),
       attempts: String(retry.attempts),
       backoff_ms: String(retry.backoff_ms),
       fallbacks: config.fallbacks ?? [],
@@ -200,7 +208,7 @@ export function EndpointRouting({
             <p className="text-xs text-muted-foreground">{t('routing.upstreamsHelp')}</p>
             {rows.fields.map((row, index) => (
               <div key={row.id} className="space-y-1">
-                <div className="grid grid-cols-[1fr_5rem_auto] gap-2">
+                <div className="grid grid-cols-[1fr_7rem_5rem_auto] gap-2">
                   <Input
                     aria-label={`${labels.url} ${index + 1}`}
                     placeholder="https://"
@@ -208,6 +216,17 @@ export function EndpointRouting({
                     aria-invalid={messageOf(`upstreams.${index}.url`) ? true : undefined}
                     {...form.register(`upstreams.${index}.url`)}
                   />
+                  <select
+                    className={selectClass}
+                    aria-label={`${t('routing.format')} ${index + 1}`}
+                    {...form.register(`upstreams.${index}.format`)}
+                  >
+                    {UPSTREAM_FORMATS.map((format) => (
+                      <option key={format} value={format}>
+                        {t(`routing.formats.${format}`)}
+                      </option>
+                    ))}
+                  </select>
                   <Input
                     aria-label={`${labels.weight} ${index + 1}`}
                     inputMode="numeric"
@@ -235,7 +254,7 @@ export function EndpointRouting({
               variant="outline"
               size="sm"
               disabled={rows.fields.length >= ROUTING_LIMITS.upstreams.max}
-              onClick={() => rows.append({ url: '', weight: '1' }, { shouldFocus: false })}
+              onClick={() => rows.append({ url: '', weight: '1', format: 'openai' }, { shouldFocus: false })}
             >
               <Plus aria-hidden="true" />
               {t('routing.addUpstream')}

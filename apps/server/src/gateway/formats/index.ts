@@ -1,0 +1,112 @@
+/**
+ * Provider formats (contract 6c): an upstream entry's `format` says which API it speaks. A chat
+ * call to an `anthropic` or `gemini` upstream is translated for that attempt (its body, path and
+ * answer); an `openai` upstream gets the caller's bytes as they are.
+ */
+
+import type { TUpstreamFormat } from '@air/shared/schemas/aiendpoint';
+import { jsonDepthExceeds } from '../../lib/json-guard';
+import { upstreamPath, type TProtocol } from '../protocols';
+import { ANTHROPIC_VERSION, anthropicRequest, anthropicTranslator } from './anthropic';
+import { Untranslatable, objectOf } from './chat-shape';
+import { geminiPath, geminiRequest, geminiTranslator } from './gemini';
+import type { TAnswerTranslator } from './types';
+
+export type { TAnswerTranslator } from './types';
+
+/** One attempt's request in the upstream's format. */
+export interface TTranslated {
+  path: string;
+  body: Buffer;
+  translator: TAnswerTranslator;
+}
+
+/** Each format's auth headers: on a route mixing formats, one format's are not sent to another's upstream. */
+const AUTH_HEADERS: Record<TUpstreamFormat, readonly string[]> = {
+  openai: ['authorization'],
+  anthropic: ['x-api-key', 'anthropic-version', 'anthropic-beta'],
+  gemini: ['x-goog-api-key'],
+};
+
+/**
+ * The headers sent to an upstream of a format, from the endpoint's (built when the route is
+ * loaded, never per call): Anthropic's version header when none is set, and, when the route mixes
+ * formats, without the other formats' auth headers.
+ */
+export function headersForFormat(
+  headers: Record<string, string>,
+  format: TUpstreamFormat,
+  formats: ReadonlySet<TUpstreamFormat>,
+): Record<string, string> {
+  if (format === 'openai' && formats.size === 1) return headers;
+  const out: Record<string, string> = {};
+  const foreign = new Set<string>();
+  if (formats.size > 1)
+    for (const other of formats)
+      if (other !== format) for (const name of AUTH_HEADERS[other]) foreign.add(name);
+  for (const [name, value] of Object.entries(headers)) if (!foreign.has(name)) out[name] = value;
+  if (format === 'anthropic' && out['anthropic-version'] === undefined)
+    out['anthropic-version'] = ANTHROPIC_VERSION;
+  return out;
+}
+
+/**
+ * The call's body (OpenAI chat, as edited by the gateway) for an upstream of another format, or
+ * the reason it cannot be translated (answered 400 `unsupported_parameter`).
+ */
+export function translateChat(
+  format: Exclude<TUpstreamFormat, 'openai'>,
+  body: Buffer,
+  path: string,
+): TTranslated | { refused: string } {
+  const parsed = parseBody(body);
+  if (!parsed) return { refused: 'The request body must be a JSON object.' };
+  const stream = parsed.stream === true;
+  try {
+    if (format === 'anthropic')
+      return {
+        path,
+        body: Buffer.from(JSON.stringify(anthropicRequest(parsed, stream))),
+        translator: anthropicTranslator(),
+      };
+    const model = typeof parsed.model === 'string' ? parsed.model : '';
+    return {
+      path: geminiPath(path, parsed.model, stream),
+      body: Buffer.from(JSON.stringify(geminiRequest(parsed))),
+      translator: geminiTranslator(model),
+    };
+  } catch (error) {
+    if (error instanceof Untranslatable) return { refused: error.message };
+    throw error;
+  }
+}
+
+/** The body as a JSON object, or null (not JSON, not an object, or too deep to re-serialise). */
+function parseBody(body: Buffer): Record<string, unknown> | null {
+  const text = body.toString('utf8');
+  if (jsonDepthExceeds(text)) return null;
+  try {
+    return objectOf(JSON.parse(text));
+  } catch {
+    return null;
+  }
+}
+
+/** One attempt's path, body and answer translator (null: the caller's bytes as they are). */
+export interface TAttempt {
+  path: string;
+  body: Buffer;
+  translator: TAnswerTranslator | null;
+}
+
+/** What an attempt on an upstream sends: its protocol's path, or the call translated to its format. */
+export function attemptFor(
+  target: { path: string; format: TUpstreamFormat },
+  body: Buffer,
+  protocol: TProtocol,
+): TAttempt | { refused: string } {
+  // A sibling of a registered `/chat/completions` URL (protocols.ts).
+  if (target.format === 'openai')
+    return { path: upstreamPath(target.path, protocol) ?? target.path, body, translator: null };
+  return translateChat(target.format, body, target.path);
+}
