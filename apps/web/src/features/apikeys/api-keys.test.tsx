@@ -66,6 +66,15 @@ describe('API keys', () => {
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
     await user.clear(screen.getByLabelText(/^Monthly budget/));
     await user.type(screen.getByLabelText(/^Monthly budget/), '12,5');
+    // The web pages that may use it (CORS, issue 38): one a line; something not an origin is
+    // refused under the field, and nothing is sent.
+    const origins = screen.getByLabelText(/^Allowed web origins/);
+    await user.type(origins, 'app.example.com');
+    await user.click(create);
+    await waitFor(() => expect(origins).toHaveAttribute('aria-invalid', 'true'));
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    await user.clear(origins);
+    await user.type(origins, 'https://App.example.com{Enter}http://localhost:5173');
     await user.click(create);
     const region = await screen.findByRole('region', { name: 'Your new API key' });
     expect(within(region).getByTestId('full-key')).toHaveTextContent(FULL_KEY);
@@ -85,6 +94,8 @@ describe('API keys', () => {
       monthly_calls: 500,
       tokens_per_minute: 2000,
       monthly_spend: 1250,
+      // Sent as typed: the server keeps origins in lower case.
+      allowed_origins: ['https://App.example.com', 'http://localhost:5173'],
     });
     // The form is gone: the key cannot be created again from this screen by accident.
     expect(screen.queryByRole('button', { name: 'Create key' })).not.toBeInTheDocument();

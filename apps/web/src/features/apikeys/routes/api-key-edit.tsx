@@ -104,7 +104,14 @@ function keyFields(
   values: Partial<
     Pick<
       TApiKey,
-      'name' | 'scope' | 'expires_at' | 'routes' | 'monthly_calls' | 'tokens_per_minute' | 'monthly_spend'
+      | 'name'
+      | 'scope'
+      | 'expires_at'
+      | 'routes'
+      | 'monthly_calls'
+      | 'tokens_per_minute'
+      | 'monthly_spend'
+      | 'allowed_origins'
     >
   > = {},
 ): TFormFields {
@@ -167,7 +174,23 @@ function keyFields(
       value: values.monthly_spend == null ? '' : (values.monthly_spend / 100).toFixed(2),
       toValue: spendLimitValue,
     },
+    // The web pages that may call the gateway with this key from a browser (CORS), one a line.
+    allowed_origins: {
+      type: 'textarea',
+      label: t('form.allowedOrigins'),
+      description: t('form.allowedOriginsDescription'),
+      placeholder: 'https://app.example.com',
+      value: (values.allowed_origins ?? []).join('\n'),
+      toValue: originsOf,
+    },
   };
+}
+
+/** One origin a line (commas and spaces also part them); none is a key no web page may use. */
+function originsOf(value: unknown): string[] {
+  return String(value ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean);
 }
 
 function Pending() {
