@@ -135,7 +135,7 @@ export const HELP_EN: THelpSection[] = [
             ],
             [
               'Retry attempts (0 to 5), backoff (0 to 10,000 ms)',
-              'A failure before the first byte reaches you (connection refused or reset, timeout, or a 429, 500, 502, 503, 504 answer) is tried again, on another upstream when there is one, after the backoff doubled each time with jitter, or the upstream’s Retry-After when shorter than 10 s. Other answers (400, 401, 404…) come back at once; nothing is retried once the answer has started.',
+              'A failure before the first byte reaches you (connection refused or reset, timeout, or a 429, 500, 502, 503, 504 answer, or Anthropic’s 529 overloaded) is tried again, on another upstream when there is one, after the backoff doubled each time with jitter, or the upstream’s Retry-After when shorter than 10 s. Other answers (400, 401, 404…) come back at once; nothing is retried once the answer has started.',
             ],
             [
               'Fallback routes (up to 3)',
@@ -160,6 +160,40 @@ export const HELP_EN: THelpSection[] = [
       },
       {
         p: 'The endpoint’s Overview shows each upstream’s state (closed, open, probing), its last failure and the last hour’s calls and failures; the request log in Account → Usage shows each call’s attempts and cache hits. Keys can be limited too: when you create or edit a key, set an expiry, the only routes it may call (others answer 404 route_not_found and GET /api/v1/models lists only those) and a monthly cap of calls (past it, 429 key_quota_exceeded).',
+      },
+    ],
+  },
+  {
+    id: 'providers',
+    title: 'Providers',
+    blocks: [
+      {
+        p: 'Each upstream of an endpoint has a format: the API it speaks. OpenAI (the default) gets your chat completions as you send them; Anthropic (the Messages API) and Gemini (generateContent) get them translated, and their answers come back as chat completions, streamed or not, with tool calls, finish reasons and usage. Set the format per upstream in the endpoint’s Settings tab, under Routing and resilience, and put the provider’s key in the endpoint’s upstream headers (they are stored encrypted). One route may mix formats: a call that fails on an Anthropic upstream is retried on an OpenAI one, and each upstream is sent only its own key.',
+      },
+      {
+        table: {
+          head: ['Format', 'Upstream URL and headers'],
+          rows: [
+            ['OpenAI', 'https://api.openai.com/v1/chat/completions, header Authorization: Bearer sk-…'],
+            [
+              'Anthropic',
+              'https://api.anthropic.com/v1/messages, header x-api-key: sk-ant-… (anthropic-version 2023-06-01 is added when you set none). max_tokens is 4096 when the call sets none.',
+            ],
+            [
+              'Gemini',
+              'https://generativelanguage.googleapis.com/v1beta (the model comes from the call, or from the endpoint’s upstream model), header x-goog-api-key: AIza…. Image URLs must end in .png, .jpg, .jpeg, .webp, .gif, .heic or .heif, or be data URLs.',
+            ],
+          ],
+        },
+      },
+      {
+        p: 'Usage is read from the provider’s answer and metered and priced exactly as for an OpenAI upstream; Anthropic’s cache reads and writes count in prompt_tokens and show in prompt_tokens_details. A provider’s error comes back with its status and its message in OpenAI’s error shape. A field a provider cannot take (for Anthropic: n above 1, logprobs, logit_bias, seed or the penalties; for both: audio and file parts) is refused with 400 unsupported_parameter naming it, before anything is sent. Only chat completions are translated: a route with an Anthropic or Gemini upstream serves /api/v1/chat/completions alone.',
+      },
+      {
+        p: 'Worked example, Anthropic: register acme/claude with the upstream https://api.anthropic.com/v1/messages, format Anthropic, upstream model claude-sonnet-4-5 and the header x-api-key. Worked example, Gemini: acme/gemini with https://generativelanguage.googleapis.com/v1beta, format Gemini, upstream model gemini-2.5-flash and the header x-goog-api-key. Both are called like any route:',
+      },
+      {
+        code: 'curl {origin}/api/v1/chat/completions \\\n  -H "Authorization: Bearer air_…" -H "Content-Type: application/json" \\\n  -d \'{"model": "acme/claude", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]}\'\n\n{"object": "chat.completion", "choices": [{"message": {"role": "assistant", "content": "Hello!"}, "finish_reason": "stop"}],\n "usage": {"prompt_tokens": 11, "completion_tokens": 3, "prompt_tokens_details": {"cached_tokens": 0}}}',
       },
     ],
   },

@@ -135,7 +135,7 @@ export const HELP_ES: THelpSection[] = [
             ],
             [
               'Reintentos (0 a 5), espera (0 a 10.000 ms)',
-              'Un fallo antes de que te llegue el primer byte (conexión rechazada o cortada, tiempo agotado, o una respuesta 429, 500, 502, 503, 504) se vuelve a intentar, en otro destino si lo hay, tras la espera, que se duplica cada vez con un margen aleatorio, o el Retry-After del destino si es menor de 10 s. Las demás respuestas (400, 401, 404…) llegan enseguida; nada se reintenta una vez empezada la respuesta.',
+              'Un fallo antes de que te llegue el primer byte (conexión rechazada o cortada, tiempo agotado, o una respuesta 429, 500, 502, 503, 504, o el 529 overloaded de Anthropic) se vuelve a intentar, en otro destino si lo hay, tras la espera, que se duplica cada vez con un margen aleatorio, o el Retry-After del destino si es menor de 10 s. Las demás respuestas (400, 401, 404…) llegan enseguida; nada se reintenta una vez empezada la respuesta.',
             ],
             [
               'Rutas alternativas (hasta 3)',
@@ -160,6 +160,40 @@ export const HELP_ES: THelpSection[] = [
       },
       {
         p: 'La vista general del endpoint muestra el estado de cada destino (cerrado, abierto, probando), su último fallo y las llamadas y fallos de la última hora; el registro de peticiones en Cuenta → Uso muestra los intentos y aciertos de caché de cada llamada. También puedes limitar las claves: al crear o editar una clave, fija una caducidad, las únicas rutas que puede llamar (las demás responden 404 route_not_found y GET /api/v1/models solo lista esas) y un límite mensual de llamadas (superado, 429 key_quota_exceeded).',
+      },
+    ],
+  },
+  {
+    id: 'providers',
+    title: 'Proveedores',
+    blocks: [
+      {
+        p: 'Cada destino de un endpoint tiene un formato: la API que habla. OpenAI (por defecto) recibe tus chat completions tal como las envías; Anthropic (la Messages API) y Gemini (generateContent) las reciben traducidas, y sus respuestas vuelven como chat completions, en streaming o no, con llamadas a herramientas, motivos de fin y uso. Elige el formato de cada destino en la pestaña Ajustes del endpoint, en Enrutado y resiliencia, y pon la clave del proveedor en las cabeceras del destino del endpoint (se guardan cifradas). Una ruta puede mezclar formatos: una llamada que falla en un destino de Anthropic se reintenta en uno de OpenAI, y cada destino recibe solo su propia clave.',
+      },
+      {
+        table: {
+          head: ['Formato', 'URL del destino y cabeceras'],
+          rows: [
+            ['OpenAI', 'https://api.openai.com/v1/chat/completions, cabecera Authorization: Bearer sk-…'],
+            [
+              'Anthropic',
+              'https://api.anthropic.com/v1/messages, cabecera x-api-key: sk-ant-… (se añade anthropic-version 2023-06-01 si no pones ninguna). max_tokens es 4096 si la llamada no lo fija.',
+            ],
+            [
+              'Gemini',
+              'https://generativelanguage.googleapis.com/v1beta (el modelo sale de la llamada o del modelo de destino del endpoint), cabecera x-goog-api-key: AIza…. Las URL de imágenes deben terminar en .png, .jpg, .jpeg, .webp, .gif, .heic o .heif, o ser URL data.',
+            ],
+          ],
+        },
+      },
+      {
+        p: 'El uso se lee de la respuesta del proveedor y se mide y cobra exactamente como con un destino de OpenAI; las lecturas y escrituras de caché de Anthropic cuentan en prompt_tokens y aparecen en prompt_tokens_details. Un error del proveedor vuelve con su estado y su mensaje en la forma de error de OpenAI. Un campo que un proveedor no admite (en Anthropic: n mayor que 1, logprobs, logit_bias, seed o las penalizaciones; en ambos: partes de audio y archivos) se rechaza con 400 unsupported_parameter, que lo nombra, antes de enviar nada. Solo se traducen las chat completions: una ruta con un destino de Anthropic o Gemini sirve solo /api/v1/chat/completions.',
+      },
+      {
+        p: 'Ejemplo, Anthropic: registra acme/claude con el destino https://api.anthropic.com/v1/messages, formato Anthropic, modelo de destino claude-sonnet-4-5 y la cabecera x-api-key. Ejemplo, Gemini: acme/gemini con https://generativelanguage.googleapis.com/v1beta, formato Gemini, modelo de destino gemini-2.5-flash y la cabecera x-goog-api-key. Las dos se llaman como cualquier ruta:',
+      },
+      {
+        code: 'curl {origin}/api/v1/chat/completions \\\n  -H "Authorization: Bearer air_…" -H "Content-Type: application/json" \\\n  -d \'{"model": "acme/claude", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]}\'\n\n{"object": "chat.completion", "choices": [{"message": {"role": "assistant", "content": "Hello!"}, "finish_reason": "stop"}],\n "usage": {"prompt_tokens": 11, "completion_tokens": 3, "prompt_tokens_details": {"cached_tokens": 0}}}',
       },
     ],
   },
