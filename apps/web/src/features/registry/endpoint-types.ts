@@ -16,7 +16,9 @@ export const ROUTE_TYPES = ['agent', 'model', 'datasource'] as const satisfies r
  * shared endpoint (readable, never writable).
  */
 export type TAiEndpoint = TSharedAiEndpoint &
-  Partial<Pick<TOwnEndpoint, 'route_endpoint' | 'editable' | 'date_created' | 'date_updated'>> & {
+  Partial<
+    Pick<TOwnEndpoint, 'route_endpoint' | 'editable' | 'date_created' | 'date_updated' | 'protocols'>
+  > & {
     config: TSharedAiEndpoint['config'] & Partial<TOwnEndpoint['config']>;
   };
 

@@ -105,6 +105,40 @@ describe('endpoint detail', () => {
     expect(failing.find((c) => c.method === 'PATCH')!.body).toEqual({ config: { trace_content: false } });
   });
 
+  it('Settings lists the calls it serves (chat alone for a URL not ending in /chat/completions) and saves each switch', async () => {
+    signIn();
+    const calls = mockFetch({
+      'GET /api/aiendpoint/:id': { body: { data: own } },
+      'PATCH /api/aiendpoint/:id': { body: { data: own } },
+    });
+    const { user } = renderPage(EndpointPage, {
+      route: '/aiendpoints/:id',
+      path: `/aiendpoints/${id}`,
+      title: 'endpoint',
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Settings' }));
+    const chat = await screen.findByRole('switch', { name: 'Chat completions' });
+    const embeddings = screen.getByRole('switch', { name: 'Embeddings' });
+    // http://127.0.0.1:9/v1 with no protocols registered serves chat alone, which stays on.
+    expect(chat).toBeChecked();
+    expect(chat).toBeDisabled();
+    expect(embeddings).not.toBeChecked();
+    expect(embeddings).toHaveAccessibleDescription('/api/v1/embeddings');
+    await user.click(embeddings);
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ protocols: ['chat', 'embeddings'] });
+    await waitFor(() => expect(chat).toBeEnabled());
+
+    const failing = mockFetch({
+      'GET /api/aiendpoint/:id': { body: { data: own } },
+      'PATCH /api/aiendpoint/:id': { status: 500, body: { code: 'internal', message: 'Broken' } },
+    });
+    await user.click(chat);
+    await waitFor(() => expect(failing.filter((c) => c.method === 'PATCH')).toHaveLength(1));
+    expect(failing.find((c) => c.method === 'PATCH')!.body).toEqual({ protocols: ['embeddings'] });
+    await waitFor(() => expect(chat).toBeChecked());
+  });
+
   it("refuses the Overview name with the server's rule and message before sending", async () => {
     signIn();
     const calls = mockFetch({ 'GET /api/aiendpoint/:id': { body: { data: own } } });

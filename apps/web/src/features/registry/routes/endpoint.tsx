@@ -13,6 +13,7 @@ import { EndpointOverviewForm } from '../components/endpoint-overview-form';
 import { EndpointPrice } from '../components/endpoint-price';
 import { EndpointRouting } from '../components/endpoint-routing';
 import { EndpointSettings } from '../components/endpoint-settings';
+import { EndpointProtocols } from '../components/endpoint-protocols';
 import { EndpointTracing } from '../components/endpoint-tracing';
 import { EndpointSwitches } from '../components/endpoint-switches';
 import { Playground } from '../components/playground';
@@ -119,6 +120,9 @@ export default function EndpointPage() {
               <EndpointSettings key={data.id} endpoint={data} onSaved={onSaved} />
               <EndpointRouting key={`routing-${data.id}`} endpoint={data} onSaved={onSaved} />
               <EndpointPrice key={`price-${data.id}`} endpoint={data} onSaved={onSaved} />
+              {data.protocol !== 'mcp' && (
+                <EndpointProtocols key={`protocols-${data.id}`} endpoint={data} onSaved={onSaved} />
+              )}
               <EndpointTracing key={`tracing-${data.id}`} endpoint={data} onSaved={onSaved} />
             </div>
           )}
