@@ -10,6 +10,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const NEEDS_POSTGRES = [
   'test/gateway-instances.test.ts',
   'test/gateway-instances-spend.test.ts',
+  'test/gateway-instances-tokens.test.ts',
   'test/migrate-lock.test.ts',
   'test/redis-outage.test.ts',
   'test/start-production.test.ts',
