@@ -27,7 +27,8 @@ import type { TCallResult } from './upstream';
  */
 
 /** gen_ai.operation.name per protocol (the Responses API is a chat operation). */
-const OPERATIONS: Record<TProtocolName, string> = {
+const OPERATIONS: Record<TProtocolName | 'mcp', string> = {
+  mcp: 'execute_tool',
   chat: 'chat',
   responses: 'chat',
   completions: 'text_completion',

@@ -66,7 +66,7 @@ export interface TRouteEntry {
   /** The marketplace price other accounts' calls are charged at; null when free. */
   price: TPrice | null;
   /** The protocols it serves (contract 6c): its registration's, of those its URL serves (protocols.ts); none for MCP. */
-  protocols: ReadonlySet<TProtocolName>;
+  protocols: ReadonlySet<TProtocolName | 'mcp'>;
   /** An MCP server (contract 6d), called at `/api/mcp/{route}` and nowhere under `/api/v1`. */
   mcp: boolean;
   /** Its owner lets traces record prompts and answers (`config.trace_content`, off by default). */
@@ -204,7 +204,8 @@ export function createDirectory(app: FastifyInstance) {
       origin: first.origin,
       path: first.path,
       headers,
-      upstreamModel: row.upstreamModel ?? null,
+      // An MCP call's body is JSON-RPC: it has no model to set.
+      upstreamModel: row.protocol === 'mcp' ? null : (row.upstreamModel ?? null),
       traceContent: row.traceContent,
       timeoutMs: row.upstreamTimeoutMs ?? config.gatewayTimeoutMs,
       literalPrivate: first.literalPrivate,

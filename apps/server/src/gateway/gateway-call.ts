@@ -285,6 +285,15 @@ export class GatewayCall {
     ProxyCall.start(ctx.routing.agent, res, forward, onDone);
   }
 
+  /**
+   * Sends the admitted call with a forwarder of its own (the MCP proxy, mcp-proxy.ts): its
+   * journal line begins now and its result is metered as any call's.
+   */
+  forwardWith(send: (callId: number, done: (result: TCallResult) => void) => void): void {
+    const callId = this.begin();
+    send(callId, (result) => this.meter(this.route, result, 1, false, callId));
+  }
+
   private routedRequest(callId: number) {
     const { requestId, key, hasCard, route, body, parsed, stream, protocol, trace } = this;
     return { requestId, key, hasCard, route, body, parsed, stream, callId, protocol, trace };
@@ -306,14 +315,20 @@ export class GatewayCall {
       completionTokens: null,
       tokensEstimated: false,
       streamed: result.streamed,
-      errorCode: result.errorCode ?? (result.clientGone ? 'client_closed' : null),
+      errorCode: result.errorCode ?? result.mcp?.error ?? (result.clientGone ? 'client_closed' : null),
       attempts,
       cacheHit,
       // The provider's own calls are free, and so is an answer from the cache (contract 5a, 6a);
       // whether this one costs anything is decided when stored.
-      price: cacheHit || answered.accountId === key.accountId ? null : answered.price,
+      price: cacheHit || answered.accountId === key.accountId || result.mcp?.free ? null : answered.price,
       createdAt: new Date(),
     };
+    // An MCP tool call's tool and answer size (contract 6d).
+    const mcp = result.mcp;
+    if (mcp) {
+      row.tool = mcp.tool;
+      row.bytes = mcp.bytes;
+    }
     const meter = this.ctx.state.meter;
     // LOG_GATEWAY_CALLS: the call's line, from the row as the meter receives it (call-log.ts).
     const logCall = this.ctx.logCall;

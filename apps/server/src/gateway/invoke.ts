@@ -147,8 +147,12 @@ export function createCallHandler(ctx: TCallContext, protocol: TProtocol): TInvo
   };
 }
 
-/** The handlers of every protocol, sharing one call context (metrics, reservations, routing). */
+/**
+ * The handlers of every protocol, sharing one call context (metrics, reservations, routing); the
+ * MCP proxy (mcp-proxy.ts) takes the same context.
+ */
 export function createInvokeHandlers(app: FastifyInstance, state: TGatewayState) {
   const ctx = createCallContext(app, state);
-  return (protocol: TProtocol) => createCallHandler(ctx, protocol);
+  const handlerFor = (protocol: TProtocol) => createCallHandler(ctx, protocol);
+  return { ctx, handlerFor };
 }

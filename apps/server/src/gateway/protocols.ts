@@ -26,7 +26,8 @@ export interface TStreamReading {
 }
 
 export interface TProtocol {
-  readonly name: TProtocolName;
+  /** Its name; `mcp` is the MCP proxy's tool calls (mcp-proxy.ts), served at `/api/mcp`. */
+  readonly name: TProtocolName | 'mcp';
   /** Its path under `/api/v1`. */
   readonly path: string;
   /** The upstream path that serves it, beside `/chat/completions` in a registered URL. */
@@ -40,6 +41,9 @@ export interface TProtocol {
   /** The body field that bounds the output, set by a spend reservation; null: no output tokens. */
   readonly outputField: 'max_tokens' | 'max_output_tokens' | null;
 }
+
+/** One of the OpenAI protocols of `/api/v1`, which an endpoint's registration names. */
+export type TOpenAiProtocol = TProtocol & { readonly name: TProtocolName };
 
 const CHAT_SUFFIX = '/chat/completions';
 
@@ -64,7 +68,7 @@ function choicesUsage(event: Record<string, unknown>) {
 const PROMPT_TOKENS = /"prompt_tokens"\s*:\s*(\d+)/;
 const COMPLETION_TOKENS = /"completion_tokens"\s*:\s*(\d+)/;
 
-export const CHAT: TProtocol = {
+export const CHAT: TOpenAiProtocol = {
   name: 'chat',
   path: '/v1/chat/completions',
   suffix: CHAT_SUFFIX,
@@ -74,7 +78,7 @@ export const CHAT: TProtocol = {
   outputField: 'max_tokens',
 };
 
-export const COMPLETIONS: TProtocol = {
+export const COMPLETIONS: TOpenAiProtocol = {
   name: 'completions',
   path: '/v1/completions',
   suffix: '/completions',
@@ -85,7 +89,7 @@ export const COMPLETIONS: TProtocol = {
 };
 
 /** The Responses API: its stream always ends with `response.completed`, which holds the usage. */
-export const RESPONSES: TProtocol = {
+export const RESPONSES: TOpenAiProtocol = {
   name: 'responses',
   path: '/v1/responses',
   suffix: '/responses',
@@ -106,7 +110,7 @@ export const RESPONSES: TProtocol = {
 };
 
 /** Embeddings: priced by input tokens, no output, never streamed. */
-export const EMBEDDINGS: TProtocol = {
+export const EMBEDDINGS: TOpenAiProtocol = {
   name: 'embeddings',
   path: '/v1/embeddings',
   suffix: '/embeddings',
@@ -116,8 +120,22 @@ export const EMBEDDINGS: TProtocol = {
   outputField: null,
 };
 
+/**
+ * An MCP tool call (contract 6d, mcp-proxy.ts): admitted and metered by the one call pipeline,
+ * with no tokens (an MCP endpoint is priced per call), no output bound and no stream of usage.
+ */
+export const MCP_TOOL_CALL: TProtocol = {
+  name: 'mcp',
+  path: '/mcp',
+  suffix: '',
+  usage: { prompt: /(?!)/, completion: null },
+  stream: null,
+  asksStreamUsage: false,
+  outputField: null,
+};
+
 /** Every protocol, in the order `unsupported_endpoint` names them. */
-export const PROTOCOLS: readonly TProtocol[] = [CHAT, RESPONSES, EMBEDDINGS, COMPLETIONS];
+export const PROTOCOLS: readonly TOpenAiProtocol[] = [CHAT, RESPONSES, EMBEDDINGS, COMPLETIONS];
 
 /**
  * The upstream path for a protocol's call on a registered path (its query kept), or null when the

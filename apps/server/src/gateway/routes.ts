@@ -13,6 +13,7 @@ import { refuseRequest } from './request-errors';
 import { createFastLane } from './fast-lane';
 import { installFastLane } from '../core/fast-lanes';
 import { createGatewayState } from './state';
+import { createMcpHandler, type TMcpMethod } from './mcp-proxy';
 
 /** Bodies up to 10 MiB: chat requests may carry images as base64. */
 const GATEWAY_BODY_LIMIT = 10 * 1_048_576;
@@ -44,7 +45,7 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     refuseRequest(request.raw, reply.raw, error, request.id, request.log);
   });
 
-  const handlerFor = createInvokeHandlers(app, state);
+  const { ctx, handlerFor } = createInvokeHandlers(app, state);
   const routeOptions = { logLevel: 'warn' as const, helmet: false as const };
   const invokeOptions = { ...routeOptions, config: { swaggerTransform: invokeOpenApi } };
   // Every protocol's calls (protocols.ts) through the one call pipeline; `/api/v1` itself is chat.
@@ -62,6 +63,27 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     });
     installFastLane(app, [`${app.prefix}${path}`], createFastLane(app, invoke, GATEWAY_BODY_LIMIT));
   }
+
+  // MCP servers (contract 6d, mcp-proxy.ts): Streamable HTTP's three methods on one address.
+  const { invokeMcp, closeAll } = createMcpHandler(ctx, app.config.secret);
+  // Open streams would hold the server's close: they end first (the client resumes elsewhere).
+  app.addHook('preClose', (done) => {
+    closeAll();
+    done();
+  });
+  const mcpMethods: TMcpMethod[] = ['POST', 'GET', 'DELETE'];
+  app.route({
+    method: mcpMethods,
+    url: '/mcp/:provider/:name',
+    ...routeOptions,
+    // Streamable HTTP's JSON-RPC, not a REST operation: described in the help page and README.
+    schema: { hide: true },
+    handler: (request: FastifyRequest, reply: FastifyReply) => {
+      reply.hijack();
+      const { provider, name } = request.params as { provider: string; name: string };
+      return invokeMcp(request, reply.raw, request.method as TMcpMethod, `${provider}/${name}`);
+    },
+  });
 
   // The routes this key may call, as OpenAI's model list (SDKs' `models.list()`).
   app.get(

@@ -77,6 +77,16 @@ export interface TCallResult {
   failedAnswer?: { status: number; headers: string[]; body: Buffer } | null;
   /** The call failed before its body was sent (refused, reset, DNS, connect timeout): its body cannot be the cause. */
   bodyIndependent?: boolean;
+  /**
+   * An MCP tool call (mcp-proxy.ts): its tool, its answer's bytes, whether it is free (no tool
+   * ran: a JSON-RPC error, no answer) and how it failed (mcp-answer.ts), if it did.
+   */
+  mcp?: {
+    tool: string;
+    bytes: number;
+    free: boolean;
+    error: 'tool_error' | 'mcp_error' | 'no_answer' | null;
+  } | null;
 }
 
 /** A translated answer is held whole to translate it: past this (far above any chat answer) it is cut. */

@@ -46,6 +46,10 @@ export interface TJournalEnd {
    * (gateway/spend.ts); absent: its cost in full.
    */
   costCapPicos?: number | null;
+  /** An MCP tool call's tool (contract 6d); absent on every other call. */
+  tool?: string | null;
+  /** An MCP tool call's answer size in bytes; absent on every other call. */
+  bytes?: number | null;
   createdAt: Date;
 }
 
@@ -67,7 +71,7 @@ const UNFINISHED_STATUS = 499;
 /** The last field of a priced end line written in micros and picos (decision 043). */
 const MICROS_MARK = 'u';
 /** Old lines (before decision 043) hold minor units and millionths of one: x 10,000. */
-const unitsOf = (f: string[]) => (f.length === 19 && f[18] === MICROS_MARK ? 1 : 10_000);
+const unitsOf = (f: string[]) => (f.length >= 19 && f[18] === MICROS_MARK ? 1 : 10_000);
 
 /**
  * An append-only file of the calls this instance forwards, so a `kill -9` loses none of them:
@@ -136,7 +140,7 @@ export class UsageJournal {
                 start: { callerAccountId: f[2]!, keyId: f[3]!, endpointId: f[4]!, providerAccountId: f[5]! },
               });
             }
-          } else if (f[0] === 'E' && [8, 10, 14, 17, 18, 19].includes(f.length) && !ended.has(f[1]!)) {
+          } else if (f[0] === 'E' && [8, 10, 14, 17, 18, 19, 21].includes(f.length) && !ended.has(f[1]!)) {
             const started = starts.get(f[1]!);
             if (!started) continue;
             ended.add(f[1]!);
@@ -159,8 +163,9 @@ export class UsageJournal {
               // A priced call's price (17 fields): spend survives a kill -9 like the call itself.
               // Lines of 19 fields are in micros and picos (decision 043); older ones in minor
               // units and millionths of one, both 10,000 times smaller.
+              // An MCP tool call's line (21 fields) has the price fields empty when it is free.
               price:
-                f.length >= 17
+                f.length >= 17 && f[14] !== ''
                   ? {
                       per_call: Number(f[14]) * unitsOf(f),
                       per_1m_input_tokens: Number(f[15]) * unitsOf(f),
@@ -169,6 +174,8 @@ export class UsageJournal {
                   : null,
               // The spend limit's cap on its charge (18 or 19 fields).
               ...(f.length >= 18 && f[17] !== '' ? { costCapPicos: Number(f[17]) * unitsOf(f) } : {}),
+              // An MCP tool call's tool and answer bytes (21 fields, contract 6d).
+              ...(f.length === 21 ? { tool: f[19]!, bytes: Number(f[20]) } : {}),
             });
           }
           // Anything else is a line cut short by the kill: skipped.
@@ -229,8 +236,16 @@ export class UsageJournal {
     row: TJournalEnd & { endpointId?: string | null; providerAccountId?: string | null },
   ): void {
     this.inFlight.delete(id);
+    const price = row.price;
+    // An MCP tool call's line always carries the price fields (empty when free), then its tool.
+    const tool = row.tool == null ? null : row.tool;
+    const priced =
+      price || tool !== null
+        ? `\t${price?.per_call ?? ''}\t${price?.per_1m_input_tokens ?? ''}\t${price?.per_1m_output_tokens ?? ''}\t${row.costCapPicos ?? ''}\t${MICROS_MARK}`
+        : '';
+    const toolPart = tool === null ? '' : `\t${tool}\t${row.bytes ?? 0}`;
     this.append(
-      `E\t${id}\t${row.status}\t${row.latencyMs}\t${row.promptTokens ?? ''}\t${row.completionTokens ?? ''}\t${row.tokensEstimated ? 1 : 0}\t${row.createdAt.getTime()}\t${row.streamed ? 1 : 0}\t${row.errorCode ?? ''}\t${row.attempts}\t${row.cacheHit ? 1 : 0}\t${row.endpointId ?? ''}\t${row.providerAccountId ?? ''}${row.price ? `\t${row.price.per_call}\t${row.price.per_1m_input_tokens}\t${row.price.per_1m_output_tokens}\t${row.costCapPicos ?? ''}\t${MICROS_MARK}` : ''}\n`,
+      `E\t${id}\t${row.status}\t${row.latencyMs}\t${row.promptTokens ?? ''}\t${row.completionTokens ?? ''}\t${row.tokensEstimated ? 1 : 0}\t${row.createdAt.getTime()}\t${row.streamed ? 1 : 0}\t${row.errorCode ?? ''}\t${row.attempts}\t${row.cacheHit ? 1 : 0}\t${row.endpointId ?? ''}\t${row.providerAccountId ?? ''}${priced}${toolPart}\n`,
     );
   }
 
