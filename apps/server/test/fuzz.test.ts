@@ -56,6 +56,7 @@ interface TSchema {
   oneOf?: TSchema[];
   allOf?: TSchema[];
   $ref?: string;
+  nullable?: boolean;
 }
 interface TOperation {
   method: string;
@@ -69,6 +70,8 @@ interface TOperation {
    * (`400`, `401`, `404`, ...), or a route's own `4XX`.
    */
   errors: string[];
+  /** Every status its document lists (`200`, `400`, `4XX`, ...): what it answers must be one of them. */
+  statuses: string[];
 }
 
 let server: TInstance;
@@ -289,6 +292,7 @@ function allOperations(): TOperation[] {
         body: content?.['application/json'] ? resolve(content['application/json'].schema) : undefined,
         opensSession: opensSession(operation),
         errors: Object.keys(operation.responses as object).filter((status) => /^4/.test(status)),
+        statuses: Object.keys(operation.responses as object),
       });
     }
   }
@@ -397,6 +401,32 @@ interface TCase {
   othersId: boolean;
   /** The name of a query parameter the operation does not declare, sent with it. */
   unknownQuery?: string;
+  /**
+   * Its body is not what the operation's schema takes, whatever the server does (not JSON, not an
+   * object, over the body limit, a field of a JSON type its schema does not allow): it must be
+   * refused. Such cases go first, and one read after them all shows that none changed anything.
+   */
+  refused?: boolean;
+}
+
+/** The JSON types a schema allows (`number` for integers too); every type when it names none. */
+function jsonTypes(schema: TSchema | undefined): Set<string> {
+  const s = resolve(schema);
+  const options = s.anyOf ?? s.oneOf;
+  if (options) return new Set(options.flatMap((option) => [...jsonTypes(option)]));
+  const types = new Set<string>();
+  const add = (type: string) => types.add(type === 'integer' ? 'number' : type);
+  if (s.const !== undefined) add(jsonTypeOf(s.const));
+  else if (s.enum) s.enum.forEach((value) => add(jsonTypeOf(value)));
+  else if (s.type) [s.type].flat().forEach(add);
+  else ['null', 'boolean', 'number', 'string', 'array', 'object'].forEach(add);
+  if (s.nullable) types.add('null');
+  return types;
+}
+function jsonTypeOf(value: TJson): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
 }
 
 function cases(op: TOperation): TCase[] {
@@ -490,15 +520,27 @@ function cases(op: TOperation): TCase[] {
         ? `{${JSON.stringify(field)}:${raw}}`
         : `{${JSON.stringify(field)}:${raw},${rest.slice(1)}`;
     };
+    // The gateway forwards a body as the caller sent it (the upstream judges it); the console API
+    // validates every body against the schema its document shows.
+    const validated = !op.path.startsWith('/api/v1') && resolve(op.body).type === 'object';
     fields.forEach((field, index) => {
+      const types = jsonTypes(properties[field]);
+      // Another account's ids are all the same to a field that takes no text: one of them does.
+      const text = types.has('string');
+      let othersSent = false;
       for (const h of hostile) {
-        list.push(
-          build(
+        const isOthers = h.label.startsWith('other');
+        if (isOthers && !text && othersSent) continue;
+        othersSent ||= isOthers;
+        const type = h.raw === DEEP ? 'array' : jsonTypeOf(h.value);
+        list.push({
+          ...build(
             `body ${field} = ${h.label}`,
             { body: withField(field, h.raw ?? JSON.stringify(h.value)) },
-            h.label.startsWith('other'),
+            isOthers,
           ),
-        );
+          refused: validated && !types.has(type),
+        });
       }
       // Every text field gets the longest string its route reads (10 MB on the gateway, the rest of
       // the console API's 1 MiB): a longer one is refused by size before any field is read, which
@@ -508,15 +550,35 @@ function cases(op: TOperation): TCase[] {
         const long = JSON.stringify('a'.repeat(Math.min(10_000_000, room)));
         list.push(build(`body ${field} = ${long.length - 2} characters`, { body: withField(field, long) }));
       }
-      if (index === 0) list.push(build(`body ${field} = 10 MB string`, { body: withField(field, TEN_MB) }));
+      if (index === 0)
+        list.push({
+          ...build(`body ${field} = 10 MB string`, { body: withField(field, TEN_MB) }),
+          refused: validated && withField(field, TEN_MB).length > bodyLimitOf(op),
+        });
     });
     list.push(build('body: unknown field', { body: JSON.stringify({ ...base, [`fuzz_${token()}`]: 1 }) }));
-    list.push(build('body: array where the object goes', { body: JSON.stringify([base]) }));
-    list.push(build('body: 5,000-deep JSON', { body: DEEP }));
-    list.push(build('body: not JSON', { body: '{"x":' }));
-    list.push(build('body: null', { body: 'null' }));
+    const refused = validated;
+    list.push({ ...build('body: array where the object goes', { body: JSON.stringify([base]) }), refused });
+    list.push({ ...build('body: 5,000-deep JSON', { body: DEEP }), refused });
+    list.push({ ...build('body: not JSON', { body: '{"x":' }), refused });
+    list.push({ ...build('body: null', { body: 'null' }), refused });
   }
-  return list;
+  // The same request twice is one case (a raw `-0` and the text `-0` make the same URL).
+  const seen = new Set<string>();
+  const distinct = list.filter((c) => {
+    const id = `${c.url}\n${c.body ?? ''}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+  // The cases that must be refused first: one read after them all shows they changed nothing.
+  return [...distinct.filter((c) => c.refused), ...distinct.filter((c) => !c.refused)];
+}
+
+/** Is this status one the operation's document lists (exactly, or as `4XX`, or as `default`)? */
+function documents(op: TOperation, status: number): boolean {
+  const code = String(status);
+  return op.statuses.some((listed) => listed === code || listed === `${code[0]}XX` || listed === 'default');
 }
 
 /** The read that shows what a write would change: GET of the same path, else of its parent. */
@@ -650,6 +712,21 @@ function doorBodies(op: TOperation, pool: Record<string, TJson[]>): Record<strin
 }
 
 /**
+ * Which of these cases (each refused) changes what `snapshot` reads: sent again one at a time,
+ * read before and after each. Only run when their joint read showed a change.
+ */
+async function changedBy(list: TCase[], op: TOperation, snapshot: () => Promise<string>) {
+  for (const c of list) {
+    const before = await snapshot();
+    await request(op.method, c.url, { body: c.body, headers: c.headers, timeoutMs: 10_000 }).catch(
+      () => null,
+    );
+    if ((await snapshot()) !== before) return c.label;
+  }
+  return null;
+}
+
+/**
  * Doors that take no first factor: the code itself (sent wrong here) and switching accounts, which
  * continues a live session (none is sent here). They must never answer a session either.
  */
@@ -705,6 +782,8 @@ describe(`fuzz every operation of /api/docs/json (FUZZ_SEED=${SEED})`, () => {
     const failures: string[] = [];
     const othersBefore = await othersView();
     let sent = 0;
+    /** The reads that show whether a refused write changed anything. */
+    let reads = 0;
     const signedOutBy: string[] = [];
     const started = Date.now();
 
@@ -712,14 +791,16 @@ describe(`fuzz every operation of /api/docs/json (FUZZ_SEED=${SEED})`, () => {
       const read = readFor(op, all);
       const readPath = read ? await readUrl(read) : undefined;
       // A session's last_seen_at moves with every request the caller makes: it is activity, not a write.
-      const snapshot = async () =>
-        readPath
-          ? (
-              await request('GET', readPath, { headers: { authorization: `Bearer ${me.token}` } })
-            ).text.replace(/"last_seen_at":"[^"]*"/g, '')
-          : '';
+      const snapshot = async () => {
+        if (!readPath) return '';
+        reads += 1;
+        const answer = await request('GET', readPath, { headers: { authorization: `Bearer ${me.token}` } });
+        return answer.text.replace(/"last_seen_at":"[^"]*"/g, '');
+      };
       let before = await snapshot();
-      for (const c of cases(op)) {
+      const list = cases(op);
+      const mustRefuse = list.filter((c) => c.refused);
+      for (const [index, c] of list.entries()) {
         const where = `${op.method} ${op.path} [${c.label}] (FUZZ_SEED=${SEED})`;
         const send = (timeoutMs: number) =>
           request(op.method, c.url, { body: c.body, headers: c.headers, timeoutMs });
@@ -732,6 +813,15 @@ describe(`fuzz every operation of /api/docs/json (FUZZ_SEED=${SEED})`, () => {
           break;
         }
         if (answer.status >= 500) failures.push(`${where}: ${answer.status} ${answer.text.slice(0, 200)}`);
+        // Every status an operation answers is one its document lists (decision 051). Before any
+        // route sees it, Node refuses a request line or headers over 16 KB (the 20,000-character
+        // values) with 431 and Fastify's router a path whose escapes are no UTF-8 (a lone
+        // surrogate) with 400 FST_ERR_BAD_URL: the transport's answers, not an operation's.
+        const transport = answer.status === 431 || answer.text.includes('"code":"FST_ERR_BAD_URL"');
+        if (!documents(op, answer.status) && !transport)
+          failures.push(`${where}: ${answer.status} is not among its documented ${op.statuses.join(', ')}`);
+        if (c.refused && answer.status < 400)
+          failures.push(`${where}: ${answer.status}, but its body is not what the schema takes`);
         // A console call (its error answers listed by status, from the call table: decision 051)
         // refuses a query parameter it does not take by name, never ignores it.
         // The gateway's OpenAI surface takes any query, as OpenAI's does (Azure-style clients add
@@ -746,11 +836,23 @@ describe(`fuzz every operation of /api/docs/json (FUZZ_SEED=${SEED})`, () => {
           failures.push(`${where}: ${answer.status} to a forwarded caller without a token`);
         if (c.othersId && other.markers.some((marker) => answer.text.includes(marker)))
           failures.push(`${where}: answered the other account's data: ${answer.text.slice(0, 200)}`);
-        if (readPath && answer.status >= 400 && answer.status !== 401) {
+        if (!readPath) continue;
+        if (c.refused) {
+          // One read after the last case that must be refused; a change is then traced to its case.
+          if (list[index + 1]?.refused) continue;
+          const after = await snapshot();
+          if (after !== before) {
+            const culprit = await changedBy(mustRefuse, op, snapshot);
+            failures.push(
+              `${op.method} ${op.path} [${culprit ?? `one of ${mustRefuse.length} refused cases`}] (FUZZ_SEED=${SEED}): refused but ${readPath} changed`,
+            );
+          }
+          before = after;
+        } else if (answer.status >= 400 && answer.status !== 401) {
           const after = await snapshot();
           if (after !== before) failures.push(`${where}: refused (${answer.status}) but ${readPath} changed`);
           before = after;
-        } else if (readPath) before = await snapshot();
+        } else before = await snapshot();
       }
       const health = await request('GET', '/healthz').catch(() => ({ status: 0, text: '' }));
       if (health.status !== 200) {
@@ -764,6 +866,7 @@ describe(`fuzz every operation of /api/docs/json (FUZZ_SEED=${SEED})`, () => {
         console.log(`${op.method} ${op.path}: ${Date.now() - started} ms, ${sent} sent`);
     }
 
+    if (process.env.FUZZ_VERBOSE) console.log(`${sent} cases, ${reads} reads, ${Date.now() - started} ms`);
     expect(failures, `${failures.length} of ${sent} requests failed (FUZZ_SEED=${SEED})`).toEqual([]);
     expect(await othersView(), `the other account changed (FUZZ_SEED=${SEED})`).toBe(othersBefore);
     // The other account's card token (thrown at every token field) put no card on the caller's file.

@@ -145,7 +145,14 @@ function itemCalls<K extends TItemKind>(kind: K): TItemCalls<K> {
  * client types each call from it, so a shape is written once.
  */
 export const CONSOLE_API = {
-  'POST /api/account': { public: true, body: ZSignUp, response: ZEnvelope(ZSignInAnswer), status: 201 },
+  'POST /api/account': {
+    public: true,
+    // The email is registered already.
+    errors: ['conflict'],
+    body: ZSignUp,
+    response: ZEnvelope(ZSignInAnswer),
+    status: 201,
+  },
   'GET /api/account/plans': { response: ZEnvelope(ZPlansAnswer) },
   'GET /api/account/plan': { response: ZEnvelope(ZPlanState) },
   'POST /api/account/plan': { body: ZPlanChoice, response: ZPlanAnswer },
@@ -181,7 +188,12 @@ export const CONSOLE_API = {
   },
   'POST /api/account/upgrade': { body: ZPlanChange, response: ZPlanAnswer },
   'POST /api/billing/local/token': { body: ZLocalCardTokenRequest, response: ZEnvelope(ZLocalCardToken) },
-  'POST /api/billing/local/confirm': { body: ZLocalConfirmRequest, response: ZEnvelope(ZLocalConfirmAnswer) },
+  'POST /api/billing/local/confirm': {
+    // No such payment of the account's (or no local processor).
+    errors: ['not_found'],
+    body: ZLocalConfirmRequest,
+    response: ZEnvelope(ZLocalConfirmAnswer),
+  },
 
   'GET /api/account/users': { response: ZEnvelope(ZAccountUsers) },
   'POST /api/invite': { body: ZInviteRequest, response: ZEnvelope(ZInviteResult) },
@@ -205,7 +217,8 @@ export const CONSOLE_API = {
   },
   'GET /api/auth': { public: true, response: ZEnvelope(ZAuthStatus) },
   'DELETE /api/auth': { response: ZMessageOnly },
-  'POST /api/auth/switch': { body: ZSwitchAccount, response: ZEnvelope(ZSignInData) },
+  // An account the person is no member of is not found.
+  'POST /api/auth/switch': { errors: ['not_found'], body: ZSwitchAccount, response: ZEnvelope(ZSignInData) },
   'POST /api/auth/password/reset/request': {
     public: true,
     body: ZPasswordResetRequest,
@@ -270,7 +283,13 @@ export const CONSOLE_API = {
 
   'GET /api/aiendpoint': { response: ZEnvelope(z.array(ZAiEndpoint)) },
   'GET /api/aiendpoint/:id': { params: ZIdParams, response: ZEnvelope(ZAiEndpointRead) },
-  'POST /api/aiendpoint': { body: ZCreateAiEndpoint, response: ZEnvelope(ZCreatedAiEndpoint), status: 201 },
+  'POST /api/aiendpoint': {
+    // The route name is taken.
+    errors: ['conflict'],
+    body: ZCreateAiEndpoint,
+    response: ZEnvelope(ZCreatedAiEndpoint),
+    status: 201,
+  },
   'PATCH /api/aiendpoint/:id': {
     params: ZIdParams,
     body: ZUpdateAiEndpoint,

@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ZErrorBody } from '@air/shared/schemas/common';
 import { ZSocialCallbackQuery, ZSocialParams } from '@air/shared/schemas/social';
 import { t } from '../../i18n';
 import { documentedAs } from '../../core/openapi';
@@ -15,7 +16,8 @@ import { route } from '../../core/route';
  * Social sign-in over OpenID Connect (server contract section 3). The browser navigates to
  * `/api/auth/social/:provider`, is sent to the provider, comes back to the callback, and lands on
  * `/signin/social?provider=…&token=…` (or `&error=<message>`), whose page posts the token to
- * `POST /api/auth`. Every outcome of these browser routes is a redirect, never a JSON error.
+ * `POST /api/auth`. Every outcome of these browser routes is a redirect, never a JSON error, but
+ * for a callback query its schema refuses (400, as every console call's bad input).
  */
 const ZRedirect = z.null().describe('302 to /signin/social?provider=…&token=… (or &error=…)');
 const startDocs = documentedAs({
@@ -31,7 +33,8 @@ const callbackDocs = documentedAs({
   summary: "The provider's callback: redirects to the console with a one-time sign-in token",
   params: ZSocialParams,
   querystring: ZSocialCallbackQuery,
-  response: { 302: ZRedirect },
+  // A query its schema refuses (a NUL character in `code`) is answered, not redirected.
+  response: { 302: ZRedirect, 400: ZErrorBody.describe('Refused (code validation): a bad query') },
 });
 
 const socialRoutes: FastifyPluginAsync = async (fastify) => {
