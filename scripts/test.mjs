@@ -1,5 +1,6 @@
-// `npm test`: the whole suite. Types, lint, unit + API tests (embedded database, then PostgreSQL
-// when TEST_DATABASE_URL is set), the console build and its size budget, browser end-to-end.
+// `npm test`: the whole suite. Types, lint, unit + API tests (embedded database, and alongside it
+// PostgreSQL when TEST_DATABASE_URL is set), the console build and its size budget, browser
+// end-to-end.
 // Every step runs even when an earlier one fails; the last line sums every runner.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -29,9 +30,13 @@ function run(label, command, args, { env = {}, cwd = root } = {}) {
  * Like run, in the background: its output is held and printed in one piece when it ends, so two
  * single-threaded steps can share this machine's two cores without mixing their lines.
  */
-function runInBackground(label, command, args) {
+function runInBackground(label, command, args, { env = {} } = {}) {
   const started = Date.now();
-  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  const child = spawn(command, args, {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   const output = [];
   child.stdout.on('data', (chunk) => output.push(chunk));
   child.stderr.on('data', (chunk) => output.push(chunk));
@@ -78,6 +83,28 @@ check(
 check('prettier', run('prettier', bin('prettier'), ['--check', '.', '--log-level', 'warn']));
 check('typecheck', await typecheck);
 
+// The PostgreSQL pass runs alongside the embedded one, on one worker: the embedded pass keeps about
+// one core busy (its tests wait on child processes, sockets and timers), so the two together take
+// little longer than the embedded pass alone. They share nothing: the embedded pass opens its own
+// databases in memory, the PostgreSQL pass makes scratch databases on the server.
+const pgJson = join(out, 'vitest-postgres.json');
+const pgPass = process.env.TEST_DATABASE_URL
+  ? runInBackground(
+      'API tests (PostgreSQL server)',
+      bin('vitest'),
+      [
+        'run',
+        '--project',
+        'server',
+        '--maxWorkers=1',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${pgJson}`,
+      ],
+      { env: { AIR_TEST_DB: 'postgres' } },
+    )
+  : null;
+
 const vitestJson = join(out, 'vitest.json');
 const vitestOk = run('unit + API tests (embedded PostgreSQL)', bin('vitest'), [
   'run',
@@ -87,18 +114,8 @@ const vitestOk = run('unit + API tests (embedded PostgreSQL)', bin('vitest'), [
 ]);
 countVitest('vitest', vitestJson, vitestOk);
 
-if (process.env.TEST_DATABASE_URL) {
-  const pgJson = join(out, 'vitest-postgres.json');
-  const pgOk = run(
-    'API tests (PostgreSQL server)',
-    bin('vitest'),
-    ['run', '--project', 'server', '--reporter=default', '--reporter=json', `--outputFile.json=${pgJson}`],
-    { env: { AIR_TEST_DB: 'postgres' } },
-  );
-  countVitest('vitest (postgres)', pgJson, pgOk);
-} else {
-  console.log('\nTEST_DATABASE_URL is not set: the API tests ran on the embedded database only.');
-}
+if (pgPass) countVitest('vitest (postgres)', pgJson, await pgPass);
+else console.log('\nTEST_DATABASE_URL is not set: the API tests ran on the embedded database only.');
 
 check('console build', run('console build', node, ['scripts/console-build.mjs']));
 check('bundle budgets', run('bundle budgets per route', node, ['scripts/bundle-size.mjs']));
