@@ -105,6 +105,31 @@ describe('usage journal', () => {
     expect(rows.find((row) => row.status === 499)!.createdAt.getTime()).toBe(4_000);
   });
 
+  it("keeps an MCP tool call's tool and bytes through a kill, free or priced (issue 41)", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'air-journal-'));
+    const journal = new UsageJournal(dir);
+    journal.open();
+    const free = journal.start(call(1), 1_000);
+    const priced = journal.start(call(2), 2_000);
+    const chat = journal.start(call(3), 3_000);
+    journal.end(free, { ...ended(200), errorCode: 'tool_error', tool: 'docs.search', bytes: 321 });
+    const price = { per_call: 20_000, per_1m_input_tokens: 0, per_1m_output_tokens: 0 };
+    journal.end(priced, { ...ended(200), price, costCapPicos: 7, tool: 'fail', bytes: 12 });
+    journal.end(chat, { ...ended(200), price });
+    journal.sync();
+    const rows = UsageJournal.recover(dir).flatMap((segment) => segment.rows);
+    const byCaller = (id: string) => rows.find((row) => row.callerAccountId === id)!;
+    expect(byCaller('caller-1')).toMatchObject({
+      tool: 'docs.search',
+      bytes: 321,
+      errorCode: 'tool_error',
+      price: null,
+    });
+    expect(byCaller('caller-2')).toMatchObject({ tool: 'fail', bytes: 12, price, costCapPicos: 7 });
+    expect(byCaller('caller-3')).toMatchObject({ price });
+    expect(byCaller('caller-3').tool).toBeUndefined();
+  });
+
   it('leaves no file after a clean close', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'air-journal-'));
     const journal = new UsageJournal(dir);

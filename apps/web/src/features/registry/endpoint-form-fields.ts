@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { ZCreateAiEndpoint, ZUpdateAiEndpoint } from '@air/shared/schemas/aiendpoint';
+import { API_PROTOCOLS, ZCreateAiEndpoint, ZUpdateAiEndpoint } from '@air/shared/schemas/aiendpoint';
 import type { TFormSchema } from '@/components/form/types';
 import type { TFormFields } from '@/components/form/types';
 import { ROUTE_TYPES, type TAiEndpoint } from './endpoint-types';
@@ -32,11 +32,23 @@ function routeFields(t: TFunction, values: Partial<TAiEndpoint>): TFormFields {
       options: ROUTE_TYPES.map((type) => ({ value: type, label: t(`registry:type.${type}`) })),
       value: values.route_type,
     },
+    // OpenAI-compatible (the gateway's /api/v1) or an MCP server (/api/mcp/{route}, contract 6d).
+    protocol: {
+      type: 'select',
+      label: t('registry:form.protocol'),
+      description: t('registry:form.protocolHelp'),
+      defaultValue: 'openai',
+      options: API_PROTOCOLS.map((protocol) => ({
+        value: protocol,
+        label: t(`registry:protocol.${protocol}`),
+      })),
+      value: values.protocol,
+    },
   };
 }
 
 /**
- * The New dialog: route name, endpoint URL, type (default agent). No name is sent: the server
+ * The New dialog: route name, endpoint URL, type (default agent), protocol (default OpenAI). No name is sent: the server
  * names the endpoint after its route, the identity people read in lists (issue 26).
  */
 export function createEndpointForm(t: TFunction): TEndpointForm {

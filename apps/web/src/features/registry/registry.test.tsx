@@ -88,7 +88,9 @@ describe('registry page', () => {
     const { user } = renderPage(RegistryPage, { route: '/registry', path: '/registry', title: 'registry' });
     await user.click(await screen.findByRole('button', { name: 'New' }));
     const dialog = await screen.findByRole('dialog');
-    expect(await within(dialog).findByRole('combobox')).toHaveTextContent('AI Agent');
+    const [type, protocol] = await within(dialog).findAllByRole('combobox');
+    expect(type).toHaveTextContent('AI Agent');
+    expect(protocol).toHaveTextContent('OpenAI-compatible');
     await user.type(await within(dialog).findByLabelText(/Route name/), 'acme/taken');
     await user.type(within(dialog).getByLabelText(/Endpoint URL/), 'https://up.example.com/v1');
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
@@ -104,6 +106,7 @@ describe('registry page', () => {
       route_name: 'acme/free',
       route_endpoint: 'https://up.example.com/v1',
       route_type: 'agent',
+      protocol: 'openai',
       isShared: false,
       isPrivate: true,
     });

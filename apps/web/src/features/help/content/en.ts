@@ -198,6 +198,39 @@ export const HELP_EN: THelpSection[] = [
     ],
   },
   {
+    id: 'mcp',
+    title: 'MCP',
+    blocks: [
+      {
+        p: 'An endpoint can be a Model Context Protocol server: when you register it, set its protocol to MCP and its URL to the server’s Streamable HTTP address (for example https://docs.acme.example/mcp). Put the server’s own credentials in the endpoint’s upstream headers: they are stored encrypted and sent to it on every request; your agents never see them. An MCP endpoint is priced per tool call only, and it is not a model: it is not listed by /api/v1/models and answers 404 unsupported_endpoint there.',
+      },
+      {
+        p: 'Agents reach it at /api/mcp/{provider}/{name} with an AIR key that has the gateway.invoke scope, exactly as a chat route: a private route of another account, or one outside the key’s routes, answers 404 route_not_found. With the official SDK, change the URL and add the header:',
+      },
+      {
+        code: "import { Client } from '@modelcontextprotocol/sdk/client/index.js';\nimport { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';\n\nconst transport = new StreamableHTTPClientTransport(new URL('{origin}/api/mcp/acme/docs'), {\n  requestInit: { headers: { Authorization: 'Bearer air_…' } },\n});\nconst client = new Client({ name: 'my-agent', version: '1.0.0' });\nawait client.connect(transport);\nconst { tools } = await client.listTools();\nconst answer = await client.callTool({ name: 'search', arguments: { query: 'tides' } });",
+      },
+      {
+        table: {
+          head: ['Message', 'How AIR counts it'],
+          rows: [
+            [
+              'tools/call',
+              'One call: it counts against the key’s rate limit, monthly cap and budget, the plan’s quota and the spend limit, is charged at the endpoint’s price per call, and is metered with its tool, status, latency and size. A result with isError is a delivered call; a JSON-RPC error (no tool ran) is free.',
+            ],
+            [
+              'initialize, tools/list, ping, notifications, the GET stream, DELETE',
+              'Free and not metered; they count against the key’s rate limit only.',
+            ],
+          ],
+        },
+      },
+      {
+        p: 'Sessions work when your requests land on different AIR instances: the Mcp-Session-Id AIR hands out carries the server’s own session sealed inside it, so any instance continues it. A session belongs to the key that opened it; a revoked key is refused on its next request. DELETE ends the session at the server too.',
+      },
+    ],
+  },
+  {
     id: 'marketplace',
     title: 'Marketplace',
     blocks: [

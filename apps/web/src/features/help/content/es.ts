@@ -198,6 +198,39 @@ export const HELP_ES: THelpSection[] = [
     ],
   },
   {
+    id: 'mcp',
+    title: 'MCP',
+    blocks: [
+      {
+        p: 'Un endpoint puede ser un servidor Model Context Protocol: al registrarlo, elige el protocolo MCP y pon como URL la dirección Streamable HTTP del servidor (por ejemplo https://docs.acme.example/mcp). Las credenciales propias del servidor van en las cabeceras del upstream del endpoint: se guardan cifradas y se le envían en cada petición; tus agentes nunca las ven. Un endpoint MCP solo tiene precio por llamada a herramienta y no es un modelo: /api/v1/models no lo lista y allí responde 404 unsupported_endpoint.',
+      },
+      {
+        p: 'Los agentes lo usan en /api/mcp/{provider}/{name} con una clave de AIR con el permiso gateway.invoke, igual que una ruta de chat: una ruta privada de otra cuenta, o una fuera de las rutas de la clave, responde 404 route_not_found. Con el SDK oficial, cambia la URL y añade la cabecera:',
+      },
+      {
+        code: "import { Client } from '@modelcontextprotocol/sdk/client/index.js';\nimport { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';\n\nconst transport = new StreamableHTTPClientTransport(new URL('{origin}/api/mcp/acme/docs'), {\n  requestInit: { headers: { Authorization: 'Bearer air_…' } },\n});\nconst client = new Client({ name: 'my-agent', version: '1.0.0' });\nawait client.connect(transport);\nconst { tools } = await client.listTools();\nconst answer = await client.callTool({ name: 'search', arguments: { query: 'tides' } });",
+      },
+      {
+        table: {
+          head: ['Mensaje', 'Cómo lo cuenta AIR'],
+          rows: [
+            [
+              'tools/call',
+              'Una llamada: cuenta para el límite por minuto, el tope mensual y el presupuesto de la clave, la cuota del plan y el límite de gasto, se cobra al precio por llamada del endpoint y se mide con su herramienta, estado, latencia y tamaño. Un resultado con isError es una llamada entregada; un error JSON-RPC (no se ejecutó ninguna herramienta) es gratis.',
+            ],
+            [
+              'initialize, tools/list, ping, notificaciones, el stream GET, DELETE',
+              'Gratis y sin medir; solo cuentan para el límite por minuto de la clave.',
+            ],
+          ],
+        },
+      },
+      {
+        p: 'Las sesiones funcionan aunque tus peticiones lleguen a distintas instancias de AIR: el Mcp-Session-Id que entrega AIR lleva dentro, sellada, la sesión del propio servidor, así que cualquier instancia la continúa. Una sesión pertenece a la clave que la abrió; una clave revocada se rechaza en su siguiente petición. DELETE termina también la sesión en el servidor.',
+      },
+    ],
+  },
+  {
     id: 'marketplace',
     title: 'Marketplace',
     blocks: [
