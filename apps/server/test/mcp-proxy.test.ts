@@ -119,6 +119,52 @@ describe('MCP proxy', () => {
     expect(rows[0]!.streamed).toBe(true);
   });
 
+  it("reads an MCP endpoint's tools for its owner (GET /api/aiendpoint/{id}/tools)", async () => {
+    const { owner, endpointId } = await mcpRoute();
+    const read = await t.app.inject({ url: `/api/aiendpoint/${endpointId}/tools`, headers: owner.headers });
+    expect(read.statusCode, read.body).toBe(200);
+    const { tools, error } = read.json().data as {
+      tools: {
+        name: string;
+        description: string | null;
+        input_schema: Record<string, unknown>;
+        read_only: boolean | null;
+      }[];
+      error: string | null;
+    };
+    expect(error).toBeNull();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['count', 'fail', 'search']);
+    const search = tools.find((tool) => tool.name === 'search')!;
+    expect(search).toMatchObject({ description: 'Searches the documents', read_only: true });
+    expect(search.input_schema).toMatchObject({ type: 'object', properties: { query: { type: 'string' } } });
+    // It read with the endpoint's own header, and ended the session it opened.
+    expect(mcp.seen.at(-1)).toMatchObject({ method: 'DELETE' });
+    expect(mcp.seen.at(-1)!.headers.authorization).toBe('Bearer upstream-own-token');
+    // Another account's endpoint, or an OpenAI one, is not found; a server that is down says so.
+    const other = await newOwner(t.app, 'free');
+    expect(
+      (await t.app.inject({ url: `/api/aiendpoint/${endpointId}/tools`, headers: other.headers })).statusCode,
+    ).toBe(404);
+    const down = await send(t.app, owner.headers, 'POST', '/api/aiendpoint', {
+      route_name: `mcp${process.pid}/down-${seq++}`,
+      route_endpoint: 'http://127.0.0.1:9/mcp',
+      protocol: 'mcp',
+    });
+    const gone = await t.app.inject({
+      url: `/api/aiendpoint/${down.json().data.id}/tools`,
+      headers: owner.headers,
+    });
+    expect(gone.json().data).toMatchObject({ tools: [], error: 'the server could not be reached' });
+    const chat = await send(t.app, owner.headers, 'POST', '/api/aiendpoint', {
+      route_name: `mcp${process.pid}/chat-${seq++}`,
+      route_endpoint: 'http://127.0.0.1:9/v1/chat/completions',
+    });
+    expect(
+      (await t.app.inject({ url: `/api/aiendpoint/${chat.json().data.id}/tools`, headers: owner.headers }))
+        .statusCode,
+    ).toBe(404);
+  });
+
   it('refuses without a key, with another scope, and on a private or unknown route (404 as the gateway)', async () => {
     const { routeName, key } = await mcpRoute();
     const init = {

@@ -128,11 +128,12 @@ describe('the OpenAPI document', () => {
   });
 
   it('has every console API route in the call table', () => {
-    // Not console calls: the gateway (OpenAI-compatible, typed by the SDKs), browser navigations
+    // Not console calls: the gateway (OpenAI-compatible and MCP, typed by the SDKs), browser navigations
     // (social sign-in redirects, the invoice PDF, a payout's statement), the card processor's webhook and the
     // development-only billing clock.
     const notConsole = [
       /^\/api\/v1(\/|$)/,
+      /^\/api\/mcp\//,
       /^\/api\/auth\/social\/:provider/,
       /\/pdf$/,
       /^\/api\/account\/payouts\/:id\/csv$/,

@@ -141,6 +141,7 @@ export const CONSOLE_OPERATIONS = {
   'POST /api/aiendpoint': op('createAiEndpoint', 'Register an AI endpoint'),
   'PATCH /api/aiendpoint/:id': op('updateAiEndpoint', 'Update an AI endpoint'),
   'GET /api/aiendpoint/:id/upstreams': op('getUpstreamHealth', "The health of an endpoint's upstreams"),
+  'GET /api/aiendpoint/:id/tools': op('listMcpTools', "An MCP endpoint's tools, read from its server now"),
   'DELETE /api/aiendpoint/:ids': op(
     'deleteAiEndpoints',
     'Delete AI endpoints by id (one or comma-separated)',

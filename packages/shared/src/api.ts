@@ -45,6 +45,7 @@ import {
   ZSharedAiEndpoint,
   ZUpdateAiEndpoint,
   ZUpstreamHealth,
+  ZMcpTools,
 } from './schemas/aiendpoint';
 import {
   ZApiKey,
@@ -296,6 +297,7 @@ export const CONSOLE_API = {
     response: ZEnvelope(ZAiEndpoint),
   },
   'GET /api/aiendpoint/:id/upstreams': { params: ZIdParams, response: ZEnvelope(ZUpstreamHealth) },
+  'GET /api/aiendpoint/:id/tools': { params: ZIdParams, response: ZEnvelope(ZMcpTools) },
   'DELETE /api/aiendpoint/:ids': { params: ZAiEndpointIdsParams, response: ZEnvelope(ZDeleted) },
   'GET /api/aiendpointShared': { response: ZEnvelope(z.array(ZSharedAiEndpoint)) },
   'GET /api/marketplace': { query: ZMarketplaceQuery, public: true, response: ZEnvelope(ZMarketplacePage) },

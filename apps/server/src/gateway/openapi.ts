@@ -98,3 +98,48 @@ export const invokeOpenApi: TSwaggerTransform = (input) =>
   documentedAs({ ...invokeDocs, ...operationAt(input.url) })(input);
 export const modelOpenApi: TSwaggerTransform = (input) =>
   documentedAs({ ...modelDocs, ...operationAt(input.url) })(input);
+
+/** A Model Context Protocol message (JSON-RPC 2.0), or a batch of them, as the MCP server answers it. */
+const ZMcpMessage = z
+  .union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))])
+  .describe('A JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP), or a batch');
+
+const mcpDocs = {
+  tags: ['gateway'],
+  security,
+  params: z.object({ provider: z.string(), name: z.string() }),
+  headers: z.object({
+    'mcp-session-id': z
+      .string()
+      .optional()
+      .describe('The session AIR gave the client (sealed: any instance continues it)'),
+  }),
+};
+
+/** The MCP proxy's three methods (contract 6d, mcp-proxy.ts): one operation each. */
+export const mcpOpenApi: Record<'POST' | 'GET' | 'DELETE', TSwaggerTransform> = {
+  POST: documentedAs({
+    ...mcpDocs,
+    operationId: 'sendMcpMessage',
+    summary:
+      'Send a message to an MCP endpoint (Streamable HTTP): a JSON answer or an event stream; a tools/call is a metered call',
+    body: ZMcpMessage,
+    response: {
+      200: ZMcpMessage,
+      202: z.null().describe('A notification or a response was accepted'),
+      ...errorResponses,
+    },
+  }),
+  GET: documentedAs({
+    ...mcpDocs,
+    operationId: 'openMcpStream',
+    summary: "Open the MCP server's event stream of a session (text/event-stream)",
+    response: { 200: z.string().describe('text/event-stream of JSON-RPC messages'), ...errorResponses },
+  }),
+  DELETE: documentedAs({
+    ...mcpDocs,
+    operationId: 'endMcpSession',
+    summary: 'End an MCP session at the server',
+    response: { 200: z.null().describe('The session ended'), ...errorResponses },
+  }),
+};

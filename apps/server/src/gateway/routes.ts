@@ -8,7 +8,7 @@ import { unknownPathBody, writeGatewayError } from './errors';
 import { CHAT, PROTOCOLS, type TProtocol } from './protocols';
 import type { TKeyAuth } from '../core/credentials';
 import { callerKey, canInvoke, createInvokeHandlers } from './invoke';
-import { invokeOpenApi, modelOpenApi, modelsOpenApi } from './openapi';
+import { invokeOpenApi, mcpOpenApi, modelOpenApi, modelsOpenApi } from './openapi';
 import { refuseRequest } from './request-errors';
 import { createFastLane } from './fast-lane';
 import { installFastLane } from '../core/fast-lanes';
@@ -72,18 +72,19 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     done();
   });
   const mcpMethods: TMcpMethod[] = ['POST', 'GET', 'DELETE'];
-  app.route({
-    method: mcpMethods,
-    url: '/mcp/:provider/:name',
-    ...routeOptions,
-    // Streamable HTTP's JSON-RPC, not a REST operation: described in the help page and README.
-    schema: { hide: true },
-    handler: (request: FastifyRequest, reply: FastifyReply) => {
-      reply.hijack();
-      const { provider, name } = request.params as { provider: string; name: string };
-      return invokeMcp(request, reply.raw, request.method as TMcpMethod, `${provider}/${name}`);
-    },
-  });
+  for (const method of mcpMethods) {
+    app.route({
+      method,
+      url: '/mcp/:provider/:name',
+      ...routeOptions,
+      config: { swaggerTransform: mcpOpenApi[method] },
+      handler: (request: FastifyRequest, reply: FastifyReply) => {
+        reply.hijack();
+        const { provider, name } = request.params as { provider: string; name: string };
+        return invokeMcp(request, reply.raw, method, `${provider}/${name}`);
+      },
+    });
+  }
 
   // The routes this key may call, as OpenAI's model list (SDKs' `models.list()`).
   app.get(

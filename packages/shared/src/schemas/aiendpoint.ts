@@ -347,6 +347,29 @@ export const ZAiEndpointRead = z.union([
 ]);
 export type TAiEndpointRead = z.infer<typeof ZAiEndpointRead>;
 
+/**
+ * `GET /api/aiendpoint/{id}/tools` (the owner, an MCP endpoint, contract 6d): the server's tools
+ * as its `tools/list` answers them now, read by AIR as an MCP client with the endpoint's headers;
+ * `error` says why none could be read (the list is then empty).
+ */
+export const ZMcpTool = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  /** The tool's JSON Schema for its arguments, as the server declares it. */
+  input_schema: z.record(z.string(), z.unknown()),
+  /** The server's `readOnlyHint` and `destructiveHint` annotations; null when it gives none. */
+  read_only: z.boolean().nullable(),
+  destructive: z.boolean().nullable(),
+});
+export type TMcpTool = z.infer<typeof ZMcpTool>;
+
+export const ZMcpTools = z.object({
+  tools: z.array(ZMcpTool),
+  error: z.string().nullable(),
+  read_at: z.iso.datetime(),
+});
+export type TMcpTools = z.infer<typeof ZMcpTools>;
+
 export const UPSTREAM_STATES = ['closed', 'open', 'probing'] as const;
 
 /**

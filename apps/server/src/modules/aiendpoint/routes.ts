@@ -8,6 +8,7 @@ import { actorOf } from '../activity/service';
 import {
   createEndpoint,
   deleteEndpoints,
+  endpointTools,
   endpointUpstreams,
   getEndpoint,
   listEndpoints,
@@ -56,6 +57,11 @@ const aiEndpointRoutes: FastifyPluginAsync = async (fastify) => {
     );
     return { data: { routed, upstreams: upstreamHealthOf(app.server, id, upstreams) } };
   });
+
+  // An MCP endpoint's tools (contract 6d), read from its server on demand.
+  route(app, 'GET /api/aiendpoint/:id/tools', { ...read, schema: { tags } }, async (request) => ({
+    data: await endpointTools(app, request.auth!.accountId, request.params.id),
+  }));
 
   route(app, 'POST /api/aiendpoint', { ...write, schema: { tags } }, async (request, reply) => {
     const id = await createEndpoint(app, request.auth!.accountId, request.body, actorOf(request));

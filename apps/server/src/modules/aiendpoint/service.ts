@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, ne } from 'drizzle-orm';
 import type {
+  TMcpTools,
   TAiEndpoint,
   TCreateAiEndpoint,
   TSharedAiEndpoint,
@@ -10,6 +11,7 @@ import { AppError } from '../../lib/app-error';
 import { recordActivity } from '../activity/service';
 import { accountNames, accountSummary } from '../membership/service';
 import { changesFrom } from './changes';
+import { readMcpTools } from './mcp-tools';
 import { toOwnWire, toSharedWire, type TEndpointRow } from './wire';
 import type { TServices } from '../../core/services';
 
@@ -202,6 +204,13 @@ export async function endpointUpstreams(
     ? row.routing.upstreams
     : [{ url: row.routeEndpoint, weight: 1 }];
   return { id: row.id, routed: row.routing !== null, upstreams };
+}
+
+/** An own MCP endpoint's tools, read from its server now (contract 6d); any other endpoint is 404. */
+export async function endpointTools(app: TServices, accountId: string, id: string): Promise<TMcpTools> {
+  const row = await findOwn(app, accountId, id);
+  if (row.protocol !== 'mcp') throw new AppError('not_found');
+  return readMcpTools(app.config.secret, app.config.upstreamAllowPrivate, row);
 }
 
 /** Deletes all the given endpoints of the account, or none (404) when any is not the account's. */
