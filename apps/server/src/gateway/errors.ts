@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { errorFromChat } from './formats/anthropic-in';
 
 /**
  * The gateway speaks OpenAI's error shape, not the console's `{ message }`: SDKs built for
@@ -198,6 +199,13 @@ export function gatewayErrorBody(code: TGatewayErrorCode): Buffer {
   return BODIES[code];
 }
 
+/** Answers of Anthropic clients' calls (`/v1/messages`): the gateway's errors go out in Anthropic's shape. */
+const ANTHROPIC_ANSWERS = new WeakSet<ServerResponse>();
+
+export function answersInAnthropicShape(res: ServerResponse): void {
+  ANTHROPIC_ANSWERS.add(res);
+}
+
 /** Writes a gateway error on the raw response (the gateway answers outside Fastify's reply). */
 export function writeGatewayError(
   res: ServerResponse,
@@ -213,6 +221,7 @@ export function writeGatewayError(
     res.destroy();
     return status;
   }
+  if (ANTHROPIC_ANSWERS.has(res)) body = errorFromChat(status, body);
   const headers: Record<string, string | number> = {
     'content-type': 'application/json; charset=utf-8',
     'content-length': body.length,

@@ -3,6 +3,11 @@ import {
   ZGatewayAnswer,
   ZGatewayError,
   ZGatewayRequest,
+  ZCountTokensAnswer,
+  ZCountTokensRequest,
+  ZMessagesAnswer,
+  ZMessagesError,
+  ZMessagesRequest,
   ZModel,
   ZModelList,
 } from '@air/shared/schemas/gateway';
@@ -93,6 +98,40 @@ function operationAt(url: string) {
   if (!operation) throw new Error(`gateway/openapi.ts names no operation for ${url}`);
   return operation;
 }
+
+/** The same statuses as the OpenAI surface's, each in Anthropic's error shape. */
+const messagesErrors = Object.fromEntries(
+  Object.entries(errorResponses).map(([status, schema]) => [
+    status,
+    ZMessagesError.describe(schema.description ?? ''),
+  ]),
+);
+
+/** `POST /api/v1/messages` (Anthropic clients, contract 6c). */
+export const messagesOpenApi = documentedAs({
+  tags: ['gateway'],
+  operationId: 'createMessage',
+  summary: 'Call a route of the registry: an Anthropic message (Messages API)',
+  security,
+  body: ZMessagesRequest,
+  response: { 200: ZMessagesAnswer, ...messagesErrors },
+});
+
+/** `POST /api/v1/messages/count_tokens`. */
+export const countTokensOpenApi = documentedAs({
+  tags: ['gateway'],
+  operationId: 'countMessageTokens',
+  summary: "An Anthropic request's prompt tokens, counted by the gateway's tokenizer (not forwarded)",
+  security,
+  body: ZCountTokensRequest,
+  response: {
+    200: ZCountTokensAnswer,
+    400: ZMessagesError,
+    401: ZMessagesError,
+    403: ZMessagesError,
+    404: ZMessagesError,
+  },
+});
 
 export const invokeOpenApi: TSwaggerTransform = (input) =>
   documentedAs({ ...invokeDocs, ...operationAt(input.url) })(input);

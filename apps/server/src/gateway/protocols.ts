@@ -33,13 +33,20 @@ export interface TProtocol {
   /** The upstream path that serves it, beside `/chat/completions` in a registered URL. */
   readonly suffix: string;
   /** Where a JSON answer's `usage` counts are (read from the text after its last `"usage"`). */
-  readonly usage: { readonly prompt: RegExp; readonly completion: RegExp | null };
+  readonly usage: {
+    readonly prompt: RegExp;
+    readonly completion: RegExp | null;
+    /** Counts added to the prompt's (Anthropic's cache reads and writes are not in its input tokens). */
+    readonly promptExtra?: readonly RegExp[];
+  };
   /** How its streams are read; null when it never streams (`stream` is not looked at). */
   readonly stream: TStreamReading | null;
   /** A stream sends usage only when asked (`stream_options.include_usage`): the gateway asks. */
   readonly asksStreamUsage: boolean;
   /** The body field that bounds the output, set by a spend reservation; null: no output tokens. */
   readonly outputField: 'max_tokens' | 'max_output_tokens' | null;
+  /** The clients' API: OpenAI's, or Anthropic's Messages API (its calls and errors in its shape). */
+  readonly client: 'openai' | 'anthropic';
 }
 
 /** One of the OpenAI protocols of `/api/v1`, which an endpoint's registration names. */
@@ -76,6 +83,7 @@ export const CHAT: TOpenAiProtocol = {
   stream: { content: /"content"\s*:\s*"((?:[^"\\]|\\.)*)"/g, usageOf: choicesUsage },
   asksStreamUsage: true,
   outputField: 'max_tokens',
+  client: 'openai',
 };
 
 export const COMPLETIONS: TOpenAiProtocol = {
@@ -86,6 +94,7 @@ export const COMPLETIONS: TOpenAiProtocol = {
   stream: { content: /"text"\s*:\s*"((?:[^"\\]|\\.)*)"/g, usageOf: choicesUsage },
   asksStreamUsage: true,
   outputField: 'max_tokens',
+  client: 'openai',
 };
 
 /** The Responses API: its stream always ends with `response.completed`, which holds the usage. */
@@ -107,6 +116,7 @@ export const RESPONSES: TOpenAiProtocol = {
   },
   asksStreamUsage: false,
   outputField: 'max_output_tokens',
+  client: 'openai',
 };
 
 /** Embeddings: priced by input tokens, no output, never streamed. */
@@ -118,6 +128,59 @@ export const EMBEDDINGS: TOpenAiProtocol = {
   stream: null,
   asksStreamUsage: false,
   outputField: null,
+  client: 'openai',
+};
+
+const CACHE_TOKENS = [/"cache_creation_input_tokens"\s*:\s*(\d+)/, /"cache_read_input_tokens"\s*:\s*(\d+)/];
+
+/** Anthropic's usage object: the prompt is its input tokens plus its cache reads and writes. */
+function anthropicTokens(usage: Record<string, unknown>): TTokens {
+  const input = count(usage.input_tokens);
+  return {
+    prompt:
+      input === null
+        ? null
+        : input +
+          (count(usage.cache_creation_input_tokens) ?? 0) +
+          (count(usage.cache_read_input_tokens) ?? 0),
+    completion: count(usage.output_tokens),
+  };
+}
+
+/**
+ * Anthropic's Messages API for Anthropic clients (`/v1/messages`, contract 6c): served by every
+ * chat route (the route is the body's `model`); its usage comes in `message_start` (input) and
+ * `message_delta` (output), and its errors in Anthropic's shape.
+ */
+export const MESSAGES: TProtocol = {
+  name: 'chat',
+  path: '/v1/messages',
+  suffix: CHAT_SUFFIX,
+  usage: {
+    prompt: /"input_tokens"\s*:\s*(\d+)/,
+    completion: /"output_tokens"\s*:\s*(\d+)/,
+    promptExtra: CACHE_TOKENS,
+  },
+  stream: {
+    content: /"text"\s*:\s*"((?:[^"\\]|\\.)*)"/g,
+    usageOf(event) {
+      if (event.type === 'message_start') {
+        const usage = objectOf(objectOf(event.message)?.usage);
+        return usage
+          ? { tokens: { prompt: anthropicTokens(usage).prompt, completion: null }, only: false }
+          : null;
+      }
+      if (event.type !== 'message_delta') return null;
+      const usage = objectOf(event.usage);
+      if (!usage) return null;
+      const tokens = anthropicTokens(usage);
+      // message_delta's input tokens, when it has them, are the final count (0 from a translated stream's start).
+      return { tokens: { prompt: tokens.prompt || null, completion: tokens.completion }, only: false };
+    },
+  },
+  asksStreamUsage: false,
+  outputField: 'max_tokens',
+  client: 'anthropic',
 };
 
 /**
@@ -132,6 +195,8 @@ export const MCP_TOOL_CALL: TProtocol = {
   stream: null,
   asksStreamUsage: false,
   outputField: null,
+  // Not translated: MCP answers go out as the server sent them.
+  client: 'openai',
 };
 
 /** Every protocol, in the order `unsupported_endpoint` names them. */

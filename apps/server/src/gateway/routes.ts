@@ -1,14 +1,23 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { allowOrigin, answerPreflight, crossOrigin } from './cors';
-import { ZModel, ZModelList } from '@air/shared/schemas/gateway';
+import { ZCountTokensAnswer, ZModel, ZModelList } from '@air/shared/schemas/gateway';
 import { lazyChildLoggerFactory } from '../lib/lazy-logger';
 import { callableModels } from '../modules/aiendpoint/service';
-import { unknownPathBody, writeGatewayError } from './errors';
-import { CHAT, PROTOCOLS, type TProtocol } from './protocols';
+import { answersInAnthropicShape, unknownPathBody, writeGatewayError } from './errors';
+import { CHAT, MESSAGES, PROTOCOLS, type TProtocol } from './protocols';
+import { mayCall, parseObject } from './call-outcome';
+import { countTokens, promptText } from './tokens';
 import type { TKeyAuth } from '../core/credentials';
 import { callerKey, canInvoke, createInvokeHandlers } from './invoke';
-import { invokeOpenApi, mcpOpenApi, modelOpenApi, modelsOpenApi } from './openapi';
+import {
+  countTokensOpenApi,
+  invokeOpenApi,
+  mcpOpenApi,
+  messagesOpenApi,
+  modelOpenApi,
+  modelsOpenApi,
+} from './openapi';
 import { refuseRequest } from './request-errors';
 import { createFastLane } from './fast-lane';
 import { installFastLane } from '../core/fast-lanes';
@@ -86,6 +95,33 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     });
   }
 
+  // Anthropic clients (contract 6c): the same pipeline, their answers and errors in Anthropic's shape.
+  const invokeMessages = handlerFor(MESSAGES);
+  const messages: typeof invokeMessages = (request, res) => {
+    answersInAnthropicShape(res);
+    return invokeMessages(request, res);
+  };
+  const messagesOptions = { ...routeOptions, config: { swaggerTransform: messagesOpenApi } };
+  app.post(MESSAGES.path, messagesOptions, (request: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    return messages(request, reply.raw);
+  });
+  installFastLane(app, [`${app.prefix}${MESSAGES.path}`], createFastLane(app, messages, GATEWAY_BODY_LIMIT));
+  app.post(
+    '/v1/messages/count_tokens',
+    { ...routeOptions, config: { swaggerTransform: countTokensOpenApi } },
+    async (request, reply) => {
+      reply.hijack();
+      answersInAnthropicShape(reply.raw);
+      try {
+        await answerCountTokens(request, reply.raw);
+      } catch (error) {
+        request.log.error({ err: error }, 'gateway: count_tokens failed');
+        writeGatewayError(reply.raw, 'internal_error', request.id);
+      }
+    },
+  );
+
   // The routes this key may call, as OpenAI's model list (SDKs' `models.list()`).
   app.get(
     '/v1/models',
@@ -123,6 +159,8 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     ['/v1', 'POST'],
     ['/v1/models', 'GET'],
     ...PROTOCOLS.map((p): [string, string] => [p.path, 'POST']),
+    [MESSAGES.path, 'POST'],
+    ['/v1/messages/count_tokens', 'POST'],
   ]);
   const unknown = (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
@@ -147,6 +185,47 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     answerPreflight(request.headers, reply.raw, request.id, allow);
   };
   app.options('/v1*', hidden, preflight);
+
+  /**
+   * `count_tokens`: the prompt of an Anthropic request to a route the key may call (system,
+   * messages' text, tools as JSON), counted with the gateway's tokenizer; nothing is forwarded
+   * or metered. An estimate: the provider's own tokenizer may count otherwise.
+   */
+  async function answerCountTokens(request: FastifyRequest, res: ServerResponse) {
+    const key = callerKey(request);
+    if (!key)
+      return void writeGatewayError(res, request.keyExpired ? 'key_expired' : 'invalid_api_key', request.id);
+    if (!canInvoke(key)) return void writeGatewayError(res, 'insufficient_scope', request.id);
+    const body = Buffer.isBuffer(request.body) ? parseObject(request.body) : null;
+    if (!body || !Array.isArray(body.messages))
+      return void writeGatewayError(res, 'invalid_request', request.id);
+    if (typeof body.model !== 'string' || body.model === '' || body.model.length > 200)
+      return void writeGatewayError(res, 'missing_route', request.id);
+    // PostgreSQL refuses U+0000 in text: never let it reach the route look-up.
+    if (body.model.includes('\0')) return void writeGatewayError(res, 'invalid_model', request.id);
+    const routeName = body.model.toLowerCase();
+    let route = state.directory.routes.peek(routeName);
+    if (route === undefined) route = await state.directory.routes.load(routeName, request.ip);
+    if (!mayCall(key, route)) return void writeGatewayError(res, 'route_not_found', request.id);
+    const system =
+      typeof body.system === 'string'
+        ? body.system
+        : Array.isArray(body.system)
+          ? body.system.map((block) => (block as { text?: unknown } | null)?.text ?? '').join('\n')
+          : '';
+    const parts = [system, promptText(body)];
+    if (Array.isArray(body.tools) && body.tools.length > 0) parts.push(JSON.stringify(body.tools));
+    const answer = JSON.stringify(
+      ZCountTokensAnswer.parse({ input_tokens: await countTokens(parts.join('\n')) }),
+    );
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(answer),
+      'x-request-id': request.id,
+      'x-content-type-options': 'nosniff',
+    });
+    res.end(answer);
+  }
 
   /** The model list, or one model of it (`only`): the routes this key may call. */
   async function answerModels(

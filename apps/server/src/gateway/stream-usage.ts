@@ -130,7 +130,10 @@ export function tokensFrom(body: Buffer, usage: TProtocol['usage'] = CHAT.usage)
   const tail = body.toString('utf8', at, Math.min(body.length, at + 512));
   const prompt = usage.prompt.exec(tail);
   const completion = usage.completion?.exec(tail);
-  return { prompt: toInt(prompt?.[1]), completion: toInt(completion?.[1]) };
+  let promptTokens = toInt(prompt?.[1]);
+  if (promptTokens !== null && usage.promptExtra)
+    for (const extra of usage.promptExtra) promptTokens += toInt(extra.exec(tail)?.[1]) ?? 0;
+  return { prompt: promptTokens, completion: toInt(completion?.[1]) };
 }
 
 /** A count that fits the integer column, else null (a bogus figure must not sink the batch). */

@@ -43,3 +43,41 @@ export const ZModelList = z.object({
   data: z.array(ZModel),
 });
 export type TModelList = z.infer<typeof ZModelList>;
+
+/** `POST /api/v1/messages`: an Anthropic Messages API request (contract 6c); the route is its `model`. */
+export const ZMessagesRequest = z
+  .looseObject({
+    model: z.string().describe('The route name (`provider/name`)'),
+    max_tokens: z.number().int().positive(),
+    messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant']), content: z.unknown() })),
+    system: z.unknown().optional(),
+    stream: z.boolean().optional().describe("true answers Anthropic's event stream"),
+  })
+  .describe("An Anthropic Messages API request, translated to the route's upstream format");
+
+/** An Anthropic message (the upstream's, or an answer translated to one). */
+export const ZMessagesAnswer = z
+  .looseObject({
+    id: z.string(),
+    type: z.literal('message'),
+    role: z.literal('assistant'),
+    content: z.array(z.looseObject({ type: z.string() })),
+    stop_reason: z.string().nullable(),
+    usage: z.looseObject({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
+  })
+  .describe('An Anthropic message');
+
+/** Errors of Anthropic clients' calls, in Anthropic's shape. */
+export const ZMessagesError = z.object({
+  type: z.literal('error'),
+  error: z.object({ type: z.string(), message: z.string() }),
+});
+
+/** `POST /api/v1/messages/count_tokens`: the request's prompt, counted with the gateway's tokenizer. */
+export const ZCountTokensRequest = z.looseObject({
+  model: z.string(),
+  messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })),
+  system: z.unknown().optional(),
+  tools: z.array(z.unknown()).optional(),
+});
+export const ZCountTokensAnswer = z.object({ input_tokens: z.number().int().min(0) });

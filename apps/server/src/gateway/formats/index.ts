@@ -6,7 +6,8 @@
 
 import type { TUpstreamFormat } from '@air/shared/schemas/aiendpoint';
 import { jsonDepthExceeds } from '../../lib/json-guard';
-import { upstreamPath, type TProtocol } from '../protocols';
+import { CHAT, upstreamPath, type TProtocol } from '../protocols';
+import { chained, chatFromAnthropic, chatToAnthropicTranslator } from './anthropic-in';
 import { ANTHROPIC_VERSION, anthropicRequest, anthropicTranslator } from './anthropic';
 import { Untranslatable, objectOf } from './chat-shape';
 import { geminiPath, geminiRequest, geminiTranslator } from './gemini';
@@ -105,8 +106,35 @@ export function attemptFor(
   body: Buffer,
   protocol: TProtocol,
 ): TAttempt | { refused: string } {
+  if (protocol.client === 'anthropic') return fromAnthropic(target, body);
   // A sibling of a registered `/chat/completions` URL (protocols.ts).
   if (target.format === 'openai')
     return { path: upstreamPath(target.path, protocol) ?? target.path, body, translator: null };
   return translateChat(target.format, body, target.path);
+}
+
+/**
+ * An Anthropic client's call: as it is to an Anthropic upstream; as a chat request to an OpenAI
+ * one (its answer back to a message); through chat to a Gemini one (both translations chained).
+ */
+function fromAnthropic(
+  target: { path: string; format: TUpstreamFormat },
+  body: Buffer,
+): TAttempt | { refused: string } {
+  if (target.format === 'anthropic') return { path: target.path, body, translator: null };
+  const parsed = parseBody(body);
+  if (!parsed) return { refused: 'The request body must be a JSON object.' };
+  let chat: Buffer;
+  try {
+    chat = Buffer.from(JSON.stringify(chatFromAnthropic(parsed, parsed.stream === true)));
+  } catch (error) {
+    if (error instanceof Untranslatable) return { refused: error.message };
+    throw error;
+  }
+  const back = chatToAnthropicTranslator();
+  if (target.format === 'openai')
+    return { path: upstreamPath(target.path, CHAT) ?? target.path, body: chat, translator: back };
+  const gemini = translateChat('gemini', chat, target.path);
+  if ('refused' in gemini) return gemini;
+  return { path: gemini.path, body: gemini.body, translator: chained(gemini.translator, back) };
 }

@@ -187,7 +187,10 @@ export const HELP_EN: THelpSection[] = [
         },
       },
       {
-        p: 'Usage is read from the provider’s answer and metered and priced exactly as for an OpenAI upstream; Anthropic’s cache reads and writes count in prompt_tokens and show in prompt_tokens_details. A provider’s error comes back with its status and its message in OpenAI’s error shape. A field a provider cannot take (for Anthropic: n above 1, logprobs, logit_bias, seed or the penalties; for both: audio and file parts) is refused with 400 unsupported_parameter naming it, before anything is sent. Only chat completions are translated: a route with an Anthropic or Gemini upstream serves /api/v1/chat/completions alone.',
+        p: 'Usage is read from the provider’s answer and metered and priced exactly as for an OpenAI upstream; Anthropic’s cache reads and writes count in prompt_tokens and show in prompt_tokens_details. A provider’s error comes back with its status and its message in OpenAI’s error shape. A field a provider cannot take (for Anthropic: n above 1, logprobs, logit_bias, seed or the penalties; for both: audio and file parts) is refused with 400 unsupported_parameter naming it, before anything is sent. Only chat completions are translated: a route with an Anthropic or Gemini upstream serves /api/v1/chat/completions and /api/v1/messages only.',
+      },
+      {
+        p: 'Clients written for Anthropic (the Anthropic SDK, Claude Code with ANTHROPIC_BASE_URL) call {origin}/api/v1/messages with your AIR key as their API key and the route as the model: set the base URL to {origin}/api. To an Anthropic upstream the call goes as it is; to an OpenAI or Gemini upstream it is translated, and the answer, its events and errors come back in Anthropic’s shape. /api/v1/messages/count_tokens counts a request’s prompt with AIR’s tokenizer (an estimate; nothing is sent upstream).',
       },
       {
         p: 'Worked example, Anthropic: register acme/claude with the upstream https://api.anthropic.com/v1/messages, format Anthropic, upstream model claude-sonnet-4-5 and the header x-api-key. Worked example, Gemini: acme/gemini with https://generativelanguage.googleapis.com/v1beta, format Gemini, upstream model gemini-2.5-flash and the header x-goog-api-key. Both are called like any route:',

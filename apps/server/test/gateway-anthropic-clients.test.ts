@@ -1,0 +1,306 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { desc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aiEndpoints, usageEvents } from '../src/db/schema';
+import { gatewayStateOf } from '../src/gateway/state';
+import { countTokens } from '../src/gateway/tokens';
+import {
+  COMPLETION,
+  STREAM_USAGE,
+  insertAccount,
+  insertEndpoint,
+  insertKey,
+  type TMockUpstream,
+} from './gateway-fixtures';
+import type { TTestApp } from './helpers';
+import { startListeningApp, stopListeningApp } from './marketplace-helpers';
+import {
+  ANTHROPIC_KEY,
+  CLAUDE_TEXT,
+  GEMINI_KEY,
+  startAnthropicMock,
+  startGeminiMock,
+  type TProviderMock,
+} from './provider-mocks';
+
+// The official Anthropic SDK as a gateway client (`POST /api/v1/messages`, contract 6c): passed
+// through to an Anthropic upstream, translated to an OpenAI or a Gemini one and back.
+
+let t: TTestApp;
+let openaiMock: TMockUpstream;
+let base: string;
+let anthropicMock: TProviderMock;
+let geminiMock: TProviderMock;
+let client: Anthropic;
+let key = '';
+const ids: Record<string, string> = {};
+
+const WEATHER = {
+  name: 'get_weather',
+  description: 'The weather in a city',
+  input_schema: { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] },
+};
+
+async function usageOf(route: string) {
+  await gatewayStateOf(t.app).meter.flush();
+  const [row] = await t.db
+    .select()
+    .from(usageEvents)
+    .where(eq(usageEvents.endpointId, ids[route]!))
+    .orderBy(desc(usageEvents.id))
+    .limit(1);
+  return row!;
+}
+
+beforeAll(async () => {
+  ({ t, upstream: openaiMock, base } = await startListeningApp());
+  anthropicMock = await startAnthropicMock();
+  geminiMock = await startGeminiMock();
+  const account = await insertAccount(t.db, 'Anthropic clients');
+  key = (await insertKey(t.db, t.config.secret, account.id)).raw;
+  const routes: {
+    name: string;
+    upstream: { url: string; weight: number; format?: 'anthropic' | 'gemini' };
+    headers: Record<string, string>;
+    model?: string;
+  }[] = [
+    {
+      name: 'claude/direct',
+      upstream: { url: `${anthropicMock.url}/v1/messages`, weight: 1, format: 'anthropic' },
+      headers: { 'x-api-key': ANTHROPIC_KEY },
+      model: 'claude-sonnet-4-5',
+    },
+    {
+      name: 'openai/behind',
+      upstream: { url: `${openaiMock.url}/ok`, weight: 1 },
+      headers: { authorization: 'Bearer sk-openai-upstream' },
+    },
+    {
+      name: 'gemini/behind',
+      upstream: { url: `${geminiMock.url}/v1beta`, weight: 1, format: 'gemini' },
+      headers: { 'x-goog-api-key': GEMINI_KEY },
+      model: 'gemini-2.5-flash',
+    },
+  ];
+  for (const route of routes) {
+    const row = await insertEndpoint(t.db, t.config.secret, account.id, {
+      routeName: route.name,
+      routeEndpoint: route.upstream.url,
+      upstreamHeaders: route.headers,
+      ...(route.model ? { upstreamModel: route.model } : {}),
+    });
+    await t.db
+      .update(aiEndpoints)
+      .set({ routing: { upstreams: [route.upstream] } })
+      .where(eq(aiEndpoints.id, row.id));
+    ids[route.name] = row.id;
+  }
+  // What a developer sets: ANTHROPIC_BASE_URL at AIR's /api, the AIR key as the API key.
+  client = new Anthropic({ apiKey: key, baseURL: `${base}/api`, maxRetries: 0 });
+});
+
+afterAll(async () => {
+  await stopListeningApp({ t, upstream: openaiMock });
+  await anthropicMock?.close();
+  await geminiMock?.close();
+});
+
+describe('the Anthropic SDK through AIR to an Anthropic upstream', () => {
+  it('passes the call through with the endpoint key, metered with cache tokens in the prompt', async () => {
+    const message = await client.messages.create({
+      model: 'claude/direct',
+      max_tokens: 100,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    expect(message.content).toMatchObject([{ type: 'text', text: CLAUDE_TEXT }]);
+    const seen = anthropicMock.seen.at(-1)!;
+    expect(seen.body).toEqual({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    expect(seen.headers['x-api-key']).toBe(ANTHROPIC_KEY);
+    expect(seen.headers.authorization).toBeUndefined();
+    const row = await usageOf('claude/direct');
+    expect([row.status, row.promptTokens, row.completionTokens]).toEqual([200, 11, 7]);
+  });
+
+  it('streams the events as Anthropic sent them, metered from message_start and message_delta', async () => {
+    const stream = client.messages.stream({
+      model: 'claude/direct',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    const message = await stream.finalMessage();
+    expect(message.content).toMatchObject([{ type: 'text', text: CLAUDE_TEXT }]);
+    const row = await usageOf('claude/direct');
+    expect([row.streamed, row.promptTokens, row.completionTokens, row.tokensEstimated]).toEqual([
+      true,
+      11,
+      7,
+      false,
+    ]);
+  });
+});
+
+describe('the Anthropic SDK through AIR to an OpenAI upstream', () => {
+  it('translates the request to a chat completion and the answer back to a message', async () => {
+    const message = await client.messages.create({
+      model: 'openai/behind',
+      max_tokens: 64,
+      system: [{ type: 'text', text: 'Be brief.' }],
+      stop_sequences: ['END'],
+      tools: [WEATHER],
+      tool_choice: { type: 'auto' },
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+    });
+    expect(message.content).toEqual([{ type: 'text', text: COMPLETION.choices[0]!.message.content }]);
+    expect(message.stop_reason).toBe('end_turn');
+    expect(message.usage).toMatchObject({ input_tokens: 11, output_tokens: 7 });
+    const seen = openaiMock.seen.at(-1)!;
+    expect(JSON.parse(seen.body.toString())).toEqual({
+      model: 'openai/behind',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+      ],
+      max_tokens: 64,
+      stop: ['END'],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'The weather in a city',
+            parameters: WEATHER.input_schema,
+          },
+        },
+      ],
+      tool_choice: 'auto',
+    });
+    expect(seen.headers.authorization).toBe('Bearer sk-openai-upstream');
+    const row = await usageOf('openai/behind');
+    expect([row.promptTokens, row.completionTokens]).toEqual([11, 7]);
+  });
+
+  it('streams chat chunks back as Anthropic events', async () => {
+    const types: string[] = [];
+    const stream = client.messages.stream({
+      model: 'openai/behind',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    stream.on('streamEvent', (event) => types.push(event.type));
+    const message = await stream.finalMessage();
+    expect(message.content).toMatchObject([{ type: 'text', text: 'Hello world' }]);
+    expect(message.usage.output_tokens).toBe(STREAM_USAGE.completion_tokens);
+    expect(types[0]).toBe('message_start');
+    expect(types.slice(-2)).toEqual(['message_delta', 'message_stop']);
+    expect(JSON.parse(openaiMock.seen.at(-1)!.body.toString()).stream_options).toEqual({
+      include_usage: true,
+    });
+    const row = await usageOf('openai/behind');
+    expect([row.streamed, row.promptTokens, row.completionTokens]).toEqual([
+      true,
+      STREAM_USAGE.prompt_tokens,
+      STREAM_USAGE.completion_tokens,
+    ]);
+  });
+
+  it("refuses what chat completions cannot carry, in Anthropic's error shape", async () => {
+    const error = await client.messages
+      .create({
+        model: 'openai/behind',
+        max_tokens: 10,
+        speed: 'fast',
+        messages: [{ role: 'user', content: 'Hi' }],
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error' },
+    });
+    const body = (error as InstanceType<typeof Anthropic.APIError>).error as { error: { message: string } };
+    expect(body.error.message).toContain('"speed" is not translated');
+  });
+});
+
+describe('the Anthropic SDK through AIR to a Gemini upstream', () => {
+  it('makes a full tool round trip, plain and streamed, through both translations', async () => {
+    const first = await client.messages.create({
+      model: 'gemini/behind',
+      max_tokens: 64,
+      tools: [WEATHER],
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+    });
+    expect(first.stop_reason).toBe('tool_use');
+    const use = first.content.find((block) => block.type === 'tool_use');
+    expect(use).toMatchObject({ type: 'tool_use', name: 'get_weather', input: { city: 'Paris' } });
+
+    const live = await client.messages
+      .stream({
+        model: 'gemini/behind',
+        max_tokens: 64,
+        tools: [WEATHER],
+        messages: [{ role: 'user', content: 'Weather?' }],
+      })
+      .finalMessage();
+    expect(live.stop_reason).toBe('tool_use');
+    expect(live.content).toMatchObject([{ type: 'tool_use', name: 'get_weather', input: { city: 'Paris' } }]);
+
+    const answer = await client.messages.create({
+      model: 'gemini/behind',
+      max_tokens: 64,
+      tools: [WEATHER],
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: first.content },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: (use as { id: string }).id, content: '{"celsius":18}' },
+          ],
+        },
+      ],
+    });
+    expect(answer.content).toMatchObject([{ type: 'text', text: 'Result: {"celsius":18}' }]);
+    const row = await usageOf('gemini/behind');
+    expect([row.promptTokens, row.completionTokens]).toEqual([11, 7]);
+  });
+});
+
+describe("the gateway's own answers to Anthropic clients", () => {
+  it("refuses an unknown route and a bad key in Anthropic's error shape", async () => {
+    const missing = await client.messages
+      .create({ model: 'nobody/here', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((caught: unknown) => caught);
+    expect(missing).toBeInstanceOf(Anthropic.NotFoundError);
+    expect((missing as InstanceType<typeof Anthropic.APIError>).error).toEqual({
+      type: 'error',
+      error: { type: 'not_found_error', message: 'Route not found.' },
+    });
+    const wrong = new Anthropic({ apiKey: 'air_wrong', baseURL: `${base}/api`, maxRetries: 0 });
+    const refused = await wrong.messages
+      .create({ model: 'claude/direct', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(Anthropic.AuthenticationError);
+  });
+
+  it('counts tokens with the tokenizer, without calling the upstream', async () => {
+    const seen = anthropicMock.seen.length;
+    const counted = await client.messages.countTokens({
+      model: 'claude/direct',
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'How many tokens is this?' }],
+    });
+    expect(counted.input_tokens).toBe(await countTokens('Be brief.\nHow many tokens is this?'));
+    expect(anthropicMock.seen.length).toBe(seen);
+    const missing = await client.messages
+      .countTokens({ model: 'nobody/here', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((caught: unknown) => caught);
+    expect(missing).toBeInstanceOf(Anthropic.NotFoundError);
+  });
+});
