@@ -154,7 +154,7 @@ describe('MCP proxy', () => {
       url: `/api/aiendpoint/${down.json().data.id}/tools`,
       headers: owner.headers,
     });
-    expect(gone.json().data).toMatchObject({ tools: [], error: 'the server could not be reached' });
+    expect(gone.json().data).toMatchObject({ tools: [], error: 'unreachable', detail: null });
     const chat = await send(t.app, owner.headers, 'POST', '/api/aiendpoint', {
       route_name: `mcp${process.pid}/chat-${seq++}`,
       route_endpoint: 'http://127.0.0.1:9/v1/chat/completions',

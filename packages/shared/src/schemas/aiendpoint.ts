@@ -363,9 +363,21 @@ export const ZMcpTool = z.object({
 });
 export type TMcpTool = z.infer<typeof ZMcpTool>;
 
+/** Why no tools could be read: unreachable, no answer in 10 s, an HTTP status, a JSON-RPC error, no answer to the call, over 4 MiB. */
+export const MCP_READ_ERRORS = [
+  'unreachable',
+  'timeout',
+  'http_status',
+  'rpc_error',
+  'no_answer',
+  'too_large',
+] as const;
+
 export const ZMcpTools = z.object({
   tools: z.array(ZMcpTool),
-  error: z.string().nullable(),
+  error: z.enum(MCP_READ_ERRORS).nullable(),
+  /** With `error`: the HTTP status or the server's error message, as it sent it; else null. */
+  detail: z.string().nullable(),
   read_at: z.iso.datetime(),
 });
 export type TMcpTools = z.infer<typeof ZMcpTools>;

@@ -1,5 +1,5 @@
 import type { Agent } from 'undici';
-import type { TMcpTool, TMcpTools } from '@air/shared/schemas/aiendpoint';
+import type { MCP_READ_ERRORS, TMcpTool, TMcpTools } from '@air/shared/schemas/aiendpoint';
 import { isIP } from 'node:net';
 import { outboundAgent } from '../../lib/guarded-lookup';
 import { isPrivateAddress } from '../../lib/upstream-address';
@@ -67,7 +67,14 @@ function toolOf(raw: unknown): TMcpTool | null {
   };
 }
 
-class McpReadError extends Error {}
+class McpReadError extends Error {
+  constructor(
+    readonly code: (typeof MCP_READ_ERRORS)[number],
+    readonly detail: string | null = null,
+  ) {
+    super(code);
+  }
+}
 
 /** Reads the endpoint's tools now; a server that cannot be read is `error`, with no tools. */
 export async function readMcpTools(
@@ -105,7 +112,7 @@ export async function readMcpTools(
     let bytes = 0;
     for await (const chunk of answer.body) {
       bytes += (chunk as Buffer).length;
-      if (bytes > MAX_ANSWER_BYTES) throw new McpReadError('the server answered more than 4 MiB');
+      if (bytes > MAX_ANSWER_BYTES) throw new McpReadError('too_large');
       chunks.push(chunk as Buffer);
     }
     const type = answer.headers['content-type'];
@@ -121,13 +128,16 @@ export async function readMcpTools(
     const id = nextId++;
     const answer = await send('POST', { jsonrpc: '2.0', id, method, params });
     if (answer.status < 200 || answer.status >= 300)
-      throw new McpReadError(`${method}: the server answered HTTP ${answer.status}`);
+      throw new McpReadError('http_status', `${method}: HTTP ${answer.status}`);
     if (typeof answer.session === 'string' && answer.session !== '') session = answer.session;
     const response = responseIn(answer.text, answer.eventStream, id);
-    if (!response) throw new McpReadError(`${method}: the server sent no answer`);
+    if (!response) throw new McpReadError('no_answer', method);
     if (response.error) {
       const message = (response.error as { message?: unknown }).message;
-      throw new McpReadError(`${method}: ${typeof message === 'string' ? message.slice(0, 300) : 'error'}`);
+      throw new McpReadError(
+        'rpc_error',
+        `${method}: ${typeof message === 'string' ? message.slice(0, 300) : ''}`,
+      );
     }
     return (response.result ?? {}) as Record<string, unknown>;
   }
@@ -136,7 +146,7 @@ export async function readMcpTools(
   // An IP literal is never looked up: checked here as the gateway checks it when a route loads.
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (!allowPrivate && isIP(host) !== 0 && isPrivateAddress(host))
-    return { tools: [], error: 'the server could not be reached', read_at: now.toISOString() };
+    return { tools: [], error: 'unreachable', detail: null, read_at: now.toISOString() };
   try {
     await request('initialize', {
       protocolVersion: PROTOCOL_VERSION,
@@ -156,16 +166,17 @@ export async function readMcpTools(
       if (!cursor) break;
     }
   } catch (error) {
-    const message =
-      error instanceof McpReadError
-        ? error.message
-        : signal.aborted
-          ? 'the server did not answer within 10 s'
-          : 'the server could not be reached';
-    return { tools: [], error: message, read_at: now.toISOString() };
+    if (error instanceof McpReadError)
+      return { tools: [], error: error.code, detail: error.detail, read_at: now.toISOString() };
+    return {
+      tools: [],
+      error: signal.aborted ? 'timeout' : 'unreachable',
+      detail: null,
+      read_at: now.toISOString(),
+    };
   } finally {
     // Best effort: the session is ended; a server without sessions answers 405, which is fine.
     if (session) await send('DELETE', null).catch(() => undefined);
   }
-  return { tools, error: null, read_at: now.toISOString() };
+  return { tools, error: null, detail: null, read_at: now.toISOString() };
 }

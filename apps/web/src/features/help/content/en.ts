@@ -205,7 +205,7 @@ export const HELP_EN: THelpSection[] = [
     title: 'MCP',
     blocks: [
       {
-        p: 'An endpoint can be a Model Context Protocol server: when you register it, set its protocol to MCP and its URL to the server’s Streamable HTTP address (for example https://docs.acme.example/mcp). Put the server’s own credentials in the endpoint’s upstream headers: they are stored encrypted and sent to it on every request; your agents never see them. An MCP endpoint is priced per tool call only, and it is not a model: it is not listed by /api/v1/models and answers 404 unsupported_endpoint there.',
+        p: 'An endpoint can be a Model Context Protocol server: when you register it, set its protocol to MCP and its URL to the server’s Streamable HTTP address (for example https://docs.acme.example/mcp). Put the server’s own credentials in the endpoint’s upstream headers: they are stored encrypted and sent to it on every request; your agents never see them. Its Overview lists the server’s tools (Read again asks it anew). An MCP endpoint is priced per tool call only, and it is not a model: it is not listed by /api/v1/models and answers 404 unsupported_endpoint there.',
       },
       {
         p: 'Agents reach it at /api/mcp/{provider}/{name} with an AIR key that has the gateway.invoke scope, exactly as a chat route: a private route of another account, or one outside the key’s routes, answers 404 route_not_found. With the official SDK, change the URL and add the header:',

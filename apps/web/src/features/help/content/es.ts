@@ -205,7 +205,7 @@ export const HELP_ES: THelpSection[] = [
     title: 'MCP',
     blocks: [
       {
-        p: 'Un endpoint puede ser un servidor Model Context Protocol: al registrarlo, elige el protocolo MCP y pon como URL la dirección Streamable HTTP del servidor (por ejemplo https://docs.acme.example/mcp). Las credenciales propias del servidor van en las cabeceras del upstream del endpoint: se guardan cifradas y se le envían en cada petición; tus agentes nunca las ven. Un endpoint MCP solo tiene precio por llamada a herramienta y no es un modelo: /api/v1/models no lo lista y allí responde 404 unsupported_endpoint.',
+        p: 'Un endpoint puede ser un servidor Model Context Protocol: al registrarlo, elige el protocolo MCP y pon como URL la dirección Streamable HTTP del servidor (por ejemplo https://docs.acme.example/mcp). Las credenciales propias del servidor van en las cabeceras del upstream del endpoint: se guardan cifradas y se le envían en cada petición; tus agentes nunca las ven. Su Resumen lista las herramientas del servidor (Leer de nuevo vuelve a preguntarle). Un endpoint MCP solo tiene precio por llamada a herramienta y no es un modelo: /api/v1/models no lo lista y allí responde 404 unsupported_endpoint.',
       },
       {
         p: 'Los agentes lo usan en /api/mcp/{provider}/{name} con una clave de AIR con el permiso gateway.invoke, igual que una ruta de chat: una ruta privada de otra cuenta, o una fuera de las rutas de la clave, responde 404 route_not_found. Con el SDK oficial, cambia la URL y añade la cabecera:',

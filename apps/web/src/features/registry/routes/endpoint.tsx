@@ -18,6 +18,7 @@ import { EndpointTracing } from '../components/endpoint-tracing';
 import { EndpointSwitches } from '../components/endpoint-switches';
 import { Playground } from '../components/playground';
 import { UpstreamHealth, upstreamHealthKey } from '../components/upstream-health';
+import { McpTools } from '../components/mcp-tools';
 import { RouteTypeBadge } from '../components/endpoint-badges';
 import type { TAiEndpoint } from '../endpoint-types';
 import { endpointQuery, MY_ENDPOINTS_QUERY, SHARED_ENDPOINTS_QUERY } from '../registry-api';
@@ -105,6 +106,7 @@ export default function EndpointPage() {
         <TabsContent value="overview" className="space-y-6">
           <EndpointSwitches endpoint={data} signedIn={signedIn} readOnly={readOnly} onSaved={onSaved} />
           <EndpointOverviewForm key={data.id} endpoint={data} readOnly={readOnly} onSaved={onSaved} />
+          {!readOnly && data.protocol === 'mcp' && <McpTools endpointId={data.id} />}
           {!readOnly && (
             <UpstreamHealth
               endpointId={data.id}
