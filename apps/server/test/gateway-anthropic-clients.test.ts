@@ -1,4 +1,6 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
 import Anthropic from '@anthropic-ai/sdk';
+import { generateText, streamText } from 'ai';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aiEndpoints, usageEvents } from '../src/db/schema';
@@ -269,6 +271,20 @@ describe('the Anthropic SDK through AIR to a Gemini upstream', () => {
     expect(answer.content).toMatchObject([{ type: 'text', text: 'Result: {"celsius":18}' }]);
     const row = await usageOf('gemini/behind');
     expect([row.promptTokens, row.completionTokens]).toEqual([11, 7]);
+  });
+});
+
+describe("the AI SDK's Anthropic provider pointed at AIR", () => {
+  it('generates through to an Anthropic upstream and streams from an OpenAI one', async () => {
+    const provider = createAnthropic({ apiKey: key, baseURL: `${base}/api/v1` });
+    const generated = await generateText({ model: provider('claude/direct'), prompt: 'Hi' });
+    expect(generated.text).toBe(CLAUDE_TEXT);
+    expect(generated.usage.outputTokens).toBe(7);
+    const streamed = streamText({ model: provider('openai/behind'), prompt: 'Hi' });
+    expect(await streamed.text).toBe('Hello world');
+    expect(await streamed.finishReason).toBe('stop');
+    const row = await usageOf('openai/behind');
+    expect([row.streamed, row.completionTokens]).toEqual([true, STREAM_USAGE.completion_tokens]);
   });
 });
 
