@@ -4,6 +4,8 @@
  * naming the field), and writing answers, stream chunks and errors the way OpenAI sends them.
  */
 
+import { StringDecoder } from 'node:string_decoder';
+
 export type TJson = Record<string, unknown>;
 
 /** A request field the upstream's format cannot carry: answered 400 `unsupported_parameter`. */
@@ -204,10 +206,12 @@ export function chunkPrefix(id: string, model: string): string {
 /** Splits whole server-sent events off a byte stream: answers each event's `data` text. */
 export class EventReader {
   private carry = '';
+  /** A character cut across two chunks is held until its last byte comes. */
+  private readonly decoder = new StringDecoder('utf8');
 
   /** The data of each whole event in the chunk (an event cut across chunks waits for its end). */
   push(chunk: Buffer, each: (data: string) => void): void {
-    const text = this.carry + chunk.toString('utf8');
+    const text = this.carry + this.decoder.write(chunk);
     let from = 0;
     for (;;) {
       const end = eventEnd(text, from);
@@ -221,7 +225,7 @@ export class EventReader {
 
   /** What is left at the end of the stream (an event without its blank line). */
   end(each: (data: string) => void): void {
-    const data = dataOf(this.carry);
+    const data = dataOf(this.carry + this.decoder.end());
     this.carry = '';
     if (data !== null) each(data);
   }

@@ -217,7 +217,8 @@ export function geminiPath(base: string, model: unknown, stream: boolean): strin
   else {
     if (typeof model !== 'string' || model === '') return fail('"model" must name the Gemini model.');
     const name = model.startsWith('models/') ? model.slice(7) : model;
-    path = `${path.replace(/\/+$/, '')}${path.endsWith('/models') ? '' : '/models'}/${encodeURIComponent(name)}`;
+    const trimmed = path.replace(/\/+$/, '');
+    path = `${trimmed}${trimmed.endsWith('/models') ? '' : '/models'}/${encodeURIComponent(name)}`;
   }
   const params = stream ? (search === '' ? 'alt=sse' : `${search}&alt=sse`) : search;
   return `${path}:${stream ? 'streamGenerateContent' : 'generateContent'}${params === '' ? '' : `?${params}`}`;
