@@ -135,6 +135,19 @@ describe('MCP registration', () => {
     expect((await page('&protocol=openai')).map((item) => item.route_name)).toEqual([openaiName]);
     const one = await t.app.inject({ method: 'GET', url: `/api/marketplace/${mcpName}` });
     expect(one.json().data.protocol).toBe('mcp');
+    // Its snippets call /api/mcp with the MCP SDKs and give a client's mcpServers entry, no OpenAI SDK.
+    const snippets = one.json().data.snippets as Record<string, string>;
+    expect(Object.keys(snippets).sort()).toEqual(['curl', 'mcp_servers', 'node', 'python']);
+    const config = JSON.parse(snippets.mcp_servers!) as {
+      mcpServers: Record<string, { url: string; headers: object }>;
+    };
+    expect(Object.values(config.mcpServers)[0]).toMatchObject({
+      url: expect.stringMatching(new RegExp(`/api/mcp/${mcpName}$`)),
+      headers: { Authorization: 'Bearer ${AIR_API_KEY}' },
+    });
+    expect(snippets.node).toContain('StreamableHTTPClientTransport');
+    const chat = await t.app.inject({ method: 'GET', url: `/api/marketplace/${openaiName}` });
+    expect(Object.keys(chat.json().data.snippets).sort()).toEqual(['curl', 'node', 'openai', 'python']);
   });
 
   it('is no model of /api/v1: not listed there, and a chat call names its MCP address', async () => {

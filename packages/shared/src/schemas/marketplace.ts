@@ -83,11 +83,16 @@ export const ZMarketplaceDay = z.object({
 });
 export type TMarketplaceDay = z.infer<typeof ZMarketplaceDay>;
 
+/**
+ * Ready-to-copy calls: cURL, Node and Python always; the OpenAI SDK for an OpenAI-compatible
+ * endpoint; an `mcpServers` client configuration (JSON) for an MCP one (contract 6d).
+ */
 export const ZMarketplaceSnippets = z.object({
   curl: z.string(),
   node: z.string(),
   python: z.string(),
-  openai: z.string(),
+  openai: z.string().optional(),
+  mcp_servers: z.string().optional(),
 });
 export type TMarketplaceSnippets = z.infer<typeof ZMarketplaceSnippets>;
 

@@ -142,6 +142,30 @@ describe('marketplace catalog', () => {
     );
   });
 
+  it("an MCP endpoint's page offers an mcpServers configuration instead of the OpenAI SDK", async () => {
+    const detail: TMarketplaceEndpoint = {
+      ...item({ route_name: 'acme/docs', name: 'Acme Docs', protocol: 'mcp' }),
+      description_html: '',
+      daily: [],
+      snippets: {
+        curl: 'curl acme/docs',
+        node: 'StreamableHTTPClientTransport acme/docs',
+        python: 'streamablehttp_client acme/docs',
+        mcp_servers: '{"mcpServers": {"acme-docs": {}}}',
+      },
+    };
+    mockFetch({ 'GET /api/marketplace/:provider/:name': { body: { data: detail } } });
+    const { user } = renderPage(CatalogEndpointPage, {
+      route: '/marketplace/:provider/:name',
+      path: '/marketplace/acme/docs',
+      title: 'marketplaceEndpoint',
+    });
+    expect(await screen.findByRole('heading', { name: 'Acme Docs', level: 1 })).toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: 'OpenAI SDK' })).toBeNull();
+    await user.click(screen.getByRole('tab', { name: 'MCP client config' }));
+    expect(await screen.findByTestId('snippet-mcp_servers')).toHaveTextContent('"mcpServers"');
+  });
+
   it('says an unlisted endpoint is not found', async () => {
     mockFetch({ 'GET /api/marketplace/:provider/:name': { status: 404, body: { message: 'Not found' } } });
     renderPage(CatalogEndpointPage, {

@@ -20,7 +20,8 @@ import { Playground } from '@/features/registry/components/playground';
 import { usePageMeta } from '../page-meta';
 import { LoadingStatus } from '@/components/ui/loading-status';
 
-const SNIPPETS = ['curl', 'node', 'python', 'openai'] as const;
+/** The snippets a page may show: an MCP endpoint has a client configuration instead of the OpenAI SDK. */
+const SNIPPETS = ['curl', 'node', 'python', 'openai', 'mcp_servers'] as const;
 
 /** /marketplace/{provider}/{name}: one listed endpoint, its statistics, price and how to call it. */
 export default function CatalogEndpointPage() {
@@ -115,16 +116,16 @@ export default function CatalogEndpointPage() {
         <p className="text-sm text-muted-foreground">{t('endpoint.callIntro')}</p>
         <Tabs defaultValue="curl">
           <TabsList aria-label={t('endpoint.snippets')}>
-            {SNIPPETS.map((kind) => (
+            {SNIPPETS.filter((kind) => data.snippets[kind] !== undefined).map((kind) => (
               <TabsTrigger key={kind} value={kind}>
                 {t(`endpoint.snippet.${kind}`)}
               </TabsTrigger>
             ))}
           </TabsList>
-          {SNIPPETS.map((kind) => (
+          {SNIPPETS.filter((kind) => data.snippets[kind] !== undefined).map((kind) => (
             <TabsContent key={kind} value={kind} className="space-y-2">
               <div className="flex justify-end">
-                <CopyButton text={data.snippets[kind]} />
+                <CopyButton text={data.snippets[kind] ?? ''} />
               </div>
               {/* Focusable, so a keyboard can scroll a long line (and axe's scrollable-region rule holds). */}
               <pre
