@@ -67,7 +67,8 @@ const textOf = (result: Record<string, unknown>) => (result.content as { text: s
 
 describe('MCP proxy', () => {
   it('initializes, lists and calls tools through AIR; each tools/call is one metered call', async () => {
-    const { routeName, key, endpointId } = await mcpRoute();
+    const { owner, routeName, key, endpointId } = await mcpRoute();
+    const ownerHeaders = owner.headers;
     const { client, transport } = await connectClient(`${base}/api/mcp/${routeName}`, key.raw);
     expect(client.getServerVersion()?.name).toBe('air-test-docs');
     // AIR's session id is not the upstream's: it is sealed, and the upstream keeps its own.
@@ -117,6 +118,13 @@ describe('MCP proxy', () => {
     expect(rows.every((row) => (row.bytes ?? 0) > 20 && row.latencyMs >= 0)).toBe(true);
     // The count call streamed its progress (an event stream), the others may answer either way.
     expect(rows[0]!.streamed).toBe(true);
+    // The request log names each tool call's tool under its route.
+    const log = await t.app.inject({ url: '/api/account/usage/log', headers: ownerHeaders });
+    expect(log.statusCode, log.body).toBe(200);
+    const logged = (log.json().data.items as { route_name: string; tool: string | null }[]).filter(
+      (item) => item.route_name === routeName,
+    );
+    expect(logged.map((item) => item.tool).sort()).toEqual(['count', 'fail', 'nope', 'search']);
   });
 
   it("reads an MCP endpoint's tools for its owner (GET /api/aiendpoint/{id}/tools)", async () => {

@@ -150,6 +150,8 @@ export const ZUsageLogEntry = z.object({
   time: z.iso.datetime(),
   endpoint_id: z.uuid().nullable(),
   route_name: z.string().nullable(),
+  /** An MCP tool call's tool (contract 6d); null on every other call. */
+  tool: z.string().nullable(),
   key_id: z.uuid().nullable(),
   key_name: z.string().nullable(),
   status: z.number().int(),

@@ -11,6 +11,7 @@ interface TLogRow {
   created_at: string | Date;
   endpoint_id: string | null;
   route_name: string | null;
+  tool: string | null;
   key_id: string | null;
   key_name: string | null;
   status: number;
@@ -61,7 +62,7 @@ export async function requestLog(db: TDb, accountId: string, query: TUsageLogQue
   }
   const rows = await rowsOf<TLogRow & { at_text: string }>(
     db,
-    sql`select e.id::text as id, e.created_at, e.endpoint_id::text as endpoint_id, a.route_name,
+    sql`select e.id::text as id, e.created_at, e.endpoint_id::text as endpoint_id, a.route_name, e.tool,
         e.key_id::text as key_id, k.name as key_name, e.status, e.latency_ms, e.prompt_tokens,
         e.completion_tokens, e.tokens_estimated, e.streamed, e.error_code, e.attempts, e.cache_hit,
         to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at_text
@@ -79,6 +80,7 @@ export async function requestLog(db: TDb, accountId: string, query: TUsageLogQue
       time: new Date(row.created_at).toISOString(),
       endpoint_id: row.endpoint_id,
       route_name: row.route_name,
+      tool: row.tool,
       key_id: row.key_id,
       key_name: row.key_name,
       status: row.status,

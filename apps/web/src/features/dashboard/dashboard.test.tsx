@@ -50,6 +50,7 @@ const CALL: TUsageLogEntry = {
   time: '2026-05-20T12:05:09.000Z',
   endpoint_id: EP_OK,
   route_name: 'acme/chat',
+  tool: null,
   key_id: keyId,
   key_name: 'k',
   status: 502,

@@ -36,6 +36,7 @@ const CALL: TUsageLogEntry = {
   time: '2026-11-02T12:05:09.000Z',
   endpoint_id: '00000000-0000-4000-8000-000000000001',
   route_name: 'acme/echo',
+  tool: null,
   key_id: null,
   key_name: 'Clave de producción',
   status: 200,

@@ -138,6 +138,7 @@ describe('/account/usage', () => {
           time: '2026-11-02T12:05:09.000Z',
           endpoint_id: null,
           route_name: null,
+          tool: null,
           key_id: '00000000-0000-4000-8000-000000000002',
           key_name: 'CI key',
           status: 404,
@@ -171,6 +172,7 @@ describe('/account/usage', () => {
           time: '2026-11-02T12:05:09.000Z',
           endpoint_id: null,
           route_name: null,
+          tool: null,
           key_id: '00000000-0000-4000-8000-000000000002',
           key_name: 'CI key',
           status: 429,
@@ -193,5 +195,35 @@ describe('/account/usage', () => {
       .map((cell) => cell.textContent);
     expect(cells[1]).toBe('(refused before routing)');
     expect(cells).toContain('key_quota_exceeded');
+  });
+
+  it("names an MCP tool call's tool under its route (issue 41)", async () => {
+    renderUsage({
+      items: [
+        {
+          id: 'call-tool',
+          time: '2026-11-02T12:05:09.000Z',
+          endpoint_id: '00000000-0000-4000-8000-000000000041',
+          route_name: 'acme/docs',
+          tool: 'search',
+          key_id: '00000000-0000-4000-8000-000000000002',
+          key_name: 'CI key',
+          status: 200,
+          latency_ms: 4,
+          prompt_tokens: null,
+          completion_tokens: null,
+          tokens_estimated: false,
+          streamed: false,
+          error_code: null,
+          attempts: 1,
+          cache_hit: false,
+        },
+      ],
+      next_cursor: null,
+    });
+    const log = await screen.findByRole('table', { name: 'Request log' });
+    const [, row] = within(log).getAllByRole('row');
+    expect(within(row!).getByTestId('log-tool')).toHaveTextContent('search');
+    expect(within(row!).getAllByRole('cell')[1]).toHaveTextContent('acme/docssearch');
   });
 });

@@ -126,6 +126,12 @@ export function RequestLog({
                           item.status === 402 || item.status === 429
                           ? t('log.refusedBeforeRouting')
                           : t('log.unknownRoute'))}
+                    {/* An MCP tool call names its tool under its route (contract 6d). */}
+                    {item.tool !== null && (
+                      <span className="block text-muted-foreground" data-testid="log-tool">
+                        {item.tool}
+                      </span>
+                    )}
                   </TableCell>
                   <TableCell>{item.key_name ?? t('log.deleted')}</TableCell>
                   <TableCell>
