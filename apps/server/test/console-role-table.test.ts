@@ -150,13 +150,17 @@ const TABLE: Record<string, TEntry> = {
   'POST /api/aiendpoint': { access: MEMBER },
   'PATCH /api/aiendpoint/:id': { access: MEMBER },
   'GET /api/aiendpoint/:id/upstreams': { access: MEMBER },
+  'GET /api/aiendpoint/:id/tools': { access: MEMBER },
   'DELETE /api/aiendpoint/:ids': { access: MEMBER },
   'GET /api/aiendpointShared': { access: MEMBER },
   ...collectionRoutes,
 };
 
-/** Registered under /api but no console route: the gateway (OpenAI's surface) and the API docs. */
-const NOT_CONSOLE = [/^\/api\/v1(\/|\*|$)/, /^\/api\/docs(\/|$)/];
+/**
+ * Registered under /api but no console route: the gateway (OpenAI's surface and the MCP proxy,
+ * called with API keys) and the API docs.
+ */
+const NOT_CONSOLE = [/^\/api\/v1(\/|\*|$)/, /^\/api\/mcp(\/|$)/, /^\/api\/docs(\/|$)/];
 
 let t: TTestApp;
 const registered = new Set<string>();

@@ -226,10 +226,17 @@ describe('gateway fast lane behind a proxy', () => {
           },
           body: JSON.stringify({ model: 'any', messages: MESSAGES }),
         });
+      const minute = () => Math.floor(Date.now() / 60_000);
+      const first = minute();
       const burst = await Promise.all(Array.from({ length: 200 }, () => unknownKeyCall('198.51.100.30')));
+      // The budget is 30 a clock minute: a burst that runs into the next minute gets that one's too.
+      const minutes = minute() - first + 1;
       const codes = burst.map((res) => res.status);
-      expect(codes.filter((code) => code === 401)).toHaveLength(30);
-      expect(codes.filter((code) => code === 429)).toHaveLength(170);
+      const looked = codes.filter((code) => code === 401).length;
+      if (minutes === 1) expect(looked).toBe(30);
+      expect(looked).toBeGreaterThanOrEqual(30);
+      expect(looked).toBeLessThanOrEqual(30 * minutes);
+      expect(codes.filter((code) => code === 429)).toHaveLength(200 - looked);
       const bodies = await Promise.all(burst.map((res) => res.text()));
       const limited = codes.indexOf(429);
       expect(burst[limited]!.headers.get('retry-after')).toBeTruthy();

@@ -89,7 +89,7 @@ describe('registry: create, read, list', () => {
         upstream_model: null,
         timeout_ms: null,
         headers: {},
-        upstreams: [{ url: 'http://localhost:8080/v1', weight: 1 }],
+        upstreams: [{ url: 'http://localhost:8080/v1', weight: 1, format: 'openai' }],
         retry: { attempts: 0, backoff_ms: 250 },
         fallbacks: [],
         circuit: { failures: 5, cooldown_s: 30 },
