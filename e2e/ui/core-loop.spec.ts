@@ -76,7 +76,7 @@ test('key, endpoint, dashboard cURL snippet through the gateway, usage, marketpl
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Route name').fill(route);
     await dialog.getByLabel('Endpoint URL').fill(upstream.url);
-    await expect(dialog.getByRole('combobox')).toHaveText('AI Agent');
+    await expect(dialog.getByRole('combobox', { name: 'Type' })).toHaveText('AI Agent');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('cell', { name: route, exact: true })).toBeVisible();

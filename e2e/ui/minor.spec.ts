@@ -27,13 +27,16 @@ test('the dashboard does not move when a slow overview arrives (its checklist re
         if (!entry.hadRecentInput) window.airShifts!.push(entry.value);
     }).observe({ type: 'layout-shift', buffered: true });
   });
-  // The overview answers after the page has painted its placeholder, as on a slow line.
+  // The overview answers only once the page has painted its placeholder, as on a slow line.
+  let release = () => {};
+  const painted = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/api/account/overview', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await painted;
     await route.continue();
   });
   await page.goto('/dashboard');
   await expect(page.getByTestId('overview-loading')).toBeVisible();
+  release();
   await expect(page.getByTestId('get-started')).toContainText('0 of 3 steps done');
   await expect(page.getByTestId('calls-today')).toBeVisible();
   // Let the last frames settle before reading the shifts.

@@ -60,7 +60,11 @@ function Block({ block, query }: { block: THelpBlock; query: string }) {
       </pre>
     );
   return (
-    <div className="overflow-x-auto">
+    // Focusable for the same reason as a code block: a wide table scrolls sideways on a phone.
+    <div
+      tabIndex={0}
+      className="overflow-x-auto rounded-md focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+    >
       <table className="w-full text-left text-sm">
         <thead>
           <tr className="border-b">
