@@ -2,7 +2,7 @@
 // PostgreSQL when TEST_DATABASE_URL is set), the console build and its size budget, browser
 // end-to-end.
 // Every step runs even when an earlier one fails; the last line sums every runner.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,14 +16,23 @@ let passed = 0;
 let failed = 0;
 const failures = [];
 
+/**
+ * One step in the foreground, its output straight to ours. Asynchronous, not spawnSync: a step
+ * running in the background has its output piped to this process, and a blocked event loop would
+ * leave that pipe undrained until the background step stalls on a full pipe.
+ */
 function run(label, command, args, { env = {}, cwd = root } = {}) {
   const started = Date.now();
   console.log(`\n▶ ${label}`);
-  const result = spawnSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
-  console.log(
-    `◀ ${label}: ${result.status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
-  );
-  return result.status === 0;
+  const child = spawn(command, args, { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
+  return new Promise((resolve) => {
+    child.on('close', (status) => {
+      console.log(
+        `◀ ${label}: ${status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      );
+      resolve(status === 0);
+    });
+  });
 }
 
 /**
@@ -74,13 +83,13 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 // The type check (tsc, one core) runs while the linters take the other core.
 const typecheck = runInBackground('typecheck', 'npm', ['run', 'typecheck', '--silent']);
-check('eslint', run('eslint', bin('eslint'), ['.']));
+check('eslint', await run('eslint', bin('eslint'), ['.']));
 // Import cycles and layer boundaries (docs/architecture.md, decision 013).
 check(
   'dependencies',
-  run('dependencies', bin('depcruise'), ['apps', 'packages', '--config', '.dependency-cruiser.mjs']),
+  await run('dependencies', bin('depcruise'), ['apps', 'packages', '--config', '.dependency-cruiser.mjs']),
 );
-check('prettier', run('prettier', bin('prettier'), ['--check', '.', '--log-level', 'warn']));
+check('prettier', await run('prettier', bin('prettier'), ['--check', '.', '--log-level', 'warn']));
 check('typecheck', await typecheck);
 
 // The PostgreSQL pass runs alongside the embedded one, on one worker: the embedded pass keeps about
@@ -106,7 +115,7 @@ const pgPass = process.env.TEST_DATABASE_URL
   : null;
 
 const vitestJson = join(out, 'vitest.json');
-const vitestOk = run('unit + API tests (embedded PostgreSQL)', bin('vitest'), [
+const vitestOk = await run('unit + API tests (embedded PostgreSQL)', bin('vitest'), [
   'run',
   '--reporter=default',
   '--reporter=json',
@@ -117,11 +126,11 @@ countVitest('vitest', vitestJson, vitestOk);
 if (pgPass) countVitest('vitest (postgres)', pgJson, await pgPass);
 else console.log('\nTEST_DATABASE_URL is not set: the API tests ran on the embedded database only.');
 
-check('console build', run('console build', node, ['scripts/console-build.mjs']));
-check('bundle budgets', run('bundle budgets per route', node, ['scripts/bundle-size.mjs']));
+check('console build', await run('console build', node, ['scripts/console-build.mjs']));
+check('bundle budgets', await run('bundle budgets per route', node, ['scripts/bundle-size.mjs']));
 
 const pwJson = join(out, 'playwright.json');
-const pwOk = run('browser end-to-end (Chromium)', bin('playwright'), ['test', '--reporter=list,json'], {
+const pwOk = await run('browser end-to-end (Chromium)', bin('playwright'), ['test', '--reporter=list,json'], {
   cwd: join(root, 'e2e'),
   env: { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson },
 });
