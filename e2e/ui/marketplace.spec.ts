@@ -47,7 +47,7 @@ test('signed out: search the catalog, open an endpoint page', async ({ page, req
     await expect(page.getByRole('heading', { level: 1, name: 'Tide Model' })).toBeVisible();
     await expect(page).toHaveTitle('Tide Model | AIR');
     await expect(page.getByTestId('daily-chart')).toBeVisible();
-    await expect(page.getByTestId('snippet-curl')).toContainText(`"model":"${routeName}"`);
+    await expect(page.getByTestId('snippet-curl')).toContainText(`x-route-name: ${routeName}`);
     await page.getByRole('tab', { name: 'OpenAI SDK' }).click();
     await expect(page.getByTestId('snippet-openai')).toContainText('/api/v1');
     // No horizontal scrolling at phone width.

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TMarketplaceEndpoint, TMarketplacePage } from '@air/shared/schemas/marketplace';
+import { buildSnippets, PLACEHOLDER_KEY } from '@air/shared/snippets';
 import { accounts, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
 import { createTestApp, type TTestApp } from './helpers';
@@ -179,11 +180,15 @@ describe('public marketplace catalog', () => {
       success_rate: 0.5,
     });
     expect(detail.daily[0]!.day < detail.daily[29]!.day).toBe(true);
-    expect(detail.snippets.curl).toContain('"model":"beta/flaky"');
-    expect(detail.snippets.curl).toContain(`${t.config.appUrl}/api/v1/chat/completions`);
-    expect(detail.snippets.openai).toContain(`base_url="${t.config.appUrl}/api/v1"`);
-    expect(detail.snippets.node).toContain('beta/flaky');
-    expect(detail.snippets.python).toContain('beta/flaky');
+    // The dashboard's quick-start, word for word (one style, issue 38): the route in its header.
+    expect(detail.snippets).toEqual(
+      buildSnippets({ origin: t.config.appUrl, apiKey: PLACEHOLDER_KEY, routeName: 'beta/flaky' }),
+    );
+    expect(detail.snippets.curl).toContain(`'${t.config.appUrl}/api/v1'`);
+    expect(detail.snippets.curl).toContain(`'x-route-name: beta/flaky'`);
+    expect(detail.snippets.curl).toContain(`'x-api-key: ${PLACEHOLDER_KEY}'`);
+    for (const kind of ['node', 'python', 'openai'] as const)
+      expect(detail.snippets[kind]).toContain('"beta/flaky"');
     // No calls yet: null rates, not zero.
     const quiet = await insertEndpoint(t.db, secret, beta.id, {
       routeName: 'beta/quiet',

@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { buildSnippets, PLACEHOLDER_KEY } from '@air/shared/snippets';
 import {
   MARKETPLACE_HISTORY_DAYS,
   MARKETPLACE_STATS_DAYS,
@@ -312,49 +313,12 @@ function mcpSnippetsFor(appUrl: string, routeName: string): TMarketplaceSnippets
   };
 }
 
+/**
+ * An OpenAI-shape endpoint's snippets: the dashboard's quick-start (one style everywhere, issue 38),
+ * with the placeholder key the caller replaces with one of their own.
+ */
 function snippetsFor(appUrl: string, routeName: string): TMarketplaceSnippets {
-  const body = JSON.stringify({ model: routeName, messages: [{ role: 'user', content: 'Hello' }] });
-  const url = `${appUrl}/api/v1/chat/completions`;
-  return {
-    curl: [
-      `curl ${url} \\`,
-      `  -H "Authorization: Bearer $AIR_API_KEY" \\`,
-      `  -H "Content-Type: application/json" \\`,
-      `  -d '${body}'`,
-    ].join('\n'),
-    node: [
-      `const response = await fetch('${url}', {`,
-      `  method: 'POST',`,
-      `  headers: {`,
-      `    Authorization: \`Bearer \${process.env.AIR_API_KEY}\`,`,
-      `    'Content-Type': 'application/json',`,
-      `  },`,
-      `  body: JSON.stringify(${JSON.stringify({ model: routeName, messages: [{ role: 'user', content: 'Hello' }] })}),`,
-      `});`,
-      `console.log(await response.json());`,
-    ].join('\n'),
-    python: [
-      `import os, requests`,
-      ``,
-      `response = requests.post(`,
-      `    "${url}",`,
-      `    headers={"Authorization": f"Bearer {os.environ['AIR_API_KEY']}"},`,
-      `    json={"model": "${routeName}", "messages": [{"role": "user", "content": "Hello"}]},`,
-      `)`,
-      `print(response.json())`,
-    ].join('\n'),
-    openai: [
-      `from openai import OpenAI`,
-      `import os`,
-      ``,
-      `client = OpenAI(base_url="${appUrl}/api/v1", api_key=os.environ["AIR_API_KEY"])`,
-      `answer = client.chat.completions.create(`,
-      `    model="${routeName}",`,
-      `    messages=[{"role": "user", "content": "Hello"}],`,
-      `)`,
-      `print(answer.choices[0].message.content)`,
-    ].join('\n'),
-  };
+  return buildSnippets({ origin: appUrl, apiKey: PLACEHOLDER_KEY, routeName });
 }
 
 /**

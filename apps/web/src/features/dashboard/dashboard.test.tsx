@@ -13,7 +13,7 @@ import {
 } from '@/test/fixtures';
 import { mockFetch, renderPage } from '@/test/render-page';
 import DashboardPage from './routes/dashboard';
-import { PLACEHOLDER_KEY, PLACEHOLDER_ROUTE } from './snippets';
+import { PLACEHOLDER_KEY, PLACEHOLDER_ROUTE } from '@air/shared/snippets';
 
 afterEach(async () => {
   act(() => clearSession());

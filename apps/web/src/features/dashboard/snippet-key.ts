@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { TApiKey } from '@/features/apikeys/api-keys-api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { revealedKeyQuery } from './dashboard-data';
-import { PLACEHOLDER_KEY } from './snippets';
+import { PLACEHOLDER_KEY } from '@air/shared/snippets';
 
 /**
  * The key a snippet names: `shown` is what the page prints (the placeholder, a masked key, or a

@@ -16,7 +16,7 @@ import { useErrorHandler } from '@/lib/error-handler';
 import { LoadingStatus } from '@/components/ui/loading-status';
 import { ReadyCall } from '@/features/dashboard/components/ready-call';
 import { quickstartRouteQuery, refreshDashboard } from '@/features/dashboard/dashboard-data';
-import { PLACEHOLDER_ROUTE } from '@/features/dashboard/snippets';
+import { PLACEHOLDER_ROUTE } from '@air/shared/snippets';
 import { spendLimitValue } from '@/features/usage/components/spend-card';
 import {
   API_KEYS_QUERY,

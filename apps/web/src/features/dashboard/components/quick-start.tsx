@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { CodeBlock } from './code-block';
 import type { TSnippetKey } from '../snippet-key';
-import { buildSnippets, SAMPLE_MODEL, type TSnippetKind } from '../snippets';
+import { buildSnippets, SAMPLE_MODEL, type TSnippetKind } from '@air/shared/snippets';
 
 /** The snippet tabs: the snippet's key, and the language's name as shown. */
 const LANGUAGES = [

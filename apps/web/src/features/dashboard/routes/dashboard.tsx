@@ -15,7 +15,7 @@ import { WelcomeNote } from '../components/welcome-note';
 import { mayReadKeys, quickstartKeyQuery, quickstartRouteQuery } from '../dashboard-data';
 import { overviewQuery } from '../overview-api';
 import { useSnippetKey } from '../snippet-key';
-import { PLACEHOLDER_ROUTE } from '../snippets';
+import { PLACEHOLDER_ROUTE } from '@air/shared/snippets';
 
 function OverviewSkeleton() {
   const { t } = useTranslation('dashboard');
