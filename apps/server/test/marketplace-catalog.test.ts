@@ -197,7 +197,16 @@ describe('public marketplace catalog', () => {
     });
     expect(quiet).toBeTruthy();
     const empty = (await catalog('?q=beta/quiet')).items[0]!;
-    expect(empty.stats).toEqual({ calls_7d: 0, success_rate_7d: null, p50_ms_7d: null });
+    expect(empty.stats).toMatchObject({
+      calls_7d: 0,
+      success_rate_7d: null,
+      uptime_7d: null,
+      p50_ms_7d: null,
+      p95_ms_7d: null,
+      ttft_ms_7d: null,
+      tokens_per_s_7d: null,
+      calls_30d: 0,
+    });
     expect((await catalog('?provider=beta&sort=fastest')).items.at(-1)!.route_name).toBe('beta/quiet');
   });
 

@@ -26,6 +26,7 @@ export function createCallLog(log: FastifyBaseLogger, enabled: boolean): TCallLo
         completionTokens: row.completionTokens,
         tokensEstimated: row.tokensEstimated,
         streamed: row.streamed,
+        firstByteMs: row.firstByteMs ?? null,
         cacheHit: row.cacheHit,
         errorCode: row.errorCode,
       },

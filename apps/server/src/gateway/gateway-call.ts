@@ -315,6 +315,9 @@ export class GatewayCall {
       completionTokens: null,
       tokensEstimated: false,
       streamed: result.streamed,
+      // A stream's time to first byte, carried with the row (no query on the call's path).
+      firstByteMs:
+        result.streamed && result.firstByteAt != null ? Math.round(result.firstByteAt - this.started) : null,
       errorCode: result.errorCode ?? result.mcp?.error ?? (result.clientGone ? 'client_closed' : null),
       attempts,
       cacheHit,

@@ -67,6 +67,8 @@ export interface TCallResult {
   clientGone: boolean;
   /** The answer was a `text/event-stream`. */
   streamed: boolean;
+  /** When (performance.now()) a stream's first body bytes went to the caller; absent or null otherwise. */
+  firstByteAt?: number | null;
   /** Nothing was written: the failure (status or errorCode) is to be retried elsewhere. */
   retried?: boolean;
   /** The failed upstream's `Retry-After`, in milliseconds, or -1. */
@@ -164,6 +166,8 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
   private readOnBytes = 0;
   private readOnTimer: NodeJS.Timeout | null = null;
   private readonly started = performance.now();
+  /** A stream's first body bytes to the caller (time to first token, decision 057). */
+  private firstByteAt: number | null = null;
 
   constructor(
     private readonly res: ServerResponse,
@@ -376,6 +380,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
       }
     }
     if (this.clientGone) return true;
+    if (this.firstByteAt === null && this.streamed && chunk.length > 0) this.firstByteAt = performance.now();
     if (this.res.write(chunk)) return true;
     this.res.once('drain', this.onDrain);
     return false;
@@ -461,6 +466,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler {
       stream: this.tap,
       clientGone: this.clientGone,
       streamed: this.streamed,
+      firstByteAt: this.firstByteAt,
       retried: retried && !this.clientGone,
       retryAfterMs: this.retryAfter,
       cacheHeaders: this.cacheHeaders,

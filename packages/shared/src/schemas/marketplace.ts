@@ -10,12 +10,33 @@ import { ZPrice } from './price';
  */
 
 export const MARKETPLACE_PAGE = 24;
-export const MARKETPLACE_SORTS = ['popular', 'fastest', 'reliable', 'newest'] as const;
+/**
+ * `fastest`: p50 latency; `reliable`: success rate; `uptime`, `p95`, `ttft` (a stream's time to
+ * first token), `throughput` (tokens per second) and `price` (a million input plus a million
+ * output tokens, then the per-call price): the figures callers choose by (decision 057).
+ */
+export const MARKETPLACE_SORTS = [
+  'popular',
+  'fastest',
+  'reliable',
+  'newest',
+  'uptime',
+  'p95',
+  'ttft',
+  'throughput',
+  'price',
+] as const;
 export const ZMarketplaceSort = z.enum(MARKETPLACE_SORTS);
 export type TMarketplaceSort = z.infer<typeof ZMarketplaceSort>;
 /** Days of statistics on a card, and of history on an endpoint's page. */
 export const MARKETPLACE_STATS_DAYS = 7;
 export const MARKETPLACE_HISTORY_DAYS = 30;
+/** The windows of the figures: a sort or filter uses the one asked (`window`, default 7d). */
+export const MARKETPLACE_WINDOWS = ['7d', '30d'] as const;
+export const ZMarketplaceWindow = z.enum(MARKETPLACE_WINDOWS);
+export type TMarketplaceWindow = z.infer<typeof ZMarketplaceWindow>;
+/** A minute is down when it holds this many consecutive failures (decision 057). */
+export const UPTIME_FAILURE_RUN = 3;
 
 /** A provider's slug: the part of a route name before the slash. */
 export const ZProviderSlug = z
@@ -32,6 +53,18 @@ export const ZMarketplaceQuery = z.strictObject({
   protocol: ZApiProtocol.optional(),
   provider: ZProviderSlug.optional(),
   sort: ZMarketplaceSort.default('popular'),
+  /** The figures' window the sort and the filters below use. */
+  window: ZMarketplaceWindow.default('7d'),
+  /** Only endpoints with at least this uptime (0 to 1) over the window; none without figures. */
+  min_uptime: z.coerce.number().min(0).max(1).optional(),
+  /** Only endpoints whose p95 latency (ms) over the window is at most this. */
+  max_p95_ms: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  /** Only endpoints whose median time to first token (ms, streams) over the window is at most this. */
+  max_ttft_ms: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  /** Only endpoints generating at least this many tokens per second over the window. */
+  min_tokens_per_s: z.coerce.number().min(0).max(1_000_000).optional(),
+  /** Only endpoints whose input and output prices per million tokens are each at most this (micros; free passes). */
+  max_price_1m: z.coerce.number().int().min(0).max(1_000_000_000_000).optional(),
   /** Cursor pages of 24 (contract 5a), `limit` up to 48 (the signed-in grid asks 8). */
   ...pageQuery({ default: MARKETPLACE_PAGE, max: 48 }),
 });
@@ -45,12 +78,34 @@ export const ZMarketplaceParams = z.strictObject({
     .regex(/^[a-z0-9._:-]+$/),
 });
 
+const rate = z.number().min(0).max(1).nullable();
+const ms = z.number().nonnegative().nullable();
+
+/**
+ * The figures callers choose by, over the last 7 and 30 days (today included), from other
+ * accounts' calls only (the provider's own are left out): each null while nothing was measured.
+ * Uptime: the share of the minutes with calls that had a success and no run of
+ * UPTIME_FAILURE_RUN failures (decision 057).
+ */
 export const ZMarketplaceStats = z.object({
   calls_7d: z.number().int().nonnegative(),
   /** 2xx answers over all calls, 0 to 1; null while there are no calls. */
-  success_rate_7d: z.number().min(0).max(1).nullable(),
+  success_rate_7d: rate,
+  uptime_7d: rate,
   /** Median latency (ms) from the daily latency buckets; null while there are no calls. */
-  p50_ms_7d: z.number().nonnegative().nullable(),
+  p50_ms_7d: ms,
+  p95_ms_7d: ms,
+  /** Median time to first token of streamed 2xx answers (ms). */
+  ttft_ms_7d: ms,
+  /** Completion tokens per second of generation (a stream's time after its first token). */
+  tokens_per_s_7d: ms,
+  calls_30d: z.number().int().nonnegative(),
+  success_rate_30d: rate,
+  uptime_30d: rate,
+  p50_ms_30d: ms,
+  p95_ms_30d: ms,
+  ttft_ms_30d: ms,
+  tokens_per_s_30d: ms,
 });
 export type TMarketplaceStats = z.infer<typeof ZMarketplaceStats>;
 
@@ -129,3 +184,21 @@ export const ZEarnings = z.object({
   rows: z.array(ZEarningsRow),
 });
 export type TEarnings = z.infer<typeof ZEarnings>;
+
+/** An endpoint's figures before any call (each null, no calls). */
+export const MARKETPLACE_NO_STATS: TMarketplaceStats = {
+  calls_7d: 0,
+  success_rate_7d: null,
+  uptime_7d: null,
+  p50_ms_7d: null,
+  p95_ms_7d: null,
+  ttft_ms_7d: null,
+  tokens_per_s_7d: null,
+  calls_30d: 0,
+  success_rate_30d: null,
+  uptime_30d: null,
+  p50_ms_30d: null,
+  p95_ms_30d: null,
+  ttft_ms_30d: null,
+  tokens_per_s_30d: null,
+};

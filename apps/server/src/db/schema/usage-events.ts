@@ -31,6 +31,8 @@ export const usageEvents = pgTable(
     providerAccountId: uuid('provider_account_id'),
     status: integer('status').notNull(),
     latencyMs: integer('latency_ms').notNull(),
+    /** A streamed answer's first body bytes to the caller, ms after the request came in; null otherwise. */
+    firstByteMs: integer('first_byte_ms'),
     promptTokens: integer('prompt_tokens'),
     completionTokens: integer('completion_tokens'),
     /** The tokens were estimated by the gateway (the upstream reported none). */

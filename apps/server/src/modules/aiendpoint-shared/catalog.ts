@@ -2,13 +2,13 @@ import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { buildSnippets, PLACEHOLDER_KEY } from '@air/shared/snippets';
 import {
   MARKETPLACE_HISTORY_DAYS,
-  MARKETPLACE_STATS_DAYS,
   type TMarketplaceEndpoint,
   type TMarketplaceItem,
   type TMarketplacePage,
   type TMarketplaceSnippets,
   type TMarketplaceSort,
   type TMarketplaceStats,
+  type TMarketplaceWindow,
 } from '@air/shared/schemas/marketplace';
 import type { TPlan } from '@air/shared/schemas/plan';
 import type { TApiProtocol, TRouteType } from '@air/shared/schemas/aiendpoint';
@@ -19,7 +19,8 @@ import { AppError } from '../../lib/app-error';
 import { plainText } from '../../lib/sanitize-html';
 import { accountNames } from '../membership/service';
 import { priceOf } from '../aiendpoint/service';
-import { dayOf, percentileFromBuckets } from '../usage/service';
+import { dayOf } from '../usage/service';
+import { passes, sortKey, statsFrom, statsOf, type TSortKey } from './figures';
 
 const DAY_MS = 86_400_000;
 const SUMMARY_CHARS = 300;
@@ -30,6 +31,14 @@ export interface TCatalogFilters {
   protocol?: TApiProtocol;
   provider?: string;
   sort: TMarketplaceSort;
+  /** The figures' window the sort and the figure filters use (default 7d). */
+  window?: TMarketplaceWindow;
+  min_uptime?: number;
+  max_p95_ms?: number;
+  max_ttft_ms?: number;
+  min_tokens_per_s?: number;
+  /** Micros per million tokens, input and output each. */
+  max_price_1m?: number;
   cursor?: string;
   /** Items on the page (the query's default: MARKETPLACE_PAGE). */
   limit: number;
@@ -73,7 +82,7 @@ function listedWhere(account: ReturnType<typeof accountNames>, ...more: (SQL | u
 
 async function listed(
   db: TDb,
-  filters: Omit<TCatalogFilters, 'sort' | 'cursor' | 'limit'>,
+  filters: Pick<TCatalogFilters, 'q' | 'type' | 'protocol' | 'provider'>,
   routeName?: string,
 ) {
   const account = accountNames(db);
@@ -111,54 +120,6 @@ async function listed(
     ) as Promise<TListed[]>;
 }
 
-interface TCounts {
-  calls: number;
-  success: number;
-  buckets: Map<number, number>;
-}
-
-/**
- * Calls, 2xx answers and latency buckets per endpoint over the last `days` days (today included),
- * from the per-endpoint daily roll-up: one grouped read of a few rows per endpoint and day.
- */
-async function statsOf(db: TDb, ids: string[], days: number, now: number): Promise<Map<string, TCounts>> {
-  const answer = new Map<string, TCounts>();
-  if (ids.length === 0) return answer;
-  const rows = await db
-    .select({
-      endpointId: endpointDaily.endpointId,
-      statusClass: endpointDaily.statusClass,
-      latencyBucket: endpointDaily.latencyBucket,
-      calls: sql<number>`sum(${endpointDaily.calls})::int`,
-    })
-    .from(endpointDaily)
-    .where(
-      and(
-        sql`${endpointDaily.endpointId} = any(${sql.param(ids)}::uuid[])`,
-        sql`${endpointDaily.day} >= ${dayOf(now - (days - 1) * DAY_MS)}::date`,
-      ),
-    )
-    .groupBy(endpointDaily.endpointId, endpointDaily.statusClass, endpointDaily.latencyBucket);
-  for (const row of rows) {
-    let counts = answer.get(row.endpointId);
-    if (!counts) answer.set(row.endpointId, (counts = { calls: 0, success: 0, buckets: new Map() }));
-    const calls = Number(row.calls);
-    counts.calls += calls;
-    if (row.statusClass === 2) counts.success += calls;
-    counts.buckets.set(row.latencyBucket, (counts.buckets.get(row.latencyBucket) ?? 0) + calls);
-  }
-  return answer;
-}
-
-function statsFrom(counts: TCounts | undefined): TMarketplaceStats {
-  if (!counts || counts.calls === 0) return { calls_7d: 0, success_rate_7d: null, p50_ms_7d: null };
-  return {
-    calls_7d: counts.calls,
-    success_rate_7d: Math.round((counts.success / counts.calls) * 10_000) / 10_000,
-    p50_ms_7d: percentileFromBuckets(counts.buckets, 0.5),
-  };
-}
-
 function itemOf(row: TListed, stats: TMarketplaceStats, plans: TPlan[], summary: boolean): TMarketplaceItem {
   const { currency, symbol } = billingCurrency(plans);
   let description = plainText(row.description);
@@ -179,33 +140,20 @@ function itemOf(row: TListed, stats: TMarketplaceStats, plans: TPlan[], summary:
   };
 }
 
-/** The order of a sort as a key to compare: numbers first (smaller first), then the route name. */
-type TSortKey = [number, string];
-
-function sortKey(sort: TMarketplaceSort, item: TMarketplaceItem): TSortKey {
-  const { stats } = item;
-  switch (sort) {
-    case 'fastest':
-      return [stats.p50_ms_7d ?? Number.MAX_SAFE_INTEGER, item.route_name];
-    case 'reliable':
-      return [stats.success_rate_7d === null ? 1 : -stats.success_rate_7d, item.route_name];
-    case 'newest':
-      return [-Date.parse(item.created_at), item.route_name];
-    default:
-      return [-stats.calls_7d, item.route_name];
-  }
-}
-
 function compareKeys(a: TSortKey, b: TSortKey): number {
   if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
   return a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 }
 
-function encodeCursor(sort: TMarketplaceSort, key: TSortKey): string {
+/** The sort a cursor belongs to: its name and window (`fastest@30d`). */
+const sortTag = (sort: TMarketplaceSort, window: TMarketplaceWindow | undefined) =>
+  `${sort}@${window ?? '7d'}`;
+
+function encodeCursor(sort: string, key: TSortKey): string {
   return Buffer.from(JSON.stringify([sort, key[0], key[1]])).toString('base64url');
 }
 
-function decodeCursor(sort: TMarketplaceSort, cursor: string): TSortKey {
+function decodeCursor(sort: string, cursor: string): TSortKey {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
     if (
@@ -234,24 +182,26 @@ export async function catalogPage(
   filters: TCatalogFilters,
   now = Date.now(),
 ): Promise<TMarketplacePage> {
-  const after = filters.cursor ? decodeCursor(filters.sort, filters.cursor) : null;
+  const tag = sortTag(filters.sort, filters.window);
+  const after = filters.cursor ? decodeCursor(tag, filters.cursor) : null;
   const rows = await listed(db, filters);
   const stats = await statsOf(
     db,
     rows.map((row) => row.id),
-    MARKETPLACE_STATS_DAYS,
     now,
   );
+  const window = filters.window ?? '7d';
   const keyed = rows
     .map((row) => itemOf(row, statsFrom(stats.get(row.id)), plans, true))
-    .map((item) => ({ item, key: sortKey(filters.sort, item) }))
+    .filter((item) => passes(filters, item))
+    .map((item) => ({ item, key: sortKey(filters.sort, window, item) }))
     .filter(({ key }) => !after || compareKeys(key, after) > 0)
     .sort((a, b) => compareKeys(a.key, b.key));
   const page = keyed.slice(0, filters.limit);
   const last = page[page.length - 1];
   return {
     items: page.map(({ item }) => item),
-    next_cursor: keyed.length > filters.limit && last ? encodeCursor(filters.sort, last.key) : null,
+    next_cursor: keyed.length > filters.limit && last ? encodeCursor(tag, last.key) : null,
   };
 }
 
@@ -335,7 +285,7 @@ export async function catalogEndpoint(
 ): Promise<TMarketplaceEndpoint> {
   const [row] = await listed(db, {}, routeName);
   if (!row) throw new AppError('not_found');
-  const stats = await statsOf(db, [row.id], MARKETPLACE_STATS_DAYS, now);
+  const stats = await statsOf(db, [row.id], now);
   const from = dayOf(now - (MARKETPLACE_HISTORY_DAYS - 1) * DAY_MS);
   const days = await db
     .select({

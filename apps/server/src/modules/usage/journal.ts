@@ -46,6 +46,11 @@ export interface TJournalEnd {
    * (gateway/spend.ts); absent: its cost in full.
    */
   costCapPicos?: number | null;
+  /**
+   * A streamed answer's first body bytes to the caller, ms after the request came in (decision
+   * 057); absent otherwise. Not journalled: a replayed call has no time to first byte.
+   */
+  firstByteMs?: number | null;
   /** An MCP tool call's tool (contract 6d); absent on every other call. */
   tool?: string | null;
   /** An MCP tool call's answer size in bytes; absent on every other call. */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
 import type { TMarketplaceItem } from '@air/shared/schemas/marketplace';
+import { MARKETPLACE_NO_STATS } from '@air/shared/schemas/marketplace';
 import i18n from '@/lib/i18n';
 import { mockFetch, renderPage } from '@/test/render-page';
 import AirPublicLayout from '@/layouts/air-public-layout';
@@ -20,7 +21,7 @@ const acme: TMarketplaceItem = {
   price: null,
   currency: 'usd',
   currency_symbol: '$',
-  stats: { calls_7d: 0, success_rate_7d: null, p50_ms_7d: null },
+  stats: { ...MARKETPLACE_NO_STATS, calls_7d: 0, success_rate_7d: null, p50_ms_7d: null },
   created_at: '2026-11-01T00:00:00.000Z',
 };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { TMarketplaceEndpoint, TMarketplaceItem } from '@air/shared/schemas/marketplace';
+import { MARKETPLACE_NO_STATS } from '@air/shared/schemas/marketplace';
 import { mockFetch, renderPage } from '@/test/render-page';
 import CatalogPage from './routes/catalog';
 import CatalogEndpointPage from './routes/endpoint';
@@ -17,7 +18,7 @@ function item(patch: Partial<TMarketplaceItem> = {}): TMarketplaceItem {
     price: { per_call: 50_000, per_1m_input_tokens: 1_500_000, per_1m_output_tokens: 0 },
     currency: 'usd',
     currency_symbol: '$',
-    stats: { calls_7d: 1234, success_rate_7d: 0.995, p50_ms_7d: 41.6 },
+    stats: { ...MARKETPLACE_NO_STATS, calls_7d: 1234, success_rate_7d: 0.995, p50_ms_7d: 41.6 },
     created_at: '2026-11-01T00:00:00.000Z',
     ...patch,
   };
@@ -42,7 +43,7 @@ describe('marketplace catalog', () => {
             name: 'Free One',
             price: null,
             provider: { name: 'Free Co', slug: 'free' },
-            stats: { calls_7d: 0, success_rate_7d: null, p50_ms_7d: null },
+            stats: { ...MARKETPLACE_NO_STATS, calls_7d: 0, success_rate_7d: null, p50_ms_7d: null },
           }),
         ];
         return { body: { data: { items, next_cursor: 'next' } } };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TMarketplaceItem } from '@air/shared/schemas/marketplace';
+import { MARKETPLACE_NO_STATS } from '@air/shared/schemas/marketplace';
 import { screen } from '@testing-library/react';
 import { mockFetch, renderPage } from '@/test/render-page';
 import MarketplacePage from './routes/mkt';
@@ -18,7 +19,7 @@ const listed: TMarketplaceItem[] = Array.from({ length: 10 }, (_, i) => ({
   price: i === 0 ? { per_call: 50_000, per_1m_input_tokens: 0, per_1m_output_tokens: 0 } : null,
   currency: 'usd',
   currency_symbol: '$',
-  stats: { calls_7d: 1234, success_rate_7d: 0.5, p50_ms_7d: 80 },
+  stats: { ...MARKETPLACE_NO_STATS, calls_7d: 1234, success_rate_7d: 0.5, p50_ms_7d: 80 },
   created_at: '2026-01-01T00:00:00.000Z',
 }));
 
