@@ -64,6 +64,7 @@ const TABLE: Record<string, TEntry> = {
   'POST /api/user/verify': { access: PUBLIC },
   'GET /api/billing/config': { access: PUBLIC },
   'GET /api/marketplace': { access: PUBLIC },
+  'GET /api/marketplace/:provider': { access: PUBLIC },
   'GET /api/marketplace/:provider/:name': { access: PUBLIC },
   // A developer tool outside production, for callers on this machine only (no session).
   'POST /api/dev/billing-clock': { access: PUBLIC },
@@ -132,6 +133,8 @@ const TABLE: Record<string, TEntry> = {
   // the signed token of `statement_pdf` / `statement_csv`.
   'GET /api/account/payouts': { access: OWNER },
   'GET /api/account/payout-account': { access: OWNER },
+  'GET /api/account/marketplace-profile': { access: OWNER },
+  'PUT /api/account/marketplace-profile': { access: OWNER },
   'PUT /api/account/payout-account': { access: OWNER },
   'GET /api/account/payouts/:id/pdf': { access: OWNER },
   'GET /api/account/payouts/:id/csv': { access: OWNER },

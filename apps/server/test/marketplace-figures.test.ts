@@ -3,10 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TMarketplaceItem, TMarketplacePage } from '@air/shared/schemas/marketplace';
+import type {
+  TMarketplaceItem,
+  TMarketplacePage,
+  TMarketplaceProvider,
+} from '@air/shared/schemas/marketplace';
 import { aiEndpoints, endpointMinute, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
 import { createTestApp, type TTestApp } from './helpers';
+import { bearer, createActor } from './support/actors';
 import {
   insertAccount,
   insertEndpoint,
@@ -327,5 +332,86 @@ describe('catalog figures callers choose by (issue 44 item 3)', () => {
     expect(item.stats.ttft_ms_7d).not.toBeNull();
     expect(item.stats.ttft_ms_7d!).toBeLessThan(row!.latencyMs - 300);
     expect(item.stats.p50_ms_7d!).toBeGreaterThanOrEqual(200);
+  });
+
+  it('serves a provider page: its listed endpoints, combined figures and the profile its owner writes', async () => {
+    const fig = await t.app.inject({ method: 'GET', url: '/api/marketplace/fig' });
+    expect(fig.statusCode, fig.body).toBe(200);
+    const page = fig.json().data as TMarketplaceProvider;
+    expect(page.provider).toEqual({ name: 'Figures Lab', slug: 'fig', profile: '' });
+    expect(page.endpoints.map((item) => item.route_name)).toEqual([
+      'fig/scripted',
+      'fig/quick',
+      'fig/held',
+      'fig/quiet',
+    ]);
+    // Combined: 23 + 20 + 1 calls; up minutes (2 + 20 + 1) over minutes with figures (5 + 20 + 1).
+    expect(page.stats.calls_7d).toBe(44);
+    expect(page.stats.uptime_7d).toBe(0.8846);
+    expect(page.stats.p95_ms_7d).not.toBeNull();
+
+    const owner = await createActor(t.app, { accountName: 'Profile Lab' });
+    const create = (route_name: string, more: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/aiendpoint',
+        headers: bearer(owner.token),
+        payload: { route_name, route_endpoint: `${upstream.url}/ok`, ...more },
+      });
+    expect((await create('prof/one', listed)).statusCode).toBe(201);
+    expect((await create('prof/own', { isShared: false, isPrivate: true })).statusCode).toBe(201);
+    // Another account's endpoints under the same slug: private, or not shared, never shown.
+    const other = await insertAccount(t.db, 'Other Co');
+    await insertEndpoint(t.db, t.config.secret, other.id, {
+      routeName: 'prof/secret',
+      routeEndpoint: `${upstream.url}/ok`,
+      isShared: true,
+      isPrivate: true,
+    });
+    await insertEndpoint(t.db, t.config.secret, other.id, {
+      routeName: 'prof/unshared',
+      routeEndpoint: `${upstream.url}/ok`,
+      isPrivate: false,
+    });
+    const put = (profile: unknown, token = owner.token) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/account/marketplace-profile',
+        headers: bearer(token),
+        payload: { profile },
+      });
+    const saved = await put('  We serve fast models.\nSince 2024.  ');
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data).toEqual({ profile: 'We serve fast models.\nSince 2024.' });
+    for (const wrong of ['a\u0000b', 'bell\u0007', 'x'.repeat(1001), 42]) {
+      const refused = await put(wrong);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().inputError).toBe('profile');
+    }
+    const read = await t.app.inject({
+      method: 'GET',
+      url: '/api/account/marketplace-profile',
+      headers: bearer(owner.token),
+    });
+    expect(read.json().data).toEqual({ profile: 'We serve fast models.\nSince 2024.' });
+
+    const prof = (await t.app.inject({ method: 'GET', url: '/api/marketplace/prof' })).json()
+      .data as TMarketplaceProvider;
+    expect(prof.provider).toEqual({
+      name: 'Profile Lab',
+      slug: 'prof',
+      profile: 'We serve fast models.\nSince 2024.',
+    });
+    expect(prof.endpoints.map((item) => item.route_name)).toEqual(['prof/one']);
+    expect(prof.stats.calls_7d).toBe(0);
+    expect(prof.stats.uptime_7d).toBeNull();
+
+    // Nothing listed under a slug: 404; a malformed slug: 400.
+    expect((await t.app.inject({ method: 'GET', url: '/api/marketplace/nobody' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/api/marketplace/%24bad' })).statusCode).toBe(400);
+    // Cleared with an empty profile.
+    expect((await put('')).json().data).toEqual({ profile: '' });
+    const cleared = (await t.app.inject({ method: 'GET', url: '/api/marketplace/prof' })).json().data;
+    expect(cleared.provider.profile).toBe('');
   });
 });

@@ -65,6 +65,11 @@ export const CONSOLE_OPERATIONS = {
   'GET /api/account/subscription': op('getSubscription', "The account's subscription, if any"),
   'GET /api/account/invoice': op('listInvoices', "The account's invoices"),
   'GET /api/account/earnings': op('getEarnings', "A provider's earnings from the marketplace"),
+  'GET /api/account/marketplace-profile': op('getMarketplaceProfile', "The account's marketplace profile"),
+  'PUT /api/account/marketplace-profile': op(
+    'setMarketplaceProfile',
+    "Write the account's marketplace profile",
+  ),
   'PATCH /api/account/spend-limit': op('setSpendLimit', "Set the account's monthly spend limit"),
   'GET /api/account/payouts': op('getPayouts', "A provider's balance, accrued earnings and payouts"),
   'GET /api/account/payout-account': op('getPayoutAccount', "Where the account's payouts go"),
@@ -151,6 +156,7 @@ export const CONSOLE_OPERATIONS = {
     'The endpoints other accounts share with this one',
   ),
   'GET /api/marketplace': op('listMarketplace', 'The public marketplace, a page at a time'),
+  'GET /api/marketplace/:provider': op('getMarketplaceProvider', "A provider's marketplace page"),
   'GET /api/marketplace/:provider/:name': op('getMarketplaceEndpoint', 'One endpoint of the marketplace'),
 
   ...itemOperations(ITEM_KINDS[0]),

@@ -70,6 +70,10 @@ import { ITEM_KINDS, ZDeleteItems, ZItem, ZItemInput, type TItemKind } from './s
 import {
   ZEarnings,
   ZMarketplaceEndpoint,
+  ZMarketplaceProvider,
+  ZProviderParams,
+  ZProviderProfile,
+  ZProviderProfileUpdate,
   ZMarketplacePage,
   ZMarketplaceParams,
   ZMarketplaceQuery,
@@ -171,6 +175,11 @@ export const CONSOLE_API = {
   'GET /api/account/subscription': { response: ZEnvelope(ZSubscription.nullable()) },
   'GET /api/account/invoice': { query: ZInvoiceQuery, response: ZEnvelope(ZInvoiceList) },
   'GET /api/account/earnings': { response: ZEnvelope(ZEarnings) },
+  'GET /api/account/marketplace-profile': { response: ZEnvelope(ZProviderProfile) },
+  'PUT /api/account/marketplace-profile': {
+    body: ZProviderProfileUpdate,
+    response: ZEnvelope(ZProviderProfile),
+  },
   'PATCH /api/account/spend-limit': { body: ZSpendLimitUpdate, response: ZEnvelope(ZSpendLimit) },
   'GET /api/account/payouts': { response: ZEnvelope(ZPayouts) },
   'GET /api/account/payout-account': { response: ZEnvelope(ZPayoutAccount.nullable()) },
@@ -301,6 +310,11 @@ export const CONSOLE_API = {
   'DELETE /api/aiendpoint/:ids': { params: ZAiEndpointIdsParams, response: ZEnvelope(ZDeleted) },
   'GET /api/aiendpointShared': { response: ZEnvelope(z.array(ZSharedAiEndpoint)) },
   'GET /api/marketplace': { query: ZMarketplaceQuery, public: true, response: ZEnvelope(ZMarketplacePage) },
+  'GET /api/marketplace/:provider': {
+    params: ZProviderParams,
+    public: true,
+    response: ZEnvelope(ZMarketplaceProvider),
+  },
   'GET /api/marketplace/:provider/:name': {
     params: ZMarketplaceParams,
     public: true,

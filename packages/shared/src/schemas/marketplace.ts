@@ -202,3 +202,37 @@ export const MARKETPLACE_NO_STATS: TMarketplaceStats = {
   ttft_ms_30d: null,
   tokens_per_s_30d: null,
 };
+
+/** Characters of a provider's profile at most. */
+export const PROVIDER_PROFILE_MAX = 1000;
+
+/**
+ * The short profile an owner writes for its marketplace provider page: plain text, line breaks
+ * allowed, no other control character, at most PROVIDER_PROFILE_MAX characters; empty clears it.
+ * `GET` / `PUT /api/account/marketplace-profile` (owner).
+ */
+export const ZProviderProfile = z.object({
+  profile: z
+    .string()
+    .max(PROVIDER_PROFILE_MAX)
+    // eslint-disable-next-line no-control-regex
+    .refine((text) => !/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/.test(text), {
+      message: 'No control characters',
+    }),
+});
+export type TProviderProfile = z.infer<typeof ZProviderProfile>;
+export const ZProviderProfileUpdate = z.strictObject({ profile: ZProviderProfile.shape.profile });
+
+export const ZProviderParams = z.strictObject({ provider: ZProviderSlug });
+
+/**
+ * `GET /api/marketplace/{provider}` (no sign-in): a provider's page. Its listed endpoints (the
+ * catalog's items, most called first), their combined figures, and the owner's profile. 404 when
+ * the provider lists nothing.
+ */
+export const ZMarketplaceProvider = z.object({
+  provider: z.object({ name: z.string(), slug: z.string(), profile: z.string() }),
+  stats: ZMarketplaceStats,
+  endpoints: z.array(ZMarketplaceItem),
+});
+export type TMarketplaceProvider = z.infer<typeof ZMarketplaceProvider>;

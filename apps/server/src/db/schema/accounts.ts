@@ -10,6 +10,8 @@ export const accounts = pgTable(
     planId: text('plan_id').references(() => plans.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** What the owner says of the account on its marketplace provider page (plain text); null: nothing. */
+    marketplaceProfile: text('marketplace_profile'),
   },
   (t) => [index('accounts_plan_id_idx').on(t.planId)],
 );

@@ -7,6 +7,7 @@ import { accountPlanId } from '../membership/service';
 import { assertPasswordConfirmed } from '../user/service';
 import { closeAccount } from './close';
 import { plansAnswer } from './plan';
+import { profileOf, setProfile } from './profile';
 import { signUp } from './sign-up';
 import { route } from '../../core/route';
 
@@ -30,6 +31,25 @@ const accountRoutes: FastifyPluginAsync = async (fastify) => {
     const subscription = await loadSubscription(app.db, accountId);
     return { data: { plan: await accountPlanId(app.db, accountId), status: subscription?.status ?? null } };
   });
+
+  // The provider page's profile (issue 44 item 4): the owner writes it, the marketplace shows it.
+  route(
+    app,
+    'GET /api/account/marketplace-profile',
+    { preHandler: owner, schema: { tags } },
+    async (request) => ({
+      data: { profile: (await profileOf(app.db, request.auth!.accountId)) ?? '' },
+    }),
+  );
+
+  route(
+    app,
+    'PUT /api/account/marketplace-profile',
+    { preHandler: owner, schema: { tags } },
+    async (request) => ({
+      data: await setProfile(app.db, request.auth!.accountId, request.body.profile),
+    }),
+  );
 
   route(app, 'DELETE /api/account', { preHandler: owner, schema: { tags } }, async (request) => {
     const auth = request.auth!;

@@ -44,8 +44,9 @@ export interface TCatalogFilters {
   limit: number;
 }
 
-interface TListed {
+export interface TListed {
   id: string;
+  accountId: string;
   routeName: string;
   name: string;
   routeType: TRouteType;
@@ -80,7 +81,7 @@ function listedWhere(account: ReturnType<typeof accountNames>, ...more: (SQL | u
   );
 }
 
-async function listed(
+export async function listed(
   db: TDb,
   filters: Pick<TCatalogFilters, 'q' | 'type' | 'protocol' | 'provider'>,
   routeName?: string,
@@ -90,6 +91,7 @@ async function listed(
   return db
     .select({
       id: aiEndpoints.id,
+      accountId: aiEndpoints.accountId,
       routeName: aiEndpoints.routeName,
       name: aiEndpoints.name,
       routeType: aiEndpoints.routeType,
@@ -120,7 +122,12 @@ async function listed(
     ) as Promise<TListed[]>;
 }
 
-function itemOf(row: TListed, stats: TMarketplaceStats, plans: TPlan[], summary: boolean): TMarketplaceItem {
+export function itemOf(
+  row: TListed,
+  stats: TMarketplaceStats,
+  plans: TPlan[],
+  summary: boolean,
+): TMarketplaceItem {
   const { currency, symbol } = billingCurrency(plans);
   let description = plainText(row.description);
   if (summary && description.length > SUMMARY_CHARS)

@@ -32,7 +32,7 @@ interface TCounts {
   upMinutes: number;
 }
 
-const emptyCounts = (): TCounts => ({
+export const emptyCounts = (): TCounts => ({
   calls: 0,
   success: 0,
   buckets: new Map(),
@@ -44,7 +44,7 @@ const emptyCounts = (): TCounts => ({
 });
 
 /** An endpoint's counts over 7 and over 30 days. */
-interface TWindows {
+export interface TWindows {
   d7: TCounts;
   d30: TCounts;
 }
@@ -198,7 +198,11 @@ function priceKey(item: TMarketplaceItem): number {
 
 const LAST = Number.MAX_SAFE_INTEGER;
 
-export function sortKey(sort: TMarketplaceSort, window: TMarketplaceWindow, item: TMarketplaceItem): TSortKey {
+export function sortKey(
+  sort: TMarketplaceSort,
+  window: TMarketplaceWindow,
+  item: TMarketplaceItem,
+): TSortKey {
   const smaller = (name: string) => figureOf(item, window, name) ?? LAST;
   const larger = (name: string) => {
     const value = figureOf(item, window, name);
@@ -254,3 +258,26 @@ export function passes(filters: TCatalogFilters, item: TMarketplaceItem): boolea
   );
 }
 
+function mergeCounts(into: TCounts, from: TCounts): void {
+  into.calls += from.calls;
+  into.success += from.success;
+  for (const [bucket, calls] of from.buckets) addTo(into.buckets, bucket, calls);
+  for (const [bucket, calls] of from.ttft) addTo(into.ttft, bucket, calls);
+  into.completionTokens += from.completionTokens;
+  into.generationMs += from.generationMs;
+  into.minutes += from.minutes;
+  into.upMinutes += from.upMinutes;
+}
+
+/**
+ * Several endpoints' figures as one (a provider's page): their calls, histograms, tokens and
+ * minutes added up, so the combined uptime is up minutes over observed minutes of all of them.
+ */
+export function combinedWindows(all: Iterable<TWindows>): TWindows {
+  const combined = { d7: emptyCounts(), d30: emptyCounts() };
+  for (const windows of all) {
+    mergeCounts(combined.d7, windows.d7);
+    mergeCounts(combined.d30, windows.d30);
+  }
+  return combined;
+}
