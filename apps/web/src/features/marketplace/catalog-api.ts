@@ -1,4 +1,4 @@
-import type { TMarketplaceSort } from '@air/shared/schemas/marketplace';
+import type { TMarketplaceSort, TMarketplaceWindow } from '@air/shared/schemas/marketplace';
 import type { TRouteType } from '@air/shared/schemas/aiendpoint';
 import { call } from '@/lib/api';
 
@@ -7,6 +7,12 @@ export interface TCatalogFilters {
   type: TRouteType | '';
   provider: string;
   sort: TMarketplaceSort;
+  /** The figures' window the sort and filters use (decision 057). */
+  window: TMarketplaceWindow;
+  /** Least uptime (0 to 1), or '' for any. */
+  minUptime: string;
+  /** Most p95 latency (ms), or '' for any. */
+  maxP95: string;
 }
 
 export const catalogQueryKey = (filters: TCatalogFilters) => ['marketplace', filters] as const;
@@ -23,6 +29,10 @@ export async function fetchCatalogPage(
     type: filters.type || undefined,
     provider: filters.provider || undefined,
     sort: filters.sort,
+    // The default window is left out of the address.
+    window: filters.window === '7d' ? undefined : filters.window,
+    min_uptime: filters.minUptime ? Number(filters.minUptime) : undefined,
+    max_p95_ms: filters.maxP95 ? Number(filters.maxP95) : undefined,
     cursor: cursor ?? undefined,
     limit,
   };
@@ -31,4 +41,9 @@ export async function fetchCatalogPage(
 
 export async function fetchCatalogEndpoint(provider: string, name: string) {
   return (await call('GET /api/marketplace/:provider/:name', { params: { provider, name } })).data!;
+}
+
+/** A provider's page: its endpoints, their combined figures and its profile. */
+export async function fetchProvider(provider: string) {
+  return (await call('GET /api/marketplace/:provider', { params: { provider } })).data!;
 }

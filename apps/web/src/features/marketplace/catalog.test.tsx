@@ -66,7 +66,7 @@ describe('marketplace catalog', () => {
     expect(within(acme).getByText('99.5%')).toBeInTheDocument();
     expect(within(acme).getByText('42 ms')).toBeInTheDocument();
     expect(within(cards[1]!).getByTestId('price')).toHaveTextContent('Free');
-    expect(within(cards[1]!).getAllByText('No data')).toHaveLength(2);
+    expect(within(cards[1]!).getAllByText('No data')).toHaveLength(4);
     expect(document.title).toBe('AI endpoint marketplace | AIR');
 
     await user.click(screen.getByRole('button', { name: 'Show more' }));
@@ -88,18 +88,52 @@ describe('marketplace catalog', () => {
     expect(await screen.findByText('Nothing shared yet')).toBeInTheDocument();
   });
 
-  it("a provider's page asks the catalog for its endpoints only", async () => {
+  it("a provider's page shows its profile and combined figures, and asks the catalog for its endpoints only", async () => {
     const calls = mockFetch({
       'GET /api/marketplace': { body: { data: { items: [item()], next_cursor: null } } },
+      'GET /api/marketplace/:provider': {
+        body: {
+          data: {
+            provider: { name: 'Acme AI', slug: 'acme', profile: 'Fast models.\nSince 2024.' },
+            stats: {
+              ...MARKETPLACE_NO_STATS,
+              calls_7d: 1234,
+              calls_30d: 5000,
+              uptime_7d: 0.995,
+              p95_ms_7d: 750,
+            },
+            endpoints: [item()],
+          },
+        },
+      },
     });
     renderPage(ProviderPage, {
       route: '/marketplace/:provider',
       path: '/marketplace/acme',
       title: 'marketplaceProvider',
     });
-    expect(await screen.findByRole('heading', { name: 'Endpoints of acme' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Acme AI', level: 1 })).toBeInTheDocument();
+    expect(screen.getByTestId('provider-profile')).toHaveTextContent('Fast models. Since 2024.');
+    const figures = screen.getByTestId('figures');
+    expect(within(figures).getByRole('row', { name: /Uptime/ })).toHaveTextContent('99.5%');
+    expect(within(figures).getByRole('row', { name: /95th percentile/ })).toHaveTextContent('750 ms');
+    expect(within(figures).getByRole('row', { name: /^Calls/ })).toHaveTextContent('1,2345,000');
     await screen.findByTestId('catalog-card');
-    expect(calls[0]!.url).toContain('provider=acme');
+    expect(calls.some((c) => c.url.includes('/api/marketplace?') && c.url.includes('provider=acme'))).toBe(
+      true,
+    );
+  });
+
+  it('a provider with nothing listed is not found', async () => {
+    mockFetch({
+      'GET /api/marketplace/:provider': { status: 404, body: { code: 'not_found', message: 'Not found' } },
+    });
+    renderPage(ProviderPage, {
+      route: '/marketplace/:provider',
+      path: '/marketplace/nobody',
+      title: 'marketplaceProvider',
+    });
+    expect(await screen.findByText('Provider not found')).toBeInTheDocument();
   });
 
   it("an endpoint's page shows its chart, price and snippets; an unlisted one is not found", async () => {

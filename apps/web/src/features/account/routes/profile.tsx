@@ -8,6 +8,7 @@ import type { TFormFields, TFormValues } from '@/components/form/types';
 import { PageHeading } from '@/components/layout/page-heading';
 import { toast } from '@/components/ui/use-toast';
 import { DangerZone } from '@/features/account/components/danger-zone';
+import { MarketplaceProfileForm } from '@/features/account/components/marketplace-profile';
 import { SessionList } from '@/features/account/components/session-list';
 import { useApiQuery } from '@/features/account/lib/use-api-query';
 import { updateUser, useSession } from '@/lib/session';
@@ -107,6 +108,7 @@ export default function ProfilePage() {
             buttonText={t('account:profile.save')}
             onSuccess={(response, sent) => saved(response.data, sent, Boolean(response.message))}
           />
+          {owner && <MarketplaceProfileForm />}
           <SessionList />
           <DangerZone owner={owner} />
         </div>

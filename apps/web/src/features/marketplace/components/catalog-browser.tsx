@@ -3,7 +3,12 @@ import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Loader2, Search } from 'lucide-react';
-import { MARKETPLACE_SORTS, type TMarketplaceSort } from '@air/shared/schemas/marketplace';
+import {
+  MARKETPLACE_SORTS,
+  MARKETPLACE_WINDOWS,
+  type TMarketplaceSort,
+  type TMarketplaceWindow,
+} from '@air/shared/schemas/marketplace';
 import { ROUTE_TYPES, type TRouteType } from '@air/shared/schemas/aiendpoint';
 import { BlankSlate } from '@/components/ui/blank-slate';
 import { Button } from '@/components/ui/button';
@@ -12,6 +17,7 @@ import { Label } from '@/components/ui/label';
 import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { catalogQueryKey, fetchCatalogPage, type TCatalogFilters } from '../catalog-api';
+import { formatRate } from '../catalog-format';
 import { CatalogCard } from './catalog-card';
 
 const selectClass =
@@ -21,6 +27,12 @@ const SEARCH_DELAY_MS = 250;
 
 const isSort = (value: string | null): value is TMarketplaceSort =>
   (MARKETPLACE_SORTS as readonly string[]).includes(value ?? '');
+const isWindow = (value: string | null): value is TMarketplaceWindow =>
+  (MARKETPLACE_WINDOWS as readonly string[]).includes(value ?? '');
+/** The uptime and p95 thresholds the filters offer. */
+const UPTIMES = ['0.99', '0.95', '0.9'];
+const P95S = ['500', '1000', '2000', '5000'];
+const pick = (value: string | null, among: string[]) => (value && among.includes(value) ? value : '');
 const isType = (value: string | null): value is TRouteType =>
   (ROUTE_TYPES as readonly string[]).includes(value ?? '');
 
@@ -29,7 +41,7 @@ const isType = (value: string | null): value is TRouteType =>
  * can be shared), cards 24 at a time with "Show more". `provider` fixes the provider (its page).
  */
 export function CatalogBrowser({ provider = '' }: { provider?: string }) {
-  const { t } = useTranslation('marketplace');
+  const { t, i18n } = useTranslation('marketplace');
   const handleError = useErrorHandler();
   const [params, setParams] = useSearchParams();
   const [text, setText] = React.useState(params.get('q') ?? '');
@@ -46,7 +58,11 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
     provider,
     type: isType(typeParam) ? typeParam : '',
     sort: isSort(sortParam) ? sortParam : 'popular',
+    window: isWindow(params.get('window')) ? (params.get('window') as TMarketplaceWindow) : '7d',
+    minUptime: pick(params.get('min_uptime'), UPTIMES),
+    maxP95: pick(params.get('max_p95_ms'), P95S),
   };
+  const filtered = Boolean(filters.q || filters.type || filters.minUptime || filters.maxP95);
   const update = (name: string, value: string) =>
     setParams(
       (old) => {
@@ -129,6 +145,53 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
             ))}
           </select>
         </div>
+        <div className="space-y-1">
+          <Label htmlFor="catalog-window">{t('catalog.window')}</Label>
+          <select
+            id="catalog-window"
+            className={selectClass}
+            value={filters.window}
+            onChange={(event) => update('window', event.target.value === '7d' ? '' : event.target.value)}
+          >
+            {MARKETPLACE_WINDOWS.map((window) => (
+              <option key={window} value={window}>
+                {t(`catalog.windows.${window}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="space-y-1">
+          <Label htmlFor="catalog-uptime">{t('catalog.minUptime')}</Label>
+          <select
+            id="catalog-uptime"
+            className={selectClass}
+            value={filters.minUptime}
+            onChange={(event) => update('min_uptime', event.target.value)}
+          >
+            <option value="">{t('catalog.any')}</option>
+            {UPTIMES.map((value) => (
+              <option key={value} value={value}>
+                {t('catalog.atLeast', { value: formatRate(Number(value), i18n.language) })}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="space-y-1">
+          <Label htmlFor="catalog-p95">{t('catalog.maxP95')}</Label>
+          <select
+            id="catalog-p95"
+            className={selectClass}
+            value={filters.maxP95}
+            onChange={(event) => update('max_p95_ms', event.target.value)}
+          >
+            <option value="">{t('catalog.any')}</option>
+            {P95S.map((value) => (
+              <option key={value} value={value}>
+                {t('catalog.atMost', { value: t('catalog.ms', { value }) })}
+              </option>
+            ))}
+          </select>
+        </div>
       </form>
 
       {catalog.isPending ? (
@@ -138,16 +201,16 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
         </div>
       ) : items.length === 0 ? (
         <BlankSlate
-          title={filters.q || filters.type ? t('catalog.noMatchTitle') : t('emptyTitle')}
-          text={filters.q || filters.type ? t('catalog.noMatchText') : t('emptyText')}
-          action={filters.q || filters.type ? undefined : <EmptyCatalogAction />}
+          title={filtered ? t('catalog.noMatchTitle') : t('emptyTitle')}
+          text={filtered ? t('catalog.noMatchText') : t('emptyText')}
+          action={filtered ? undefined : <EmptyCatalogAction />}
         />
       ) : (
         <>
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label={t('catalog.results')}>
             {items.map((item) => (
               <li key={item.route_name}>
-                <CatalogCard item={item} />
+                <CatalogCard item={item} window={filters.window} />
               </li>
             ))}
           </ul>

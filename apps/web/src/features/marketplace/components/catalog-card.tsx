@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { TMarketplaceItem } from '@air/shared/schemas/marketplace';
+import type { TMarketplaceItem, TMarketplaceWindow } from '@air/shared/schemas/marketplace';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { PriceLabel } from './price-label';
@@ -12,8 +12,14 @@ export function catalogPath(routeName: string): string {
   return `/marketplace/${encodeURIComponent(routeName.slice(0, at))}/${encodeURIComponent(routeName.slice(at + 1))}`;
 }
 
-/** One catalog item: name, provider, type, summary, price and 7-day statistics. */
-export function CatalogCard({ item }: { item: TMarketplaceItem }) {
+/** One catalog item: name, provider, type, summary, price and its figures over the window asked. */
+export function CatalogCard({
+  item,
+  window = '7d',
+}: {
+  item: TMarketplaceItem;
+  window?: TMarketplaceWindow;
+}) {
   const { t } = useTranslation('marketplace');
   return (
     <Card className="flex h-full flex-col" data-testid="catalog-card">
@@ -39,7 +45,7 @@ export function CatalogCard({ item }: { item: TMarketplaceItem }) {
           </Link>
         </p>
         {item.description && <p className="line-clamp-3 text-muted-foreground">{item.description}</p>}
-        <StatsLine stats={item.stats} />
+        <StatsLine stats={item.stats} window={window} />
       </CardContent>
       <CardFooter className="text-sm font-medium">
         <PriceLabel price={item.price} currency={item.currency} />

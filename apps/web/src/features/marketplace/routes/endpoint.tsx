@@ -13,7 +13,7 @@ import { useSession } from '@/lib/session';
 import { fetchCatalogEndpoint } from '../catalog-api';
 import { DailyChart } from '../components/daily-chart';
 import { PriceLabel } from '../components/price-label';
-import { StatsLine } from '../components/stats-line';
+import { FiguresTable } from '../components/figures-table';
 import { CallerReadiness } from '../components/caller-readiness';
 import { catalogPath } from '../components/catalog-card';
 import { Playground } from '@/features/registry/components/playground';
@@ -88,7 +88,7 @@ export default function CatalogEndpointPage() {
           </CardHeader>
           <CardContent className="space-y-4">
             <DailyChart daily={data.daily} />
-            <StatsLine stats={data.stats} />
+            <FiguresTable stats={data.stats} />
           </CardContent>
         </Card>
         <Card>

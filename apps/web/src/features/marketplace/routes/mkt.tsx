@@ -15,7 +15,15 @@ import { StatsLine } from '../components/stats-line';
 import { cardDescription, MARKETPLACE_MAX_CARDS } from '../marketplace-text';
 
 /** The catalog's newest listings first, as the grid showed shared endpoints before. */
-const FIRST_PAGE: TCatalogFilters = { q: '', type: '', provider: '', sort: 'newest' };
+const FIRST_PAGE: TCatalogFilters = {
+  q: '',
+  type: '',
+  provider: '',
+  sort: 'newest',
+  window: '7d',
+  minUptime: '',
+  maxP95: '',
+};
 
 /**
  * /mkt: up to 8 listed endpoints as cards titled by type (spec section 9), each with its price and
