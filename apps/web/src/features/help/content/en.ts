@@ -243,6 +243,9 @@ export const HELP_EN: THelpSection[] = [
       {
         p: 'To share yours, switch on Shared and turn off Private on the endpoint’s overview. Its upstream URL and settings stay hidden from other accounts. Account → Usage shows which organisations called your shared endpoints, per endpoint and per day.',
       },
+      {
+        p: 'Choosing among endpoints: each one shows, over the last 7 or 30 days and from other accounts’ calls only, its calls, success rate, uptime (the share of minutes with calls that had a success and no three failures in a row), median and 95th percentile latency, time to first token of streamed answers and tokens per second. Sort the catalog by any of them or by price, and keep only endpoints above an uptime or under a p95 latency. A provider’s name opens its page: its endpoints, their figures combined and the profile its owner writes under Account → Profile.',
+      },
     ],
   },
   {

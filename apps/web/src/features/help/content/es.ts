@@ -243,6 +243,9 @@ export const HELP_ES: THelpSection[] = [
       {
         p: 'Para compartir los tuyos, activa Compartido y desactiva Privado en la vista general del endpoint. Su URL y su configuración del proveedor quedan ocultas para otras cuentas. Cuenta → Uso muestra qué organizaciones llamaron a tus endpoints compartidos, por endpoint y por día.',
       },
+      {
+        p: 'Elegir entre endpoints: cada uno muestra, en los últimos 7 o 30 días y solo con llamadas de otras cuentas, sus llamadas, tasa de éxito, disponibilidad (la parte de los minutos con llamadas que tuvieron un éxito y ningún tres fallos seguidos), latencia mediana y del percentil 95, tiempo hasta el primer token de las respuestas en streaming y tokens por segundo. Ordena el catálogo por cualquiera de ellas o por precio, y quédate solo con los endpoints por encima de una disponibilidad o por debajo de una latencia p95. El nombre de un proveedor abre su página: sus endpoints, sus cifras combinadas y el perfil que su propietario escribe en Cuenta → Perfil.',
+      },
     ],
   },
   {
