@@ -13,6 +13,12 @@ export interface TCatalogFilters {
   minUptime: string;
   /** Most p95 latency (ms), or '' for any. */
   maxP95: string;
+  /** Most median time to first token (ms), or '' for any. */
+  maxTtft: string;
+  /** Fewest tokens per second, or '' for any. */
+  minThroughput: string;
+  /** Highest input and output price per million tokens (micros), or '' for any. */
+  maxPrice: string;
 }
 
 export const catalogQueryKey = (filters: TCatalogFilters) => ['marketplace', filters] as const;
@@ -33,6 +39,9 @@ export async function fetchCatalogPage(
     window: filters.window === '7d' ? undefined : filters.window,
     min_uptime: filters.minUptime ? Number(filters.minUptime) : undefined,
     max_p95_ms: filters.maxP95 ? Number(filters.maxP95) : undefined,
+    max_ttft_ms: filters.maxTtft ? Number(filters.maxTtft) : undefined,
+    min_tokens_per_s: filters.minThroughput ? Number(filters.minThroughput) : undefined,
+    max_price_1m: filters.maxPrice ? Number(filters.maxPrice) : undefined,
     cursor: cursor ?? undefined,
     limit,
   };

@@ -25,6 +25,34 @@ function item(patch: Partial<TMarketplaceItem> = {}): TMarketplaceItem {
 }
 
 describe('marketplace catalog', () => {
+  it('filters by first token, tokens per second and price per million tokens, and asks the server so', async () => {
+    const calls = mockFetch({
+      'GET /api/marketplace': ({ params }) => ({
+        body: { data: { items: params.get('max_price_1m') ? [] : [item()], next_cursor: null } },
+      }),
+    });
+    const { user } = renderPage(CatalogPage, {
+      route: '/marketplace',
+      path: '/marketplace',
+      title: 'marketplace',
+    });
+    await screen.findAllByTestId('catalog-card');
+    await user.selectOptions(screen.getByLabelText('Time to first token'), 'At most 500 ms');
+    await user.selectOptions(screen.getByLabelText('Tokens per second'), 'At least 25/s');
+    await user.selectOptions(screen.getByLabelText('Price per 1M tokens'), 'At most 1.00');
+    expect(await screen.findByText('No endpoint matches')).toBeInTheDocument();
+    const last = new URLSearchParams(calls.at(-1)!.url.split('?')[1]);
+    expect([last.get('max_ttft_ms'), last.get('min_tokens_per_s'), last.get('max_price_1m')]).toEqual([
+      '500',
+      '25',
+      '1000000',
+    ]);
+    // Back to any price: the parameter leaves the request.
+    await user.selectOptions(screen.getByLabelText('Price per 1M tokens'), 'Any');
+    expect(await screen.findAllByTestId('catalog-card')).toHaveLength(1);
+    expect(calls.at(-1)!.url).not.toContain('max_price_1m');
+  });
+
   it('lists cards with price and statistics, searches as you type and pages with Show more', async () => {
     const calls = mockFetch({
       'GET /api/marketplace': ({ params }) => {

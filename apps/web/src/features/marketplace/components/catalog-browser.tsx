@@ -32,6 +32,10 @@ const isWindow = (value: string | null): value is TMarketplaceWindow =>
 /** The uptime and p95 thresholds the filters offer. */
 const UPTIMES = ['0.99', '0.95', '0.9'];
 const P95S = ['500', '1000', '2000', '5000'];
+/** The first-token (ms), tokens-per-second and price (micros per million tokens) thresholds. */
+const TTFTS = ['250', '500', '1000', '2000'];
+const THROUGHPUTS = ['10', '25', '50', '100'];
+const PRICES = ['500000', '1000000', '5000000', '10000000'];
 const pick = (value: string | null, among: string[]) => (value && among.includes(value) ? value : '');
 const isType = (value: string | null): value is TRouteType =>
   (ROUTE_TYPES as readonly string[]).includes(value ?? '');
@@ -61,8 +65,23 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
     window: isWindow(params.get('window')) ? (params.get('window') as TMarketplaceWindow) : '7d',
     minUptime: pick(params.get('min_uptime'), UPTIMES),
     maxP95: pick(params.get('max_p95_ms'), P95S),
+    maxTtft: pick(params.get('max_ttft_ms'), TTFTS),
+    minThroughput: pick(params.get('min_tokens_per_s'), THROUGHPUTS),
+    maxPrice: pick(params.get('max_price_1m'), PRICES),
   };
-  const filtered = Boolean(filters.q || filters.type || filters.minUptime || filters.maxP95);
+  const filtered = Boolean(
+    filters.q ||
+    filters.type ||
+    filters.minUptime ||
+    filters.maxP95 ||
+    filters.maxTtft ||
+    filters.minThroughput ||
+    filters.maxPrice,
+  );
+  const decimals = new Intl.NumberFormat(i18n.language, {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
   const update = (name: string, value: string) =>
     setParams(
       (old) => {
@@ -114,7 +133,7 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
             />
           </div>
         </div>
-        <div className="space-y-1">
+        <div className="grid gap-1">
           <Label htmlFor="catalog-type">{t('catalog.type')}</Label>
           <select
             id="catalog-type"
@@ -130,7 +149,7 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
             ))}
           </select>
         </div>
-        <div className="space-y-1">
+        <div className="grid gap-1">
           <Label htmlFor="catalog-sort">{t('catalog.sort')}</Label>
           <select
             id="catalog-sort"
@@ -145,7 +164,7 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
             ))}
           </select>
         </div>
-        <div className="space-y-1">
+        <div className="grid gap-1">
           <Label htmlFor="catalog-window">{t('catalog.window')}</Label>
           <select
             id="catalog-window"
@@ -160,38 +179,50 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
             ))}
           </select>
         </div>
-        <div className="space-y-1">
-          <Label htmlFor="catalog-uptime">{t('catalog.minUptime')}</Label>
-          <select
-            id="catalog-uptime"
-            className={selectClass}
-            value={filters.minUptime}
-            onChange={(event) => update('min_uptime', event.target.value)}
-          >
-            <option value="">{t('catalog.any')}</option>
-            {UPTIMES.map((value) => (
-              <option key={value} value={value}>
-                {t('catalog.atLeast', { value: formatRate(Number(value), i18n.language) })}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="space-y-1">
-          <Label htmlFor="catalog-p95">{t('catalog.maxP95')}</Label>
-          <select
-            id="catalog-p95"
-            className={selectClass}
-            value={filters.maxP95}
-            onChange={(event) => update('max_p95_ms', event.target.value)}
-          >
-            <option value="">{t('catalog.any')}</option>
-            {P95S.map((value) => (
-              <option key={value} value={value}>
-                {t('catalog.atMost', { value: t('catalog.ms', { value }) })}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ThresholdSelect
+          id="catalog-uptime"
+          label={t('catalog.minUptime')}
+          value={filters.minUptime}
+          onChange={(value) => update('min_uptime', value)}
+          options={UPTIMES.map((value) => [
+            value,
+            t('catalog.atLeast', { value: formatRate(Number(value), i18n.language) }),
+          ])}
+        />
+        <ThresholdSelect
+          id="catalog-p95"
+          label={t('catalog.maxP95')}
+          value={filters.maxP95}
+          onChange={(value) => update('max_p95_ms', value)}
+          options={P95S.map((value) => [value, t('catalog.atMost', { value: t('catalog.ms', { value }) })])}
+        />
+        <ThresholdSelect
+          id="catalog-ttft"
+          label={t('catalog.ttft')}
+          value={filters.maxTtft}
+          onChange={(value) => update('max_ttft_ms', value)}
+          options={TTFTS.map((value) => [value, t('catalog.atMost', { value: t('catalog.ms', { value }) })])}
+        />
+        <ThresholdSelect
+          id="catalog-throughput"
+          label={t('catalog.tokensPerS')}
+          value={filters.minThroughput}
+          onChange={(value) => update('min_tokens_per_s', value)}
+          options={THROUGHPUTS.map((value) => [
+            value,
+            t('catalog.atLeast', { value: t('catalog.perSecond', { value }) }),
+          ])}
+        />
+        <ThresholdSelect
+          id="catalog-price"
+          label={t('catalog.maxPrice')}
+          value={filters.maxPrice}
+          onChange={(value) => update('max_price_1m', value)}
+          options={PRICES.map((value) => [
+            value,
+            t('catalog.atMost', { value: decimals.format(Number(value) / 1_000_000) }),
+          ])}
+        />
       </form>
 
       {catalog.isPending ? (
@@ -228,6 +259,41 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
           )}
         </>
       )}
+    </div>
+  );
+}
+
+/** One threshold filter: "Any" or one of `options` ([value, label]), kept in the address by the caller. */
+function ThresholdSelect({
+  id,
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: Array<[string, string]>;
+}) {
+  const { t } = useTranslation('marketplace');
+  return (
+    <div className="grid gap-1">
+      <Label htmlFor={id}>{label}</Label>
+      <select
+        id={id}
+        className={selectClass}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        <option value="">{t('catalog.any')}</option>
+        {options.map(([option, text]) => (
+          <option key={option} value={option}>
+            {text}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

@@ -23,6 +23,9 @@ const FIRST_PAGE: TCatalogFilters = {
   window: '7d',
   minUptime: '',
   maxP95: '',
+  maxTtft: '',
+  minThroughput: '',
+  maxPrice: '',
 };
 
 /**
