@@ -18,6 +18,9 @@ export function humanise(field: string): string {
  * name humanised. test/field-labels.test.ts checks every field of the call table is here.
  */
 const ES: Record<string, string> = {
+  isActive: 'Activo',
+  isPrivate: 'Privado',
+  isShared: 'Compartido',
   '2fa_enabled': 'Verificación en dos pasos',
   account: 'Cuenta',
   account_name: 'Nombre de la cuenta',
@@ -52,18 +55,20 @@ const ES: Record<string, string> = {
   idempotency_key: 'Clave de idempotencia',
   ids: 'Identificadores',
   invite_id: 'Invitación',
-  isActive: 'Activo',
-  isPrivate: 'Privado',
-  isShared: 'Compartido',
   jwt: 'Token de sesión',
   key_id: 'Clave',
   limit: 'Límite',
   locale: 'Idioma',
   marketplace_spend_limit: 'Límite de gasto del marketplace',
+  max_p95_ms: 'Latencia p95 máxima',
+  max_price_1m: 'Precio máximo por millón de tokens',
+  max_ttft_ms: 'Tiempo máximo hasta el primer token',
   member: 'Miembro',
   message: 'Mensaje',
   metadata: 'Metadatos',
   method: 'Método',
+  min_tokens_per_s: 'Tokens por segundo mínimos',
+  min_uptime: 'Disponibilidad mínima',
   monthly_calls: 'Llamadas al mes',
   monthly_spend: 'Presupuesto mensual',
   name: 'Nombre',
@@ -77,6 +82,7 @@ const ES: Record<string, string> = {
   period: 'Periodo',
   permission: 'Permiso',
   plan: 'Plan',
+  profile: 'Perfil',
   protocol: 'Protocolo',
   protocols: 'Protocolos',
   provider: 'Proveedor',
@@ -99,6 +105,7 @@ const ES: Record<string, string> = {
   type: 'Tipo',
   upstreams: 'Upstreams',
   url: 'URL',
+  window: 'Periodo de las cifras',
 };
 
 /** Whether `name` (a field's last name) has a Spanish label: for the completeness test. */
