@@ -147,10 +147,10 @@ test('profile: an email change needs the password and waits for the new address;
   await page.goto('/account/profile');
   const newEmail = uniqueEmail('changed');
   await page.getByLabel('Email').fill(newEmail);
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Please enter your current password')).toBeVisible();
   await page.getByLabel('Current password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText(`We sent a link to ${newEmail}`).first()).toBeVisible();
   // Pending: the address in use stays until the new one is proved; the old one is told.
   await expect(page.getByLabel('Email')).toHaveValue(session.email);

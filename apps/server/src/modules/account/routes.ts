@@ -7,7 +7,7 @@ import { accountPlanId } from '../membership/service';
 import { assertPasswordConfirmed } from '../user/service';
 import { closeAccount } from './close';
 import { plansAnswer } from './plan';
-import { profileOf, setProfile } from './profile';
+import { profileOf, setProfile } from '../membership/service';
 import { signUp } from './sign-up';
 import { route } from '../../core/route';
 

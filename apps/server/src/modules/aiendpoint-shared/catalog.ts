@@ -20,29 +20,13 @@ import { plainText } from '../../lib/sanitize-html';
 import { accountNames } from '../membership/service';
 import { priceOf } from '../aiendpoint/service';
 import { dayOf } from '../usage/service';
+import type { TCatalogFilters } from './catalog-filters';
 import { passes, sortKey, statsFrom, statsOf, type TSortKey } from './figures';
 
 const DAY_MS = 86_400_000;
 const SUMMARY_CHARS = 300;
 
-export interface TCatalogFilters {
-  q?: string;
-  type?: TRouteType;
-  protocol?: TApiProtocol;
-  provider?: string;
-  sort: TMarketplaceSort;
-  /** The figures' window the sort and the figure filters use (default 7d). */
-  window?: TMarketplaceWindow;
-  min_uptime?: number;
-  max_p95_ms?: number;
-  max_ttft_ms?: number;
-  min_tokens_per_s?: number;
-  /** Micros per million tokens, input and output each. */
-  max_price_1m?: number;
-  cursor?: string;
-  /** Items on the page (the query's default: MARKETPLACE_PAGE). */
-  limit: number;
-}
+export type { TCatalogFilters } from './catalog-filters';
 
 export interface TListed {
   id: string;

@@ -12,7 +12,7 @@ import {
 import type { TDb } from '../../db/client';
 import { endpointDaily, endpointMinute, endpointTtftDaily } from '../../db/schema/endpoint-daily';
 import { dayOf, percentileFromBuckets } from '../usage/service';
-import type { TCatalogFilters } from './catalog';
+import type { TCatalogFilters } from './catalog-filters';
 
 /**
  * The catalog's figures callers choose by (contract 5b, decision 057): read from the bounded

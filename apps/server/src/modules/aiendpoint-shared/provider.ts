@@ -2,7 +2,7 @@ import type { TMarketplaceProvider } from '@air/shared/schemas/marketplace';
 import type { TPlan } from '@air/shared/schemas/plan';
 import type { TDb } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import { profileOf } from '../account/profile';
+import { profileOf } from '../membership/service';
 import { itemOf, listed } from './catalog';
 import { combinedWindows, sortKey, statsFrom, statsOf } from './figures';
 

@@ -50,3 +50,4 @@ export {
   type TPendingInvite,
   consumeInvite,
 } from './invites';
+export { profileOf, setProfile } from './profile';
