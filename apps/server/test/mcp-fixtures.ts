@@ -15,7 +15,7 @@ export interface TMcpSeen {
 }
 
 /** The tools every session of the fixture server has. */
-function buildServer(): McpServer {
+export function buildDocsServer(): McpServer {
   const server = new McpServer({ name: 'air-test-docs', version: '1.0.0' });
   server.registerTool(
     'search',
@@ -52,7 +52,7 @@ function buildServer(): McpServer {
  * refuses any other with 404), over Streamable HTTP on a loopback port: what AIR proxies in the
  * MCP tests. `seen` holds every request it got.
  */
-export async function startMcpServer() {
+export async function startMcpServer(buildServer: () => McpServer = buildDocsServer) {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const seen: TMcpSeen[] = [];
   const http = createServer((req, res) => {

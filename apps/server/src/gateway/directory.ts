@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { isIP } from 'node:net';
 import { decryptSecret } from '../lib/crypto';
 import { entitlementsFor } from '../modules/billing/service';
-import { endpointByRouteName, priceOf } from '../modules/aiendpoint/service';
+import { accountMcpRouteNames, endpointByRouteName, priceOf } from '../modules/aiendpoint/service';
 import type { TPrice } from '@air/shared/schemas/price';
 import { ROUTING_LIMITS, type TUpstreamFormat } from '@air/shared/schemas/aiendpoint';
 import { AppError } from '../lib/app-error';
@@ -242,24 +242,34 @@ export function createDirectory(app: FastifyInstance) {
     max: MAX_ENTRIES,
   });
 
+  // The account's MCP routes, for its keys at /api/mcp (mcp-aggregate.ts): read once per account;
+  // a change names a route, not its account, so any endpoint change drops them all (changes are rare).
+  const mcpRoutes = new LookupCache<{ names: readonly string[] }>(
+    async (accountId) => ({ names: await accountMcpRouteNames(db, accountId) }),
+    { max: MAX_ENTRIES },
+  );
+
   const unsubscribe = app.changes.subscribe((change) => {
     switch (change.kind) {
       case 'endpoint':
         routes.invalidate(change.routeName);
+        mcpRoutes.clear();
         break;
       case 'account':
         planLimits.invalidate(change.accountId);
+        mcpRoutes.invalidate(change.accountId);
         // A closed or changed account: its routes are re-read on their next use.
         routes.invalidateWhere((entry) => entry.accountId === change.accountId);
         break;
       case 'reset':
         routes.clear();
         planLimits.clear();
+        mcpRoutes.clear();
         break;
     }
   });
 
-  return { routes, planLimits, close: unsubscribe };
+  return { routes, planLimits, mcpRoutes, close: unsubscribe };
 }
 
 export type TDirectory = ReturnType<typeof createDirectory>;

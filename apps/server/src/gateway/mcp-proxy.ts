@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import type { TAuth } from '../core/credentials';
+import type { TAuth, TKeyAuth } from '../core/credentials';
 import { isAppError } from '../lib/app-error';
 import { objectStart } from './body-edit';
 import type { TCallContext } from './call-context';
@@ -47,13 +47,13 @@ export interface TMcpRequest {
 }
 
 /** The tool call a message is: its JSON-RPC id and its tool's name as metered. */
-interface TToolCall {
+export interface TToolCall {
   id: string | number;
   tool: string;
 }
 
 /** A JSON-RPC error of the proxy's own, with its HTTP status. */
-function writeRpcError(
+export function writeRpcError(
   res: ServerResponse,
   status: number,
   code: number,
@@ -76,7 +76,7 @@ function headerOf(headers: IncomingHttpHeaders, name: string): string | null {
 }
 
 /** A tool's name as a usage row keeps it: visible ASCII, at most 128 characters (MCP's own bound). */
-function meteredToolName(name: string): string {
+export function meteredToolName(name: string): string {
   return name.slice(0, 128).replace(/[^\x21-\x7e]/g, '_');
 }
 
@@ -103,6 +103,57 @@ function toolCallOf(message: unknown): TToolCall | null | 'invalid' {
   return { id, tool: meteredToolName(name) };
 }
 
+/**
+ * The caller's key, checked as every gateway call's is (a key, `gateway.invoke`, an allowed
+ * origin); null when refused (the refusal is answered).
+ */
+export function admitCaller(
+  ctx: TCallContext,
+  request: TMcpRequest,
+  res: ServerResponse,
+  started: number,
+): TKeyAuth | null {
+  const requestId = request.id;
+  const key = callerKey(request);
+  if (!key) {
+    ctx.refuse(res, requestId, started, { code: request.keyExpired ? 'key_expired' : 'invalid_api_key' });
+    return null;
+  }
+  if (!canInvoke(key)) {
+    ctx.refuse(res, requestId, started, { code: 'insufficient_scope' });
+    return null;
+  }
+  const origin = crossOrigin(request.headers);
+  if (origin !== null) {
+    if (!key.allowedOrigins.has(origin)) {
+      ctx.refuse(res, requestId, started, { code: 'origin_not_allowed' });
+      return null;
+    }
+    allowOrigin(res, origin);
+  }
+  return key;
+}
+
+/** What a request forwards: its body, the upstream's session, and how the answer's session is treated. */
+export interface TMcpSent {
+  body: Buffer | null;
+  upstreamSession: string | null;
+  keyId: string;
+  /** The aggregated address (mcp-aggregate.ts): the answer's session id is AIR's own, not passed. */
+  aggregated?: {
+    protocolVersion: string;
+    /** The server does not know the session any more (404): called instead of answering. */
+    onStale: (() => void) | null;
+  };
+}
+
+/** A metered tool call being forwarded: the meter's id, the call, and how its row is written. */
+export interface TMcpMetered {
+  callId: number;
+  call: TToolCall;
+  done: (result: TCallResult) => void;
+}
+
 export function createMcpHandler(ctx: TCallContext, secret: string) {
   const { directory, counters } = ctx.state;
   /** Upstream requests under way (a GET stream may stay open for hours): cut when the server closes. */
@@ -120,18 +171,8 @@ export function createMcpHandler(ctx: TCallContext, secret: string) {
   async function handle(request: TMcpRequest, res: ServerResponse, method: TMcpMethod, routeName: string) {
     const started = performance.now();
     const requestId = request.id;
-    const key = callerKey(request);
-    if (!key)
-      return ctx.refuse(res, requestId, started, {
-        code: request.keyExpired ? 'key_expired' : 'invalid_api_key',
-      });
-    if (!canInvoke(key)) return ctx.refuse(res, requestId, started, { code: 'insufficient_scope' });
-    const origin = crossOrigin(request.headers);
-    if (origin !== null) {
-      if (!key.allowedOrigins.has(origin))
-        return ctx.refuse(res, requestId, started, { code: 'origin_not_allowed' });
-      allowOrigin(res, origin);
-    }
+    const key = admitCaller(ctx, request, res, started);
+    if (!key) return;
     const caller = { requestId, started, key };
     if (routeName.length > MAX_ROUTE_NAME) return await ctx.refuseUnknownRoute(res, caller);
     const name = routeName.toLowerCase();
@@ -213,8 +254,8 @@ export function createMcpHandler(ctx: TCallContext, secret: string) {
     res: ServerResponse,
     method: TMcpMethod,
     route: TRouteEntry,
-    sent: { body: Buffer | null; upstreamSession: string | null; keyId: string },
-    metered: { callId: number; call: TToolCall; done: (result: TCallResult) => void } | null,
+    sent: TMcpSent,
+    metered: TMcpMetered | null,
   ): void {
     const requestId = request.id;
     const began = performance.now();
@@ -233,6 +274,7 @@ export function createMcpHandler(ctx: TCallContext, secret: string) {
       const value = headerOf(request.headers, name);
       if (value !== null) headers[name] = value;
     }
+    if (sent.aggregated) headers['mcp-protocol-version'] = sent.aggregated.protocolVersion;
     if (sent.upstreamSession !== null) headers['mcp-session-id'] = sent.upstreamSession;
 
     const abort = new AbortController();
@@ -295,8 +337,22 @@ export function createMcpHandler(ctx: TCallContext, secret: string) {
             out[name] = value;
             if (name === 'content-type') eventStream = value.includes('text/event-stream');
           }
+          const onStale = sent.aggregated?.onStale;
+          if (onStale && answer.statusCode === 404 && !clientGone) {
+            // Not answered: the caller opens a new session and sends the request again.
+            answer.body.resume();
+            finished = true;
+            res.off('close', onClose);
+            open.delete(cut);
+            return onStale();
+          }
           const session = answer.headers['mcp-session-id'];
-          if (typeof session === 'string' && session !== '' && session.length <= MAX_UPSTREAM_SESSION_ID)
+          if (
+            !sent.aggregated &&
+            typeof session === 'string' &&
+            session !== '' &&
+            session.length <= MAX_UPSTREAM_SESSION_ID
+          )
             out['mcp-session-id'] = sealSession(secret, {
               routeName: route.routeName,
               keyId: sent.keyId,
@@ -399,5 +455,5 @@ export function createMcpHandler(ctx: TCallContext, secret: string) {
     open.clear();
   }
 
-  return { invokeMcp, closeAll };
+  return { invokeMcp, forward, closeAll };
 }

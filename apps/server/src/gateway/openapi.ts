@@ -182,3 +182,18 @@ export const mcpOpenApi: Record<'POST' | 'GET' | 'DELETE', TSwaggerTransform> = 
     response: { 200: z.null().describe('The session ended'), ...errorResponses },
   }),
 };
+
+/** AIR's one MCP address, `POST /api/mcp` (contract 6d, mcp-aggregate.ts): every tool the key may call. */
+export const mcpAggregateOpenApi = documentedAs({
+  tags: ['gateway'],
+  security,
+  operationId: 'sendAggregatedMcpMessage',
+  summary:
+    'Send a message to AIR\u2019s own MCP server: every tool of the MCP routes the key may call, named route__tool; a tools/call is a metered call on its route',
+  body: ZMcpMessage,
+  response: {
+    200: ZMcpMessage,
+    202: z.null().describe('A notification or a response was accepted'),
+    ...errorResponses,
+  },
+});

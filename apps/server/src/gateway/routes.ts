@@ -13,6 +13,7 @@ import { callerKey, canInvoke, createInvokeHandlers } from './invoke';
 import {
   countTokensOpenApi,
   invokeOpenApi,
+  mcpAggregateOpenApi,
   mcpOpenApi,
   messagesOpenApi,
   modelOpenApi,
@@ -23,6 +24,8 @@ import { createFastLane } from './fast-lane';
 import { installFastLane } from '../core/fast-lanes';
 import { createGatewayState } from './state';
 import { createMcpHandler, type TMcpMethod } from './mcp-proxy';
+import { createMcpAggregate } from './mcp-aggregate';
+import { McpUpstreams } from './mcp-client';
 
 /** Bodies up to 10 MiB: chat requests may carry images as base64. */
 const GATEWAY_BODY_LIMIT = 10 * 1_048_576;
@@ -74,10 +77,18 @@ export default async function gatewayRoutes(app: FastifyInstance) {
   }
 
   // MCP servers (contract 6d, mcp-proxy.ts): Streamable HTTP's three methods on one address.
-  const { invokeMcp, closeAll } = createMcpHandler(ctx, app.config.secret);
+  const { invokeMcp, forward, closeAll } = createMcpHandler(ctx, app.config.secret);
+  // AIR's one address for every tool (mcp-aggregate.ts), over sessions of its own with the servers.
+  const upstreams = new McpUpstreams(state.agent, app.config.upstreamAllowPrivate);
+  const invokeAggregate = createMcpAggregate(ctx, upstreams, forward);
+  const unsubscribe = app.changes.subscribe((change) => {
+    if (change.kind === 'endpoint') upstreams.routeChanged(change.routeName);
+  });
   // Open streams would hold the server's close: they end first (the client resumes elsewhere).
   app.addHook('preClose', (done) => {
+    unsubscribe();
     closeAll();
+    upstreams.close();
     done();
   });
   const mcpMethods: TMcpMethod[] = ['POST', 'GET', 'DELETE'];
@@ -94,6 +105,27 @@ export default async function gatewayRoutes(app: FastifyInstance) {
       },
     });
   }
+  app.route({
+    method: 'POST',
+    url: '/mcp',
+    ...routeOptions,
+    config: { swaggerTransform: mcpAggregateOpenApi },
+    handler: (request: FastifyRequest, reply: FastifyReply) => {
+      reply.hijack();
+      return invokeAggregate(request, reply.raw, 'POST');
+    },
+  });
+  // No server stream and no session at /api/mcp: 405 (after the key's checks), no operation of the API.
+  app.route({
+    method: ['GET', 'DELETE'],
+    url: '/mcp',
+    ...routeOptions,
+    schema: { hide: true },
+    handler: (request: FastifyRequest, reply: FastifyReply) => {
+      reply.hijack();
+      return invokeAggregate(request, reply.raw, request.method === 'GET' ? 'GET' : 'DELETE');
+    },
+  });
 
   // Anthropic clients (contract 6c): the same pipeline, their answers and errors in Anthropic's shape.
   const invokeMessages = handlerFor(MESSAGES);

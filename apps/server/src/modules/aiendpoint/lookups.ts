@@ -21,6 +21,22 @@ export async function accountRouteNames(db: TDb, accountId: string): Promise<str
   return rows.map((row) => row.routeName);
 }
 
+/** The route names of the account's active MCP endpoints: what its keys reach at `/api/mcp` (`gateway/mcp-aggregate.ts`). */
+export async function accountMcpRouteNames(db: TDb, accountId: string): Promise<string[]> {
+  const rows = await db
+    .select({ routeName: aiEndpoints.routeName })
+    .from(aiEndpoints)
+    .where(
+      and(
+        eq(aiEndpoints.accountId, accountId),
+        eq(aiEndpoints.isActive, true),
+        eq(aiEndpoints.protocol, 'mcp'),
+      ),
+    )
+    .orderBy(asc(aiEndpoints.routeName));
+  return rows.map((row) => row.routeName);
+}
+
 /** The endpoint with this route name: the gateway's look-up on a route-cache miss (`gateway/directory.ts`). */
 export async function endpointByRouteName(db: TDb, routeName: string): Promise<TEndpointRow | undefined> {
   const [row] = await db.select().from(aiEndpoints).where(eq(aiEndpoints.routeName, routeName)).limit(1);

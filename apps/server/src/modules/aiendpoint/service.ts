@@ -27,6 +27,7 @@ export { priceOf } from './wire';
 
 /** What the gateway, usage and the marketplace read of the endpoints. */
 export {
+  accountMcpRouteNames,
   accountRouteNames,
   callableModels,
   endpointByRouteName,
