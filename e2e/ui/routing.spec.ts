@@ -128,6 +128,13 @@ test('two upstreams and a fallback set in Settings; the request log shows the at
         { timeout: 20_000 },
       )
       .toBe('3');
+    // It names the route Ann asked for, and the formats the call went between (decision 058).
+    const row = page
+      .getByRole('table', { name: 'Request log' })
+      .locator('tbody tr')
+      .filter({ hasText: fallback });
+    await expect(row.getByTestId('log-asked')).toHaveText(`asked for ${main}`);
+    await expect(row.getByTestId('log-format')).toHaveText('OpenAI → OpenAI');
 
     // 5. A key made in the console that may call only the fallback route, once a month.
     await page.goto('/account/apikeys/create');

@@ -127,6 +127,7 @@ describe('the Anthropic SDK through AIR to an Anthropic upstream', () => {
     expect(seen.headers.authorization).toBeUndefined();
     const row = await usageOf('claude/direct');
     expect([row.status, row.promptTokens, row.completionTokens]).toEqual([200, 11, 7]);
+    expect([row.clientFormat, row.upstreamFormat]).toEqual(['anthropic', 'anthropic']);
   });
 
   it('streams the events as Anthropic sent them, metered from message_start and message_delta', async () => {
@@ -185,6 +186,7 @@ describe('the Anthropic SDK through AIR to an OpenAI upstream', () => {
     expect(seen.headers.authorization).toBe('Bearer sk-openai-upstream');
     const row = await usageOf('openai/behind');
     expect([row.promptTokens, row.completionTokens]).toEqual([11, 7]);
+    expect([row.clientFormat, row.upstreamFormat]).toEqual(['anthropic', 'openai']);
   });
 
   it('streams chat chunks back as Anthropic events', async () => {
@@ -271,6 +273,7 @@ describe('the Anthropic SDK through AIR to a Gemini upstream', () => {
     expect(answer.content).toMatchObject([{ type: 'text', text: 'Result: {"celsius":18}' }]);
     const row = await usageOf('gemini/behind');
     expect([row.promptTokens, row.completionTokens]).toEqual([11, 7]);
+    expect([row.clientFormat, row.upstreamFormat]).toEqual(['anthropic', 'gemini']);
   });
 });
 

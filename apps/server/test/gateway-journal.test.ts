@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -128,6 +128,73 @@ describe('usage journal', () => {
     expect(byCaller('caller-2')).toMatchObject({ tool: 'fail', bytes: 12, price, costCapPicos: 7 });
     expect(byCaller('caller-3')).toMatchObject({ price });
     expect(byCaller('caller-3').tool).toBeUndefined();
+  });
+
+  it("keeps a call's formats and a fallback's asked endpoint through a kill; older lines still read (decision 058)", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'air-journal-'));
+    const journal = new UsageJournal(dir);
+    journal.open();
+    const translated = journal.start(call(1), 1_000);
+    const fellBack = journal.start(call(2), 2_000);
+    const cached = journal.start(call(3), 3_000);
+    const price = { per_call: 20_000, per_1m_input_tokens: 3, per_1m_output_tokens: 4 };
+    journal.end(translated, { ...ended(200), clientFormat: 'anthropic', upstreamFormat: 'gemini' });
+    journal.end(fellBack, {
+      ...ended(200),
+      price,
+      costCapPicos: 9,
+      endpointId: 'endpoint-answered',
+      providerAccountId: 'provider-answered',
+      clientFormat: 'openai',
+      upstreamFormat: 'anthropic',
+      requestedEndpointId: 'endpoint-2',
+    });
+    journal.end(cached, { ...ended(200), cacheHit: true, clientFormat: 'openai', upstreamFormat: null });
+    journal.sync();
+    const file = path.join(dir, readdirSync(dir)[0]!);
+    // Lines written before formats: an MCP tool call's 21 fields and a priced call's 19.
+    appendFileSync(
+      file,
+      'S\t90\tcaller-90\tkey-90\tendpoint-90\tprovider-90\t9000\n' +
+        'E\t90\t200\t3\t\t\t0\t9000\t0\t\t1\t0\t\t\t\t\t\t\tu\tdocs.search\t12\n' +
+        'S\t91\tcaller-91\tkey-91\tendpoint-91\tprovider-91\t9100\n' +
+        'E\t91\t200\t3\t5\t6\t0\t9100\t0\t\t1\t0\t\t\t10\t20\t30\t\tu\n',
+    );
+    const lengths = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('E'))
+      .map((line) => line.split('\t').length);
+    expect(lengths).toEqual([24, 24, 24, 21, 19]);
+    const rows = UsageJournal.recover(dir).flatMap((segment) => segment.rows);
+    const byCaller = (id: string) => rows.find((row) => row.callerAccountId === id)!;
+    expect(byCaller('caller-1')).toMatchObject({
+      clientFormat: 'anthropic',
+      upstreamFormat: 'gemini',
+      requestedEndpointId: null,
+      price: null,
+    });
+    expect(byCaller('caller-1').tool).toBeUndefined();
+    expect(byCaller('caller-2')).toMatchObject({
+      endpointId: 'endpoint-answered',
+      providerAccountId: 'provider-answered',
+      requestedEndpointId: 'endpoint-2',
+      clientFormat: 'openai',
+      upstreamFormat: 'anthropic',
+      price,
+      costCapPicos: 9,
+    });
+    expect(byCaller('caller-3')).toMatchObject({
+      cacheHit: true,
+      clientFormat: 'openai',
+      upstreamFormat: null,
+    });
+    expect(byCaller('caller-90')).toMatchObject({ tool: 'docs.search', bytes: 12, price: null });
+    expect(byCaller('caller-90').clientFormat).toBeUndefined();
+    expect(byCaller('caller-91')).toMatchObject({
+      promptTokens: 5,
+      price: { per_call: 10, per_1m_input_tokens: 20, per_1m_output_tokens: 30 },
+    });
+    expect(byCaller('caller-91').upstreamFormat).toBeUndefined();
   });
 
   it('leaves no file after a clean close', () => {

@@ -202,6 +202,12 @@ describe('OpenAI in, Anthropic Messages out', () => {
       7,
       false,
     ]);
+    // The request log's formats (decision 058): an OpenAI client, an Anthropic upstream.
+    expect([row.clientFormat, row.upstreamFormat, row.requestedEndpointId]).toEqual([
+      'openai',
+      'anthropic',
+      null,
+    ]);
   });
 
   it('streams Anthropic events as chat chunks, metered from the translated usage', async () => {
@@ -358,6 +364,8 @@ describe('OpenAI in, Anthropic Messages out', () => {
     expect(openaiSide.headers.authorization).toBe('Bearer sk-openai-upstream');
     const row = await usageOf('mixed/failover');
     expect([row.status, row.promptTokens]).toEqual([200, COMPLETION.usage.prompt_tokens]);
+    // The upstream that answered is logged, not the one tried first.
+    expect([row.clientFormat, row.upstreamFormat]).toEqual(['openai', 'openai']);
   });
 });
 
@@ -419,6 +427,7 @@ describe('OpenAI in, Gemini generateContent out', () => {
     });
     const row = await usageOf('gemini/chat');
     expect([row.promptTokens, row.completionTokens]).toEqual([11, 7]);
+    expect([row.clientFormat, row.upstreamFormat]).toEqual(['openai', 'gemini']);
 
     const json = await client.chat.completions.create({
       model: 'gemini/chat',

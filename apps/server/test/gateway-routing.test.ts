@@ -289,6 +289,12 @@ describe('fallbacks', () => {
     expect(await rowsOf(main.endpoint.id)).toHaveLength(0);
     const [row] = await rowsOf(target.endpoint.id);
     expect(row).toMatchObject({ status: 200, attempts: 3, keyId: key.id });
+    // The row names the route the caller asked for (decision 058) and the formats it went between.
+    expect(row).toMatchObject({
+      requestedEndpointId: main.endpoint.id,
+      clientFormat: 'openai',
+      upstreamFormat: 'openai',
+    });
   });
 
   it('falls back before the first byte of a streamed call', async () => {

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entitlementsFor } from '../src/modules/billing/entitlements';
-import { accounts, quotaWarnings, subscriptions, usageEvents } from '../src/db/schema';
+import { accounts, aiEndpoints, quotaWarnings, subscriptions, usageEvents } from '../src/db/schema';
 import { checkLimitAlerts } from '../src/modules/usage/quota-warnings';
 import { periodOf } from '../src/modules/usage/period';
 import { storedCalls } from '../src/modules/usage/service';
@@ -364,6 +364,41 @@ describe('request log', () => {
     const stranger = await createActor(t.app);
     expect((await get('/api/account/usage/log', stranger.token)).json().data.items).toEqual([]);
   });
+  it("shows each call's client and upstream format, and the route a fallback's call asked for (issue 40 item 4, issue 38)", async () => {
+    const f = await trafficFixture();
+    // The failing route (its upstream answers 429) falls back to the caller's own good route.
+    await t.db
+      .update(aiEndpoints)
+      .set({
+        routing: { upstreams: [{ url: `${upstream.url}/error`, weight: 1 }], fallbacks: [f.own.routeName] },
+      })
+      .where(eq(aiEndpoints.id, f.failing.id));
+    const fellBack = await call(f.keyA.raw, f.failing.routeName);
+    expect([fellBack.statusCode, fellBack.headers['x-air-route']]).toEqual([200, f.own.routeName]);
+    expect((await call(f.keyA.raw, f.own.routeName)).statusCode).toBe(200);
+    // A row written before formats were logged (no formats, no asked endpoint).
+    await t.db
+      .insert(usageEvents)
+      .values(ownCall(f, { latencyMs: 4, createdAt: new Date(Date.now() - 60_000) }));
+    const items = (await get('/api/account/usage/log', f.caller.token)).json().data.items;
+    const formats = (item: Record<string, unknown>) => [
+      item.route_name,
+      item.requested_route_name,
+      item.client_format,
+      item.upstream_format,
+    ];
+    expect(items.map(formats)).toEqual([
+      [f.own.routeName, null, 'openai', 'openai'],
+      [f.own.routeName, f.failing.routeName, 'openai', 'openai'],
+      [f.own.routeName, null, null, null],
+    ]);
+    expect(items[1]).toMatchObject({ attempts: 2, endpoint_id: f.own.id });
+    // The asked route filters by the route that answered, as before.
+    const byFailing = (await get(`/api/account/usage/log?endpoint_id=${f.failing.id}`, f.caller.token)).json()
+      .data;
+    expect(byFailing.items).toEqual([]);
+  });
+
   it('a valid key calling an unknown route is in the request log and the 4xx count, not the quota', async () => {
     const f = await trafficFixture();
     expect((await call(f.keyA.raw, f.own.routeName)).statusCode).toBe(200);

@@ -8,7 +8,7 @@ import type { CallTrace } from './call-trace';
 import { goneResult, ownResult, parseObject } from './call-outcome';
 import { setCallTokens } from './call-tokens';
 import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED } from './counter-types';
-import type { TPlanLimits, TRouteEntry } from './directory';
+import type { TPlanLimits, TRouteEntry, TUpstreamTarget } from './directory';
 import { keyQuotaBody, unsupportedParameterBody, writeGatewayError } from './errors';
 import { attemptFor } from './formats';
 import type { TProtocol } from './protocols';
@@ -233,12 +233,13 @@ export class GatewayCall {
         ctx.routing,
         res,
         this.routedRequest(callId),
-        (answered, result, attempts, hit) => this.meter(answered, result, attempts, hit, callId),
+        (answered, result, attempts, hit, upstream) =>
+          this.meter(answered, result, attempts, hit, callId, upstream),
       );
       return routed.start();
     }
-    const onDone = (result: TCallResult) => this.meter(route, result, 1, false, callId);
     const target = route.upstreams[0]!;
+    const onDone = (result: TCallResult) => this.meter(route, result, 1, false, callId, target);
     // The call in the upstream's format (formats/): a field it cannot carry is the caller's 400.
     const attempt = attemptFor(target, this.body, this.protocol);
     if ('refused' in attempt) {
@@ -251,7 +252,7 @@ export class GatewayCall {
         route.airHeaders,
         body,
       );
-      return this.meter(route, ownResult(status, 'unsupported_parameter'), 0, false, callId);
+      return this.meter(route, ownResult(status, 'unsupported_parameter'), 0, false, callId, target);
     }
     const trace = this.trace;
     const headers = trace === null ? target.headers : trace.startAttempt(route, target, 1);
@@ -299,8 +300,18 @@ export class GatewayCall {
     return { requestId, key, hasCard, route, body, parsed, stream, callId, protocol, trace };
   }
 
-  /** The call's usage row, on the route that answered, appended to the meter's buffer. */
-  meter(answered: TRouteEntry, result: TCallResult, attempts: number, cacheHit: boolean, callId: number) {
+  /**
+   * The call's usage row, on the route that answered, appended to the meter's buffer, with the
+   * formats it went between and, on a fallback, the route it asked for (decision 058).
+   */
+  meter(
+    answered: TRouteEntry,
+    result: TCallResult,
+    attempts: number,
+    cacheHit: boolean,
+    callId: number,
+    upstream: TUpstreamTarget | null = null,
+  ) {
     const latencyMs = performance.now() - this.started;
     this.ctx.observe(result, latencyMs, attempts);
     const key = this.key;
@@ -326,11 +337,15 @@ export class GatewayCall {
       price: cacheHit || answered.accountId === key.accountId || result.mcp?.free ? null : answered.price,
       createdAt: new Date(),
     };
-    // An MCP tool call's tool and answer size (contract 6d).
+    // An MCP tool call's tool and answer size (contract 6d); it has no format.
     const mcp = result.mcp;
     if (mcp) {
       row.tool = mcp.tool;
       row.bytes = mcp.bytes;
+    } else if (this.protocol.name !== 'mcp') {
+      row.clientFormat = this.protocol.client;
+      row.upstreamFormat = upstream === null ? null : upstream.format;
+      row.requestedEndpointId = answered.endpointId === this.route.endpointId ? null : this.route.endpointId;
     }
     const meter = this.ctx.state.meter;
     // LOG_GATEWAY_CALLS: the call's line, from the row as the meter receives it (call-log.ts).

@@ -42,12 +42,16 @@ export interface TRoutedRequest {
   readonly trace: CallTrace | null;
 }
 
-/** How a caller request ended: the route that answered, upstream calls made, cache hit. */
+/**
+ * How a caller request ended: the route that answered, upstream calls made, cache hit, and the
+ * upstream the call was last sent to (its format is logged; null when none was picked).
+ */
 export type TRoutedDone = (
   route: TRouteEntry,
   result: TCallResult,
   attempts: number,
   cacheHit: boolean,
+  upstream: TUpstreamTarget | null,
 ) => void;
 
 /** A `Retry-After` is honoured when shorter than this; a longer one falls back to the backoff. */
@@ -67,6 +71,8 @@ export class RoutedCall {
   private retriesLeft: number;
   private retriesDone = 0;
   private tried: TUpstreamTarget[] = [];
+  /** The upstream the call was last sent to (or refused for: a field its format cannot carry). */
+  private last: TUpstreamTarget | null = null;
   private fallbackIndex = 0;
   private health: TUpstreamHealth | null = null;
   private cacheKey: string | null = null;
@@ -126,7 +132,7 @@ export class RoutedCall {
     this.ctx.beforeAnswer(this.call.callId);
     this.res.writeHead(200, headers);
     this.res.end(cached.body);
-    this.onDone(this.primary, ownResult(200, null, cached.body), 0, true);
+    this.onDone(this.primary, ownResult(200, null, cached.body), 0, true, null);
   }
 
   private next(): void {
@@ -205,6 +211,7 @@ export class RoutedCall {
     const route = this.route;
     // The call in the upstream's format (formats/): a field it cannot carry is the caller's 400.
     const attempt = attemptFor(target, this.body, this.call.protocol);
+    this.last = target;
     if ('refused' in attempt) {
       const airHeaders = ['x-air-route', route.routeName, 'x-air-attempts', String(this.attempts)];
       const body = unsupportedParameterBody(attempt.refused);
@@ -437,6 +444,6 @@ export class RoutedCall {
   }
 
   private done(result: TCallResult): void {
-    this.onDone(this.route, result, this.attempts, false);
+    this.onDone(this.route, result, this.attempts, false, this.last);
   }
 }

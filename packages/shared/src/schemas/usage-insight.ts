@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZUpstreamFormat } from './aiendpoint';
 import { pageQuery, ZPage } from './page';
 import { USAGE_FIRST_DAY, USAGE_LAST_DAY, USAGE_PERIODS, USAGE_STATUS_CLASSES } from '../usage-limits';
 
@@ -166,6 +167,18 @@ export const ZUsageLogEntry = z.object({
   attempts: count,
   /** Answered from the gateway's cache (contract 6a). */
   cache_hit: z.boolean(),
+  /**
+   * The API the caller spoke (`anthropic` on `/v1/messages`) and the one of the upstream the call
+   * was last sent to (decision 058); null where there is none (an MCP call, a refused call, a cache
+   * hit's upstream, a call logged before formats were).
+   */
+  client_format: ZUpstreamFormat.nullable(),
+  upstream_format: ZUpstreamFormat.nullable(),
+  /**
+   * A fallback's call: the route the caller asked for (`route_name` is the one that answered);
+   * null otherwise, or when that endpoint is gone.
+   */
+  requested_route_name: z.string().nullable(),
 });
 export type TUsageLogEntry = z.infer<typeof ZUsageLogEntry>;
 

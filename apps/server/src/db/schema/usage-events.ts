@@ -62,6 +62,15 @@ export const usageEvents = pgTable(
     tool: text('tool'),
     /** An MCP tool call's answer size in bytes as the upstream sent it; null on every other call. */
     bytes: integer('bytes'),
+    /**
+     * The API the caller spoke (`openai`, or `anthropic` on `/v1/messages`) and the one of the
+     * upstream that answered (`openai`, `anthropic`, `gemini`; decision 058); null where there is
+     * none (an MCP call, a call refused before it reached a route, a cache hit's upstream).
+     */
+    clientFormat: text('client_format'),
+    upstreamFormat: text('upstream_format'),
+    /** A fallback's call: the endpoint the caller asked for (endpoint_id is the one that answered); null otherwise. */
+    requestedEndpointId: uuid('requested_endpoint_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

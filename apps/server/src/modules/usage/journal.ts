@@ -11,6 +11,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import type { TUpstreamFormat } from '@air/shared/schemas/aiendpoint';
 import type { TPrice } from '@air/shared/schemas/price';
 
 /** What the journal knows of a call when it is forwarded. */
@@ -55,6 +56,12 @@ export interface TJournalEnd {
   tool?: string | null;
   /** An MCP tool call's answer size in bytes; absent on every other call. */
   bytes?: number | null;
+  /** The API the caller spoke (decision 058); absent or null on an MCP call. */
+  clientFormat?: TUpstreamFormat | null;
+  /** The API of the upstream that answered; absent or null when none did (a cache hit, a refusal). */
+  upstreamFormat?: TUpstreamFormat | null;
+  /** A fallback's call: the endpoint the caller asked for; absent or null otherwise. */
+  requestedEndpointId?: string | null;
   createdAt: Date;
 }
 
@@ -77,6 +84,12 @@ const UNFINISHED_STATUS = 499;
 const MICROS_MARK = 'u';
 /** Old lines (before decision 043) hold minor units and millionths of one: x 10,000. */
 const unitsOf = (f: string[]) => (f.length >= 19 && f[18] === MICROS_MARK ? 1 : 10_000);
+/** End lines by their number of fields, oldest first: each format added fields at the end. */
+const END_LENGTHS = [8, 10, 14, 17, 18, 19, 21, 24];
+const FORMATS: readonly string[] = ['openai', 'anthropic', 'gemini'] satisfies TUpstreamFormat[];
+/** A journalled format, or null for an empty or unknown field. */
+const formatOf = (field: string | undefined) =>
+  field !== undefined && FORMATS.includes(field) ? (field as TUpstreamFormat) : null;
 
 /**
  * An append-only file of the calls this instance forwards, so a `kill -9` loses none of them:
@@ -145,7 +158,7 @@ export class UsageJournal {
                 start: { callerAccountId: f[2]!, keyId: f[3]!, endpointId: f[4]!, providerAccountId: f[5]! },
               });
             }
-          } else if (f[0] === 'E' && [8, 10, 14, 17, 18, 19, 21].includes(f.length) && !ended.has(f[1]!)) {
+          } else if (f[0] === 'E' && END_LENGTHS.includes(f.length) && !ended.has(f[1]!)) {
             const started = starts.get(f[1]!);
             if (!started) continue;
             ended.add(f[1]!);
@@ -179,8 +192,18 @@ export class UsageJournal {
                   : null,
               // The spend limit's cap on its charge (18 or 19 fields).
               ...(f.length >= 18 && f[17] !== '' ? { costCapPicos: Number(f[17]) * unitsOf(f) } : {}),
-              // An MCP tool call's tool and answer bytes (21 fields, contract 6d).
-              ...(f.length === 21 ? { tool: f[19]!, bytes: Number(f[20]) } : {}),
+              // An MCP tool call's tool and answer bytes (21 fields, contract 6d; empty on a
+              // 24-field line of another call).
+              ...(f.length >= 21 && f[19] !== '' ? { tool: f[19]!, bytes: Number(f[20]) } : {}),
+              // The client's and the upstream's formats and a fallback's asked endpoint (24
+              // fields, decision 058); older lines have none: unknown, null.
+              ...(f.length === 24
+                ? {
+                    clientFormat: formatOf(f[21]),
+                    upstreamFormat: formatOf(f[22]),
+                    requestedEndpointId: f[23] ? f[23] : null,
+                  }
+                : {}),
             });
           }
           // Anything else is a line cut short by the kill: skipped.
@@ -242,13 +265,19 @@ export class UsageJournal {
   ): void {
     this.inFlight.delete(id);
     const price = row.price;
-    // An MCP tool call's line always carries the price fields (empty when free), then its tool.
+    // An MCP tool call's line always carries the price fields (empty when free), then its tool;
+    // a line with formats (decision 058) carries both before them, empty where they have none.
     const tool = row.tool == null ? null : row.tool;
+    const client = row.clientFormat ?? null;
     const priced =
-      price || tool !== null
+      price || tool !== null || client !== null
         ? `\t${price?.per_call ?? ''}\t${price?.per_1m_input_tokens ?? ''}\t${price?.per_1m_output_tokens ?? ''}\t${row.costCapPicos ?? ''}\t${MICROS_MARK}`
         : '';
-    const toolPart = tool === null ? '' : `\t${tool}\t${row.bytes ?? 0}`;
+    let toolPart = tool === null ? '' : `\t${tool}\t${row.bytes ?? 0}`;
+    if (client !== null) {
+      if (tool === null) toolPart = '\t\t';
+      toolPart += `\t${client}\t${row.upstreamFormat ?? ''}\t${row.requestedEndpointId ?? ''}`;
+    }
     this.append(
       `E\t${id}\t${row.status}\t${row.latencyMs}\t${row.promptTokens ?? ''}\t${row.completionTokens ?? ''}\t${row.tokensEstimated ? 1 : 0}\t${row.createdAt.getTime()}\t${row.streamed ? 1 : 0}\t${row.errorCode ?? ''}\t${row.attempts}\t${row.cacheHit ? 1 : 0}\t${row.endpointId ?? ''}\t${row.providerAccountId ?? ''}${priced}${toolPart}\n`,
     );

@@ -1,5 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { USAGE_LOG_DAYS, type TUsageLog, type TUsageLogQuery } from '@air/shared/schemas/usage-insight';
+import {
+  USAGE_LOG_DAYS,
+  type TUsageLog,
+  type TUsageLogEntry,
+  type TUsageLogQuery,
+} from '@air/shared/schemas/usage-insight';
 import type { TDb } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { endpointRoutes } from '../aiendpoint/service';
@@ -23,6 +28,9 @@ interface TLogRow {
   error_code: string | null;
   attempts: number;
   cache_hit: boolean;
+  client_format: TUsageLogEntry['client_format'];
+  upstream_format: TUsageLogEntry['upstream_format'];
+  requested_route_name: string | null;
 }
 
 /** The cursor is the last row's exact time (to the µs, as text) and id: stable under new calls. */
@@ -65,9 +73,11 @@ export async function requestLog(db: TDb, accountId: string, query: TUsageLogQue
     sql`select e.id::text as id, e.created_at, e.endpoint_id::text as endpoint_id, a.route_name, e.tool,
         e.key_id::text as key_id, k.name as key_name, e.status, e.latency_ms, e.prompt_tokens,
         e.completion_tokens, e.tokens_estimated, e.streamed, e.error_code, e.attempts, e.cache_hit,
+        e.client_format, e.upstream_format, r.route_name as requested_route_name,
         to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at_text
       from usage_events e
       left join ${endpointRoutes(db, 'a')} on a.id = e.endpoint_id
+      left join ${endpointRoutes(db, 'r')} on r.id = e.requested_endpoint_id
       left join ${keyNames(db, 'k')} on k.id = e.key_id and k.account_id = e.caller_account_id
       where ${sql.join(conditions, sql` and `)}
       order by e.created_at desc, e.id desc
@@ -92,6 +102,9 @@ export async function requestLog(db: TDb, accountId: string, query: TUsageLogQue
       error_code: row.error_code ?? (row.status >= 400 ? `upstream_${row.status}` : null),
       attempts: row.attempts,
       cache_hit: row.cache_hit,
+      client_format: row.client_format,
+      upstream_format: row.upstream_format,
+      requested_route_name: row.requested_route_name,
     })),
     next_cursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null,
   };

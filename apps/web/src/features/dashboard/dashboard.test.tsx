@@ -62,6 +62,9 @@ const CALL: TUsageLogEntry = {
   error_code: 'upstream_502',
   attempts: 1,
   cache_hit: false,
+  client_format: 'openai',
+  upstream_format: 'openai',
+  requested_route_name: null,
 };
 
 const BUSY = overviewFixture({

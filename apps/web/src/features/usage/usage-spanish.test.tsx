@@ -48,6 +48,9 @@ const CALL: TUsageLogEntry = {
   error_code: null,
   attempts: 2,
   cache_hit: false,
+  client_format: 'anthropic',
+  upstream_format: 'gemini',
+  requested_route_name: 'acme/primary',
 };
 
 describe('the console in Spanish (Intl es)', () => {
@@ -71,12 +74,16 @@ describe('the console in Spanish (Intl es)', () => {
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
     expect(cells[0]).toMatch(/^2 nov 2026, \d{2}:05:09$/);
-    expect(cells[4]).toBe('1.234 ms');
-    expect(cells[5]).toBe('1.500 / 25.000');
-    expect(cells[6]).toBe('Sí');
+    // The formats it went between, and the route a fallback's call asked for (decision 058).
+    expect(within(header!).getAllByRole('columnheader')[4]).toHaveTextContent('Formato (cliente → upstream)');
+    expect(cells[4]).toBe('Anthropic → Gemini');
+    expect(within(row!).getByTestId('log-asked')).toHaveTextContent('se pidió acme/primary');
+    expect(cells[5]).toBe('1.234 ms');
+    expect(cells[6]).toBe('1.500 / 25.000');
+    expect(cells[7]).toBe('Sí');
     // Upstream calls made for it (a retry), and no cache hit.
-    expect(within(header!).getAllByRole('columnheader')[7]).toHaveTextContent('Intentos');
-    expect(cells[7]).toBe('2');
-    expect(cells[8]).toBe('');
+    expect(within(header!).getAllByRole('columnheader')[8]).toHaveTextContent('Intentos');
+    expect(cells[8]).toBe('2');
+    expect(cells[9]).toBe('');
   });
 });

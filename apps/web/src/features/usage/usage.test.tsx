@@ -150,6 +150,9 @@ describe('/account/usage', () => {
           error_code: 'route_not_found',
           attempts: 0,
           cache_hit: false,
+          client_format: null,
+          upstream_format: null,
+          requested_route_name: null,
         },
       ],
       next_cursor: null,
@@ -184,6 +187,9 @@ describe('/account/usage', () => {
           error_code: 'key_quota_exceeded',
           attempts: 0,
           cache_hit: false,
+          client_format: null,
+          upstream_format: null,
+          requested_route_name: null,
         },
       ],
       next_cursor: null,
@@ -217,6 +223,9 @@ describe('/account/usage', () => {
           error_code: null,
           attempts: 1,
           cache_hit: false,
+          client_format: null,
+          upstream_format: null,
+          requested_route_name: null,
         },
       ],
       next_cursor: null,
@@ -225,5 +234,57 @@ describe('/account/usage', () => {
     const [, row] = within(log).getAllByRole('row');
     expect(within(row!).getByTestId('log-tool')).toHaveTextContent('search');
     expect(within(row!).getAllByRole('cell')[1]).toHaveTextContent('acme/docssearch');
+    // An MCP call speaks no model API: no format.
+    expect(within(row!).getByTestId('log-format')).toHaveTextContent('—');
+  });
+
+  it("shows each call's client and upstream format, and the route a fallback's call asked for (decision 058)", async () => {
+    const call = {
+      time: '2026-11-02T12:05:09.000Z',
+      tool: null,
+      key_id: '00000000-0000-4000-8000-000000000002',
+      key_name: 'CI key',
+      status: 200,
+      latency_ms: 4,
+      prompt_tokens: 11,
+      completion_tokens: 7,
+      tokens_estimated: false,
+      streamed: false,
+      error_code: null,
+      cache_hit: false,
+    };
+    renderUsage({
+      items: [
+        {
+          ...call,
+          id: 'call-fallback',
+          endpoint_id: '00000000-0000-4000-8000-000000000051',
+          route_name: 'acme/backup',
+          attempts: 2,
+          client_format: 'openai',
+          upstream_format: 'anthropic',
+          requested_route_name: 'acme/primary',
+        },
+        {
+          ...call,
+          id: 'call-direct',
+          endpoint_id: '00000000-0000-4000-8000-000000000052',
+          route_name: 'acme/claude',
+          attempts: 1,
+          client_format: 'anthropic',
+          upstream_format: 'anthropic',
+          requested_route_name: null,
+        },
+      ],
+      next_cursor: null,
+    });
+    const log = await screen.findByRole('table', { name: 'Request log' });
+    const [header, fellBack, direct] = within(log).getAllByRole('row');
+    expect(within(header!).getAllByRole('columnheader')[4]).toHaveTextContent('Format (client → upstream)');
+    expect(within(fellBack!).getByTestId('log-format')).toHaveTextContent('OpenAI → Anthropic');
+    expect(within(fellBack!).getByTestId('log-asked')).toHaveTextContent('asked for acme/primary');
+    expect(within(fellBack!).getAllByRole('cell')[1]).toHaveTextContent('acme/backupasked for acme/primary');
+    expect(within(direct!).getByTestId('log-format')).toHaveTextContent('Anthropic → Anthropic');
+    expect(within(direct!).queryByTestId('log-asked')).toBeNull();
   });
 });

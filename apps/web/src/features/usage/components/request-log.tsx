@@ -106,6 +106,7 @@ export function RequestLog({
                 <TableHead>{t('log.route')}</TableHead>
                 <TableHead>{t('log.key')}</TableHead>
                 <TableHead>{t('log.status')}</TableHead>
+                <TableHead className="whitespace-nowrap">{t('log.format')}</TableHead>
                 <TableHead className="text-right">{t('log.latency')}</TableHead>
                 <TableHead className="text-right">{t('log.tokens')}</TableHead>
                 <TableHead>{t('log.streamed')}</TableHead>
@@ -126,6 +127,12 @@ export function RequestLog({
                           item.status === 402 || item.status === 429
                           ? t('log.refusedBeforeRouting')
                           : t('log.unknownRoute'))}
+                    {/* A fallback's call names the route the caller asked for (decision 058). */}
+                    {item.requested_route_name !== null && (
+                      <span className="block text-muted-foreground" data-testid="log-asked">
+                        {t('log.askedFor', { route: item.requested_route_name })}
+                      </span>
+                    )}
                     {/* An MCP tool call names its tool under its route (contract 6d). */}
                     {item.tool !== null && (
                       <span className="block text-muted-foreground" data-testid="log-tool">
@@ -138,6 +145,11 @@ export function RequestLog({
                     <Badge variant={item.status >= 500 ? 'red' : item.status >= 400 ? 'orange' : 'green'}>
                       {item.status}
                     </Badge>
+                  </TableCell>
+                  <TableCell className="whitespace-nowrap" data-testid="log-format">
+                    {item.client_format === null
+                      ? t('log.formatNone')
+                      : `${t(`log.formats.${item.client_format}`)} → ${item.upstream_format === null ? t('log.formatNone') : t(`log.formats.${item.upstream_format}`)}`}
                   </TableCell>
                   <TableCell className="text-right tabular-nums">
                     {number.format(item.latency_ms)} ms
