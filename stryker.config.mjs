@@ -1,6 +1,10 @@
 // `npm run mutate`: StrykerJS over the code where a missed bug costs money or opens access
 // (issue 37, decision 041). Not part of `npm test`: a full run takes long on two cores. Narrow it
-// with `npm run mutate -- --mutate apps/server/src/gateway/spend.ts`. Results are kept in
+// with `npm run mutate -- --mutate apps/server/src/gateway/spend.ts`, and the tests run against
+// each mutant with MUTATE_TESTS (stryker.vitest.config.ts), e.g. for the circuits in minutes:
+//   MUTATE_TESTS=apps/server/src/gateway/circuit.test.ts npm run mutate -- --concurrency 1 \
+//     --mutate 'apps/server/src/gateway/circuit*.ts,!**/*.test.ts'
+// (`--mutate` replaces the list below, its `!**/*.test.ts` too.) Results are kept in
 // reports/mutation/ (incremental: a re-run tests only what changed).
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
