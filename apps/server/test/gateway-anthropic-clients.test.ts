@@ -20,8 +20,10 @@ import {
   ANTHROPIC_KEY,
   CLAUDE_TEXT,
   GEMINI_KEY,
+  OPENAI_KEY,
   startAnthropicMock,
   startGeminiMock,
+  startOpenAiMock,
   type TProviderMock,
 } from './provider-mocks';
 
@@ -33,6 +35,8 @@ let openaiMock: TMockUpstream;
 let base: string;
 let anthropicMock: TProviderMock;
 let geminiMock: TProviderMock;
+/** OpenAI's chat completions with tool calls (provider-mocks.ts; the fixtures' mock answers no tools). */
+let toolsMock: TProviderMock;
 let client: Anthropic;
 let key = '';
 const ids: Record<string, string> = {};
@@ -54,10 +58,32 @@ async function usageOf(route: string) {
   return row!;
 }
 
+/**
+ * The route's newest row once it has `count` rows: a streamed call is metered when its upstream
+ * stream ends, which may be a moment after the SDK has the last event.
+ */
+async function nthUsageOf(route: string, count: number) {
+  for (let waited = 0; ; waited += 20) {
+    await gatewayStateOf(t.app).meter.flush();
+    const rows = await t.db
+      .select()
+      .from(usageEvents)
+      .where(eq(usageEvents.endpointId, ids[route]!))
+      // By call time: one batch's ids need not follow its rows' order.
+      .orderBy(desc(usageEvents.createdAt), desc(usageEvents.id));
+    if (rows.length >= count || waited > 2000) {
+      expect(rows).toHaveLength(count);
+      return rows[0]!;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 beforeAll(async () => {
   ({ t, upstream: openaiMock, base } = await startListeningApp());
   anthropicMock = await startAnthropicMock();
   geminiMock = await startGeminiMock();
+  toolsMock = await startOpenAiMock();
   const account = await insertAccount(t.db, 'Anthropic clients');
   key = (await insertKey(t.db, t.config.secret, account.id)).raw;
   const routes: {
@@ -76,6 +102,12 @@ beforeAll(async () => {
       name: 'openai/behind',
       upstream: { url: `${openaiMock.url}/ok`, weight: 1 },
       headers: { authorization: 'Bearer sk-openai-upstream' },
+    },
+    {
+      name: 'openai/tools',
+      upstream: { url: `${toolsMock.url}/v1/chat/completions`, weight: 1 },
+      headers: { authorization: `Bearer ${OPENAI_KEY}` },
+      model: 'gpt-4o',
     },
     {
       name: 'gemini/behind',
@@ -105,6 +137,7 @@ afterAll(async () => {
   await stopListeningApp({ t, upstream: openaiMock });
   await anthropicMock?.close();
   await geminiMock?.close();
+  await toolsMock?.close();
 });
 
 describe('the Anthropic SDK through AIR to an Anthropic upstream', () => {
@@ -229,6 +262,102 @@ describe('the Anthropic SDK through AIR to an OpenAI upstream', () => {
     });
     const body = (error as InstanceType<typeof Anthropic.APIError>).error as { error: { message: string } };
     expect(body.error.message).toContain('"speed" is not translated');
+  });
+});
+
+describe('the Anthropic SDK through AIR to an OpenAI upstream, with tools', () => {
+  it('makes a full tool round trip: tool_use in the answer, plain and streamed, and the tool_result sent back', async () => {
+    const ask: Anthropic.MessageParam = { role: 'user', content: 'Weather in Paris?' };
+    const first = await client.messages.create({
+      model: 'openai/tools',
+      max_tokens: 64,
+      tools: [WEATHER],
+      messages: [ask],
+    });
+    expect(first.stop_reason).toBe('tool_use');
+    expect(first.content).toEqual([
+      { type: 'tool_use', id: 'call_mock1', name: 'get_weather', input: { city: 'Paris' } },
+    ]);
+    expect(first.usage).toMatchObject({ input_tokens: 11, output_tokens: 7 });
+    // The upstream got OpenAI's tools, as the Anthropic tool was declared.
+    const asked = toolsMock.seen.at(-1)!.body;
+    expect(asked).toMatchObject({
+      model: 'gpt-4o',
+      max_tokens: 64,
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: WEATHER.description,
+            parameters: WEATHER.input_schema,
+          },
+        },
+      ],
+    });
+
+    // Streamed: the SDK assembles the tool_use block from input_json_delta events.
+    const stream = client.messages.stream({
+      model: 'openai/tools',
+      max_tokens: 64,
+      tools: [WEATHER],
+      messages: [ask],
+    });
+    const types: string[] = [];
+    stream.on('streamEvent', (event) => types.push(event.type));
+    const live = await stream.finalMessage();
+    expect(live.stop_reason).toBe('tool_use');
+    expect(live.content).toEqual([
+      { type: 'tool_use', id: 'call_mock1', name: 'get_weather', input: { city: 'Paris' } },
+    ]);
+    expect(types[0]).toBe('message_start');
+    expect(types).toContain('content_block_start');
+    expect(types).toContain('content_block_delta');
+    expect(types.slice(-2)).toEqual(['message_delta', 'message_stop']);
+    expect(live.usage.output_tokens).toBe(7);
+    let row = await nthUsageOf('openai/tools', 2);
+    expect([row.streamed, row.promptTokens, row.completionTokens]).toEqual([true, 11, 7]);
+    expect([row.clientFormat, row.upstreamFormat]).toEqual(['anthropic', 'openai']);
+
+    // The tool's result goes back as a tool_result block: the upstream gets a tool message.
+    const back: Anthropic.MessageParam[] = [
+      ask,
+      { role: 'assistant', content: first.content },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'call_mock1', content: '{"celsius":18}' }],
+      },
+    ];
+    const answer = await client.messages.create({
+      model: 'openai/tools',
+      max_tokens: 64,
+      tools: [WEATHER],
+      messages: back,
+    });
+    expect(answer.stop_reason).toBe('end_turn');
+    expect(answer.content).toEqual([{ type: 'text', text: 'Result: {"celsius":18}' }]);
+    const sent = toolsMock.seen.at(-1)!.body.messages as Record<string, unknown>[];
+    expect(sent.slice(1)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_mock1',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_mock1', content: '{"celsius":18}' },
+    ]);
+    // And streamed, the final text assembled from text deltas.
+    const streamedAnswer = await client.messages
+      .stream({ model: 'openai/tools', max_tokens: 64, tools: [WEATHER], messages: back })
+      .finalMessage();
+    expect(streamedAnswer.content).toEqual([{ type: 'text', text: 'Result: {"celsius":18}' }]);
+    row = await nthUsageOf('openai/tools', 4);
+    expect([row.status, row.streamed, row.completionTokens]).toEqual([200, true, 7]);
   });
 });
 

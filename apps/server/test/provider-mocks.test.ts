@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ANTHROPIC_KEY,
@@ -8,8 +9,11 @@ import {
   GEMINI_KEY,
   GEMINI_TEXT,
   GEMINI_USAGE,
+  OPENAI_KEY,
+  OPENAI_USAGE,
   startAnthropicMock,
   startGeminiMock,
+  startOpenAiMock,
   type TProviderMock,
 } from './provider-mocks';
 
@@ -18,6 +22,8 @@ import {
 
 let anthropicMock: TProviderMock;
 let geminiMock: TProviderMock;
+let openaiMock: TProviderMock;
+let openai: OpenAI;
 let anthropic: Anthropic;
 let gemini: GoogleGenAI;
 
@@ -30,6 +36,8 @@ const WEATHER_TOOL = {
 beforeAll(async () => {
   anthropicMock = await startAnthropicMock();
   geminiMock = await startGeminiMock();
+  openaiMock = await startOpenAiMock();
+  openai = new OpenAI({ apiKey: OPENAI_KEY, baseURL: `${openaiMock.url}/v1`, maxRetries: 0 });
   anthropic = new Anthropic({ apiKey: ANTHROPIC_KEY, baseURL: anthropicMock.url, maxRetries: 0 });
   gemini = new GoogleGenAI({
     apiKey: GEMINI_KEY,
@@ -40,6 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await anthropicMock?.close();
   await geminiMock?.close();
+  await openaiMock?.close();
 });
 
 describe('the Anthropic mock, through @anthropic-ai/sdk', () => {
@@ -161,5 +170,65 @@ describe('the Gemini mock, through @google/genai', () => {
       .catch((caught: unknown) => caught);
     expect(String((error as Error).message)).toContain('API key not valid');
     expect((error as { status?: number }).status).toBe(400);
+  });
+});
+
+describe('the OpenAI mock, through the openai package', () => {
+  const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
+    {
+      type: 'function',
+      function: {
+        name: WEATHER_TOOL.name,
+        description: WEATHER_TOOL.description,
+        parameters: WEATHER_TOOL.input_schema,
+      },
+    },
+  ];
+
+  it('calls a tool and answers its result, plain and streamed (the SDK assembling the deltas)', async () => {
+    const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
+      { role: 'user', content: 'Weather in Paris?' },
+    ];
+    const first = await openai.chat.completions.create({ model: 'gpt-4o', messages, tools });
+    expect(first.choices[0]!.finish_reason).toBe('tool_calls');
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    expect(call).toMatchObject({ type: 'function', function: { name: 'get_weather' } });
+    expect(JSON.parse((call as { function: { arguments: string } }).function.arguments)).toEqual({
+      city: 'Paris',
+    });
+    expect(first.usage).toMatchObject(OPENAI_USAGE);
+
+    const streamed = await openai.chat.completions
+      .stream({ model: 'gpt-4o', messages, tools, stream_options: { include_usage: true } })
+      .finalChatCompletion();
+    expect(streamed.choices[0]!.finish_reason).toBe('tool_calls');
+    expect(streamed.choices[0]!.message.tool_calls).toMatchObject([
+      {
+        id: 'call_mock1',
+        type: 'function',
+        function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+      },
+    ]);
+    expect(streamed.usage).toMatchObject(OPENAI_USAGE);
+
+    const answer = await openai.chat.completions.create({
+      model: 'gpt-4o',
+      tools,
+      messages: [
+        ...messages,
+        first.choices[0]!.message,
+        { role: 'tool', tool_call_id: call.id, content: '{"celsius":18}' },
+      ],
+    });
+    expect(answer.choices[0]!.message.content).toBe('Result: {"celsius":18}');
+  });
+
+  it('answers errors the SDK raises with their status and message', async () => {
+    const bad = new OpenAI({ apiKey: 'wrong', baseURL: `${openaiMock.url}/v1`, maxRetries: 0 });
+    const error = await bad.chat.completions
+      .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((error as InstanceType<typeof OpenAI.AuthenticationError>).code).toBe('invalid_api_key');
   });
 });

@@ -343,3 +343,125 @@ export function startGeminiMock() {
 }
 
 export type TProviderMock = Awaited<ReturnType<typeof startAnthropicMock>>;
+
+// ---------------------------------------------------------------------------------------------
+// OpenAI
+
+export const OPENAI_KEY = 'sk-openai-mock';
+/** The OpenAI mock's usage: the same 11 prompt and 7 completion tokens as the other mocks. */
+export const OPENAI_USAGE = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
+
+function openaiError(res: ServerResponse, status: number, type: string, code: string, message: string) {
+  json(res, status, { error: { message, type, param: null, code } });
+}
+
+/**
+ * What the OpenAI mock answers: a tool call when tools are offered and the last message is not a
+ * tool result (`tool_choice` none: text), else text (`Result: {the tool's content}` after one).
+ */
+function chatAnswer(body: TJson): { content: string | null; calls: TJson[]; finish: string } {
+  const messages = body.messages as { role: string; content: unknown }[];
+  const last = messages[messages.length - 1]!;
+  if (last.role === 'tool') return { content: `Result: ${String(last.content)}`, calls: [], finish: 'stop' };
+  type TTool = { type: string; function: { name: string; parameters?: unknown } };
+  const tools = (body.tools as TTool[] | undefined) ?? [];
+  const choice = body.tool_choice as { type: string; function?: { name: string } } | string | undefined;
+  const forced =
+    typeof choice === 'object' ? tools.find((t) => t.function.name === choice.function?.name) : undefined;
+  const tool = forced ?? (tools.length > 0 && choice !== 'none' ? tools[0] : undefined);
+  if (!tool) return { content: 'Hello from OpenAI', calls: [], finish: 'stop' };
+  const call = {
+    id: 'call_mock1',
+    type: 'function',
+    function: { name: tool.function.name, arguments: JSON.stringify(sampleOf(tool.function.parameters)) },
+  };
+  return { content: null, calls: [call], finish: 'tool_calls' };
+}
+
+/**
+ * The chat completions stream (https://platform.openai.com/docs/api-reference/chat-streaming):
+ * a role chunk, content deltas or a tool call's first delta (index, id, type, name, empty
+ * arguments) and argument pieces, a finish chunk with an empty delta, the usage chunk (empty
+ * `choices`) when `stream_options.include_usage` asks, then `data: [DONE]`.
+ */
+function chatStream(res: ServerResponse, body: TJson, answer: ReturnType<typeof chatAnswer>) {
+  const head = {
+    id: 'chatcmpl-mock',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: body.model,
+  };
+  const chunk = (delta: TJson, finish: string | null = null) => ({
+    ...head,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  });
+  const chunks: TJson[] = [chunk({ role: 'assistant', content: answer.content === null ? null : '' })];
+  if (answer.content !== null) {
+    const cut = Math.ceil(answer.content.length / 2);
+    for (const piece of [answer.content.slice(0, cut), answer.content.slice(cut)])
+      chunks.push(chunk({ content: piece }));
+  }
+  answer.calls.forEach((call, index) => {
+    const fn = call.function as { name: string; arguments: string };
+    chunks.push(
+      chunk({
+        tool_calls: [{ index, id: call.id, type: 'function', function: { name: fn.name, arguments: '' } }],
+      }),
+    );
+    const cut = Math.ceil(fn.arguments.length / 2);
+    for (const piece of [fn.arguments.slice(0, cut), fn.arguments.slice(cut)])
+      chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+  });
+  chunks.push(chunk({}, answer.finish));
+  const options = body.stream_options as { include_usage?: boolean } | undefined;
+  if (options?.include_usage === true) chunks.push({ ...head, choices: [], usage: OPENAI_USAGE });
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+  for (const event of chunks) res.write(`data: ${JSON.stringify(event)}\n\n`);
+  res.end('data: [DONE]\n\n');
+}
+
+/** OpenAI's chat completions at `POST {base}/chat/completions` (any prefix), keyed by a bearer token. */
+export function startOpenAiMock() {
+  return listen((path, headers, body, res) => {
+    if (!path.split('?')[0]!.endsWith('/chat/completions'))
+      return openaiError(
+        res,
+        404,
+        'invalid_request_error',
+        'unknown_url',
+        `Unknown request URL: POST ${path}`,
+      );
+    if (headers.authorization !== `Bearer ${OPENAI_KEY}`)
+      return openaiError(res, 401, 'invalid_request_error', 'invalid_api_key', 'Incorrect API key provided');
+    if (!Array.isArray(body.messages) || body.messages.length === 0)
+      return openaiError(
+        res,
+        400,
+        'invalid_request_error',
+        'missing_required_parameter',
+        "Missing required parameter: 'messages'.",
+      );
+    const answer = chatAnswer(body);
+    if (body.stream === true) return chatStream(res, body, answer);
+    json(res, 200, {
+      id: 'chatcmpl-mock',
+      object: 'chat.completion',
+      created: 1_700_000_000,
+      model: body.model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: answer.content,
+            refusal: null,
+            ...(answer.calls.length > 0 ? { tool_calls: answer.calls } : {}),
+          },
+          logprobs: null,
+          finish_reason: answer.finish,
+        },
+      ],
+      usage: OPENAI_USAGE,
+    });
+  });
+}
