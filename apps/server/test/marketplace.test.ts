@@ -60,6 +60,7 @@ describe('marketplace', () => {
       isPrivate: false,
       isShared: true,
       protocol: 'openai',
+      model_id: null,
       account_orgDisplayName: 'Beta Models',
       config: { description: '<p>Great <b>model</b></p>' },
     });

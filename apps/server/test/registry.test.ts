@@ -83,6 +83,7 @@ describe('registry: create, read, list', () => {
       isPrivate: false,
       isShared: true,
       protocol: 'openai',
+      model_id: null,
       account_orgDisplayName: 'Acme Labs',
       config: {
         description: '',
@@ -433,6 +434,7 @@ describe('registry: permissions and account isolation', () => {
       isPrivate: false,
       isShared: true,
       protocol: 'openai',
+      model_id: null,
       account_orgDisplayName: 'Provider Org',
       config: { description: '<p>Shared</p>' },
       editable: false,

@@ -180,6 +180,11 @@ export const VALIDATION_CASES: TValidationCase[] = [
     { field: 'route_name', key: 'validation.nul_character' },
   ),
   endpoint(
+    'control character in a model id',
+    { model_id: 'meta/llama\u0007' },
+    { field: 'model_id', key: 'validation.model_id_format' },
+  ),
+  endpoint(
     'lone surrogate in a description',
     { config: { description: 'about \udc00' } },
     { field: 'config.description', key: 'validation.lone_surrogate' },

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { applyEdits, includeUsage, setMember } from './body-edit';
+import { applyEdits, includeUsage, setMember, withoutMember } from './body-edit';
 
 const open = (text: string) => Buffer.from(text).indexOf(0x7b);
 const setModel = (text: string, model: string) => {
   const body = Buffer.from(text);
   return applyEdits(body, setMember(body, open(text), 'model', JSON.stringify(model))).toString();
+};
+const without = (text: string, key = 'model') => {
+  const body = Buffer.from(text);
+  return withoutMember(body, open(text), key, JSON.parse(text) as Record<string, unknown>).toString();
 };
 const withUsage = (text: string) => {
   const body = Buffer.from(text);
@@ -94,6 +98,17 @@ describe('body edits', () => {
     );
   });
 
+  it("takes a member out of the caller's bytes with one comma next to it", () => {
+    expect(without('{"model":"m","provider":{"sort":"price"},"seed":9007199254740993}', 'provider')).toBe(
+      '{"model":"m","seed":9007199254740993}',
+    );
+    expect(without('{ "a":1 , "provider" : null }', 'provider')).toBe('{ "a":1  }');
+    expect(without('{"provider":1}', 'provider')).toBe('{}');
+    expect(without('{"a":{"provider":1}}', 'provider')).toBe('{"a":{"provider":1}}');
+    // Repeated at the end: the edit would not parse, so the body is re-serialised without it.
+    expect(JSON.parse(without('{"a":1,"provider":1,"provider":2}', 'provider'))).toEqual({ a: 1 });
+  });
+
   it('means what the parsed and re-serialised body meant, for 3,000 random bodies', () => {
     for (let seed = 1; seed <= 3000; seed++) {
       const next = random(seed);
@@ -105,6 +120,9 @@ describe('body edits', () => {
       const isObject = options !== null && typeof options === 'object' && !Array.isArray(options);
       const expected = { ...parsed, stream_options: { ...(isObject ? options : {}), include_usage: true } };
       expect(JSON.parse(withUsage(text)), `seed ${seed}: ${text}`).toEqual(expected);
+      const { model: _model, ...rest } = parsed;
+      // Compared as JSON text: a re-serialised body (a name repeated last) writes -0 as 0.
+      expect(JSON.stringify(JSON.parse(without(text))), `seed ${seed}: ${text}`).toBe(JSON.stringify(rest));
       // The unwalked insertion, where the invoke handler uses it: no options, other members.
       if (options === undefined && Object.keys(parsed).length > 0) {
         const body = Buffer.from(text);

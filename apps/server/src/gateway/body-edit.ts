@@ -182,3 +182,52 @@ export function applyEdits(body: Buffer, edits: TBodyEdit[]): Buffer {
   parts.push(body.subarray(at));
   return Buffer.concat(parts);
 }
+
+/**
+ * `key` taken out of the object opening at `open` (each member of that name with one comma next
+ * to it), every other byte kept: the gateway's own field (`provider`, contract 5b) never reaches
+ * the upstream. A name repeated as the last members comes back re-serialised from `parsed`
+ * instead (the one case where the commas would not pair up).
+ */
+export function withoutMember(
+  body: Buffer,
+  open: number,
+  key: string,
+  parsed: Record<string, unknown>,
+): Buffer {
+  const edits: TBodyEdit[] = [];
+  let lastComma = -1;
+  let i = open + 1;
+  while (i < body.length) {
+    i = skipSpace(body, i);
+    const byte = body[i];
+    if (byte === CLOSE_BRACE) break;
+    if (byte === COMMA) {
+      lastComma = i++;
+      continue;
+    }
+    const keyStart = i;
+    i = skipString(body, i);
+    const matches = namesKey(body, keyStart, i, key);
+    i = skipSpace(body, i) + 1; // the colon
+    i = skipValue(body, skipSpace(body, i));
+    if (!matches) continue;
+    const next = skipSpace(body, i);
+    if (body[next] === COMMA) {
+      edits.push({ start: keyStart, end: next + 1, text: '' });
+      i = next + 1;
+    } else {
+      const start = lastComma >= 0 ? lastComma : keyStart;
+      // Its comma went with the member before (the name repeated at the end): written anew.
+      if (edits.length > 0 && start < edits[edits.length - 1]!.end) return serialisedWithout(parsed, key);
+      edits.push({ start, end: i, text: '' });
+    }
+  }
+  return edits.length === 0 ? body : applyEdits(body, edits);
+}
+
+function serialisedWithout(parsed: Record<string, unknown>, key: string): Buffer {
+  const rest = { ...parsed };
+  delete rest[key];
+  return Buffer.from(JSON.stringify(rest));
+}

@@ -92,6 +92,8 @@ export function createCallContext(app: FastifyInstance, state: TGatewayState) {
   async function refuseUnknownRoute(
     res: ServerResponse,
     call: { requestId: string; started: number; key: TKeyAuth },
+    /** The answer's body when it says more than "Route not found." (a model id's, contract 5b). */
+    body?: Buffer,
   ) {
     const { requestId, started, key } = call;
     let limits = directory.planLimits.peek(key.accountId);
@@ -101,7 +103,7 @@ export function createCallContext(app: FastifyInstance, state: TGatewayState) {
     if (typeof wait !== 'number') wait = await wait;
     if (res.destroyed) return;
     if (wait > 0) return refuse(res, requestId, started, { code: 'rate_limit_exceeded', retryAfter: wait });
-    refuse(res, requestId, started, { code: 'route_not_found' });
+    refuse(res, requestId, started, { code: 'route_not_found', body });
     meter.record(unknownRouteRow(key, performance.now() - started));
   }
 

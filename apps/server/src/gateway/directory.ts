@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { decryptSecret } from '../lib/crypto';
 import { entitlementsFor } from '../modules/billing/service';
 import { accountMcpRouteNames, endpointByRouteName, priceOf } from '../modules/aiendpoint/service';
+import { modelProviders, type TModelProvider } from '../modules/aiendpoint-shared/service';
 import type { TPrice } from '@air/shared/schemas/price';
 import { ROUTING_LIMITS, type TUpstreamFormat } from '@air/shared/schemas/aiendpoint';
 import { AppError } from '../lib/app-error';
@@ -73,6 +74,15 @@ export interface TRouteEntry {
   traceContent: boolean;
   /** `x-air-route` and `x-air-attempts: 1`, built once: what most answers carry. */
   airHeaders: readonly string[];
+}
+
+/**
+ * A model id's providers (contract 5b): the endpoints declaring it, by route name, with the
+ * catalog's figures read when the entry was loaded (they are at most 60 s old, like the entry).
+ */
+export interface TModelEntry {
+  modelId: string;
+  providers: readonly TModelProvider[];
 }
 
 export interface TPlanLimits {
@@ -236,6 +246,18 @@ export function createDirectory(app: FastifyInstance) {
     };
   }
 
+  // A model id's providers, looked up when a name is no route (invoke.ts). The route look-up that
+  // missed first took the address's budget; a model found gives it back.
+  const models = new LookupCache<TModelEntry, string>(
+    async (modelId, clientIp) => {
+      const providers = await modelProviders(db, modelId);
+      if (providers.length === 0) return null;
+      if (clientIp !== undefined) app.unknownLookups.refund(clientIp);
+      return { modelId, providers };
+    },
+    { max: MAX_ENTRIES },
+  );
+
   // The limits come from the billing module's entitlements (the active subscription's plan, the
   // free plan's when unpaid or cancelled), read once per account and dropped on a billing change.
   const planLimits = new LookupCache<TPlanLimits>((accountId) => entitlementsFor(db, app.plans, accountId), {
@@ -254,22 +276,26 @@ export function createDirectory(app: FastifyInstance) {
       case 'endpoint':
         routes.invalidate(change.routeName);
         mcpRoutes.clear();
+        // The change may add, drop or move an endpoint of any model (a change names the route only).
+        models.clear();
         break;
       case 'account':
         planLimits.invalidate(change.accountId);
         mcpRoutes.invalidate(change.accountId);
         // A closed or changed account: its routes are re-read on their next use.
         routes.invalidateWhere((entry) => entry.accountId === change.accountId);
+        models.clear();
         break;
       case 'reset':
         routes.clear();
+        models.clear();
         planLimits.clear();
         mcpRoutes.clear();
         break;
     }
   });
 
-  return { routes, planLimits, mcpRoutes, close: unsubscribe };
+  return { routes, models, planLimits, mcpRoutes, close: unsubscribe };
 }
 
 export type TDirectory = ReturnType<typeof createDirectory>;

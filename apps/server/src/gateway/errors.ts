@@ -189,6 +189,19 @@ export function unsupportedParameterBody(message: string): Buffer {
   return errorBody('unsupported_parameter', message);
 }
 
+/** A request body the gateway refuses for one field (the message names it). */
+export function invalidRequestBody(message: string): Buffer {
+  return errorBody('invalid_request', message);
+}
+
+/** A model id none of whose providers this call may use (contract 5b). */
+export function noProviderBody(modelId: string): Buffer {
+  return errorBody(
+    'route_not_found',
+    `No provider of model ${modelId} that this key may call meets the request's provider preferences.`,
+  );
+}
+
 /** An unknown path or method under /api/v1 (contract 6): OpenAI's shape, naming what there is. */
 export function unknownPathBody(method: string, path: string, allow: string | null): Buffer {
   if (allow === null) return errorBody('unknown_path', `Unknown API path: ${method} ${path}.`);

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { TKeyAuth } from '../core/credentials';
 import type { TUsageRow } from '../modules/usage/service';
 import { chargedPicos } from '../modules/money/service';
-import { applyEdits, includeUsage, setMember, type TBodyEdit } from './body-edit';
+import { applyEdits, includeUsage, objectStart, setMember, withoutMember, type TBodyEdit } from './body-edit';
 import type { TCallContext, TRefusal } from './call-context';
 import type { CallTrace } from './call-trace';
 import { goneResult, ownResult, parseObject } from './call-outcome';
@@ -19,6 +19,15 @@ import { planTokens, setTokenHeaders, tokensUsed, type TTokenPlan } from './toke
 import { ProxyCall, type TCallResult, type TStreamTap } from './upstream';
 
 const STREAM_MARKER = Buffer.from('"stream"');
+
+/**
+ * A call that named a model id (contract 5b, model-routing.ts): the call goes to its first
+ * provider (the call's route) and, on a failure before the first byte, to these in order.
+ */
+export interface TModelCall {
+  id: string;
+  fallbacks: readonly TRouteEntry[];
+}
 
 /**
  * One caller request on the gateway, from an admitted key and its route to its usage row (contract
@@ -42,6 +51,8 @@ export class GatewayCall {
   private tokens: TTokenTicket | null = null;
   /** The call's spans when tracing is on (call-trace.ts), else null. */
   private readonly trace: CallTrace | null;
+  /** The model id the caller named, with the providers after the first; null on a route's call. */
+  private readonly model: TModelCall | null;
 
   constructor(
     private readonly ctx: TCallContext,
@@ -57,6 +68,7 @@ export class GatewayCall {
       start: number;
       parsed: Record<string, unknown> | null;
       trace: CallTrace | null;
+      model?: TModelCall | null;
     },
   ) {
     this.requestId = request.id;
@@ -66,10 +78,18 @@ export class GatewayCall {
     this.hasCard = limits.hasCard;
     this.start = request.start;
     this.trace = request.trace;
+    this.model = request.model ?? null;
+    // The `provider` preferences are the gateway's: no upstream is sent them (model calls only).
+    const parsed = this.parsed;
+    if (this.model !== null && parsed !== null && parsed.provider !== undefined) {
+      this.body = withoutMember(this.body, this.start, 'provider', parsed);
+      this.start = objectStart(this.body);
+      delete parsed.provider;
+    }
   }
 
   /** Where the body's object starts (body-edit.ts edits from there). */
-  private readonly start: number;
+  private start: number;
 
   /**
    * Reads what the call needs of its body, reserves its spend and counts it against the limits;
@@ -84,7 +104,9 @@ export class GatewayCall {
     // A limited caller's priced call reserves the most it can cost, its output bounded in the
     // upstream body when the caller did not (spend-reservation.ts); other calls skip this.
     const output = this.protocol.outputField;
-    let plan = ctx.spending.plan(key, route, limits, this.body, this.start, this.parsed, output);
+    // A model call may fall to its other providers: the reservation covers the priciest.
+    const candidates = this.model?.fallbacks;
+    let plan = ctx.spending.plan(key, route, limits, this.body, this.start, this.parsed, output, candidates);
     if (plan instanceof Promise) plan = await plan;
     if (plan === 'invalid') return this.refused({ code: 'invalid_request' });
     // A token-limited key's call reserves its prompt and most output (token-reservation.ts).
@@ -228,7 +250,8 @@ export class GatewayCall {
   forward(): void {
     const { ctx, route, res } = this;
     const callId = this.begin();
-    if (route.routing !== null) {
+    const model = this.model;
+    if (route.routing !== null || (model !== null && model.fallbacks.length > 0)) {
       const routed = new RoutedCall(
         ctx.routing,
         res,
@@ -296,8 +319,23 @@ export class GatewayCall {
   }
 
   private routedRequest(callId: number) {
-    const { requestId, key, hasCard, route, body, parsed, stream, protocol, trace } = this;
-    return { requestId, key, hasCard, route, body, parsed, stream, callId, protocol, trace };
+    const { requestId, key, hasCard, route, body, parsed, stream, protocol, trace, model } = this;
+    const fallbacks = model === null ? null : model.fallbacks.map((entry) => entry.routeName);
+    const modelId = model === null ? null : model.id;
+    return {
+      requestId,
+      key,
+      hasCard,
+      route,
+      body,
+      parsed,
+      stream,
+      callId,
+      protocol,
+      trace,
+      fallbacks,
+      modelId,
+    };
   }
 
   /**

@@ -7,8 +7,10 @@ import { createCallContext, type TCallContext, type TRefusal } from './call-cont
 import type { CallTrace } from './call-trace';
 import { mayCall, parseObject } from './call-outcome';
 import { allowOrigin, crossOrigin } from './cors';
-import { unsupportedEndpointBody } from './errors';
-import { GatewayCall } from './gateway-call';
+import { normalizeModelId } from '@air/shared/schemas/aiendpoint';
+import { invalidRequestBody, noProviderBody, unsupportedEndpointBody } from './errors';
+import { GatewayCall, type TModelCall } from './gateway-call';
+import { planModelCall, readPreferences } from './model-routing';
 import { upstreamPath, type TProtocol } from './protocols';
 import type { TGatewayState } from './state';
 
@@ -108,7 +110,31 @@ export function createCallHandler(ctx: TCallContext, protocol: TProtocol): TInvo
     if (route === undefined) route = await directory.routes.load(routeName, request.ip);
     // Another account's private route, or one outside the key's allow-list, answers exactly
     // like a missing one.
-    if (!mayCall(key, route)) return await ctx.refuseUnknownRoute(res, caller);
+    let limits = directory.planLimits.peek(key.accountId);
+    let model: TModelCall | null = null;
+    if (!mayCall(key, route)) {
+      // No route the key may call by that name: a model id its providers declare (contract 5b)?
+      const modelId = normalizeModelId(routeName);
+      let entry = directory.models.peek(modelId);
+      if (entry === undefined) entry = await directory.models.load(modelId, request.ip);
+      if (!entry) return await ctx.refuseUnknownRoute(res, caller);
+      read.parsed ??= parseObject(read.body);
+      if (!read.parsed) return ctx.refuse(res, requestId, started, { code: 'invalid_request' });
+      const wanted = readPreferences(read.parsed);
+      if ('invalid' in wanted)
+        return ctx.refuse(res, requestId, started, {
+          code: 'invalid_request',
+          body: invalidRequestBody(wanted.invalid),
+        });
+      if (limits === undefined) limits = await directory.planLimits.load(key.accountId);
+      if (!limits) return ctx.refuse(res, requestId, started, { code: 'internal_error' });
+      const call = { key, hasCard: limits.hasCard, protocol, preferences: wanted.preferences };
+      let plan = planModelCall(directory, entry, call);
+      if (plan instanceof Promise) plan = await plan;
+      if (plan === null) return await ctx.refuseUnknownRoute(res, caller, noProviderBody(entry.modelId));
+      route = plan.candidates[0]!;
+      model = { id: entry.modelId, fallbacks: plan.fallbacks ? plan.candidates.slice(1) : [] };
+    }
     if (trace !== null) trace.route(route, key);
     const path = upstreamPath(route.path, protocol);
     if (path === null || !route.protocols.has(protocol.name)) {
@@ -116,7 +142,6 @@ export function createCallHandler(ctx: TCallContext, protocol: TProtocol): TInvo
       const body = unsupportedEndpointBody(protocol.path, served);
       return ctx.refuse(res, requestId, started, { code: 'unsupported_endpoint', body });
     }
-    let limits = directory.planLimits.peek(key.accountId);
     if (limits === undefined) limits = await directory.planLimits.load(key.accountId);
     if (!limits) return ctx.refuse(res, requestId, started, { code: 'internal_error' });
     const call = new GatewayCall(ctx, protocol, res, key, route, limits, {
@@ -124,6 +149,7 @@ export function createCallHandler(ctx: TCallContext, protocol: TProtocol): TInvo
       started,
       ...read,
       trace,
+      model,
     });
     if (await call.admit()) call.forward();
   }

@@ -40,6 +40,10 @@ export interface TRoutedRequest {
   readonly protocol: TProtocol;
   /** The call's spans when tracing is on: each attempt is a child span (call-trace.ts). */
   readonly trace: CallTrace | null;
+  /** A model call's other providers, in order (contract 5b): tried instead of the route's own fallbacks. */
+  readonly fallbacks?: readonly string[] | null;
+  /** The model id a model call named: its fallbacks are sent it as `model` (or their upstream model). */
+  readonly modelId?: string | null;
 }
 
 /**
@@ -82,6 +86,8 @@ export class RoutedCall {
   private readonly requestId: string;
   private readonly key: TKeyAuth;
   private readonly primary: TRouteEntry;
+  /** The routes tried in order once the primary's attempts are used up. */
+  private readonly fallbacks: readonly string[];
   /** The body as parsed by the handler (null when it was not needed); read for the cache and fallbacks. */
   private parsed: Record<string, unknown> | null;
 
@@ -98,6 +104,7 @@ export class RoutedCall {
     this.route = call.route;
     this.body = call.body;
     this.retriesLeft = call.route.routing?.retries ?? 0;
+    this.fallbacks = call.fallbacks ?? call.route.routing?.fallbacks ?? [];
   }
 
   start(): void {
@@ -282,7 +289,7 @@ export class RoutedCall {
   private readonly willRetry = (): boolean => {
     if (this.res.destroyed) return false;
     if (this.retriesLeft > 0) return true;
-    const fallbacks = this.primary.routing?.fallbacks ?? [];
+    const fallbacks = this.fallbacks;
     for (let i = this.fallbackIndex; i < fallbacks.length; i++) {
       const entry = this.ctx.directory.routes.peek(fallbacks[i]!);
       // Not looked up yet: loaded now, and tried in turn (refused then if the key may not call it).
@@ -376,7 +383,7 @@ export class RoutedCall {
 
   /** This route's attempts are used up: the next fallback the key may call, else the failure. */
   private async fallback(): Promise<void> {
-    const fallbacks = this.primary.routing?.fallbacks ?? [];
+    const fallbacks = this.fallbacks;
     const directory = this.ctx.directory;
     try {
       while (this.fallbackIndex < fallbacks.length) {
@@ -433,13 +440,13 @@ export class RoutedCall {
   }
 
   /**
-   * The body for a fallback: `model` names the fallback's route (or its upstream model), set in
-   * the caller's bytes.
+   * The body for a fallback: `model` names the fallback's route (or its upstream model; on a model
+   * call, the model id), set in the caller's bytes.
    */
   private bodyFor(entry: TRouteEntry): Buffer {
     this.parsed ??= parseObject(this.body);
     if (!this.parsed) return this.body;
-    const model = JSON.stringify(entry.upstreamModel ?? entry.routeName);
+    const model = JSON.stringify(entry.upstreamModel ?? this.call.modelId ?? entry.routeName);
     return applyEdits(this.body, setMember(this.body, objectStart(this.body), 'model', model));
   }
 

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { allowOrigin, answerPreflight, crossOrigin } from './cors';
-import { ZCountTokensAnswer, ZModel, ZModelList } from '@air/shared/schemas/gateway';
+import { ZCountTokensAnswer, ZModel, ZModelList, type TModel } from '@air/shared/schemas/gateway';
+import { modelsOf } from './model-list';
 import { lazyChildLoggerFactory } from '../lib/lazy-logger';
 import { callableModels } from '../modules/aiendpoint/service';
 import { answersInAnthropicShape, unknownPathBody, writeGatewayError } from './errors';
@@ -282,13 +283,19 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     const rows = callable.filter(
       (row) => (allowed === null || allowed.has(row.id)) && (only === null || row.id === only),
     );
-    const data = rows.map((row) => ({
+    const data: TModel[] = rows.map((row) => ({
       id: row.id,
       object: 'model' as const,
       created: Math.floor(row.created.getTime() / 1000),
       owned_by: row.ownedBy,
       price: row.price,
     }));
+    // The model ids these routes serve (contract 5b), each once with its providers and price range;
+    // a model id that is also a route's name is called as the route, so it is listed as the route.
+    const names = new Set(callable.map((row) => row.id));
+    for (const served of modelsOf(callable.filter((row) => allowed === null || allowed.has(row.id))))
+      if (!names.has(served.id) && (only === null || served.id === only)) data.push(served);
+    data.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (only !== null && data.length === 0) return void writeGatewayError(res, 'route_not_found', requestId);
     // Written on the raw socket (no Fastify serializer): the shared schema keeps the answer to
     // exactly what /api/docs declares.

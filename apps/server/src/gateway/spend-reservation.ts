@@ -176,12 +176,14 @@ export function createSpendReservation(counters: TCallCounters, directory: TDire
     parsed: Record<string, unknown> | null,
     /** The body field that bounds the output in the call's protocol; null: it has no output. */
     outputField: TOutputField = 'max_tokens',
+    /** A model call's other providers (contract 5b): its fallbacks instead of the route's own. */
+    candidates?: readonly TRouteEntry[],
   ): TPlanned | Promise<TPlanned> {
     if (limits.spendLimitMinor === null && key.monthlySpendMinor === null) return null;
     const account = { limitMinor: limits.spendLimitMinor, setAt: limits.spendLimitSetAt };
     const spend = spendLimitsOf(key.accountId, key.keyId, account, key.monthlySpendMinor);
     if (spend === null) return null;
-    const fallbacks = route.routing?.fallbacks.length ? fallbackRoutes(route) : [];
+    const fallbacks = candidates ?? (route.routing?.fallbacks.length ? fallbackRoutes(route) : []);
     const call = { body, start, parsed, outputField, spend };
     if (fallbacks instanceof Promise) return fallbacks.then((routes) => planFor(key, route, routes, call));
     return planFor(key, route, fallbacks, call);

@@ -105,6 +105,7 @@ export function sharedEndpointFixture(patch: Partial<TSharedAiEndpoint> = {}): T
     route_name: 'acme/echo',
     route_type: 'model',
     protocol: 'openai',
+    model_id: null,
     isActive: true,
     isPrivate: false,
     isShared: false,

@@ -264,6 +264,30 @@ export const PROTOCOL_MESSAGES = {
   mcpTokenPrice: 'validation.mcp_token_price',
 } as const;
 
+/**
+ * The model an endpoint serves (contract 5b), e.g. `meta-llama/llama-3.1-70b-instruct`: free text
+ * in its normalized form (trimmed, lower-case, each run of spaces one `-`), so callers naming it
+ * in `model` find every provider serving it whatever case or spacing each owner typed.
+ */
+export const MODEL_ID_MAX_LENGTH = 128;
+export const AIENDPOINT_MODEL_MESSAGES = { modelIdFormat: 'validation.model_id_format' } as const;
+export function normalizeModelId(text: string): string {
+  return text.trim().toLowerCase().replace(/\s+/g, '-');
+}
+export const ZModelId = z
+  .string()
+  .transform(normalizeModelId)
+  .pipe(
+    z
+      .string()
+      .max(MODEL_ID_MAX_LENGTH)
+      // Visible characters only (no control characters; spaces became `-` above).
+      .regex(/^[^\p{C}\s]*$/u, { error: AIENDPOINT_MODEL_MESSAGES.modelIdFormat }),
+  )
+  // An empty text clears it.
+  .transform((id) => (id === '' ? null : id))
+  .nullable();
+
 /** Everything an owner may change; `description` is accepted at the top level (as the spec sends it) or in config. */
 export const ZUpdateAiEndpoint = z.strictObject({
   name: ZEndpointName.optional(),
@@ -278,6 +302,8 @@ export const ZUpdateAiEndpoint = z.strictObject({
   protocols: ZEndpointProtocols.optional(),
   /** `openai` (default) or `mcp`: an MCP endpoint's URL is its server's Streamable HTTP address. */
   protocol: ZApiProtocol.optional(),
+  /** The model it serves (contract 5b); null or '' for none. Callers may name it in `model`. */
+  model_id: ZModelId.optional(),
 });
 export type TUpdateAiEndpoint = z.infer<typeof ZUpdateAiEndpoint>;
 
@@ -301,6 +327,8 @@ export const ZSharedAiEndpoint = z.object({
   isShared: z.boolean(),
   /** `openai` or `mcp` (contract 6d). */
   protocol: ZApiProtocol,
+  /** The model it serves, normalized (contract 5b); null when it declares none. */
+  model_id: z.string().nullable(),
   account_orgDisplayName: z.string(),
   config: z.object({ description: z.string() }),
 });

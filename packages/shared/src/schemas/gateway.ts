@@ -6,14 +6,52 @@ import { ZPrice } from './price';
  * The request body is forwarded to the upstream unchanged, so these schemas document it; the
  * gateway itself only reads the route name (`x-route-name` header or the body's `model`).
  */
+/** How a call that names a model id chooses among its providers (contract 5b: OpenRouter's `sort`). */
+export const PROVIDER_SORTS = ['price', 'latency', 'throughput', 'reliability'] as const;
+export type TProviderSort = (typeof PROVIDER_SORTS)[number];
+
+/** A provider slug (a route name's part before the slash), any case. */
+const ZProviderSlug = z.string().min(1).max(128).toLowerCase();
+/** A price bound in the currency's main unit (1.5 = 1.50), per million tokens or per call. */
+const ZPriceBound = z.number().nonnegative().max(1_000_000);
+
+/**
+ * The body's `provider` object of a call whose `model` is a model id (contract 5b), with
+ * OpenRouter's field names and meanings; OpenRouter's other fields (`order`, `data_collection`…)
+ * are accepted and ignored, and so is the whole object on a call that names a route.
+ */
+export const ZProviderPreferences = z
+  .looseObject({
+    sort: z.enum(PROVIDER_SORTS).nullish().describe('The order providers are tried in (default: price)'),
+    only: z.array(ZProviderSlug).max(100).nullish().describe('Only these providers (slugs)'),
+    ignore: z.array(ZProviderSlug).max(100).nullish().describe('Never these providers (slugs)'),
+    max_price: z
+      .looseObject({
+        prompt: ZPriceBound.nullish().describe('Most per million prompt tokens'),
+        completion: ZPriceBound.nullish().describe('Most per million completion tokens'),
+        request: ZPriceBound.nullish().describe('Most per call'),
+      })
+      .nullish()
+      .describe("Providers priced above any bound are left out (the currency's main unit)"),
+    allow_fallbacks: z
+      .boolean()
+      .nullish()
+      .describe('false: only the first provider is tried (default true: the next ones on a failure)'),
+  })
+  .describe("How AIR chooses among a model id's providers");
+export type TProviderPreferences = z.infer<typeof ZProviderPreferences>;
+
 export const ZGatewayRequest = z
   .looseObject({
     model: z
       .string()
       .optional()
-      .describe('The route name (`provider/name`) when no x-route-name header is sent'),
+      .describe(
+        'The route name (`provider/name`) when no x-route-name header is sent, or a model id that endpoints declare (`model_id`)',
+      ),
     messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })).optional(),
     stream: z.boolean().optional().describe('true answers text/event-stream, piped chunk by chunk'),
+    provider: ZProviderPreferences.optional(),
   })
   .describe('An OpenAI-style request, forwarded to the upstream as is');
 
@@ -34,6 +72,12 @@ export const ZModel = z.object({
   owned_by: z.string(),
   /** What a call costs this key's account (AIR's addition; minor units as the marketplace shows them); null: free to it. */
   price: ZPrice.nullable(),
+  /**
+   * A model id (contract 5b) rather than a route: how many providers the key may call serve it,
+   * and the lowest and highest of their prices, each part on its own (free counts as 0).
+   */
+  providers: z.number().int().positive().optional(),
+  price_range: z.object({ min: ZPrice, max: ZPrice }).optional(),
 });
 export type TModel = z.infer<typeof ZModel>;
 

@@ -43,6 +43,8 @@ export const aiEndpoints = pgTable(
     protocols: text('protocols').array().$type<TEndpointProtocol[]>(),
     /** `openai` (the default) or `mcp`: its URL is then an MCP server's Streamable HTTP address (contract 6d). */
     protocol: text('protocol').$type<TApiProtocol>().notNull().default('openai'),
+    /** The model it serves, normalized (contract 5b): callers may name it instead of the route. */
+    modelId: text('model_id'),
     /**
      * The marketplace price (contract 5a), micros of the billing currency: all three set, or
      * all null for free. Applies to calls from other accounts, from the next metered call.
@@ -59,5 +61,6 @@ export const aiEndpoints = pgTable(
     uniqueIndex('ai_endpoints_route_name_unique').on(t.routeName),
     index('ai_endpoints_account_id_idx').on(t.accountId),
     index('ai_endpoints_shared_idx').on(t.isShared, t.isPrivate, t.isActive),
+    index('ai_endpoints_model_id_idx').on(t.modelId),
   ],
 );

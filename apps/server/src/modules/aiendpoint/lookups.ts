@@ -45,13 +45,14 @@ export async function endpointByRouteName(db: TDb, routeName: string): Promise<T
 
 /**
  * The routes a key of this account may call (its own active endpoints and every active, shared,
- * public one), by route name, with the owning account's name: the gateway's `GET /v1/models`.
+ * public one), by route name, with the owning account's name and the model it serves: the
+ * gateway's `GET /v1/models`.
  */
 export async function callableModels(
   db: TDb,
   accountId: string,
   protocol: TApiProtocol = 'openai',
-): Promise<{ id: string; created: Date; ownedBy: string; price: TPrice | null }[]> {
+): Promise<{ id: string; created: Date; ownedBy: string; price: TPrice | null; modelId: string | null }[]> {
   const account = accountNames(db);
   const rows = await db
     .select({
@@ -62,6 +63,7 @@ export async function callableModels(
       pricePerCall: aiEndpoints.pricePerCall,
       pricePer1mInput: aiEndpoints.pricePer1mInput,
       pricePer1mOutput: aiEndpoints.pricePer1mOutput,
+      modelId: aiEndpoints.modelId,
     })
     .from(aiEndpoints)
     .innerJoin(account, eq(account.id, aiEndpoints.accountId))
@@ -84,6 +86,7 @@ export async function callableModels(
     created: row.created,
     ownedBy: row.ownedBy,
     price: row.providerId === accountId ? null : priceOf(row),
+    modelId: row.modelId,
   }));
 }
 

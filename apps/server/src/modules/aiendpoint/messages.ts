@@ -15,6 +15,7 @@ registerMessages({
     'validation.fallback_unknown': 'No route you may call is named {name}',
     'validation.mcp_token_price':
       'An MCP endpoint is priced per tool call: its prices per million tokens must be 0',
+    'validation.model_id_format': 'A model id holds visible characters only (at most 128)',
     'registry.route_name_taken': 'This route name is already taken',
     'registry.created': 'Endpoint created',
     'registry.updated': 'Endpoint saved',
@@ -34,6 +35,7 @@ registerMessages({
     'validation.fallback_unknown': 'No hay ninguna ruta que puedas llamar con el nombre {name}',
     'validation.mcp_token_price':
       'Un endpoint MCP se cobra por llamada a herramienta: sus precios por millón de tokens deben ser 0',
+    'validation.model_id_format': 'Un id de modelo solo contiene caracteres visibles (128 como máximo)',
     'registry.route_name_taken': 'Este nombre de ruta ya está en uso',
     'registry.created': 'Endpoint creado',
     'registry.updated': 'Endpoint guardado',

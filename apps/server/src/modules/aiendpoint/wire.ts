@@ -39,6 +39,7 @@ export function toSharedWire(row: TEndpointRow, accountName: string): TSharedAiE
     isPrivate: row.isPrivate,
     isShared: row.isShared,
     protocol: row.protocol,
+    model_id: row.modelId,
     account_orgDisplayName: accountName,
     config: { description: row.description },
   };

@@ -228,6 +228,7 @@ describe('endpoint detail', () => {
         upstream_model: null,
         timeout_ms: null,
       },
+      model_id: null,
     });
     // The card's own word for a save, as before the engine (not the server's message).
     expect(await screen.findByText('Saved')).toBeInTheDocument();
@@ -235,6 +236,31 @@ describe('endpoint detail', () => {
     await waitFor(() =>
       expect(screen.getByRole('textbox', { name: 'Header value 2' })).toHaveValue('********'),
     );
+  });
+
+  it('Settings saves the model the endpoint serves (top-level model_id) and shows it as the server stored it', async () => {
+    signIn();
+    const calls = mockFetch({
+      'GET /api/aiendpoint/:id': { body: { data: own } },
+      'PATCH /api/aiendpoint/:id': () => ({
+        body: { data: { ...own, model_id: 'meta-llama/llama-3.1-70b' }, message: 'Endpoint saved' },
+      }),
+    });
+    const { user } = renderPage(EndpointPage, {
+      route: '/aiendpoints/:id',
+      path: `/aiendpoints/${id}`,
+      title: 'endpoint',
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Settings' }));
+    const field = await screen.findByRole('textbox', { name: 'Model served' });
+    expect(field).toHaveValue('');
+    await user.type(field, 'Meta-Llama/Llama 3.1 70B');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toMatchObject({
+      model_id: 'Meta-Llama/Llama 3.1 70B',
+    });
+    await waitFor(() => expect(field).toHaveValue('meta-llama/llama-3.1-70b'));
   });
 
   it('shows only the Active switch to a visitor who is not signed in', async () => {

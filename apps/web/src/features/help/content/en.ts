@@ -249,6 +249,9 @@ export const HELP_EN: THelpSection[] = [
       {
         p: 'Choosing among endpoints: each one shows, over the last 7 or 30 days and from other accounts’ calls only, its calls, success rate, uptime (the share of minutes with calls that had a success and no three failures in a row), median and 95th percentile latency, time to first token of streamed answers and tokens per second. Sort the catalog by any of them or by price, and keep only endpoints above an uptime or under a p95 latency. A provider’s name opens its page: its endpoints, their figures combined and the profile its owner writes under Account → Profile.',
       },
+      {
+        p: 'One model, many providers: an owner may say which model an endpoint serves (Settings → Model served, e.g. meta-llama/llama-3.1-70b-instruct). Put that model id in "model" instead of a route name and AIR picks among the shared endpoints serving it that your key may call: the cheapest first, or add "provider": { "sort": "latency" } (or "throughput", "reliability", "price"), "only" or "ignore" (provider names, the part of a route name before the slash), "max_price" ({ "prompt", "completion", "request" } per million tokens or per call) and "allow_fallbacks" (false: the first provider only). When a provider fails before answering, the next one is called; x-air-route names the endpoint that answered, and the call is metered and charged at its price. GET /api/v1/models lists each model id with its number of providers and price range.',
+      },
     ],
   },
   {

@@ -249,6 +249,9 @@ export const HELP_ES: THelpSection[] = [
       {
         p: 'Elegir entre endpoints: cada uno muestra, en los últimos 7 o 30 días y solo con llamadas de otras cuentas, sus llamadas, tasa de éxito, disponibilidad (la parte de los minutos con llamadas que tuvieron un éxito y ningún tres fallos seguidos), latencia mediana y del percentil 95, tiempo hasta el primer token de las respuestas en streaming y tokens por segundo. Ordena el catálogo por cualquiera de ellas o por precio, y quédate solo con los endpoints por encima de una disponibilidad o por debajo de una latencia p95. El nombre de un proveedor abre su página: sus endpoints, sus cifras combinadas y el perfil que su propietario escribe en Cuenta → Perfil.',
       },
+      {
+        p: 'Un modelo, varios proveedores: el propietario puede indicar qué modelo sirve un endpoint (Configuración → Modelo servido, p. ej. meta-llama/llama-3.1-70b-instruct). Pon ese id de modelo en "model" en lugar de un nombre de ruta y AIR elige entre los endpoints compartidos que lo sirven y que tu clave puede llamar: primero el más barato, o añade "provider": { "sort": "latency" } (o "throughput", "reliability", "price"), "only" o "ignore" (nombres de proveedor, la parte del nombre de ruta antes de la barra), "max_price" ({ "prompt", "completion", "request" } por millón de tokens o por llamada) y "allow_fallbacks" (false: solo el primer proveedor). Si un proveedor falla antes de responder, se llama al siguiente; x-air-route indica el endpoint que respondió, y la llamada se mide y se cobra a su precio. GET /api/v1/models lista cada id de modelo con su número de proveedores y su rango de precios.',
+      },
     ],
   },
   {

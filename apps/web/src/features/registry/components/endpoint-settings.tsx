@@ -29,6 +29,8 @@ interface TSettingsValues {
   headers: THeaderRow[];
   upstream_model: string;
   timeout: string;
+  /** The model the endpoint serves (top-level `model_id`, contract 5b). */
+  model_id: string;
 }
 
 const rowsFrom = (headers: Record<string, string> | undefined): THeaderRow[] =>
@@ -73,6 +75,7 @@ function configOf(values: TSettingsValues, stored: Record<string, string>): TCon
 
 /** `config.headers.X-Key` → that header's row; `config.timeout_ms` → the timeout field. */
 function settingsFieldOf(path: string, values: TSettingsValues): string | undefined {
+  if (path === 'model_id') return 'model_id';
   if (path === 'config.timeout_ms') return 'timeout';
   if (path === 'config.upstream_model') return 'upstream_model';
   const header = /^config\.headers\.(.+)$/.exec(path)?.[1];
@@ -96,7 +99,7 @@ function headerIssues(values: TSettingsValues): Record<string, TIssueMessage> {
   return out;
 }
 
-/** The Settings tab: extra upstream headers, upstream model name and timeout (PATCH config). */
+/** The Settings tab: extra upstream headers, upstream model name, timeout and the model served. */
 export function EndpointSettings({
   endpoint,
   onSaved,
@@ -114,20 +117,23 @@ export function EndpointSettings({
       headers: rowsFrom(stored),
       upstream_model: endpoint.config.upstream_model ?? '',
       timeout: endpoint.config.timeout_ms == null ? '' : String(endpoint.config.timeout_ms),
+      model_id: endpoint.model_id ?? '',
     },
-    toBody: (values) => ({ config: configOf(values, stored) }),
+    toBody: (values) => ({ config: configOf(values, stored), model_id: values.model_id.trim() || null }),
     fieldOf: settingsFieldOf,
     extraIssues: headerIssues,
-    onSuccess: (_res, sent, form) => {
+    onSuccess: (res, sent, form) => {
       const config = (sent as { config: TConfigPatch }).config;
       const headers = Object.fromEntries(
         Object.entries(config.headers)
           .filter(([, v]) => v !== null)
           .map(([k]) => [k, MASKED_HEADER_VALUE]),
       );
-      // What the server now holds: every value masked again.
-      form.reset({ ...form.getValues(), headers: rowsFrom(headers) });
+      // What the server now holds: every value masked again, the model id in its normalized form.
+      const modelId = res.data?.model_id ?? null;
+      form.reset({ ...form.getValues(), headers: rowsFrom(headers), model_id: modelId ?? '' });
       onSaved({
+        model_id: modelId,
         config: {
           ...endpoint.config,
           headers,
@@ -143,6 +149,7 @@ export function EndpointSettings({
     errorText(t, errors.headers?.[index]?.name as TFieldError | undefined, t('settings.headers'));
   const timeoutError = errorText(t, errors.timeout as TFieldError | undefined, t('settings.timeout'));
   const modelError = errorText(t, errors.upstream_model as TFieldError | undefined, t('settings.model'));
+  const modelIdError = errorText(t, errors.model_id as TFieldError | undefined, t('settings.modelId'));
   const formError = errorText(
     t,
     (errors as Record<string, TFieldError | undefined>)[FORM_ERROR],
@@ -238,6 +245,24 @@ export function EndpointSettings({
                   <span className="text-destructive">{modelError}</span>
                 ) : (
                   t('settings.modelHelp')
+                )}
+              </p>
+            </div>
+            <div className="space-y-2">
+              <Label htmlFor="served-model-id">{t('settings.modelId')}</Label>
+              <Input
+                id="served-model-id"
+                maxLength={128}
+                placeholder="meta-llama/llama-3.1-70b-instruct"
+                aria-invalid={modelIdError ? true : undefined}
+                aria-describedby="served-model-id-help"
+                {...form.register('model_id')}
+              />
+              <p id="served-model-id-help" className="text-xs text-muted-foreground">
+                {modelIdError ? (
+                  <span className="text-destructive">{modelIdError}</span>
+                ) : (
+                  t('settings.modelIdHelp')
                 )}
               </p>
             </div>
