@@ -104,6 +104,13 @@ beforeAll(async () => {
       headers: { authorization: 'Bearer sk-openai-upstream' },
     },
     {
+      // The endpoint sets its own version (decision 054): the default for callers that send none.
+      name: 'claude/pinned',
+      upstream: { url: `${anthropicMock.url}/v1/messages`, weight: 1, format: 'anthropic' },
+      headers: { 'x-api-key': ANTHROPIC_KEY, 'anthropic-version': '2023-01-01' },
+      model: 'claude-sonnet-4-5',
+    },
+    {
       name: 'openai/tools',
       upstream: { url: `${toolsMock.url}/v1/chat/completions`, weight: 1 },
       headers: { authorization: `Bearer ${OPENAI_KEY}` },
@@ -262,6 +269,73 @@ describe('the Anthropic SDK through AIR to an OpenAI upstream', () => {
     });
     const body = (error as InstanceType<typeof Anthropic.APIError>).error as { error: { message: string } };
     expect(body.error.message).toContain('"speed" is not translated');
+  });
+});
+
+describe('anthropic-version and anthropic-beta (decision 061)', () => {
+  const post = (model: string, headers: Record<string, string>, path = '/api/v1/messages') =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
+      body: JSON.stringify({ model, max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+  const lastSeen = () => anthropicMock.seen.at(-1)!.headers;
+
+  it("sends an Anthropic client's own version and betas to an Anthropic upstream, in place of the endpoint's", async () => {
+    const beta = {
+      'anthropic-version': '2026-10-21',
+      'anthropic-beta': 'files-api-2025-04-14,context-1m-2025-08-07',
+    };
+    for (const route of ['claude/direct', 'claude/pinned']) {
+      const answer = await post(route, beta);
+      expect(answer.status).toBe(200);
+      expect([lastSeen()['anthropic-version'], lastSeen()['anthropic-beta']]).toEqual([
+        '2026-10-21',
+        'files-api-2025-04-14,context-1m-2025-08-07',
+      ]);
+      // Not echoed: the answer's headers are the upstream's, and Anthropic sends no version back.
+      expect(answer.headers.get('anthropic-version')).toBeNull();
+    }
+    // The SDK's own default version goes through as it sent it.
+    await client.messages.create({
+      model: 'claude/pinned',
+      max_tokens: 16,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    expect(lastSeen()['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(lastSeen()['anthropic-version']).not.toBe('2023-01-01');
+  });
+
+  it("is not required: without one the endpoint's version goes, else 2023-06-01; OpenAI clients never set it", async () => {
+    expect((await post('claude/direct', {})).status).toBe(200);
+    expect([lastSeen()['anthropic-version'], lastSeen()['anthropic-beta']]).toEqual([
+      '2023-06-01',
+      undefined,
+    ]);
+    expect((await post('claude/pinned', {})).status).toBe(200);
+    expect(lastSeen()['anthropic-version']).toBe('2023-01-01');
+    // An OpenAI client's call translated to Anthropic: the endpoint's version, whatever headers came.
+    const chat = await fetch(`${base}/api/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${key}`,
+        'anthropic-version': '2026-10-21',
+      },
+      body: JSON.stringify({ model: 'claude/pinned', messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    expect(chat.status).toBe(200);
+    expect(lastSeen()['anthropic-version']).toBe('2023-01-01');
+  });
+
+  it('sends neither header to an OpenAI upstream (they mean nothing there)', async () => {
+    const answer = await post('openai/behind', {
+      'anthropic-version': '2026-10-21',
+      'anthropic-beta': 'x-2025-01-01',
+    });
+    expect(answer.status).toBe(200);
+    const seen = openaiMock.seen.at(-1)!.headers;
+    expect([seen['anthropic-version'], seen['anthropic-beta']]).toEqual([undefined, undefined]);
   });
 });
 

@@ -10,7 +10,7 @@ import { setCallTokens } from './call-tokens';
 import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED } from './counter-types';
 import type { TPlanLimits, TRouteEntry, TUpstreamTarget } from './directory';
 import { keyQuotaBody, unsupportedParameterBody, writeGatewayError } from './errors';
-import { attemptFor } from './formats';
+import { attemptFor, attemptHeaders } from './formats';
 import type { TProtocol } from './protocols';
 import { RoutedCall } from './routed-call';
 import type { TSpendTicket } from './spend';
@@ -69,6 +69,8 @@ export class GatewayCall {
       parsed: Record<string, unknown> | null;
       trace: CallTrace | null;
       model?: TModelCall | null;
+      /** An Anthropic client's version headers, for Anthropic upstreams (formats/index.ts); else null. */
+      versionHeaders?: Record<string, string> | null;
     },
   ) {
     this.requestId = request.id;
@@ -86,7 +88,10 @@ export class GatewayCall {
       this.start = objectStart(this.body);
       delete parsed.provider;
     }
+    this.versionHeaders = request.versionHeaders ?? null;
   }
+
+  private readonly versionHeaders: Record<string, string> | null;
 
   /** Where the body's object starts (body-edit.ts edits from there). */
   private start: number;
@@ -278,7 +283,11 @@ export class GatewayCall {
       return this.meter(route, ownResult(status, 'unsupported_parameter'), 0, false, callId, target);
     }
     const trace = this.trace;
-    const headers = trace === null ? target.headers : trace.startAttempt(route, target, 1);
+    const headers = attemptHeaders(
+      trace === null ? target.headers : trace.startAttempt(route, target, 1),
+      target.format,
+      this.versionHeaders,
+    );
     if (route.literalPrivate && !ctx.allowPrivate) {
       // Same answer as a refused DNS result: the caller learns nothing about the network.
       ctx.log.warn({ routeName: route.routeName }, 'gateway: upstream is a private address');
@@ -319,7 +328,8 @@ export class GatewayCall {
   }
 
   private routedRequest(callId: number) {
-    const { requestId, key, hasCard, route, body, parsed, stream, protocol, trace, model } = this;
+    const { requestId, key, hasCard, route, body, parsed, stream, protocol, trace, model, versionHeaders } =
+      this;
     const fallbacks = model === null ? null : model.fallbacks.map((entry) => entry.routeName);
     const modelId = model === null ? null : model.id;
     return {
@@ -335,6 +345,7 @@ export class GatewayCall {
       trace,
       fallbacks,
       modelId,
+      versionHeaders,
     };
   }
 

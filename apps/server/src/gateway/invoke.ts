@@ -11,6 +11,7 @@ import { normalizeModelId } from '@air/shared/schemas/aiendpoint';
 import { invalidRequestBody, noProviderBody, unsupportedEndpointBody } from './errors';
 import { GatewayCall, type TModelCall } from './gateway-call';
 import { planModelCall, readPreferences } from './model-routing';
+import { clientVersionHeaders } from './formats';
 import { upstreamPath, type TProtocol } from './protocols';
 import type { TGatewayState } from './state';
 
@@ -150,6 +151,7 @@ export function createCallHandler(ctx: TCallContext, protocol: TProtocol): TInvo
       ...read,
       trace,
       model,
+      versionHeaders: protocol.client === 'anthropic' ? clientVersionHeaders(request.headers) : null,
     });
     if (await call.admit()) call.forward();
   }

@@ -112,6 +112,8 @@ export const messagesOpenApi = documentedAs({
   tags: ['gateway'],
   operationId: 'createMessage',
   summary: 'Call a route of the registry: an Anthropic message (Messages API)',
+  description:
+    "The `anthropic-version` and `anthropic-beta` headers are optional here. An Anthropic-format upstream gets the caller's in place of the endpoint's (the body is written for that version); without them, the endpoint's version or 2023-06-01. Other formats get neither. Answers carry no `anthropic-version`.",
   security,
   body: ZMessagesRequest,
   response: { 200: ZMessagesAnswer, ...messagesErrors },

@@ -7,7 +7,7 @@ import { goneResult, mayCall, ownResult, parseObject } from './call-outcome';
 import { CLOSED, PROBE, type Circuits, type TFailureSource, type TUpstreamHealth } from './circuit';
 import type { TDirectory, TRouteEntry, TUpstreamTarget } from './directory';
 import { unsupportedParameterBody, writeGatewayError } from './errors';
-import { attemptFor } from './formats';
+import { attemptFor, attemptHeaders } from './formats';
 import { tokensFrom } from './stream-usage';
 import { isRetryableStatus, ProxyCall, type TCallResult, type TStreamTap } from './upstream';
 import type { TProtocol } from './protocols';
@@ -44,6 +44,8 @@ export interface TRoutedRequest {
   readonly fallbacks?: readonly string[] | null;
   /** The model id a model call named: its fallbacks are sent it as `model` (or their upstream model). */
   readonly modelId?: string | null;
+  /** An Anthropic client's version headers, sent to Anthropic upstreams (formats/index.ts); else null. */
+  readonly versionHeaders: Record<string, string> | null;
 }
 
 /**
@@ -250,7 +252,11 @@ export class RoutedCall {
             ...(this.cacheKey !== null ? ['x-air-cache', 'miss'] : []),
           ];
     const trace = this.call.trace;
-    const headers = trace === null ? target.headers : trace.startAttempt(route, target, this.attempts);
+    const headers = attemptHeaders(
+      trace === null ? target.headers : trace.startAttempt(route, target, this.attempts),
+      target.format,
+      this.call.versionHeaders,
+    );
     if (target.literalPrivate && !this.ctx.allowPrivate) {
       // Same answer as a refused DNS result: the caller learns nothing about the network.
       const retried = this.willRetry();

@@ -4,6 +4,7 @@
  * answer); an `openai` upstream gets the caller's bytes as they are.
  */
 
+import type { IncomingHttpHeaders } from 'node:http';
 import type { TUpstreamFormat } from '@air/shared/schemas/aiendpoint';
 import { jsonDepthExceeds } from '../../lib/json-guard';
 import { CHAT, upstreamPath, type TProtocol } from '../protocols';
@@ -49,6 +50,33 @@ export function headersForFormat(
   if (format === 'anthropic' && out['anthropic-version'] === undefined)
     out['anthropic-version'] = ANTHROPIC_VERSION;
   return out;
+}
+
+/**
+ * An Anthropic client's own `anthropic-version` and `anthropic-beta` (decision 061), sent to an
+ * Anthropic upstream in place of the endpoint's: its body is written for that version. Null when
+ * it sent neither (the endpoint's, or 2023-06-01, go as before). Neither is required nor checked:
+ * an Anthropic upstream answers a version it does not know with its own 400.
+ */
+export function clientVersionHeaders(headers: IncomingHttpHeaders): Record<string, string> | null {
+  const version = headers['anthropic-version'];
+  const beta = headers['anthropic-beta'];
+  if (version === undefined && beta === undefined) return null;
+  const out: Record<string, string> = {};
+  if (typeof version === 'string' && version !== '') out['anthropic-version'] = version;
+  // A repeated header is one comma-separated list, as HTTP reads it.
+  const betas = Array.isArray(beta) ? beta.join(',') : beta;
+  if (betas !== undefined && betas !== '') out['anthropic-beta'] = betas;
+  return out;
+}
+
+/** An attempt's headers: an Anthropic upstream gets an Anthropic client's version headers. */
+export function attemptHeaders(
+  headers: Record<string, string>,
+  format: TUpstreamFormat,
+  client: Record<string, string> | null,
+): Record<string, string> {
+  return client === null || format !== 'anthropic' ? headers : { ...headers, ...client };
 }
 
 /**
