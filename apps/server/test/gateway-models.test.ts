@@ -1,8 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, usageEvents } from '../src/db/schema';
+import { apiKeys, invoices, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
-import { CARDS, cardToken, newOwner, send } from './billing-helpers';
+import { advance, CARDS, cardToken, newOwner, send } from './billing-helpers';
 import { insertKey } from './gateway-fixtures';
 import { createTestApp, type TTestApp } from './helpers';
 import { refusedUrl, startProgrammableUpstream, type TProgrammableUpstream } from './routing-fixtures';
@@ -97,8 +97,15 @@ async function rowsOfCaller(accountId: string) {
     .orderBy(asc(usageEvents.id));
 }
 
-/** Three providers of one model: alpha 3.00, beta 1.00, gamma 2.00 per million tokens. */
-async function threeProviders(urls?: { alpha?: string; beta?: string; gamma?: string }) {
+/** Three providers of one model: alpha 3.00, beta 1.00, gamma 2.00 per million tokens (or `prices`). */
+async function threeProviders(
+  urls?: { alpha?: string; beta?: string; gamma?: string },
+  prices: { alpha: object; beta: object; gamma: object } = {
+    alpha: perMillion(3e6),
+    beta: perMillion(1e6),
+    gamma: perMillion(2e6),
+  },
+) {
   const modelId = freshModel();
   const up = { alpha: await upstream('alpha'), beta: await upstream('beta'), gamma: await upstream('gamma') };
   const n = seq++;
@@ -107,21 +114,9 @@ async function threeProviders(urls?: { alpha?: string; beta?: string; gamma?: st
     beta: await newOwner(t.app, 'free'),
     gamma: await newOwner(t.app, 'free'),
   };
-  const alpha = await provide(
-    owners.alpha,
-    `alpha-${n}`,
-    urls?.alpha ?? up.alpha.url,
-    modelId,
-    perMillion(3e6),
-  );
-  const beta = await provide(owners.beta, `beta-${n}`, urls?.beta ?? up.beta.url, modelId, perMillion(1e6));
-  const gamma = await provide(
-    owners.gamma,
-    `gamma-${n}`,
-    urls?.gamma ?? up.gamma.url,
-    modelId,
-    perMillion(2e6),
-  );
+  const alpha = await provide(owners.alpha, `alpha-${n}`, urls?.alpha ?? up.alpha.url, modelId, prices.alpha);
+  const beta = await provide(owners.beta, `beta-${n}`, urls?.beta ?? up.beta.url, modelId, prices.beta);
+  const gamma = await provide(owners.gamma, `gamma-${n}`, urls?.gamma ?? up.gamma.url, modelId, prices.gamma);
   return { modelId: normalized(modelId), up, owners, alpha, beta, gamma, n };
 }
 
@@ -219,11 +214,18 @@ describe('calling a model by its id', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ endpointId: m.gamma.id, status: 200, attempts: 2, pricePer1mInput: 2e6 });
 
+    // A streamed call falls back the same way, and streams from the provider that answered.
+    const streamed = await chat(key.raw, { model: m.modelId, stream: true });
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    expect(streamed.headers.get('x-air-route')).toBe(m.gamma.routeName);
+    expect(await streamed.text()).toContain('from gamma');
+
     const alone = await chat(key.raw, { model: m.modelId, provider: { allow_fallbacks: false } });
     expect(alone.status).toBe(502);
     expect(alone.headers.get('x-air-route')).toBe(m.beta.routeName);
     expect((await alone.json()).error.code).toBe('upstream_unreachable');
-    expect(m.up.gamma.calls).toHaveLength(1);
+    expect(m.up.gamma.calls).toHaveLength(2);
   });
 
   it('falls back on an upstream 503 before the first byte; a 400 passes through at once', async () => {
@@ -297,6 +299,62 @@ describe('calling a model by its id', () => {
   });
 });
 
+const MINUTE_MS = 60_000;
+
+/**
+ * Scripted calls of another account to an endpoint (one metering batch: the trigger rolls them up
+ * into the catalog's figures), one per minute of the last hour: latency, completion tokens, status.
+ */
+async function script(
+  endpoint: { id: string },
+  provider: TOwner,
+  callerAccountId: string,
+  calls: { status: number; latencyMs: number; completionTokens: number }[],
+) {
+  const start = Date.now() - 60 * MINUTE_MS;
+  await t.db.insert(usageEvents).values(
+    calls.map((call, i) => ({
+      callerAccountId,
+      endpointId: endpoint.id,
+      providerAccountId: provider.accountId,
+      status: call.status,
+      latencyMs: call.latencyMs,
+      completionTokens: call.completionTokens,
+      createdAt: new Date(start + i * MINUTE_MS),
+    })),
+  );
+}
+
+describe('sort by the catalog figures', () => {
+  it('latency, throughput and reliability order by the figures, price by the price', async () => {
+    const m = await threeProviders();
+    const other = await newOwner(t.app, 'free');
+    const ok = (latencyMs: number, completionTokens: number) => ({
+      status: 200,
+      latencyMs,
+      completionTokens,
+    });
+    const down = (latencyMs: number) => ({ status: 500, latencyMs, completionTokens: 0 });
+    // One call a minute: a minute with a success is up, one with a failure down (decision 057).
+    // alpha: 8 s but 2000 tokens a call (250/s), always up; beta: 3 s, 100 tokens (33/s), up 1
+    // minute in 4; gamma: 150 ms, 5 tokens (33/s), up 1 minute in 2.
+    await script(m.alpha, m.owners.alpha, other.accountId, [ok(8000, 2000), ok(8000, 2000)]);
+    await script(m.beta, m.owners.beta, other.accountId, [ok(3000, 100), down(3000), down(3000), down(3000)]);
+    await script(m.gamma, m.owners.gamma, other.accountId, [ok(150, 5), down(150)]);
+    const { key } = await callerWithCard();
+    const first = async (sort: string) => {
+      const answer = await chat(key.raw, { model: m.modelId, provider: { sort } });
+      expect(answer.status, await answer.clone().text()).toBe(200);
+      return answer.headers.get('x-air-route');
+    };
+    expect(await first('latency')).toBe(m.gamma.routeName);
+    expect(await first('throughput')).toBe(m.alpha.routeName);
+    expect(await first('reliability')).toBe(m.alpha.routeName);
+    // Price (beta, the cheapest) is what each would be without the figures.
+    expect(await first('price')).toBe(m.beta.routeName);
+  });
+});
+
 describe('GET /v1/models', () => {
   it('lists each model id once with its number of providers and price range, and retrieves it', async () => {
     const m = await threeProviders();
@@ -321,5 +379,44 @@ describe('GET /v1/models', () => {
     });
     expect(one.status).toBe(200);
     expect(await one.json()).toMatchObject({ id: m.modelId, providers: 3 });
+  });
+});
+
+// Last: it moves the billing clock past the period's end.
+describe('the invoice', () => {
+  it("names the provider that answered a model call after a fallback, at that provider's price", async () => {
+    const refused = await refusedUrl();
+    const perCall = (micros: number) => ({
+      per_call: micros,
+      per_1m_input_tokens: 0,
+      per_1m_output_tokens: 0,
+    });
+    const m = await threeProviders(
+      { beta: refused },
+      { alpha: perCall(300_000), beta: perCall(100_000), gamma: perCall(200_000) },
+    );
+    // A caller on the free plan with a card, chosen at sign-up: its renewal bills the marketplace lines.
+    const caller = await newOwner(t.app);
+    expect(
+      (await send(t.app, caller.headers, 'POST', '/api/account/plan', { plan: 'free' })).statusCode,
+    ).toBe(200);
+    const token = await cardToken(t.app, caller.headers, CARDS.ok);
+    expect((await send(t.app, caller.headers, 'PATCH', '/api/account/card', { token })).statusCode).toBe(200);
+    const key = await insertKey(t.db, t.config.secret, caller.accountId);
+    for (let i = 0; i < 2; i++) {
+      const answer = await chat(key.raw, { model: m.modelId });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('x-air-route')).toBe(m.gamma.routeName);
+    }
+    await gatewayStateOf(t.app).meter.flush();
+    await advance(t.app, 32);
+    const rows = await t.db.select().from(invoices).where(eq(invoices.accountId, caller.accountId));
+    expect(rows).toHaveLength(1);
+    const lines = rows[0]!.lines.filter((line) => line.description.startsWith('Marketplace'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.description).toContain(`${m.gamma.routeName}, 2 calls`);
+    // 2 calls at 0.20: 40 cents, on gamma's line (beta refused, alpha never called).
+    expect(lines[0]!.amount).toBe(40);
+    expect(m.up.alpha.calls).toHaveLength(0);
   });
 });
