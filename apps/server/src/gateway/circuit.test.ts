@@ -987,5 +987,15 @@ describe("an upstream's last hour and the owner's view of its circuits", () => {
     const again = await registry.getSingleMetric('air_gateway_upstream_circuit_state')!.get();
     expect(again.values.find((v) => v.labels.upstream === 'other')?.value).toBe(0);
     expect(again.values).toHaveLength(5);
+    // A renamed route's old label goes.
+    circuits.health({ circuitKey: 'k10', host: 'other' }, 'r/renamed');
+    const renamed = await registry.getSingleMetric('air_gateway_upstream_circuit_state')!.get();
+    expect(renamed.values.map((v) => `${v.labels.route} ${v.labels.upstream}`).sort()).toEqual([
+      'r/closed h',
+      'r/open h',
+      'r/open-first h',
+      'r/probing h',
+      'r/renamed other',
+    ]);
   });
 });

@@ -89,6 +89,10 @@ describe('the limits in money one call is under', () => {
     expect(spendLimitsOf('a', 'k', { limitMinor: null, setAt: null }, 7)).toEqual({
       parts: [{ kind: 'key', id: 'a:k', limitMinor: 7, setAt: 7 }],
     });
+    expect(isSpendRefusal({ refused: 'key' })).toBe(true);
+    expect(
+      isSpendRefusal({ period: '2026-11', parts: [], reservedNanos: 1, shared: false, holder: '' }),
+    ).toBe(false);
     expect(spendKeyName({ kind: 'key', id: 'a:k' }, '2026-11')).toBe('air:ks:a:k:2026-11');
     expect(spendKeyName({ kind: 'account', id: 'a' }, '2026-11')).toBe('air:sp3:a:2026-11');
   });
@@ -295,6 +299,35 @@ describe('calls this month and per minute', () => {
     expect(monthly.period()).toBe('2026-10');
   });
 
+  it('seeds two counters at once each from its own stored calls; a call counted while a new month seeds is kept', async () => {
+    const clock = { now: NOV };
+    let gate: Promise<void> = Promise.resolve();
+    const stored: Record<string, number> = { a: 7, b: 3 };
+    const monthly = new MonthlyCalls(
+      {} as never,
+      () => clock.now,
+      async () => {},
+      async (id) => {
+        await gate;
+        return stored[id]!;
+      },
+    );
+    const [a, b] = [monthly.current('a'), monthly.current('b')];
+    expect([await a, await b]).toEqual([7, 3]);
+    monthly.add('a');
+    expect(monthly.current('a')).toBe(8);
+    // December: November's 8 are gone; the seed is in flight when a call is counted.
+    clock.now = DEC;
+    let release = () => {};
+    gate = new Promise<void>((resolve) => (release = resolve));
+    stored.a = 2;
+    const seeding = monthly.current('a');
+    monthly.add('a');
+    release();
+    expect(await seeding).toBe(3);
+    expect(monthly.current('a')).toBe(3);
+  });
+
   it("a key's counter reads that key's stored calls and names its cap", async () => {
     const { db, asked } = storedDb({ calls: () => 4 });
     expect(keyCounterId('acc', 'key', 50)).toBe('acc:key:50');
@@ -363,6 +396,52 @@ describe("one instance's call counters", () => {
     counters.reset();
     expect(await counters.calls('acc')).toBe(1);
     await counters.close();
+  });
+
+  it("seed an account's count on its first call through a key without a cap, and refuse a capped key already at its cap", async () => {
+    const { db } = storedDb({
+      calls: (params) => (params.includes('full') ? 1 : params.includes('none') ? 0 : 2),
+    });
+    const counters = new LocalCallCounters(
+      db,
+      async () => {},
+      () => NOV,
+    );
+    const open = { keyId: 'none', accountId: 'acc', monthlyCalls: null };
+    const first = counters.admit(open, plan());
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toBe(0);
+    expect(counters.admit(open, plan())).toBe(QUOTA_EXCEEDED);
+    const other = new LocalCallCounters(
+      db,
+      async () => {},
+      () => NOV,
+    );
+    expect(await other.calls('acc')).toBe(2);
+    // The account is seeded; the key's counter not yet: its stored call already meets its cap.
+    expect(
+      await other.admit({ keyId: 'full', accountId: 'acc', monthlyCalls: 1 }, plan({ quotaCallsMonth: 9 })),
+    ).toBe(KEY_QUOTA_EXCEEDED);
+    expect(other.calls('acc')).toBe(2);
+  });
+
+  it("count a key's tokens this minute, settle them to the real count, and forget them on a reset", async () => {
+    const { db } = storedDb({});
+    const clock = { now: NOV };
+    const counters = new LocalCallCounters(
+      db,
+      async () => {},
+      () => clock.now,
+    );
+    const answer = await counters.reserveTokens('acc', 'k', 100, 60);
+    expect(answer).toMatchObject({ limit: 100, remaining: 40 });
+    expect(counters.tokensNow('k')).toBe(60);
+    counters.settleTokens(answer.ticket!, 20);
+    expect(counters.tokensNow('k')).toBe(20);
+    expect(await counters.reserveTokens('acc', 'k', 100, 81)).toMatchObject({ ticket: null, remaining: 80 });
+    counters.reset();
+    expect(counters.tokensNow('k')).toBe(0);
+    expect(await counters.reserveTokens('acc', 'k', 100, 100)).toMatchObject({ remaining: 0 });
   });
 
   it('refuse past the rate limit before counting, with the seconds to wait', async () => {
