@@ -70,6 +70,21 @@ describe('a body over the limit', () => {
         },
       });
     });
+
+    // Anthropic's API reference: 413 `request_too_large`, in its error shape (decision 054). The
+    // fast lane takes /v1/messages; with a query string (the SDK's `?beta=true`) Fastify's parser
+    // does, and count_tokens is Fastify's alone.
+    for (const path of ['/api/v1/messages', '/api/v1/messages?beta=true', '/api/v1/messages/count_tokens']) {
+      it(`gateway: 413 in Anthropic's shape on ${path}${chunked ? ' (chunked)' : ''}`, async () => {
+        const answer = await sendWhole(path, 12_000_000, chunked);
+        expect(answer.error).toBeUndefined();
+        expect(answer.head).toMatch(/^HTTP\/1\.1 413 /);
+        expect(JSON.parse(answer.body)).toEqual({
+          type: 'error',
+          error: { type: 'request_too_large', message: 'The request body is too large.' },
+        });
+      });
+    }
   }
 
   it('the server keeps serving', async () => {

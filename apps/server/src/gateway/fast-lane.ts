@@ -44,9 +44,16 @@ class LaneRequest implements TGatewayRequest {
  * the request id (`x-request-id` when plain, core/request-context.ts), `x-air-instance`, the key
  * (auth hook's rules: cached keys cost nothing, unknown ones take from the client address's
  * budget, expired ones are refused saying so), the body (10 MiB, 413 once the client has sent
- * it all), then the handler.
+ * it all), then the handler. `prepare` marks an Anthropic client's answer first, so what is
+ * refused here (a 413, the unknown keys' budget) is in Anthropic's shape too.
  */
-export function createFastLane(app: FastifyInstance, invoke: TInvoke, bodyLimit: number): TFastLane {
+export function createFastLane(
+  app: FastifyInstance,
+  invoke: TInvoke,
+  bodyLimit: number,
+  /** Marks the answer before anything is refused (`/v1/messages`: errors in Anthropic's shape). */
+  prepare: ((res: ServerResponse) => void) | null = null,
+): TFastLane {
   const trust = app.clientTrust;
   const instance = app.config.instanceName;
 
@@ -91,6 +98,7 @@ export function createFastLane(app: FastifyInstance, invoke: TInvoke, bodyLimit:
 
   return (raw, res) => {
     const request = new LaneRequest(raw, genReqId(raw), trust, app.log);
+    if (prepare !== null) prepare(res);
     if (instance) res.setHeader('x-air-instance', instance);
     // The one authentication of every door; a session token is no gateway credential.
     let caller: ReturnType<typeof app.authenticateCaller>;

@@ -134,15 +134,29 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     answersInAnthropicShape(res);
     return invokeMessages(request, res);
   };
-  const messagesOptions = { ...routeOptions, config: { swaggerTransform: messagesOpenApi } };
+  // Marked before the body is read: a body over the limit (Fastify's parser, with a query string
+  // such as the SDK's `?beta=true`) is refused in Anthropic's shape too.
+  const inAnthropicShape = (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    answersInAnthropicShape(reply.raw);
+    done();
+  };
+  const messagesOptions = {
+    ...routeOptions,
+    onRequest: inAnthropicShape,
+    config: { swaggerTransform: messagesOpenApi },
+  };
   app.post(MESSAGES.path, messagesOptions, (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
     return messages(request, reply.raw);
   });
-  installFastLane(app, [`${app.prefix}${MESSAGES.path}`], createFastLane(app, messages, GATEWAY_BODY_LIMIT));
+  installFastLane(
+    app,
+    [`${app.prefix}${MESSAGES.path}`],
+    createFastLane(app, messages, GATEWAY_BODY_LIMIT, answersInAnthropicShape),
+  );
   app.post(
     '/v1/messages/count_tokens',
-    { ...routeOptions, config: { swaggerTransform: countTokensOpenApi } },
+    { ...routeOptions, onRequest: inAnthropicShape, config: { swaggerTransform: countTokensOpenApi } },
     async (request, reply) => {
       reply.hijack();
       answersInAnthropicShape(reply.raw);
