@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { LOSS_MEMORY_MS } from './seed-corrections';
 
 /*
  * Who holds a reservation in Redis (decision 049). Each instance's connection is a holder: a
@@ -24,13 +25,18 @@ const SET_TTL_MS = 86_400_000;
 const HOLDERS_KEY = 'air:holders';
 
 /**
- * KEYS[1] a dead holder's set, KEYS[2] its set of leased months, ARGV[1] its field: every counter
- * it held in gives its holds back, and every month it leased calls from is dropped (its unused
- * calls are unknown), to be seeded again from the stored calls on its next call. The counters are
- * named in the sets, not in KEYS (a standalone Redis, as the counters need).
+ * KEYS[1] a dead holder's set, KEYS[2] its set of leased months, ARGV[1] its field, ARGV[2] the
+ * time, ARGV[3] how long a loss is remembered: every counter it held in gives its holds back, and
+ * every month it leased calls from is dropped (its unused calls are unknown), to be seeded again
+ * from the stored calls on its next call and corrected for the rows other instances had not
+ * stored yet (seed-scripts.ts). The counters are named in the sets, not in KEYS (a standalone
+ * Redis, as the counters need).
  */
 export const RELEASE_SCRIPT = `
-for _, key in ipairs(redis.call('SMEMBERS', KEYS[2])) do redis.call('DEL', key) end
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  redis.call('DEL', key, 'air:seed:' .. key)
+  redis.call('SET', 'air:lost:' .. key, ARGV[2], 'PX', ARGV[3])
+end
 redis.call('DEL', KEYS[2])
 local counters = redis.call('SMEMBERS', KEYS[1])
 for _, key in ipairs(counters) do
@@ -44,7 +50,9 @@ redis.call('DEL', KEYS[1])
 return #counters
 `;
 
-type THolderRedis = Redis & { airRelease(setKey: string, leasedKey: string, field: string): Promise<number> };
+type THolderRedis = Redis & {
+  airRelease(setKey: string, leasedKey: string, field: string, now: number, lossMs: number): Promise<number>;
+};
 
 export class Holders {
   private id = randomUUID();
@@ -54,6 +62,7 @@ export class Holders {
   constructor(
     redis: Redis,
     private readonly warn: (error: unknown, message: string) => void,
+    private readonly now: () => number = Date.now,
   ) {
     this.redis = redis as THolderRedis;
     this.redis.defineCommand('airRelease', { numberOfKeys: 2, lua: RELEASE_SCRIPT });
@@ -108,7 +117,13 @@ export class Holders {
     let swept = 0;
     for (const holder of await this.redis.smembers(HOLDERS_KEY)) {
       if (holder === this.id || (await this.redis.exists(`air:alive:${holder}`)) === 1) continue;
-      await this.redis.airRelease(`air:hs:${holder}`, `air:hl:${holder}`, `h:${holder}`);
+      await this.redis.airRelease(
+        `air:hs:${holder}`,
+        `air:hl:${holder}`,
+        `h:${holder}`,
+        this.now(),
+        LOSS_MEMORY_MS,
+      );
       await this.redis.srem(HOLDERS_KEY, holder);
       swept++;
     }

@@ -1,12 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { TDb } from '../db/client';
-import { storedCalls } from '../modules/usage/service';
 import type { TPlanLimits } from './directory';
 import { KEY_QUOTA_EXCEEDED, QUOTA_EXCEEDED, type TAdmitKey, type TCallCounters } from './counter-types';
 import { AdmitLeases, LEASE_CALLS, LEASE_ROOM, type TLease } from './admit-leases';
 import { LocalCallCounters } from './local-counters';
-import { keyCounterId, MonthlyCalls, storedKeyCalls } from './limits';
+import { keyCounterId, MonthlyCalls } from './limits';
 import {
   spendKeyName,
   type TSpendAnswer,
@@ -20,13 +19,13 @@ import { RedisTokens, tokenKeyName } from './redis-tokens';
 import { minuteOf, type TStoredTokens, type TTokenAnswer, type TTokenTicket } from './token-limit';
 
 import { ADMIT_SCRIPT, GIVE_BACK_SCRIPT, RATE_SCRIPT } from './admit-scripts';
+import { LOSS_MEMORY_MS, SEED_CORRECTION_DELAYS_MS, SeedCorrections } from './seed-corrections';
+import { lostKeyOf, seedTokenKeyOf } from './seed-scripts';
+import { MonthSeeds, QUOTA_KEY_TTL_MS } from './month-seeds';
 
 function keyQuotaName(counterId: string, period: string): string {
   return `air:kq:${counterId}:${period}`;
 }
-
-/** A month's counter outlives its month by a few days, then Redis drops it. */
-const QUOTA_KEY_TTL_MS = 35 * 86_400_000;
 
 type TAdmitRedis = Redis & {
   airAdmit(
@@ -66,7 +65,7 @@ export class RedisCallCounters implements TCallCounters {
   private readonly spendCountedLocally = new Set<string>();
   private readonly holders: Holders;
   private readonly tokens: RedisTokens;
-  private readonly seeding = new Map<string, Promise<void>>();
+  private readonly months: MonthSeeds;
   private readonly leases: AdmitLeases;
   private readonly spend: RedisSpend;
   private reconciling: Promise<void> | null = null;
@@ -76,6 +75,7 @@ export class RedisCallCounters implements TCallCounters {
   private readonly where: string;
   private retryTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  private readonly corrections: SeedCorrections;
 
   constructor(
     url: string,
@@ -85,7 +85,14 @@ export class RedisCallCounters implements TCallCounters {
     storedTokens: TStoredTokens,
     private readonly onLocalAdmit: () => void = () => {},
     private readonly now: () => number = Date.now,
+    correctionDelaysMs: readonly number[] = SEED_CORRECTION_DELAYS_MS,
   ) {
+    this.corrections = new SeedCorrections(
+      beforeSeed,
+      (error, message) => log.warn({ err: error }, message),
+      correctionDelaysMs,
+      now,
+    );
     this.where = new URL(url).host;
     this.local = new LocalCallCounters(db, beforeSeed, now);
     this.leases = new AdmitLeases((lease) => this.giveBack(lease), now);
@@ -102,7 +109,8 @@ export class RedisCallCounters implements TCallCounters {
     this.redis.defineCommand('airAdmit', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
     this.redis.defineCommand('airGiveBack', { numberOfKeys: 3, lua: GIVE_BACK_SCRIPT });
     this.redis.defineCommand('airRate', { numberOfKeys: 1, lua: RATE_SCRIPT });
-    this.holders = new Holders(this.redis, (error, message) => log.warn({ err: error }, message));
+    this.months = new MonthSeeds(this.redis, db, beforeSeed, this.corrections, now);
+    this.holders = new Holders(this.redis, (error, message) => log.warn({ err: error }, message), now);
     this.tokens = new RedisTokens(this.redis, this.holders, storedTokens, now);
     this.spend = new RedisSpend({
       redis: this.redis,
@@ -121,6 +129,9 @@ export class RedisCallCounters implements TCallCounters {
       settleLocally: (ticket, costPicos) => this.local.settleSpend(ticket, costPicos),
       unsure: (parts) => this.unsureOf(parts),
       ttlMs: QUOTA_KEY_TTL_MS,
+      lossBefore: (marked) => this.months.lossBefore(marked),
+      corrections: this.corrections,
+      now,
     });
     this.redis.on('ready', () => void this.reconcile());
     this.redis.on('close', () => this.markDown());
@@ -320,6 +331,7 @@ export class RedisCallCounters implements TCallCounters {
         leased.filter((lease) => lease.left > 0).map((lease) => this.returnUnused(lease)),
       );
     this.closed = true;
+    this.corrections.close();
     this.holders.stop();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.redis.disconnect();
@@ -336,7 +348,8 @@ export class RedisCallCounters implements TCallCounters {
 
   /** A capped key's month, seeded once from usage_events like an account's (SET NX). */
   private seedKey(counterId: string, period: string): Promise<void> {
-    return this.seedOnce(keyQuotaName(counterId, period), () => storedKeyCalls(this.db, counterId, period));
+    const [accountId, keyId] = counterId.split(':');
+    return this.months.seed(keyQuotaName(counterId, period), accountId!, keyId!, period);
   }
 
   /** A command failed: stop using Redis if the connection is gone, else retry it shortly. */
@@ -347,6 +360,7 @@ export class RedisCallCounters implements TCallCounters {
   }
 
   private markDown(): void {
+    if (this.up) this.months.lost();
     // Calls leased and not made stay counted in Redis: those months are re-seeded on reconcile.
     for (const lease of this.leases.takeAll()) this.forgetLease(lease);
     // Once per outage, at start-up too (a Redis that never answered is not silent).
@@ -361,25 +375,7 @@ export class RedisCallCounters implements TCallCounters {
   }
 
   private seed(accountId: string, period: string): Promise<void> {
-    return this.seedOnce(`air:q:${accountId}:${period}`, () => storedCalls(this.db, accountId, period));
-  }
-
-  /**
-   * Sets a month's counter `key` to the stored count (after this instance's pending usage is
-   * written), with SET NX so only the first instance's seed counts; concurrent seeds of one key
-   * share one run.
-   */
-  private seedOnce(key: string, stored: () => Promise<number>): Promise<void> {
-    let pending = this.seeding.get(key);
-    if (!pending) {
-      pending = (async () => {
-        await this.beforeSeed();
-        const value = await stored();
-        await this.redis.set(key, value, 'PX', QUOTA_KEY_TTL_MS, 'NX');
-      })().finally(() => this.seeding.delete(key));
-      this.seeding.set(key, pending);
-    }
-    return pending;
+    return this.months.seed(`air:q:${accountId}:${period}`, accountId, undefined, period);
   }
 
   private scheduleReconcile(): void {
@@ -409,11 +405,16 @@ export class RedisCallCounters implements TCallCounters {
         const accounts = [...this.countedLocally];
         const keys = [...this.keysCountedLocally];
         const spends = [...this.spendCountedLocally];
-        await this.redis.del(
+        const dropped = [
           ...accounts.map((accountId) => `air:q:${accountId}:${period}`),
           ...keys.map((counterId) => keyQuotaName(counterId, period)),
           ...spends,
-        );
+        ];
+        // Each dropped counter's next seed corrects itself for calls other instances counted before now.
+        const lostAt = String(this.now());
+        const drop = this.redis.multi().del(...dropped, ...dropped.map(seedTokenKeyOf));
+        for (const counter of dropped) drop.set(lostKeyOf(counter), lostAt, 'PX', LOSS_MEMORY_MS);
+        await drop.exec();
         for (const accountId of accounts) this.countedLocally.delete(accountId);
         for (const counterId of keys) this.keysCountedLocally.delete(counterId);
         for (const spendKey of spends) this.spendCountedLocally.delete(spendKey);

@@ -3,13 +3,17 @@ import type { Redis } from 'ioredis';
 import type { TDb } from '../db/client';
 import {
   spendKeyName,
+  storedSpendBefore,
   storedSpendOf,
   type TSpendAnswer,
   type TSpendLimits,
   type TSpendPart,
   type TSpendTicket,
 } from './spend';
+import { randomUUID } from 'node:crypto';
 import { RESERVE_SCRIPT, SEED_SPEND_SCRIPT, SETTLE_SCRIPT } from './spend-scripts';
+import { CORRECT_SPEND_SCRIPT, lostKeyOf } from './seed-scripts';
+import type { SeedCorrections } from './seed-corrections';
 import { Holders } from './holders';
 import { chargedPicosOf, limitNanosOf, picosToNanosUp } from '../modules/money/service';
 
@@ -21,7 +25,9 @@ type TSpendRedis = Redis & {
     settledMark: string,
     setAt: number,
     ttl: number,
+    token: string,
   ): Promise<number>;
+  airCorrectSpend(spendKey: string, token: string, nanos: number): Promise<number>;
   airSettle(keys: number, ...args: (string | number)[]): Promise<number>;
 };
 
@@ -44,6 +50,10 @@ export interface TSpendContext {
   unsure: (parts: readonly TSpendPart[]) => void;
   /** A month's counter outlives its month by a few days, then Redis drops it. */
   ttlMs: number;
+  /** When the counter named `marked` (its lost marker's value) was last lost, if worth correcting for. */
+  lossBefore: (marked: string | null) => number | null;
+  corrections: SeedCorrections;
+  now: () => number;
 }
 
 /** The limits in money in Redis, shared by every instance (spend.ts; spend-scripts.ts has the scripts). */
@@ -56,6 +66,7 @@ export class RedisSpend {
     this.redis.defineCommand('airReserve', { lua: RESERVE_SCRIPT });
     this.redis.defineCommand('airSeedSpend', { numberOfKeys: 1, lua: SEED_SPEND_SCRIPT });
     this.redis.defineCommand('airSettle', { lua: SETTLE_SCRIPT });
+    this.redis.defineCommand('airCorrectSpend', { numberOfKeys: 1, lua: CORRECT_SPEND_SCRIPT });
   }
 
   reserve(limits: TSpendLimits, reservedPicos: number): TSpendAnswer | Promise<TSpendAnswer> {
@@ -120,10 +131,38 @@ export class RedisSpend {
     if (!pending) {
       const ctx = this.ctx;
       pending = (async () => {
-        const mark = (await this.redis.hget(key, 'c')) ?? '0';
+        const [mark, marked] = await Promise.all([this.redis.hget(key, 'c'), this.redis.get(lostKeyOf(key))]);
+        // A counter seeded again for a new limit (it exists: `c` is set) counts the charges settled
+        // meanwhile from its mark; only one lost, with nothing counted since, is corrected.
+        const lostAt = mark === null ? ctx.lossBefore(marked) : null;
         await ctx.beforeSeed();
-        const stored = await storedSpendOf(ctx.db, part, period);
-        await this.redis.airSeedSpend(key, stored, mark, part.setAt, ctx.ttlMs);
+        if (lostAt === null) {
+          const stored = await storedSpendOf(ctx.db, part, period);
+          await this.redis.airSeedSpend(key, stored, mark ?? '0', part.setAt, ctx.ttlMs, '');
+          return;
+        }
+        // Lost: charges settled since the loss found no counter to count on, and rows of charges
+        // settled before this instant may still be in other instances' meters (seed-corrections.ts).
+        const before = new Date(ctx.now());
+        const stored = await storedSpendBefore(ctx.db, part, period, before);
+        const token = randomUUID();
+        const seededNanos = picosToNanosUp(stored.picos);
+        const seeded = await this.redis.airSeedSpend(
+          key,
+          seededNanos,
+          mark ?? '0',
+          part.setAt,
+          ctx.ttlMs,
+          token,
+        );
+        if (seeded !== 1) return;
+        ctx.corrections.add({
+          lacking: async () => {
+            const now = await storedSpendBefore(ctx.db, part, period, before);
+            return picosToNanosUp(stored.picos + now.before - stored.before) - seededNanos;
+          },
+          add: async (nanos) => (await this.redis.airCorrectSpend(key, token, nanos)) === 1,
+        });
       })().finally(() => this.seeding.delete(name));
       this.seeding.set(name, pending);
     }

@@ -41,11 +41,14 @@ return 0
 /**
  * Seed (once per limit, on any instance): KEYS[1] the counter, ARGV[1] the stored spend, ARGV[2]
  * the charges settled when the seed began (read before the pending rows were written), ARGV[3]
- * what names the limit, ARGV[4] the counter's time to live. The counter becomes the stored spend
- * plus every holder's reservations and the charges settled since the mark.
+ * what names the limit, ARGV[4] the counter's time to live, ARGV[5] the seed's token when it
+ * corrects itself after a loss (seed-scripts.ts), else ''. The counter becomes the stored spend
+ * plus every holder's reservations and the charges settled since the mark. 1: seeded by this
+ * call; 0: seeded already.
  */
 export const SEED_SPEND_SCRIPT = `
 if redis.call('HGET', KEYS[1], 's') == ARGV[3] then return 0 end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'g', ARGV[5]) else redis.call('HDEL', KEYS[1], 'g') end
 local fields = redis.call('HGETALL', KEYS[1])
 local held = 0
 for i = 1, #fields, 2 do
@@ -59,7 +62,7 @@ if tonumber(settled) > tonumber(ARGV[2]) then
   if ARGV[2] ~= '0' then redis.call('HINCRBY', KEYS[1], 'v', '-' .. ARGV[2]) end
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return 0
+return 1
 `;
 
 /**

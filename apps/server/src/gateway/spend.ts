@@ -1,6 +1,6 @@
 import type { TDb } from '../db/client';
 import { chargeOf, fits, limitNanosOf, picosToNanosUp } from '../modules/money/service';
-import { storedSpendPicos } from '../modules/usage/service';
+import { storedSpendPicos, storedSpendPicosBefore } from '../modules/usage/service';
 import { MonthlyCalls } from './limits';
 
 /*
@@ -91,6 +91,17 @@ export async function storedSpendOf(db: TDb, part: Pick<TSpendPart, 'kind' | 'id
   return picosToNanosUp(
     await storedSpendPicos(db, accountId!, period, part.kind === 'key' ? keyId : undefined),
   );
+}
+
+/** The same, in picos, in all and of the charges metered before `before` (seed-corrections.ts). */
+export function storedSpendBefore(
+  db: TDb,
+  part: Pick<TSpendPart, 'kind' | 'id'>,
+  period: string,
+  before: Date,
+): Promise<{ picos: bigint; before: bigint }> {
+  const [accountId, keyId] = part.id.split(':');
+  return storedSpendPicosBefore(db, accountId!, period, part.kind === 'key' ? keyId : undefined, before);
 }
 
 /** One counter this period. */

@@ -65,6 +65,58 @@ export async function storedCalls(
 }
 
 /**
+ * What a counter seeded again after it was lost (Redis restarted, or its month dropped) corrects
+ * itself by (decision 049): the stored calls of an account (or key) this period, in all and of
+ * the calls that began before `startedBefore` (a row's start is its created_at, when the call
+ * ended, less its latency). Read once at the seed and again later, the second figure grows by the
+ * rows of calls counted before the loss that other instances stored after the seed.
+ */
+export async function storedCallsStartedBefore(
+  db: TDb,
+  accountId: string,
+  period: string,
+  keyId: string | undefined,
+  startedBefore: Date,
+): Promise<{ calls: number; startedBefore: number }> {
+  const result = (await db.execute(sql`
+    select count(*)::int as calls,
+      (count(*) filter (where created_at - latency_ms * interval '1 millisecond'
+        < ${startedBefore.toISOString()}::timestamptz))::int as before
+    from usage_events
+    where caller_account_id = ${accountId} and endpoint_id is not null
+      ${keyId === undefined ? sql`` : sql`and key_id = ${keyId}`}
+      and created_at >= ${periodStart(period).toISOString()}::timestamptz`)) as {
+    rows: { calls: number; before: number }[];
+  };
+  const row = result.rows[0];
+  return { calls: Number(row?.calls ?? 0), startedBefore: Number(row?.before ?? 0) };
+}
+
+/**
+ * The same for a spend counter: the stored spend in picos this period, in all and of the calls
+ * metered (settled) before `createdBefore`.
+ */
+export async function storedSpendPicosBefore(
+  db: TDb,
+  accountId: string,
+  period: string,
+  keyId: string | undefined,
+  createdBefore: Date,
+): Promise<{ picos: bigint; before: bigint }> {
+  const result = (await db.execute(sql`
+    select coalesce(sum(cost_picos), 0)::text as spend,
+      coalesce(sum(cost_picos) filter (where created_at < ${createdBefore.toISOString()}::timestamptz), 0)::text
+        as before
+    from usage_events
+    where caller_account_id = ${accountId} and cost_picos is not null
+      ${keyId === undefined ? sql`` : sql`and key_id = ${keyId}`}
+      and created_at >= ${periodStart(period).toISOString()}::timestamptz`)) as {
+    rows: { spend: string; before: string }[];
+  };
+  return { picos: BigInt(result.rows[0]?.spend ?? '0'), before: BigInt(result.rows[0]?.before ?? '0') };
+}
+
+/**
  * A caller account's (or one of its keys') exact marketplace spend in picos since the period
  * began, as the database's integer sum (text: any size, never rounded): what the gateway seeds its
  * spend counters from, and what the usage report rounds once (modules/money).
