@@ -439,7 +439,15 @@ console.log(
       countersCompared: compared,
       countersMissing: missing,
       countersDrifted: drift.length,
-      drift: drift.slice(0, 10),
+      driftByKind: Object.fromEntries(
+        ['calls', 'key budget', 'spend limit', 'tokens'].map((kind) => [
+          kind,
+          drift.filter((line) => line.startsWith(`${kind} `)).length,
+        ]),
+      ),
+      drift: ['calls', 'key budget', 'spend limit', 'tokens'].flatMap((kind) =>
+        drift.filter((line) => line.startsWith(`${kind} `)).slice(0, 5),
+      ),
       holdsLeft: held,
       holds: heldBy.slice(0, 10),
     },

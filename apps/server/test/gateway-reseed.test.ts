@@ -72,7 +72,8 @@ function instance(correctAfterMs: number[]) {
   return { counter, pending, flush };
 }
 
-function row(accountId: string, keyId: string, priced: boolean, latencyMs = 5): TUsageRow {
+/** A call's row as the gateway writes it: counted `latencyMs` before it ended (or at `admittedAt`). */
+function row(accountId: string, keyId: string, priced: boolean, latencyMs = 5, admittedAt?: Date): TUsageRow {
   return {
     callerAccountId: accountId,
     keyId,
@@ -89,6 +90,7 @@ function row(accountId: string, keyId: string, priced: boolean, latencyMs = 5): 
     cacheHit: false,
     price: priced ? PRICE : null,
     createdAt: new Date(),
+    admittedAt: admittedAt ?? new Date(Date.now() - latencyMs),
   };
 }
 
@@ -149,9 +151,10 @@ describe('a counter seeded again after Redis lost it (decision 049)', () => {
     const period = periodOf(Date.now());
     expect(Number(await redis.get(`air:q:${accountId}:${period}`))).toBe(7);
     // b's rows are stored after the seed; one more call through b after the seed is counted by Redis.
+    // It came in 10 s ago (before the loss: a slow body) and was counted just now: counted once.
     await insertUsageRows(t.db, held);
     expect(await b.counter.admit(key, LIMITS)).toBe(0);
-    b.pending.push(row(accountId, keyId, false));
+    b.pending.push(row(accountId, keyId, false, 10_000, new Date()));
     a.pending.push(row(accountId, keyId, false));
     await a.flush();
     await b.flush();

@@ -399,6 +399,31 @@ describe('request log', () => {
     expect(byFailing.items).toEqual([]);
   });
 
+  it('stores when each call was counted against the quota, and nothing for a refused one (decision 049)', async () => {
+    const f = await trafficFixture();
+    const before = Date.now();
+    expect((await call(f.keyA.raw, f.own.routeName)).statusCode).toBe(200);
+    expect((await call(f.keyA.raw, `no-such-route-${f.caller.accountId.slice(0, 8)}`)).statusCode).toBe(404);
+    const after = Date.now();
+    // The log's read writes the meter's pending rows (the embedded database's COPY, PostgreSQL's INSERT).
+    expect((await get('/api/account/usage/log', f.caller.token)).json().data.items).toHaveLength(2);
+    const rows = await t.db
+      .select({
+        status: usageEvents.status,
+        admittedAt: usageEvents.admittedAt,
+        createdAt: usageEvents.createdAt,
+      })
+      .from(usageEvents)
+      .where(eq(usageEvents.callerAccountId, f.caller.accountId));
+    const answered = rows.find((row) => row.status === 200)!;
+    const refused = rows.find((row) => row.status === 404)!;
+    expect(answered.admittedAt).not.toBeNull();
+    expect(answered.admittedAt!.getTime()).toBeGreaterThanOrEqual(before);
+    expect(answered.admittedAt!.getTime()).toBeLessThanOrEqual(answered.createdAt.getTime());
+    expect(answered.createdAt.getTime()).toBeLessThanOrEqual(after);
+    expect(refused.admittedAt).toBeNull();
+  });
+
   it('a valid key calling an unknown route is in the request log and the 4xx count, not the quota', async () => {
     const f = await trafficFixture();
     expect((await call(f.keyA.raw, f.own.routeName)).statusCode).toBe(200);

@@ -49,6 +49,8 @@ export class GatewayCall {
   private edits: TBodyEdit[] | null = null;
   private spend: TSpendTicket | null = null;
   private tokens: TTokenTicket | null = null;
+  /** When the call was counted against the quota (epoch ms): the row carries it (decision 049). */
+  private admittedAt: number | null = null;
   /** The call's spans when tracing is on (call-trace.ts), else null. */
   private readonly trace: CallTrace | null;
   /** The model id the caller named, with the providers after the first; null on a route's call. */
@@ -152,6 +154,7 @@ export class GatewayCall {
       return this.refused({ code: 'key_quota_exceeded', body }, 'admitted');
     }
     if (admitted > 0) return this.refused({ code: 'rate_limit_exceeded', retryAfter: admitted }, 'rate');
+    this.admittedAt = Date.now();
     // OpenAI's rate headers go out with whatever answers the admitted call (merged by writeHead).
     const rate = this.ctx.rates.admitted(this.key.keyId, this.limits.rateLimitPerMinute);
     for (let i = 0; i < rate.length; i += 2) this.res.setHeader(rate[i]!, rate[i + 1]!);
@@ -385,6 +388,7 @@ export class GatewayCall {
       // whether this one costs anything is decided when stored.
       price: cacheHit || answered.accountId === key.accountId || result.mcp?.free ? null : answered.price,
       createdAt: new Date(),
+      admittedAt: this.admittedAt === null ? null : new Date(this.admittedAt),
     };
     // An MCP tool call's tool and answer size (contract 6d); it has no format.
     const mcp = result.mcp;
@@ -433,6 +437,8 @@ export class GatewayCall {
     if (!spend) return row;
     const charged = this.ctx.state.counters.settleSpend(spend, chargedPicos(row) ?? 0);
     if (typeof charged === 'number') return { ...row, costCapPicos: charged };
-    return charged.then((cap) => ({ ...row, costCapPicos: cap }));
+    // Dated once the charge is counted: a spend counter seeded again after a loss adds the charges
+    // of rows dated before its seed (decision 049), which must not include one its settle counted.
+    return charged.then((cap) => ({ ...row, costCapPicos: cap, createdAt: new Date() }));
   }
 }

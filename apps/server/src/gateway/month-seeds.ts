@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { TDb } from '../db/client';
-import { storedCalls, storedCallsStartedBefore } from '../modules/usage/service';
+import { storedCalls, storedCallsCountedBefore } from '../modules/usage/service';
 import { LOSS_MEMORY_MS, type SeedCorrections } from './seed-corrections';
 import { CORRECT_CALLS_SCRIPT, lostKeyOf, SEED_CALLS_SCRIPT, seedTokenKeyOf } from './seed-scripts';
 
@@ -84,7 +84,7 @@ export class MonthSeeds {
       return;
     }
     const before = new Date(lostAt);
-    const stored = await storedCallsStartedBefore(this.db, accountId, period, keyId, before);
+    const stored = await storedCallsCountedBefore(this.db, accountId, period, keyId, before);
     const token = randomUUID();
     const tokenKey = seedTokenKeyOf(key);
     const seeded = await this.redis.airSeedCalls(
@@ -98,7 +98,7 @@ export class MonthSeeds {
     if (seeded !== 1) return;
     this.corrections.add({
       lacking: async () =>
-        (await storedCallsStartedBefore(this.db, accountId, period, keyId, before)).startedBefore -
+        (await storedCallsCountedBefore(this.db, accountId, period, keyId, before)).startedBefore -
         stored.startedBefore,
       add: async (calls) => (await this.redis.airCorrectCalls(key, tokenKey, token, calls)) === 1,
     });

@@ -33,6 +33,12 @@ export const usageEvents = pgTable(
     latencyMs: integer('latency_ms').notNull(),
     /** A streamed answer's first body bytes to the caller, ms after the request came in; null otherwise. */
     firstByteMs: integer('first_byte_ms'),
+    /**
+     * When the gateway counted the call against the caller's quota (its admission); null for a
+     * refused call and for rows from before the column. A counter seeded again after a loss is
+     * corrected by the calls counted before the loss (decision 049).
+     */
+    admittedAt: timestamp('admitted_at', { withTimezone: true }),
     promptTokens: integer('prompt_tokens'),
     completionTokens: integer('completion_tokens'),
     /** The tokens were estimated by the gateway (the upstream reported none). */

@@ -52,6 +52,11 @@ export interface TJournalEnd {
    * 057); absent otherwise. Not journalled: a replayed call has no time to first byte.
    */
   firstByteMs?: number | null;
+  /**
+   * When the call was counted against the quota (decision 049); absent for a refused call. Not
+   * journalled: a replayed call's counter seeds read its start instead.
+   */
+  admittedAt?: Date | null;
   /** An MCP tool call's tool (contract 6d); absent on every other call. */
   tool?: string | null;
   /** An MCP tool call's answer size in bytes; absent on every other call. */

@@ -244,7 +244,7 @@ function insertStatement(db: TDb, rows: TUsageRow[]) {
   return sql`insert into usage_events
     (caller_account_id, key_id, endpoint_id, provider_account_id, status, latency_ms, prompt_tokens, completion_tokens, tokens_estimated, streamed, error_code, attempts, cache_hit,
      cost_picos, price_per_call, price_per_1m_input, price_per_1m_output, tool, bytes, created_at, first_byte_ms,
-     client_format, upstream_format, requested_endpoint_id)
+     client_format, upstream_format, requested_endpoint_id, admitted_at)
     select * from unnest(
       ${column('callerAccountId')}::uuid[], ${column('keyId')}::uuid[], ${column('endpointId')}::uuid[],
       ${column('providerAccountId')}::uuid[], ${column('status')}::int[], ${column('latencyMs')}::int[],
@@ -258,7 +258,8 @@ function insertStatement(db: TDb, rows: TUsageRow[]) {
       ${sql.param(rows.map((row) => row.firstByteMs ?? null))}::int[],
       ${sql.param(rows.map((row) => row.clientFormat ?? null))}::text[],
       ${sql.param(rows.map((row) => row.upstreamFormat ?? null))}::text[],
-      ${sql.param(rows.map((row) => row.requestedEndpointId ?? null))}::uuid[]
+      ${sql.param(rows.map((row) => row.requestedEndpointId ?? null))}::uuid[],
+      ${sql.param(rows.map((row) => row.admittedAt?.toISOString() ?? null))}::timestamptz[]
     ) as u(caller_account_id)
     where exists (select 1 from ${accountNames(db, 'a')} where a.id = u.caller_account_id)`;
 }
@@ -270,8 +271,8 @@ const STAGING = `create temp table if not exists usage_staging (
   latency_ms int, prompt_tokens int, completion_tokens int, tokens_estimated bool, streamed bool,
   error_code text, attempts smallint, cache_hit bool, cost_picos bigint, price_per_call int,
   price_per_1m_input int, price_per_1m_output int, tool text, bytes int, created_ms bigint,
-  first_byte_ms int, client_format text, upstream_format text, requested_endpoint_id uuid)
-  on commit delete rows`;
+  first_byte_ms int, client_format text, upstream_format text, requested_endpoint_id uuid,
+  admitted_ms bigint) on commit delete rows`;
 const COLUMNS = `caller_account_id, key_id, endpoint_id, provider_account_id, status, latency_ms,
   prompt_tokens, completion_tokens, tokens_estimated, streamed, error_code, attempts, cache_hit,
   cost_picos, price_per_call, price_per_1m_input, price_per_1m_output, tool, bytes, first_byte_ms,
@@ -298,10 +299,12 @@ function copyStatements(db: TDb, rows: TUsageRow[], segment: string | null, crea
   for (const row of rows) {
     const cost = chargedPicos(row);
     const price = cost === null ? null : row.price!;
-    text += `${row.callerAccountId}\t${field(row.keyId)}\t${field(row.endpointId)}\t${field(row.providerAccountId)}\t${row.status}\t${row.latencyMs}\t${field(row.promptTokens)}\t${field(row.completionTokens)}\t${row.tokensEstimated ? 't' : 'f'}\t${row.streamed ? 't' : 'f'}\t${field(row.errorCode)}\t${row.attempts}\t${row.cacheHit ? 't' : 'f'}\t${field(cost)}\t${field(price ? price.per_call : null)}\t${field(price ? price.per_1m_input_tokens : null)}\t${field(price ? price.per_1m_output_tokens : null)}\t${field(row.tool ?? null)}\t${field(row.bytes ?? null)}\t${row.createdAt.getTime()}\t${field(row.firstByteMs ?? null)}\t${field(row.clientFormat ?? null)}\t${field(row.upstreamFormat ?? null)}\t${field(row.requestedEndpointId ?? null)}\n`;
+    text += `${row.callerAccountId}\t${field(row.keyId)}\t${field(row.endpointId)}\t${field(row.providerAccountId)}\t${row.status}\t${row.latencyMs}\t${field(row.promptTokens)}\t${field(row.completionTokens)}\t${row.tokensEstimated ? 't' : 'f'}\t${row.streamed ? 't' : 'f'}\t${field(row.errorCode)}\t${row.attempts}\t${row.cacheHit ? 't' : 'f'}\t${field(cost)}\t${field(price ? price.per_call : null)}\t${field(price ? price.per_1m_input_tokens : null)}\t${field(price ? price.per_1m_output_tokens : null)}\t${field(row.tool ?? null)}\t${field(row.bytes ?? null)}\t${row.createdAt.getTime()}\t${field(row.firstByteMs ?? null)}\t${field(row.clientFormat ?? null)}\t${field(row.upstreamFormat ?? null)}\t${field(row.requestedEndpointId ?? null)}\t${field(row.admittedAt?.getTime() ?? null)}\n`;
   }
-  const insert = dialect.sqlToQuery(sql`insert into usage_events (${sql.raw(COLUMNS)}, created_at)
-    select ${sql.raw(COLUMNS)}, timestamptz 'epoch' + created_ms * interval '1 millisecond'
+  const insert =
+    dialect.sqlToQuery(sql`insert into usage_events (${sql.raw(COLUMNS)}, created_at, admitted_at)
+    select ${sql.raw(COLUMNS)}, timestamptz 'epoch' + created_ms * interval '1 millisecond',
+      timestamptz 'epoch' + admitted_ms * interval '1 millisecond'
     from usage_staging u
     where exists (select 1 from ${accountNames(db, 'a')} where a.id = u.caller_account_id)`);
   const statements: TBatchStatement[] = [

@@ -67,11 +67,12 @@ export async function storedCalls(
 /**
  * What a counter seeded again after it was lost (Redis restarted, or its month dropped) corrects
  * itself by (decision 049): the stored calls of an account (or key) this period, in all and of
- * the calls that began before `startedBefore` (a row's start is its created_at, when the call
- * ended, less its latency). Read once at the seed and again later, the second figure grows by the
- * rows of calls counted before the loss that other instances stored after the seed.
+ * the calls counted before `startedBefore` (a row's admitted_at; a row without one, replayed from
+ * a journal, by its start: created_at, when the call ended, less its latency). Read once at the
+ * seed and again later, the second figure grows by the rows of calls counted before the loss that
+ * other instances stored after the seed.
  */
-export async function storedCallsStartedBefore(
+export async function storedCallsCountedBefore(
   db: TDb,
   accountId: string,
   period: string,
@@ -80,7 +81,7 @@ export async function storedCallsStartedBefore(
 ): Promise<{ calls: number; startedBefore: number }> {
   const result = (await db.execute(sql`
     select count(*)::int as calls,
-      (count(*) filter (where created_at - latency_ms * interval '1 millisecond'
+      (count(*) filter (where coalesce(admitted_at, created_at - latency_ms * interval '1 millisecond')
         < ${startedBefore.toISOString()}::timestamptz))::int as before
     from usage_events
     where caller_account_id = ${accountId} and endpoint_id is not null
