@@ -358,7 +358,7 @@ describe('sort by the catalog figures', () => {
 describe('GET /v1/models', () => {
   it('lists each model id once with its number of providers and price range, and retrieves it', async () => {
     const m = await threeProviders();
-    const { key } = await callerWithCard();
+    const { key, caller } = await callerWithCard();
     const list = await fetch(`${base}/api/v1/models`, { headers: { authorization: `Bearer ${key.raw}` } });
     expect(list.status).toBe(200);
     const data = (await list.json()).data as { id: string }[];
@@ -379,6 +379,21 @@ describe('GET /v1/models', () => {
     });
     expect(one.status).toBe(200);
     expect(await one.json()).toMatchObject({ id: m.modelId, providers: 3 });
+    // A key limited to two of the routes sees the model with those two providers only.
+    const limited = await insertKey(t.db, t.config.secret, caller.accountId);
+    await t.db
+      .update(apiKeys)
+      .set({ routes: [m.alpha.routeName, m.gamma.routeName] })
+      .where(eq(apiKeys.id, limited.id));
+    const narrow = await fetch(`${base}/api/v1/models`, {
+      headers: { authorization: `Bearer ${limited.raw}` },
+    });
+    const seen = ((await narrow.json()).data as { id: string }[]).find((model) => model.id === m.modelId);
+    expect(seen).toMatchObject({
+      providers: 2,
+      price: perMillion(2e6),
+      price_range: { min: perMillion(2e6) },
+    });
   });
 });
 

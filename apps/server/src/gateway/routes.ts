@@ -306,8 +306,9 @@ export default async function gatewayRoutes(app: FastifyInstance) {
     }));
     // The model ids these routes serve (contract 5b), each once with its providers and price range;
     // a model id that is also a route's name is called as the route, so it is listed as the route.
-    const names = new Set(callable.map((row) => row.id));
-    for (const served of modelsOf(callable.filter((row) => allowed === null || allowed.has(row.id))))
+    const keyRoutes = callable.filter((row) => allowed === null || allowed.has(row.id));
+    const names = new Set(keyRoutes.map((row) => row.id));
+    for (const served of modelsOf(keyRoutes))
       if (!names.has(served.id) && (only === null || served.id === only)) data.push(served);
     data.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (only !== null && data.length === 0) return void writeGatewayError(res, 'route_not_found', requestId);
