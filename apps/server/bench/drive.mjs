@@ -82,7 +82,7 @@ export async function ttfb(target, count) {
         },
       );
       req.on('error', reject);
-      req.end(bodies.stream);
+      req.end(target.streamBody ?? bodies.stream);
     });
     if (i >= 20) times.push(time); // the first 20 warm the connection and the JIT
   }

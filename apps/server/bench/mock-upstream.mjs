@@ -1,6 +1,8 @@
 // An OpenAI-compatible mock upstream: a fixed chat completion, optionally after a fixed delay, or
 // (when the body asks `"stream":true`) a server-sent-event stream of `--chunks` chunks, the first at
-// once and the rest `--chunk-gap` ms apart. Prints `{"port":N}` when listening.
+// once and the rest `--chunk-gap` ms apart. At a path ending in `/v1/messages` it answers as
+// Anthropic's Messages API does (the same text, and its event sequence when streamed), for the
+// anthropic-upstream target. Prints `{"port":N}` when listening.
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 
@@ -68,7 +70,62 @@ const chunk = (text) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1700000000, model: 'gpt-4o', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`;
 const STREAM_MARK = Buffer.from('"stream":true');
 
+// Anthropic's Messages API (the bench's Anthropic-format upstream): a message, or its events.
+const MESSAGE = Buffer.from(
+  JSON.stringify({
+    id: 'msg_bench',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5',
+    content: [{ type: 'text', text: 'Hello! How can I help you today?' }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 9, output_tokens: 9 },
+  }),
+);
+const event = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+const MESSAGE_START =
+  event('message_start', {
+    message: {
+      id: 'msg_bench',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 9, output_tokens: 1 },
+    },
+  }) +
+  event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
+  event('ping', {});
+const MESSAGE_END =
+  event('content_block_stop', { index: 0 }) +
+  event('message_delta', {
+    delta: { stop_reason: 'end_turn', stop_sequence: null },
+    usage: { output_tokens: 9 },
+  }) +
+  event('message_stop', {});
+const textDelta = (text) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
+
 function answer(req, res, body) {
+  const anthropic = req.url.split('?')[0].endsWith('/v1/messages');
+  if (anthropic && body.includes(STREAM_MARK)) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.write(MESSAGE_START + textDelta('word0 '));
+    let sent = 1;
+    const next = () => {
+      if (res.destroyed) return;
+      if (sent === chunks) return res.end(MESSAGE_END);
+      res.write(textDelta(`word${sent++} `));
+      setTimeout(next, gap);
+    };
+    return void setTimeout(next, gap);
+  }
+  if (anthropic) {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': MESSAGE.length });
+    return void res.end(MESSAGE);
+  }
   if (body.includes(STREAM_MARK)) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     let sent = 0;

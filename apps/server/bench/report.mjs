@@ -99,6 +99,20 @@ export function printReport(measured) {
       `  ${name.slice(4)} c=${low}: p50 added over chat ${fmt(added, 3)} ms (target <= 0.05: ${check(added <= 0.05)}); c=${high}: ${name.slice(4)} / chat ${cell(ratios, 1)} %`,
     );
   }
+  // Provider formats (issue 40): translation adds at most 0.1 ms p50 at the lowest concurrency over
+  // the plain chat target, and at most 1 ms to a stream's first byte.
+  for (const name of ['anthropic-upstream', 'anthropic-client']) {
+    if (!has('AIR', name)) continue;
+    const added = median(paired(name, 'AIR', low, 'p50'));
+    const ratios = paired(name, 'AIR', high, 'rps', true).map((ratio) => ratio * 100);
+    const stream = ttfbResults[name] && ttfbResults.AIR;
+    const ttfbAdded = stream
+      ? ttfbResults[name].map((run, round) => run.p50 - ttfbResults.AIR[round].p50)
+      : [];
+    console.log(
+      `  ${name} c=${low}: p50 added over chat ${fmt(added, 3)} ms (target <= 0.1: ${check(added <= 0.1)}); c=${high}: ${name} / chat ${cell(ratios, 1)} %${stream ? `; streaming TTFB p50 added over chat ${cell(ttfbAdded, 3)} ms (target <= 1: ${check(median(ttfbAdded) <= 1)})` : ''}`,
+    );
+  }
   if (has('AIR', 'AIR-traced')) {
     // Tracing off is the AIR row itself (compare it with an older checkout, --root, for what the
     // tracing code costs while off); on is AIR-traced, exporting every span.

@@ -21,6 +21,8 @@
 //   --no-traced      skip AIR-traced: a second AIR with OpenTelemetry on (OTEL_EXPORTER_OTLP_ENDPOINT
 //                    pointing at otlp-sink.mjs, a collector that discards), beside the AIR target
 //                    whose tracing is off: the two rows show what tracing costs a call
+//   (targets: direct, floor, AIR, AIR-routed, AIR-embeddings, AIR-responses, anthropic-upstream,
+//   anthropic-client, AIR-traced, AIR-priced, AIR-tokens, AIR-budget, Portkey)
 //   --fault S        the fault scenario's length at the top concurrency (default 15; 0 skips it): one
 //                    of a routed route's two upstreams refuses connections for its middle third
 // Starts, each in its own process: the mock upstream, the floor (bare undici proxy), AIR and Portkey's
@@ -273,6 +275,37 @@ targets.push(
     pid: air.child.pid,
   },
 );
+// Provider formats (issue 40, contract 6c): an OpenAI client's chat call translated to an
+// Anthropic-format upstream and back, and an Anthropic client's /v1/messages call translated to
+// the plain (OpenAI) route and back. Both are compared with the plain chat target.
+const anthropicBody = (stream) =>
+  JSON.stringify({
+    model: air.info.route,
+    max_tokens: 64,
+    messages: [{ role: 'user', content: 'Hello' }],
+    ...(stream ? { stream: true } : {}),
+  });
+if (air.info.anthropic)
+  targets.push({
+    name: 'anthropic-upstream',
+    url: airUrl,
+    headers: airHeaders,
+    body: bodyFor(air.info.anthropic),
+    streamBody: JSON.stringify({
+      model: air.info.anthropic,
+      messages: [{ role: 'user', content: 'Hello' }],
+      stream: true,
+    }),
+    pid: air.child.pid,
+  });
+targets.push({
+  name: 'anthropic-client',
+  url: `${airBase}/messages`,
+  headers: { ...jsonHeaders, 'x-api-key': air.info.key, 'anthropic-version': '2023-06-01' },
+  body: anthropicBody(false),
+  streamBody: anthropicBody(true),
+  pid: air.child.pid,
+});
 if (airTraced)
   targets.push({
     // The plain route on the AIR whose tracing is on: a call span, an attempt span, traceparent.
@@ -386,7 +419,9 @@ if (FAULT > 0 && routedTarget) {
   );
 }
 
-const streamTargets = targets.filter((target) => ['direct', 'floor', 'AIR'].includes(target.name));
+const streamTargets = targets.filter((target) =>
+  ['direct', 'floor', 'AIR', 'anthropic-upstream', 'anthropic-client'].includes(target.name),
+);
 // Interleaved rounds, like the load runs: each round's AIR figure is compared with the same round's direct.
 const ttfbResults = {};
 if (Number(args.ttfb) > 0)

@@ -74,6 +74,18 @@ const seeded = await withDatabase(config, async ({ db }) => {
       circuit: { failures: 5, cooldown_s: 2 },
     },
   });
+  // The anthropic-upstream target (issue 40): one Anthropic-format upstream, the mock's Messages
+  // API; OpenAI callers' chat calls are translated to it and its answers back.
+  const anthropic = `bench/anthropic-${randomBase62(8).toLowerCase()}`;
+  const messagesUrl = `${values.upstream}/v1/messages`;
+  await db.insert(aiEndpoints).values({
+    accountId: account!.id,
+    name: 'bench anthropic',
+    routeName: anthropic,
+    routeEndpoint: messagesUrl,
+    routeType: 'model',
+    routing: { upstreams: [{ url: messagesUrl, weight: 1, format: 'anthropic' }] },
+  });
   // The marketplace target: another account's public endpoint with a price (contract 5a). The
   // caller has a card on file (priced routes of others need one) and a spend limit it never
   // reaches, so each call is priced and, where the gateway checks spend, checked.
@@ -116,6 +128,6 @@ const seeded = await withDatabase(config, async ({ db }) => {
   };
   const tokenKey = await governed('bench tokens', { tokensPerMinute: 1_000_000_000 });
   const budgetKey = await governed('bench budget', { monthlySpend: 100_000_000 });
-  return { key, route, routed, fault, priced, tokenKey, budgetKey };
+  return { key, route, routed, fault, priced, tokenKey, budgetKey, anthropic };
 });
 process.stdout.write(JSON.stringify(seeded) + '\n');
