@@ -83,6 +83,8 @@ describe('API keys', () => {
       tokens_per_minute: null,
       monthly_spend: null,
       allowed_origins: [],
+      tools: null,
+      tools_read_only: false,
       // The key list answers each key's use this period (issue 38 item 2): none yet.
       usage: {
         period: expect.any(String),
@@ -382,6 +384,8 @@ describe('API keys as credentials', () => {
       tokensPerMinute: null,
       monthlySpendMinor: null,
       allowedOrigins: new Set(),
+      tools: null,
+      toolsReadOnly: false,
     });
     expect(await t.app.resolveApiKey(`${key}x`)).toBeNull();
     expect(await t.app.resolveApiKey(key.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')))).toBeNull();

@@ -224,3 +224,120 @@ describe('the aggregated MCP address /api/mcp', () => {
     expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32600);
   });
 });
+
+// Issue 41 item 4 (contract 6d): the owner's per-tool switch, a key's tools allow-list, the read-only filter.
+describe('per-tool control', () => {
+  async function keyWith(headers: Record<string, string>, fields: Record<string, unknown>) {
+    const created = await send(t.app, headers, 'POST', '/api/key', {
+      name: 'agent',
+      scope: ['gateway.invoke'],
+      ...fields,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    return created.json().data as { id: string; full_key: string; tools: unknown; tools_read_only: boolean };
+  }
+  const names = async (client: Awaited<ReturnType<typeof connectClient>>['client']) =>
+    (await client.listTools()).tools.map((tool) => tool.name).sort();
+
+  it("hides and refuses a tool its owner switched off, at the route's address and at /api/mcp", async () => {
+    const owner = await newOwner(t.app, 'free');
+    const routeName = `sw${process.pid}${seq++}/docs`;
+    const id = await endpoint(owner.headers, routeName, docs.url);
+    const patched = await send(t.app, owner.headers, 'PATCH', `/api/aiendpoint/${id}`, {
+      disabled_tools: ['fail', 'count', 'fail'],
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const read = await t.app.inject({ url: `/api/aiendpoint/${id}`, headers: owner.headers });
+    expect(read.json().data.disabled_tools).toEqual(['count', 'fail']);
+    const key = await keyWith(owner.headers, {});
+    const route = await connectClient(`${base}/api/mcp/${routeName}`, key.full_key);
+    expect(await names(route.client)).toEqual(['search']);
+    await expect(route.client.callTool({ name: 'fail', arguments: {} })).rejects.toThrow(
+      /Unknown tool: fail/,
+    );
+    expect(textOf(await route.client.callTool({ name: 'search', arguments: { query: 'q' } }))).toBe(
+      'found: q',
+    );
+    await route.client.close();
+    const one = await connectClient(`${base}/api/mcp`, key.full_key);
+    const prefix = routeName.replace('/', '.') + '__';
+    expect(await names(one.client)).toEqual([`${prefix}search`]);
+    await expect(one.client.callTool({ name: `${prefix}count`, arguments: {} })).rejects.toThrow(
+      /Unknown tool/,
+    );
+    await one.client.close();
+    // Switched on again: listed again (the directory drops the route at once).
+    await send(t.app, owner.headers, 'PATCH', `/api/aiendpoint/${id}`, { disabled_tools: [] });
+    const again = await connectClient(`${base}/api/mcp/${routeName}`, key.full_key);
+    expect(await names(again.client)).toEqual(['count', 'fail', 'search']);
+    await again.client.close();
+    // Only its calls were metered: the refused ones are not.
+    expect((await meteredRows(id)).map((row) => row.tool)).toEqual(['search']);
+  });
+
+  it('limits a key to the tools it lists, and to read-only ones', async () => {
+    const owner = await newOwner(t.app, 'free');
+    const n = `${process.pid}${seq++}`;
+    const docsRoute = `kt${n}/docs`;
+    const otherRoute = `kt${n}/other`;
+    await endpoint(owner.headers, docsRoute, docs.url);
+    await endpoint(owner.headers, otherRoute, other.url);
+    // A route the account may not call is refused, naming the entry.
+    const bad = await send(t.app, owner.headers, 'POST', '/api/key', {
+      name: 'agent',
+      scope: ['gateway.invoke'],
+      tools: [{ route: `kt${n}/missing`, tool: 'x' }],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('tools.0.route');
+
+    const listed = await keyWith(owner.headers, {
+      tools: [
+        { route: docsRoute, tool: 'count' },
+        { route: docsRoute, tool: 'count' },
+      ],
+    });
+    expect(listed.tools).toEqual([{ route: docsRoute, tool: 'count' }]);
+    const route = await connectClient(`${base}/api/mcp/${docsRoute}`, listed.full_key);
+    expect(await names(route.client)).toEqual(['count']);
+    await expect(route.client.callTool({ name: 'search', arguments: { query: 'q' } })).rejects.toThrow(
+      /Unknown tool: search/,
+    );
+    expect(textOf(await route.client.callTool({ name: 'count', arguments: {} }))).toBe('counted');
+    await route.client.close();
+    // At /api/mcp: the listed tools' routes alone (the other route has none listed).
+    const one = await connectClient(`${base}/api/mcp`, listed.full_key);
+    expect(await names(one.client)).toEqual([`kt${n}.docs__count`]);
+    await expect(
+      one.client.callTool({ name: `kt${n}.other__echo`, arguments: { text: 'x' } }),
+    ).rejects.toThrow(/Unknown tool/);
+    await one.client.close();
+
+    // Read-only tools only: search (readOnlyHint) of docs; echo (destructive) and the unmarked ones are not.
+    const readOnly = await keyWith(owner.headers, { tools_read_only: true });
+    expect(readOnly.tools_read_only).toBe(true);
+    const ro = await connectClient(`${base}/api/mcp`, readOnly.full_key);
+    expect(await names(ro.client)).toEqual([`kt${n}.docs__search`]);
+    await expect(ro.client.callTool({ name: `kt${n}.docs__count`, arguments: {} })).rejects.toThrow(
+      /Unknown tool/,
+    );
+    expect(textOf(await ro.client.callTool({ name: `kt${n}.docs__search`, arguments: { query: 'r' } }))).toBe(
+      'found: r',
+    );
+    await ro.client.close();
+    const roRoute = await connectClient(`${base}/api/mcp/${otherRoute}`, readOnly.full_key);
+    expect(await names(roRoute.client)).toEqual([]);
+    await expect(roRoute.client.callTool({ name: 'echo', arguments: { text: 'x' } })).rejects.toThrow(
+      /Unknown tool: echo/,
+    );
+    await roRoute.client.close();
+    // Cleared: every tool again.
+    const cleared = await send(t.app, owner.headers, 'PATCH', `/api/key/${readOnly.id}`, {
+      tools_read_only: false,
+    });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    const all = await connectClient(`${base}/api/mcp/${otherRoute}`, readOnly.full_key);
+    expect(await names(all.client)).toEqual(['echo']);
+    await all.client.close();
+  });
+});

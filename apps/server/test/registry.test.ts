@@ -99,6 +99,7 @@ describe('registry: create, read, list', () => {
         price: null,
       },
       protocols: null,
+      disabled_tools: [],
       editable: true,
       date_created: expect.any(String),
       date_updated: expect.any(String),

@@ -40,6 +40,10 @@ export interface TKeyAuth {
   readonly monthlySpendMinor: number | null;
   /** Page origins that may use the key from a browser (contract 6c, CORS); empty: none. */
   readonly allowedOrigins: ReadonlySet<string>;
+  /** The only MCP tools it may call, each `route tool` (contract 6d), or null for every tool. */
+  readonly tools: ReadonlySet<string> | null;
+  /** Only MCP tools their server marks read-only (`readOnlyHint`). */
+  readonly toolsReadOnly: boolean;
 }
 
 /** Who is calling: a console session or an API key. */

@@ -70,6 +70,8 @@ export interface TRouteEntry {
   protocols: ReadonlySet<TProtocolName | 'mcp'>;
   /** An MCP server (contract 6d), called at `/api/mcp/{route}` and nowhere under `/api/v1`. */
   mcp: boolean;
+  /** An MCP server's tools its owner switched off, by name. */
+  disabledTools: ReadonlySet<string>;
   /** Its owner lets traces record prompts and answers (`config.trace_content`, off by default). */
   traceContent: boolean;
   /** `x-air-route` and `x-air-attempts: 1`, built once: what most answers carry. */
@@ -231,6 +233,7 @@ export function createDirectory(app: FastifyInstance) {
             ),
       ),
       mcp: row.protocol === 'mcp',
+      disabledTools: new Set(row.disabledTools),
       airHeaders: Object.freeze(['x-air-route', row.routeName, 'x-air-attempts', '1']),
       totalWeight: upstreams.reduce((sum, upstream) => sum + upstream.weight, 0),
       routing: routed

@@ -13,10 +13,12 @@ import {
   admitCaller,
   meteredToolName,
   writeRpcError,
+  writeRpcResult,
   type TMcpMetered,
   type TMcpRequest,
   type TMcpSent,
-} from './mcp-proxy';
+} from './mcp-messages';
+import { listedToolAllowed, mayCallTool, routeHasToolsFor, toolRoutes } from './mcp-policy';
 import { MCP_TOOL_CALL } from './protocols';
 
 /*
@@ -38,16 +40,7 @@ const MAX_ROUTES = 100;
 
 type TRpcId = string | number;
 
-function writeRpc(res: ServerResponse, requestId: string, message: Record<string, unknown>) {
-  const body = JSON.stringify({ jsonrpc: '2.0', ...message });
-  res.writeHead(200, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'x-request-id': requestId,
-    'x-content-type-options': 'nosniff',
-  });
-  res.end(body);
-}
+const writeRpc = writeRpcResult;
 
 function accepted(res: ServerResponse, requestId: string) {
   res.writeHead(202, { 'x-request-id': requestId, 'content-length': 0 });
@@ -73,10 +66,14 @@ export function createMcpAggregate(
     return cached === undefined ? await directory.routes.load(name) : cached;
   }
 
-  /** The MCP routes the key reaches here: those its allow-list names, else its account's own. */
+  /**
+   * The MCP routes the key reaches here: those its `tools` name, else those its `routes` name,
+   * else its account's own.
+   */
   async function reachable(key: TKeyAuth): Promise<TRouteEntry[]> {
     let names: readonly string[];
-    if (key.routes !== null) names = [...key.routes].sort();
+    if (key.tools !== null) names = toolRoutes(key);
+    else if (key.routes !== null) names = [...key.routes].sort();
     else {
       const own = directory.mcpRoutes.peek(key.accountId);
       names = (own === undefined ? await directory.mcpRoutes.load(key.accountId) : own)?.names ?? [];
@@ -92,8 +89,10 @@ export function createMcpAggregate(
     const route = await routeNamed(split.routeName);
     if (!mayCall(key, route) || !route.mcp) return null;
     // Its account's own routes are reached without naming them; another's only when the key names it.
-    if (key.routes === null && route.accountId !== key.accountId) return null;
-    return { route, tool: split.tool };
+    const named = key.routes !== null || (key.tools !== null && routeHasToolsFor(key, route.routeName));
+    if (!named && route.accountId !== key.accountId) return null;
+    const allowed = await mayCallTool(key, route, split.tool, () => upstreams.listTools(key.keyId, route));
+    return allowed ? { route, tool: split.tool } : null;
   }
 
   async function listTools(key: TKeyAuth, log: TMcpRequest['log']) {
@@ -112,7 +111,9 @@ export function createMcpAggregate(
     );
     const tools: TListedTool[] = [];
     for (const { route, tools: listed } of lists)
-      for (const tool of listed) tools.push({ ...tool, name: namespacedTool(route.routeName, tool.name) });
+      for (const tool of listed)
+        if (listedToolAllowed(key, route, tool))
+          tools.push({ ...tool, name: namespacedTool(route.routeName, tool.name) });
     return tools;
   }
 

@@ -73,3 +73,45 @@ export class ToolAnswerTap {
     return 'no_answer';
   }
 }
+
+/**
+ * A `tools/list` answer with only the tools `keep` accepts (mcp-policy.ts): the response to `id`
+ * in a JSON body or among an event stream's events is rewritten, everything else is kept as sent.
+ */
+export function filterToolList(
+  text: string,
+  eventStream: boolean,
+  id: string | number,
+  keep: (tool: { name: string; annotations?: unknown }) => boolean,
+): string {
+  const rewrite = (message: unknown): unknown => {
+    if (Array.isArray(message)) return message.map(rewrite);
+    if (message === null || typeof message !== 'object') return message;
+    const value = message as { id?: unknown; result?: { tools?: unknown } };
+    if (value.id !== id || !value.result || !Array.isArray(value.result.tools)) return message;
+    const tools = (value.result.tools as unknown[]).filter(
+      (tool) =>
+        tool !== null &&
+        typeof tool === 'object' &&
+        typeof (tool as { name?: unknown }).name === 'string' &&
+        keep(tool as { name: string }),
+    );
+    return { ...value, result: { ...value.result, tools } };
+  };
+  if (!eventStream) {
+    const message = parsed(text);
+    return message === null ? text : JSON.stringify(rewrite(message));
+  }
+  return text
+    .split(/(\r?\n\r?\n)/)
+    .map((event) => {
+      const lines = event.split(/\r?\n/);
+      const data = lines.filter((line) => line.startsWith('data:'));
+      if (data.length === 0) return event;
+      const message = parsed(data.map((line) => line.slice(line[5] === ' ' ? 6 : 5)).join('\n'));
+      if (message === null) return event;
+      const rest = lines.filter((line) => !line.startsWith('data:'));
+      return [...rest, `data: ${JSON.stringify(rewrite(message))}`].join('\n');
+    })
+    .join('');
+}

@@ -1,18 +1,30 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import type { TAuth, TKeyAuth } from '../core/credentials';
 import { isAppError } from '../lib/app-error';
 import { objectStart } from './body-edit';
 import type { TCallContext } from './call-context';
 import { mayCall, ownResult } from './call-outcome';
-import { allowOrigin, crossOrigin } from './cors';
 import type { TRouteEntry } from './directory';
 import { unsupportedEndpointBody, writeGatewayError, type TGatewayErrorCode } from './errors';
 import { GatewayCall } from './gateway-call';
-import { callerKey, canInvoke } from './invoke';
-import { ToolAnswerTap } from './mcp-answer';
+import { filterToolList, ToolAnswerTap } from './mcp-answer';
+import type { McpUpstreams } from './mcp-client';
+import {
+  admitCaller,
+  headerOf,
+  toolCallOf,
+  writeRpcError,
+  writeRpcResult,
+  type TMcpMethod,
+  type TMcpMetered,
+  type TMcpRequest,
+  type TMcpSent,
+} from './mcp-messages';
+import { filtersTools, listedToolAllowed, mayCallTool } from './mcp-policy';
 import { MAX_UPSTREAM_SESSION_ID, openSession, sealSession } from './mcp-session';
 import { MCP_TOOL_CALL } from './protocols';
 import type { TCallResult } from './upstream';
+
+export type { TMcpMethod, TMcpRequest } from './mcp-messages';
 
 /*
  * The MCP proxy (contract 6d, decision 055): `/api/mcp/{provider}/{name}` speaks Streamable HTTP
@@ -32,129 +44,11 @@ const DEFAULT_ACCEPT = 'application/json, text/event-stream';
 const PASSED_REQUEST_HEADERS = ['mcp-protocol-version', 'last-event-id'] as const;
 /** The upstream's answer headers the client gets (the session id is sealed, not passed). */
 const PASSED_ANSWER_HEADERS = ['content-type', 'cache-control', 'content-encoding'] as const;
+/** A filtered tools/list answer is read whole: at most this much. */
+const MAX_LIST_BYTES = 4 * 1_048_576;
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
-export type TMcpMethod = 'GET' | 'POST' | 'DELETE';
-
-export interface TMcpRequest {
-  readonly id: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: unknown;
-  readonly auth: TAuth | null;
-  readonly keyExpired: boolean;
-  readonly ip: string;
-  readonly log: { error(obj: unknown, msg: string): void };
-}
-
-/** The tool call a message is: its JSON-RPC id and its tool's name as metered. */
-export interface TToolCall {
-  id: string | number;
-  tool: string;
-}
-
-/** A JSON-RPC error of the proxy's own, with its HTTP status. */
-export function writeRpcError(
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  requestId: string,
-) {
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'x-request-id': requestId,
-    'x-content-type-options': 'nosniff',
-  });
-  res.end(body);
-}
-
-function headerOf(headers: IncomingHttpHeaders, name: string): string | null {
-  const value = headers[name];
-  return typeof value === 'string' && value !== '' ? value : null;
-}
-
-/** A tool's name as a usage row keeps it: visible ASCII, at most 128 characters (MCP's own bound). */
-export function meteredToolName(name: string): string {
-  return name.slice(0, 128).replace(/[^\x21-\x7e]/g, '_');
-}
-
-/**
- * The tool call among the body's messages, null when there is none, or 'invalid' (not JSON-RPC,
- * a tool call without a name, or a batch holding a tool call: each call is admitted on its own).
- */
-function toolCallOf(message: unknown): TToolCall | null | 'invalid' {
-  if (Array.isArray(message)) {
-    if (message.length === 0) return 'invalid';
-    for (const item of message) {
-      const found = toolCallOf(item);
-      if (found !== null) return 'invalid';
-    }
-    return null;
-  }
-  if (message === null || typeof message !== 'object') return 'invalid';
-  const value = message as { method?: unknown; id?: unknown; params?: unknown };
-  if (value.method !== 'tools/call') return null;
-  const id = value.id;
-  if (typeof id !== 'string' && typeof id !== 'number') return 'invalid';
-  const name = (value.params as { name?: unknown } | undefined)?.name;
-  if (typeof name !== 'string' || name === '') return 'invalid';
-  return { id, tool: meteredToolName(name) };
-}
-
-/**
- * The caller's key, checked as every gateway call's is (a key, `gateway.invoke`, an allowed
- * origin); null when refused (the refusal is answered).
- */
-export function admitCaller(
-  ctx: TCallContext,
-  request: TMcpRequest,
-  res: ServerResponse,
-  started: number,
-): TKeyAuth | null {
-  const requestId = request.id;
-  const key = callerKey(request);
-  if (!key) {
-    ctx.refuse(res, requestId, started, { code: request.keyExpired ? 'key_expired' : 'invalid_api_key' });
-    return null;
-  }
-  if (!canInvoke(key)) {
-    ctx.refuse(res, requestId, started, { code: 'insufficient_scope' });
-    return null;
-  }
-  const origin = crossOrigin(request.headers);
-  if (origin !== null) {
-    if (!key.allowedOrigins.has(origin)) {
-      ctx.refuse(res, requestId, started, { code: 'origin_not_allowed' });
-      return null;
-    }
-    allowOrigin(res, origin);
-  }
-  return key;
-}
-
-/** What a request forwards: its body, the upstream's session, and how the answer's session is treated. */
-export interface TMcpSent {
-  body: Buffer | null;
-  upstreamSession: string | null;
-  keyId: string;
-  /** The aggregated address (mcp-aggregate.ts): the answer's session id is AIR's own, not passed. */
-  aggregated?: {
-    protocolVersion: string;
-    /** The server does not know the session any more (404): called instead of answering. */
-    onStale: (() => void) | null;
-  };
-}
-
-/** A metered tool call being forwarded: the meter's id, the call, and how its row is written. */
-export interface TMcpMetered {
-  callId: number;
-  call: TToolCall;
-  done: (result: TCallResult) => void;
-}
-
-export function createMcpHandler(ctx: TCallContext, secret: string) {
+export function createMcpHandler(ctx: TCallContext, secret: string, upstreams: McpUpstreams) {
   const { directory, counters } = ctx.state;
   /** Upstream requests under way (a GET stream may stay open for hours): cut when the server closes. */
   const open = new Set<() => void>();
@@ -192,6 +86,7 @@ export function createMcpHandler(ctx: TCallContext, secret: string) {
     if (upstreamSession === false) return writeRpcError(res, 404, -32001, 'Session not found', requestId);
 
     let body: Buffer | null = null;
+    let listFilter: TMcpSent['listFilter'] = null;
     if (method === 'POST') {
       if (!Buffer.isBuffer(request.body) || request.body.length === 0)
         return writeRpcError(res, 400, -32700, 'Parse error: the body must be JSON-RPC', requestId);
@@ -211,6 +106,26 @@ export function createMcpHandler(ctx: TCallContext, secret: string) {
           'Invalid request: a tools/call needs an id and params.name, and is sent on its own (not in a batch)',
           requestId,
         );
+      if (
+        call !== null &&
+        !(await mayCallTool(key, route, call.tool, () => upstreams.listTools(key.keyId, route)))
+      ) {
+        // A tool the key may not call is one the server does not have (free, rate limited).
+        let wait = counters.hitRate(key.keyId, limits.rateLimitPerMinute);
+        if (typeof wait !== 'number') wait = await wait;
+        if (res.destroyed) return;
+        if (wait > 0)
+          return ctx.refuse(res, requestId, started, { code: 'rate_limit_exceeded', retryAfter: wait });
+        return writeRpcResult(res, requestId, {
+          id: call.id,
+          error: { code: -32602, message: `Unknown tool: ${call.tool}` },
+        });
+      }
+      if (call === null && filtersTools(key, route)) {
+        const value = message as { method?: unknown; id?: unknown };
+        if (value.method === 'tools/list' && (typeof value.id === 'string' || typeof value.id === 'number'))
+          listFilter = { id: value.id, keep: (tool) => listedToolAllowed(key, route, tool) };
+      }
       if (call !== null) {
         const start = objectStart(body);
         const parsed = message as Record<string, unknown>;
@@ -242,7 +157,7 @@ export function createMcpHandler(ctx: TCallContext, secret: string) {
     if (res.destroyed) return;
     if (wait > 0)
       return ctx.refuse(res, requestId, started, { code: 'rate_limit_exceeded', retryAfter: wait });
-    forward(request, res, method, route, { body, upstreamSession, keyId: key.keyId }, null);
+    forward(request, res, method, route, { body, upstreamSession, keyId: key.keyId, listFilter }, null);
   }
 
   /**
@@ -311,6 +226,41 @@ export function createMcpHandler(ctx: TCallContext, secret: string) {
       });
     };
 
+    /** A tools/list answer read whole, the tools the key may not see taken out, then sent. */
+    const answerFilteredList = (
+      answer: { statusCode: number; body: NodeJS.ReadableStream & { destroy(): void } },
+      out: Record<string, string | number>,
+      eventStream: boolean,
+      filter: NonNullable<TMcpSent['listFilter']>,
+    ) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      answer.body.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_LIST_BYTES) chunks.push(chunk);
+      });
+      answer.body.on('end', () => {
+        if (size > MAX_LIST_BYTES) writeRpcError(res, 502, -32603, 'The tool list is too large', requestId);
+        else {
+          const text = filterToolList(
+            Buffer.concat(chunks).toString('utf8'),
+            eventStream,
+            filter.id,
+            filter.keep,
+          );
+          delete out['content-encoding'];
+          out['content-length'] = Buffer.byteLength(text);
+          res.writeHead(answer.statusCode, out);
+          res.end(text);
+        }
+        finish({ status: answer.statusCode, errorCode: null, streamed: eventStream });
+      });
+      answer.body.on('error', () => {
+        if (!clientGone) res.destroy();
+        finish({ status: answer.statusCode, errorCode: 'upstream_unreachable', streamed: eventStream });
+      });
+    };
+
     ctx.routing.agent
       .request({
         origin: route.origin,
@@ -364,6 +314,8 @@ export function createMcpHandler(ctx: TCallContext, secret: string) {
             answer.body.destroy();
             return finish({ status: 499, errorCode: null, streamed: eventStream });
           }
+          const listFilter = sent.listFilter;
+          if (listFilter) return answerFilteredList(answer, out, eventStream, listFilter);
           res.writeHead(answer.statusCode, out);
           const stream = answer.body;
           const resume = () => stream.resume();

@@ -78,9 +78,10 @@ export default async function gatewayRoutes(app: FastifyInstance) {
   }
 
   // MCP servers (contract 6d, mcp-proxy.ts): Streamable HTTP's three methods on one address.
-  const { invokeMcp, forward, closeAll } = createMcpHandler(ctx, app.config.secret);
-  // AIR's one address for every tool (mcp-aggregate.ts), over sessions of its own with the servers.
+  // AIR's own sessions with the servers: the one address for every tool (mcp-aggregate.ts) and
+  // the tool lists a key's read-only filter reads (mcp-policy.ts).
   const upstreams = new McpUpstreams(state.agent, app.config.upstreamAllowPrivate);
+  const { invokeMcp, forward, closeAll } = createMcpHandler(ctx, app.config.secret, upstreams);
   const invokeAggregate = createMcpAggregate(ctx, upstreams, forward);
   const unsubscribe = app.changes.subscribe((change) => {
     if (change.kind === 'endpoint') upstreams.routeChanged(change.routeName);

@@ -39,6 +39,8 @@ const KEY: TKeyAuth = {
   tokensPerMinute: null,
   monthlySpendMinor: null,
   allowedOrigins: new Set(),
+  tools: null,
+  toolsReadOnly: false,
 };
 
 function price(per_call: number, input = 0, output = 0): TPrice {

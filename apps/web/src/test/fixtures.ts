@@ -84,6 +84,8 @@ export function apiKeyFixture(patch: Partial<TListedApiKey> = {}): TListedApiKey
     tokens_per_minute: null,
     monthly_spend: null,
     allowed_origins: [],
+    tools: null,
+    tools_read_only: false,
     usage: {
       period: '2026-01',
       calls: 0,
@@ -142,6 +144,7 @@ export function endpointFixture(patch: Partial<TAiEndpoint> = {}): TAiEndpoint {
     route_endpoint: 'https://upstream.example/v1/chat/completions',
     config: routingConfigFixture('https://upstream.example/v1/chat/completions'),
     protocols: null,
+    disabled_tools: [],
     editable: true,
     date_created: CREATED,
     date_updated: CREATED,

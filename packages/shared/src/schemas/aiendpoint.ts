@@ -287,6 +287,18 @@ export const ZModelId = z
   // An empty text clears it.
   .transform((id) => (id === '' ? null : id))
   .nullable();
+/** A tool's name as its MCP server gives it: visible ASCII, at most 128 characters (contract 6d). */
+export const ZMcpToolName = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[\x21-\x7e]+$/);
+/** Tools an owner may switch off on one MCP endpoint. */
+export const DISABLED_TOOLS_MAX = 500;
+const ZDisabledTools = z
+  .array(ZMcpToolName)
+  .max(DISABLED_TOOLS_MAX)
+  .transform((names) => [...new Set(names)].sort());
 
 /** Everything an owner may change; `description` is accepted at the top level (as the spec sends it) or in config. */
 export const ZUpdateAiEndpoint = z.strictObject({
@@ -304,6 +316,8 @@ export const ZUpdateAiEndpoint = z.strictObject({
   protocol: ZApiProtocol.optional(),
   /** The model it serves (contract 5b); null or '' for none. Callers may name it in `model`. */
   model_id: ZModelId.optional(),
+  /** An MCP endpoint's tools its owner switched off: not listed, and a call is refused as unknown. */
+  disabled_tools: ZDisabledTools.optional(),
 });
 export type TUpdateAiEndpoint = z.infer<typeof ZUpdateAiEndpoint>;
 
@@ -359,6 +373,8 @@ export const ZAiEndpoint = ZSharedAiEndpoint.extend({
    * serves (all of them when it ends in `/chat/completions`, else chat alone).
    */
   protocols: z.array(ZEndpointProtocol).nullable(),
+  /** An MCP endpoint's tools switched off by its owner (contract 6d), by name; empty: none. */
+  disabled_tools: z.array(z.string()),
   /** True for the caller's own endpoint; false for another account's shared one (read-only). */
   editable: z.boolean(),
   date_created: z.string(),

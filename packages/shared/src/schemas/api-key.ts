@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { missingError } from '../validation';
-import { ZRouteName } from './aiendpoint';
+import { ZMcpToolName, ZRouteName } from './aiendpoint';
 import { SPEND_LIMIT_MAX_MINOR } from './spend-limit';
 
 /**
@@ -93,6 +93,25 @@ const ZKeyOrigins = z
   .max(KEY_ORIGINS_MAX)
   .transform((origins) => [...new Set(origins)]);
 
+/**
+ * A key's MCP tools (contract 6d): `{ route, tool }` pairs, or null for every tool of the routes
+ * it may call; a tool not listed is not shown and a call to it is refused as unknown.
+ */
+export const KEY_TOOLS_MAX = 200;
+const ZKeyTools = z
+  .array(z.strictObject({ route: ZRouteName, tool: ZMcpToolName }))
+  .max(KEY_TOOLS_MAX)
+  .transform((tools) => {
+    const seen = new Set<string>();
+    return tools.filter((entry) => {
+      const name = `${entry.route} ${entry.tool}`;
+      if (seen.has(name)) return false;
+      seen.add(name);
+      return true;
+    });
+  })
+  .nullable();
+
 export const ZCreateApiKey = z.strictObject({
   name: ZKeyName,
   scope: ZKeyScopes,
@@ -102,6 +121,9 @@ export const ZCreateApiKey = z.strictObject({
   tokens_per_minute: ZKeyTokensPerMinute.optional(),
   monthly_spend: ZKeyMonthlySpend.optional(),
   allowed_origins: ZKeyOrigins.optional(),
+  tools: ZKeyTools.optional(),
+  /** Only tools their server marks read-only (`readOnlyHint`) are listed and callable. */
+  tools_read_only: z.boolean().optional(),
 });
 export type TCreateApiKey = z.infer<typeof ZCreateApiKey>;
 
@@ -116,6 +138,9 @@ export const ZUpdateApiKey = z.strictObject({
   tokens_per_minute: ZKeyTokensPerMinute.optional(),
   monthly_spend: ZKeyMonthlySpend.optional(),
   allowed_origins: ZKeyOrigins.optional(),
+  tools: ZKeyTools.optional(),
+  /** Only tools their server marks read-only (`readOnlyHint`) are listed and callable. */
+  tools_read_only: z.boolean().optional(),
 });
 export type TUpdateApiKey = z.infer<typeof ZUpdateApiKey>;
 
@@ -145,6 +170,10 @@ export const ZApiKey = z.object({
   monthly_spend: z.number().int().nullable(),
   /** Page origins that may use the key from a browser; empty: none (contract 6c). */
   allowed_origins: z.array(z.string()),
+  /** The only MCP tools the key may call (`{ route, tool }`), or null for every tool (contract 6d). */
+  tools: z.array(z.object({ route: z.string(), tool: z.string() })).nullable(),
+  /** Only tools marked read-only (`readOnlyHint`) by their server (contract 6d). */
+  tools_read_only: z.boolean(),
 });
 export type TApiKey = z.infer<typeof ZApiKey>;
 

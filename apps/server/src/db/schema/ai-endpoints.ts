@@ -45,6 +45,8 @@ export const aiEndpoints = pgTable(
     protocol: text('protocol').$type<TApiProtocol>().notNull().default('openai'),
     /** The model it serves, normalized (contract 5b): callers may name it instead of the route. */
     modelId: text('model_id'),
+    /** An MCP endpoint's tools switched off by its owner (contract 6d), by name. */
+    disabledTools: text('disabled_tools').array().notNull().default([]),
     /**
      * The marketplace price (contract 5a), micros of the billing currency: all three set, or
      * all null for free. Applies to calls from other accounts, from the next metered call.

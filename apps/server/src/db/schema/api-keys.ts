@@ -32,6 +32,10 @@ export const apiKeys = pgTable(
     monthlySpend: integer('monthly_spend'),
     /** Page origins (`https://app.example`) that may use the key from a browser (contract 6c); none by default. */
     allowedOrigins: text('allowed_origins').array().notNull().default([]),
+    /** The only MCP tools it may call, each `route tool` (contract 6d); null for every tool. */
+    tools: text('tools').array(),
+    /** Only MCP tools their server marks read-only (`readOnlyHint`). */
+    toolsReadOnly: boolean('tools_read_only').notNull().default(false),
   },
   (t) => [
     uniqueIndex('api_keys_key_hash_unique').on(t.keyHash),

@@ -41,6 +41,7 @@ export async function changesFrom(
   if (input.protocols !== undefined) changes.protocols = input.protocols;
   if (input.protocol !== undefined) changes.protocol = input.protocol;
   if (input.model_id !== undefined) changes.modelId = input.model_id;
+  if (input.disabled_tools !== undefined) changes.disabledTools = input.disabled_tools;
   if (input.route_endpoint !== undefined)
     changes.routeEndpoint = await assertUpstreamAllowed(
       input.route_endpoint,

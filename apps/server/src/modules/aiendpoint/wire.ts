@@ -79,6 +79,7 @@ export function toOwnWire(row: TEndpointRow, accountName: string, secret: string
       trace_content: row.traceContent,
     },
     protocols: row.protocols ?? null,
+    disabled_tools: row.disabledTools,
     editable: true,
     date_created: row.createdAt.toISOString(),
     date_updated: row.updatedAt.toISOString(),

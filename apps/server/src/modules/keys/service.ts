@@ -41,12 +41,27 @@ function toWire(row: TKeyRow, key: string): TApiKey {
     tokens_per_minute: row.tokensPerMinute ?? null,
     monthly_spend: row.monthlySpend ?? null,
     allowed_origins: row.allowedOrigins,
+    tools: row.tools ? row.tools.map(splitKeyTool) : null,
+    tools_read_only: row.toolsReadOnly,
   };
+}
+
+/** A stored `route tool` entry as the wire's pair (a route name holds no space). */
+function splitKeyTool(entry: string): { route: string; tool: string } {
+  const at = entry.indexOf(' ');
+  return { route: entry.slice(0, at), tool: entry.slice(at + 1) };
 }
 
 type TKeyControls = Pick<
   TCreateApiKey,
-  'expires_at' | 'routes' | 'monthly_calls' | 'tokens_per_minute' | 'monthly_spend' | 'allowed_origins'
+  | 'expires_at'
+  | 'routes'
+  | 'monthly_calls'
+  | 'tokens_per_minute'
+  | 'monthly_spend'
+  | 'allowed_origins'
+  | 'tools'
+  | 'tools_read_only'
 >;
 
 /**
@@ -82,6 +97,22 @@ async function controlChanges(
     }
     changes.routes = input.routes;
   }
+  if (input.tools !== undefined) {
+    if (input.tools !== null) {
+      // Tools of MCP routes this account may call now (its own or shared public ones).
+      const callable = new Set((await callableModels(app.db, accountId, 'mcp')).map((row) => row.id));
+      input.tools.forEach(({ route }, index) => {
+        if (!callable.has(route))
+          throw new AppError('validation', {
+            inputError: `tools.${index}.route`,
+            messageKey: KEY_CONTROL_MESSAGES.routeUnknown,
+            params: { name: route },
+          });
+      });
+    }
+    changes.tools = input.tools === null ? null : input.tools.map(({ route, tool }) => `${route} ${tool}`);
+  }
+  if (input.tools_read_only !== undefined) changes.toolsReadOnly = input.tools_read_only;
   if (input.monthly_calls !== undefined) changes.monthlyCalls = input.monthly_calls;
   if (input.tokens_per_minute !== undefined) changes.tokensPerMinute = input.tokens_per_minute;
   if (input.monthly_spend !== undefined) changes.monthlySpend = input.monthly_spend;
@@ -193,6 +224,8 @@ export async function activeKeyByHash(db: TDb, keyHash: string): Promise<TKeyAut
       tokensPerMinute: apiKeys.tokensPerMinute,
       monthlySpend: apiKeys.monthlySpend,
       allowedOrigins: apiKeys.allowedOrigins,
+      tools: apiKeys.tools,
+      toolsReadOnly: apiKeys.toolsReadOnly,
     })
     .from(apiKeys)
     .innerJoin(account, eq(account.id, apiKeys.accountId))
@@ -211,6 +244,8 @@ export async function activeKeyByHash(db: TDb, keyHash: string): Promise<TKeyAut
     tokensPerMinute: row.tokensPerMinute ?? null,
     monthlySpendMinor: row.monthlySpend ?? null,
     allowedOrigins: new Set(row.allowedOrigins) as ReadonlySet<string>,
+    tools: row.tools ? (new Set(row.tools) as ReadonlySet<string>) : null,
+    toolsReadOnly: row.toolsReadOnly,
   });
 }
 

@@ -75,6 +75,9 @@ describe('API keys', () => {
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
     await user.clear(origins);
     await user.type(origins, 'https://App.example.com{Enter}http://localhost:5173');
+    // MCP tools (issue 41): route and tool a line, and read-only tools only.
+    await user.type(screen.getByLabelText(/^MCP tools/), 'acme/docs search{Enter}acme/docs  fetch');
+    await user.click(screen.getByRole('switch', { name: /^Read-only tools only/ }));
     await user.click(create);
     const region = await screen.findByRole('region', { name: 'Your new API key' });
     expect(within(region).getByTestId('full-key')).toHaveTextContent(FULL_KEY);
@@ -96,6 +99,11 @@ describe('API keys', () => {
       monthly_spend: 1250,
       // Sent as typed: the server keeps origins in lower case.
       allowed_origins: ['https://App.example.com', 'http://localhost:5173'],
+      tools: [
+        { route: 'acme/docs', tool: 'search' },
+        { route: 'acme/docs', tool: 'fetch' },
+      ],
+      tools_read_only: true,
     });
     // The form is gone: the key cannot be created again from this screen by accident.
     expect(screen.queryByRole('button', { name: 'Create key' })).not.toBeInTheDocument();

@@ -17,7 +17,10 @@ export const ROUTE_TYPES = ['agent', 'model', 'datasource'] as const satisfies r
  */
 export type TAiEndpoint = TSharedAiEndpoint &
   Partial<
-    Pick<TOwnEndpoint, 'route_endpoint' | 'editable' | 'date_created' | 'date_updated' | 'protocols'>
+    Pick<
+      TOwnEndpoint,
+      'route_endpoint' | 'editable' | 'date_created' | 'date_updated' | 'protocols' | 'disabled_tools'
+    >
   > & {
     config: TSharedAiEndpoint['config'] & Partial<TOwnEndpoint['config']>;
   };

@@ -112,6 +112,8 @@ function keyFields(
       | 'tokens_per_minute'
       | 'monthly_spend'
       | 'allowed_origins'
+      | 'tools'
+      | 'tools_read_only'
     >
   > = {},
 ): TFormFields {
@@ -183,7 +185,35 @@ function keyFields(
       value: (values.allowed_origins ?? []).join('\n'),
       toValue: originsOf,
     },
+    // MCP tools (contract 6d): `route tool` a line; none is every tool of the routes above.
+    tools: {
+      type: 'textarea',
+      label: t('form.tools'),
+      description: t('form.toolsDescription'),
+      placeholder: 'acme/docs search',
+      value: (values.tools ?? []).map(({ route, tool }) => `${route} ${tool}`).join('\n'),
+      toValue: toolsOf,
+    },
+    tools_read_only: {
+      type: 'switch',
+      label: t('form.toolsReadOnly'),
+      description: t('form.toolsReadOnlyDescription'),
+      value: values.tools_read_only ?? false,
+    },
   };
+}
+
+/** `route tool` a line (spaces part them); no line: null, every tool. A line without a tool is sent as is (refused). */
+function toolsOf(value: unknown): { route: string; tool: string }[] | null {
+  const tools = String(value ?? '')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const [route = '', tool = ''] = line.split(/\s+/);
+      return { route, tool };
+    });
+  return tools.length === 0 ? null : tools;
 }
 
 /** One origin a line (commas and spaces also part them); none is a key no web page may use. */

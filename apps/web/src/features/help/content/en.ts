@@ -234,6 +234,9 @@ export const HELP_EN: THelpSection[] = [
       {
         p: 'One address for every tool: /api/mcp is an MCP server of AIR’s own whose tools are those of all the MCP routes your key reaches, so an agent is configured once. Without a routes list on the key these are your account’s own MCP endpoints; with one, the routes it names (another account’s shared ones too). Each tool is named after its route and its own name: the route’s / becomes ., then __, then the tool, so search of acme/docs is acme.docs__search (a . in the route is written D, a _ is U and a : is C: acme/gpt-4.1 is acme.gpt-4D1__…). A call goes to that route’s server under the tool’s own name and is metered, limited and charged on that route exactly as at /api/mcp/{provider}/{name}; a name of no tool the key reaches is an unknown tool (JSON-RPC error -32602). /api/mcp keeps no session, so any instance answers.',
       },
+      {
+        p: 'Choosing tools: on an MCP endpoint’s Overview each tool has a switch; a tool you switch off is not listed to anyone and a call to it is refused as an unknown tool. A key can be limited to some tools (MCP tools on the key’s form: a route and a tool a line, for example acme/docs search) and to read-only ones (the tools their server marks readOnlyHint). Tools outside a key’s choice are neither listed nor callable with it, at /api/mcp/{provider}/{name} and at /api/mcp alike.',
+      },
     ],
   },
   {

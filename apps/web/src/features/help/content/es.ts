@@ -234,6 +234,9 @@ export const HELP_ES: THelpSection[] = [
       {
         p: 'Una dirección para todas las herramientas: /api/mcp es un servidor MCP propio de AIR cuyas herramientas son las de todas las rutas MCP que alcanza tu clave, así que un agente se configura una sola vez. Si la clave no tiene lista de rutas son los endpoints MCP de tu cuenta; si la tiene, las rutas que nombra (también las compartidas de otras cuentas). Cada herramienta se llama como su ruta y su propio nombre: la / de la ruta pasa a ser ., luego __ y luego la herramienta, así que search de acme/docs es acme.docs__search (un . de la ruta se escribe D, un _ es U y un : es C: acme/gpt-4.1 es acme.gpt-4D1__…). La llamada va al servidor de esa ruta con el nombre propio de la herramienta y se mide, se limita y se cobra en esa ruta igual que en /api/mcp/{provider}/{name}; un nombre que no es de ninguna herramienta que alcance la clave es una herramienta desconocida (error JSON-RPC -32602). /api/mcp no guarda sesión, así que responde cualquier instancia.',
       },
+      {
+        p: 'Elegir herramientas: en el Resumen de un endpoint MCP cada herramienta tiene un interruptor; una herramienta desactivada no se lista a nadie y una llamada a ella se rechaza como herramienta desconocida. Una clave puede limitarse a algunas herramientas (Herramientas MCP en el formulario de la clave: una ruta y una herramienta por línea, por ejemplo acme/docs search) y a las de solo lectura (las que su servidor marca con readOnlyHint). Las herramientas fuera de lo elegido para una clave no se listan ni se pueden llamar con ella, ni en /api/mcp/{provider}/{name} ni en /api/mcp.',
+      },
     ],
   },
   {

@@ -1,19 +1,58 @@
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Loader2, RefreshCw } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Switch } from '@/components/ui/switch';
+import { toast } from '@/components/ui/use-toast';
 import { call } from '@/lib/api';
+import { useErrorHandler } from '@/lib/error-handler';
+import type { TAiEndpoint } from '../endpoint-types';
 
 export const mcpToolsKey = (endpointId: string) => ['mcp-tools', endpointId] as const;
 
 /**
  * An MCP endpoint's tools as its server lists them now (contract 6d, the owner's view): name,
- * description, read-only and destructive hints, and the input schema; read again on demand.
+ * description, read-only and destructive hints, and the input schema; read again on demand. Each
+ * has its switch: a tool switched off is not listed to callers and a call to it is refused
+ * (saved on change, `disabled_tools`; a failed save puts the switch back).
  */
-export function McpTools({ endpointId }: { endpointId: string }) {
+export function McpTools({
+  endpointId,
+  disabledTools,
+  onSaved,
+}: {
+  endpointId: string;
+  disabledTools: readonly string[];
+  onSaved: (patch: Partial<TAiEndpoint>) => void;
+}) {
   const { t } = useTranslation('registry');
+  const handleError = useErrorHandler();
+  const [disabled, setDisabled] = React.useState<readonly string[]>(disabledTools);
+  const [saving, setSaving] = React.useState(false);
+
+  async function toggle(name: string, enabled: boolean) {
+    const previous = disabled;
+    const next = enabled ? previous.filter((tool) => tool !== name) : [...previous, name].sort();
+    setDisabled(next);
+    setSaving(true);
+    try {
+      await call('PATCH /api/aiendpoint/:id', {
+        params: { id: endpointId },
+        body: { disabled_tools: [...next] },
+      });
+      toast({ variant: 'success', title: t('detail.saved') });
+      onSaved({ disabled_tools: [...next] });
+    } catch (error) {
+      setDisabled(previous);
+      handleError(error);
+    } finally {
+      setSaving(false);
+    }
+  }
+
   const tools = useQuery({
     queryKey: mcpToolsKey(endpointId),
     queryFn: async () => (await call('GET /api/aiendpoint/:id/tools', { params: { id: endpointId } })).data,
@@ -55,6 +94,14 @@ export function McpTools({ endpointId }: { endpointId: string }) {
                   <span className="font-mono text-sm font-medium break-all">{tool.name}</span>
                   {tool.read_only === true && <Badge variant="green">{t('tools.readOnly')}</Badge>}
                   {tool.destructive === true && <Badge variant="red">{t('tools.destructive')}</Badge>}
+                  {disabled.includes(tool.name) && <Badge>{t('tools.off')}</Badge>}
+                  <Switch
+                    className="ml-auto"
+                    aria-label={t('tools.enabled', { name: tool.name })}
+                    checked={!disabled.includes(tool.name)}
+                    disabled={saving}
+                    onCheckedChange={(enabled) => void toggle(tool.name, enabled)}
+                  />
                 </div>
                 {tool.description && <p className="text-sm text-muted-foreground">{tool.description}</p>}
                 <details>

@@ -106,7 +106,9 @@ export default function EndpointPage() {
         <TabsContent value="overview" className="space-y-6">
           <EndpointSwitches endpoint={data} signedIn={signedIn} readOnly={readOnly} onSaved={onSaved} />
           <EndpointOverviewForm key={data.id} endpoint={data} readOnly={readOnly} onSaved={onSaved} />
-          {!readOnly && data.protocol === 'mcp' && <McpTools endpointId={data.id} />}
+          {!readOnly && data.protocol === 'mcp' && (
+            <McpTools endpointId={data.id} disabledTools={data.disabled_tools ?? []} onSaved={onSaved} />
+          )}
           {!readOnly && (
             <UpstreamHealth
               endpointId={data.id}
