@@ -20,7 +20,17 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type TDatabase } from '../src/db/client';
 import { migrateDatabase } from '../src/db/migrate';
-import { accounts, aiEndpoints, apiKeys, cards, spendLimits } from '../src/db/schema';
+import {
+  accounts,
+  accountUsers,
+  aiEndpoints,
+  apiKeys,
+  cards,
+  sessions,
+  spendLimits,
+  users,
+} from '../src/db/schema';
+import { signSessionToken } from '../src/lib/jwt';
 import { encryptSecret, randomBase62, sha256 } from '../src/lib/crypto';
 import { loadPlans, seedPlans } from '../src/modules/billing/plans';
 import { startInstance, startRedis, stopRedis, type TInstance } from '../test/instances';
@@ -117,6 +127,8 @@ interface TKey {
 }
 const keys: TKey[] = [];
 const spendLimited = new Map<string, number>();
+/** A console session per account (its owner's), to read the embedded instance's counters through the API. */
+const sessionTokens = new Map<string, string>();
 
 async function seed(database: TDatabase) {
   await migrateDatabase(database);
@@ -163,6 +175,28 @@ async function seed(database: TDatabase) {
     await db
       .insert(cards)
       .values({ accountId: account!.id, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2099 });
+    const [owner] = await db
+      .insert(users)
+      .values({
+        name: `Owner ${a}`,
+        email: `owner-${a}-${randomBase62(6).toLowerCase()}@exact.test`,
+        verified: true,
+      })
+      .returning();
+    await db.insert(accountUsers).values({ accountId: account!.id, userId: owner!.id, permission: 'owner' });
+    const [session] = await db
+      .insert(sessions)
+      .values({ userId: owner!.id, accountId: account!.id })
+      .returning();
+    sessionTokens.set(
+      account!.id,
+      await signSessionToken(SECRET, {
+        userId: owner!.id,
+        accountId: account!.id,
+        role: 'owner',
+        sessionId: session!.id,
+      }),
+    );
     if (a % 10 === 0) {
       await db.insert(spendLimits).values({ accountId: account!.id, limitMinor: 300 });
       spendLimited.set(account!.id, 300);
@@ -318,7 +352,25 @@ const elapsed = (Date.now() - started) / 1000;
 // ---- the checks ---------------------------------------------------------------------------------
 // Every instance writes its usage and gives back what it held; a killed holder is swept after 15 s.
 await new Promise((resolve) => setTimeout(resolve, 25_000));
-const checkDb = EMBEDDED ? null : await openDatabase({ databaseUrl, dataDir: dir });
+/**
+ * The embedded instance's months of calls (its counters live in its process), read through the
+ * console's usage call, which reports the gateway's own counter; then the instance is stopped (its
+ * meter written) and its data folder opened for the stored usage.
+ */
+const embeddedCalls = new Map<string, number>();
+if (EMBEDDED) {
+  for (const [accountId, token] of sessionTokens) {
+    const answer = await fetch(`${instances[0]!.url}/api/account/usage`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const rows = ((await answer.json()) as { data: { label: string; total: number }[] }).data;
+    embeddedCalls.set(accountId, rows.find((row) => row.label === 'calls')!.total);
+  }
+  await instances[0]!.stop();
+}
+const checkDb = await openDatabase(
+  EMBEDDED ? { dataDir: path.join(dir, 'i0') } : { databaseUrl, dataDir: dir },
+);
 const redis = EMBEDDED ? null : new Redis(`redis://127.0.0.1:${redisPort}`);
 
 const refused = calls.filter((call) => call.status === 429 || call.status === 402);
@@ -362,6 +414,17 @@ let compared = 0;
 let missing = 0;
 let held = 0;
 const heldBy: string[] = [];
+if (EMBEDDED) {
+  const stored = (await checkDb.db.execute(sql`
+    select caller_account_id::text as id, count(*)::int as calls from usage_events
+    where endpoint_id is not null group by 1`)) as { rows: { id: string; calls: number }[] };
+  const storedCalls = new Map(stored.rows.map((row) => [row.id, Number(row.calls)]));
+  for (const [accountId, counted] of embeddedCalls) {
+    compared++;
+    const want = storedCalls.get(accountId) ?? 0;
+    if (counted !== want) drift.push(`calls ${accountId}: ${counted} vs ${want}`);
+  }
+}
 if (redis && checkDb) {
   const nanos = (picos: bigint) => Number((picos + BigInt(PICOS_PER_NANO) - 1n) / BigInt(PICOS_PER_NANO));
   for (const key of keys.filter((candidate) => candidate.budget !== null)) {
@@ -456,7 +519,7 @@ console.log(
   ),
 );
 
-await Promise.all(instances.map((instance) => instance.stop()));
+if (!EMBEDDED) await Promise.all(instances.map((instance) => instance.stop()));
 redis?.disconnect();
 await checkDb?.close();
 if (!EMBEDDED) stopRedis(redisPort);
