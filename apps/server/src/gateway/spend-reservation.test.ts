@@ -12,7 +12,8 @@ import {
   promptTokens,
   type TSpendPlan,
 } from './spend-reservation';
-import { loadTokenizer } from './tokens';
+import { countTokens as wholeCount } from 'gpt-tokenizer/encoding/cl100k_base';
+import { countPromptTokens, countTokens, loadedTokenizer, loadTokenizer, promptText } from './tokens';
 
 // What a spend-limited call reserves before it is forwarded (contract 5a): each term of the most
 // it can cost (per call, prompt tokens, output bound, choices, fallbacks) checked on its own, with
@@ -124,6 +125,12 @@ describe("a call's output bound", () => {
     for (const bad of [0, -1, 1.5, '10', null, 2 ** 53])
       expect(callerMaxTokens({ max_tokens: bad, max_completion_tokens: bad })).toBeNull();
     expect(callerMaxTokens({ max_tokens: 1 })).toBe(1);
+    // The chat field's bound reads both names; another protocol's field only its own.
+    const raw = body({ max_completion_tokens: 7 });
+    expect(outputBound({ max_completion_tokens: 7 }, raw, 0, 'max_tokens')).toEqual({
+      tokens: 7,
+      bound: null,
+    });
   });
 
   it("times the choices asked for; without the caller's, the gateway's bound set on the body", () => {
@@ -178,8 +185,33 @@ describe("a call's prompt tokens", () => {
     expect(promptTokens({ prompt: head.slice(1) }, perChar)).toBe(16_384);
     expect(promptTokens({ prompt: `${head.slice(1)}é` }, perChar)).toBe(16_384 + 2);
     expect(promptTokens({ prompt: `${head.slice(1)}éé` }, perChar)).toBe(16_384 + 4);
+    // A long chat prompt keeps its per-message overhead.
+    const long = { messages: [{ content: head }, { content: 'é' }] };
+    expect(promptTokens(long, perChar)).toBe(16_384 + 3 + 2 * 4 + 3);
     // "\n" + head: the counted slice ends one character early; that "a" is 1 byte.
     expect(promptTokens({ prompt: `${head}ééé` }, () => 0)).toBe(7);
+  });
+
+  it('read only the text of messages and parts, whatever else a caller sends', () => {
+    const messages = [
+      null,
+      { content: 5 },
+      { content: { text: 'no' } },
+      { content: [null, { text: 5 }, { text: 'x' }] },
+      { content: 'y' },
+    ];
+    expect(promptText({ messages })).toBe('x\ny');
+    expect(promptText({ messages: 'hi' })).toBe('');
+  });
+
+  it("are counted by the real tokenizer in slices that give the whole text's count, special tokens as text", async () => {
+    const count = await loadTokenizer();
+    expect(loadedTokenizer()).toBe(count);
+    const words = 'the quick brown fox jumps over a lazy dog '.repeat(200).slice(0, 7000);
+    expect(count(words)).toBe(wholeCount(words));
+    expect(await countTokens('hello world')).toBe(wholeCount('hello world'));
+    expect(count('say <|endoftext|> now')).toBeGreaterThan(3);
+    expect(await countPromptTokens({ messages: [{ content: words }] })).toBe(wholeCount(words));
   });
 
   it('with the real tokenizer, a long prompt is never counted below its true count', async () => {
@@ -249,6 +281,24 @@ describe('what a spend-limited call reserves', () => {
     const both = route('r', { price: price(0, 3, 7) });
     expect(await planOf(spend, both, { messages, max_tokens: 10 })).toMatchObject({
       picos: 3 * (count('hello there') + 7) + 7 * 10,
+    });
+  });
+
+  it('counts the prompt or the output when any chargeable price has a token rate', async () => {
+    const count = await loadTokenizer();
+    const messages = [{ role: 'user', content: 'hello there' }];
+    const byInput = reservation({ fb: route('fb', { price: price(0, 1_000_000, 0) }) });
+    byInput.peeked.add('fb');
+    const main = withFallbacks(route('main', { price: price(1) }), ['fb']);
+    const input = byInput.spend.plan(KEY, main, PLAN, body({ messages }), 0, null);
+    // The tokenizer is loaded: answered at once.
+    expect(input).not.toBeInstanceOf(Promise);
+    expect(input).toMatchObject({ picos: 1_000_000 * (count('hello there') + 7) });
+    const byOutput = reservation({ fb: route('fb', { price: price(0, 0, 1_000_000) }) });
+    byOutput.peeked.add('fb');
+    // The default protocol field is max_tokens.
+    expect(byOutput.spend.plan(KEY, main, PLAN, body({ max_tokens: 10 }), 0, null)).toMatchObject({
+      picos: 10_000_000,
     });
   });
 
