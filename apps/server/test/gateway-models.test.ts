@@ -213,6 +213,12 @@ describe('calling a model by its id', () => {
     const rows = await rowsOfCaller(caller.accountId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ endpointId: m.gamma.id, status: 200, attempts: 2, pricePer1mInput: 2e6 });
+    // The caller asked for a model, not for beta's route: no "asked for" route (decision 058).
+    expect(rows[0]).toMatchObject({
+      requestedEndpointId: null,
+      clientFormat: 'openai',
+      upstreamFormat: 'openai',
+    });
 
     // A streamed call falls back the same way, and streams from the provider that answered.
     const streamed = await chat(key.raw, { model: m.modelId, stream: true });

@@ -398,7 +398,9 @@ export class GatewayCall {
     } else if (this.protocol.name !== 'mcp') {
       row.clientFormat = this.protocol.client;
       row.upstreamFormat = upstream === null ? null : upstream.format;
-      row.requestedEndpointId = answered.endpointId === this.route.endpointId ? null : this.route.endpointId;
+      // A model call asked for a model, not the first provider tried: no asked route.
+      const asked = this.model === null ? this.route.endpointId : null;
+      row.requestedEndpointId = answered.endpointId === asked ? null : asked;
     }
     const meter = this.ctx.state.meter;
     // LOG_GATEWAY_CALLS: the call's line, from the row as the meter receives it (call-log.ts).
