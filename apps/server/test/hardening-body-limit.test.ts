@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBase62 } from '../src/lib/crypto';
 import { createTestApp, type TTestApp } from './helpers';
 
 /*
@@ -89,5 +90,29 @@ describe('a body over the limit', () => {
 
   it('the server keeps serving', async () => {
     expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+  });
+});
+
+// Last: it spends this client address's budget of unknown keys (30 a minute).
+describe("what /v1/messages refuses before its handler, in Anthropic's shape", () => {
+  it("answers the unknown keys' budget with rate_limit_error (decision 054)", async () => {
+    const call = () =>
+      fetch(`http://127.0.0.1:${port}/api/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': `air_${randomBase62(40)}` },
+        body: JSON.stringify({ model: 'any', max_tokens: 8, messages: [{ role: 'user', content: 'Hi' }] }),
+      });
+    const answers = [];
+    for (let i = 0; i < 40; i++) answers.push(await call());
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses).toContain(401);
+    const limited = answers[statuses.indexOf(429)]!;
+    expect(limited.headers.get('retry-after')).toBeTruthy();
+    expect(await limited.json()).toEqual({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: expect.any(String) },
+    });
+    const unknown = answers[statuses.indexOf(401)]!;
+    expect(await unknown.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
   });
 });
