@@ -1,6 +1,7 @@
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { apiKeys, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
@@ -201,7 +202,7 @@ describe('the aggregated MCP address /api/mcp', () => {
     ]);
   });
 
-  it('refuses without a key and answers GET with 405 (no server stream)', async () => {
+  it('refuses without a key; DELETE and a GET taking no event stream are 405', async () => {
     const none = await fetch(`${base}/api/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -210,10 +211,16 @@ describe('the aggregated MCP address /api/mcp', () => {
     expect(none.status).toBe(401);
     const owner = await newOwner(t.app, 'free');
     const key = await insertKey(t.db, t.config.secret, owner.accountId);
-    const get = await fetch(`${base}/api/mcp`, {
-      headers: { authorization: `Bearer ${key.raw}`, accept: 'text/event-stream' },
-    });
-    expect(get.status).toBe(405);
+    for (const [method, accept] of [
+      ['GET', 'application/json'],
+      ['DELETE', 'application/json, text/event-stream'],
+    ] as const) {
+      const answer = await fetch(`${base}/api/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${key.raw}`, accept },
+      });
+      expect(answer.status, method).toBe(405);
+    }
     // Not JSON-RPC, and a batch: refused as the protocol says.
     const bad = await fetch(`${base}/api/mcp`, {
       method: 'POST',
@@ -339,5 +346,103 @@ describe('per-tool control', () => {
     const all = await connectClient(`${base}/api/mcp/${otherRoute}`, readOnly.full_key);
     expect(await names(all.client)).toEqual(['echo']);
     await all.client.close();
+  });
+});
+
+// Issue 41 (contract 6d): browser MCP clients, and the tool list changing under a connected agent.
+describe('CORS and notifications/tools/list_changed at /api/mcp', () => {
+  const page = 'https://agent.example';
+
+  it('answers preflights of both MCP addresses without a key, and a page only where its key lists its origin', async () => {
+    for (const url of [`${base}/api/mcp`, `${base}/api/mcp/acme/docs`]) {
+      const answer = await fetch(url, {
+        method: 'OPTIONS',
+        headers: {
+          origin: page,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type,mcp-session-id,mcp-protocol-version',
+        },
+      });
+      expect(answer.status, url).toBe(204);
+      expect(answer.headers.get('access-control-allow-origin')).toBe(page);
+      expect(answer.headers.get('access-control-allow-methods')).toBe('POST, GET, DELETE');
+      expect(answer.headers.get('access-control-allow-headers')).toBe(
+        'authorization,content-type,mcp-session-id,mcp-protocol-version',
+      );
+    }
+    const owner = await newOwner(t.app, 'free');
+    const routeName = `cors${process.pid}${seq++}/docs`;
+    await endpoint(owner.headers, routeName, docs.url);
+    const listed = await insertKey(t.db, t.config.secret, owner.accountId);
+    await t.db
+      .update(apiKeys)
+      .set({ allowedOrigins: [page] })
+      .where(eq(apiKeys.id, listed.id));
+    const init = (key: string, origin: string, url = `${base}/api/mcp/${routeName}`) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          origin,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'page', version: '1' },
+          },
+        }),
+      });
+    const allowed = await init(listed.raw, page);
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(page);
+    // The page's script may read its session id.
+    expect(allowed.headers.get('access-control-expose-headers')).toContain('mcp-session-id');
+    expect(allowed.headers.get('mcp-session-id')).toMatch(/^m1\./);
+    await allowed.body?.cancel();
+    const one = await init(listed.raw, page, `${base}/api/mcp`);
+    expect(one.status).toBe(200);
+    expect(one.headers.get('access-control-allow-origin')).toBe(page);
+    await one.body?.cancel();
+    const other = await init(listed.raw, 'https://elsewhere.example');
+    expect(other.status).toBe(403);
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('tells a connected client its tools changed when the owner switches one off, and lists the new set', async () => {
+    const owner = await newOwner(t.app, 'free');
+    const routeName = `lc${process.pid}${seq++}/docs`;
+    const id = await endpoint(owner.headers, routeName, docs.url);
+    const key = await insertKey(t.db, t.config.secret, owner.accountId);
+    const { client } = await connectClient(`${base}/api/mcp`, key.raw);
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+    const prefix = routeName.replace('/', '.') + '__';
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(
+      ['count', 'fail', 'search'].map((name) => prefix + name),
+    );
+    let changed = 0;
+    const told = new Promise<void>((resolve) => {
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changed++;
+        resolve();
+      });
+    });
+    // The client's GET stream is open on the server before the change is made.
+    await vi.waitFor(() => expect(gatewayStateOf(t.app).mcpStreams?.size).toBeGreaterThan(0));
+    const patched = await send(t.app, owner.headers, 'PATCH', `/api/aiendpoint/${id}`, {
+      disabled_tools: ['fail'],
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    await told;
+    expect(changed).toBeGreaterThanOrEqual(1);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(
+      ['count', 'search'].map((name) => prefix + name),
+    );
+    await client.close();
   });
 });

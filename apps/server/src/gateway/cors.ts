@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 
 /*
- * Browser clients of `/api/v1` (contract 6c): a preflight is answered without a key (it carries
+ * Browser clients of `/api/v1` (contract 6c) and `/api/mcp` (6d): a preflight is answered without a key (it carries
  * none), and the call itself is answered to a page only when its key lists the page's origin in
  * `allowed_origins` (none by default, so a server key cannot be used from a page by mistake). The
  * gateway's fast lane answers calls before Fastify, so this is done where the call is answered,
@@ -19,6 +19,9 @@ const EXPOSED = [
   'x-ratelimit-reset-requests',
   'retry-after',
   'x-should-retry',
+  // MCP (contract 6d): a browser client keeps its session and reads the negotiated version.
+  'mcp-session-id',
+  'mcp-protocol-version',
 ].join(', ');
 
 /** Headers a page may send: the OpenAI SDKs' and AIR's own. */

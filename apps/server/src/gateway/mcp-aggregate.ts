@@ -21,6 +21,62 @@ import {
 import { listedToolAllowed, mayCallTool, routeHasToolsFor, toolRoutes } from './mcp-policy';
 import { MCP_TOOL_CALL } from './protocols';
 
+/** A comment line on every open stream this often, so no proxy on the way takes it for idle. */
+const STREAM_PING_MS = 25_000;
+
+/**
+ * The GET streams of `/api/mcp` open on this instance: each gets `notifications/tools/list_changed`
+ * when the tools it may see may have changed (any endpoint change, from any instance through the
+ * change bus), and the client lists them again. It carries nothing else.
+ */
+export class ToolListStreams {
+  private readonly streams = new Set<ServerResponse>();
+  private timer: NodeJS.Timeout | null = null;
+
+  get size(): number {
+    return this.streams.size;
+  }
+
+  open(res: ServerResponse, requestId: string): void {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      'x-request-id': requestId,
+      'x-content-type-options': 'nosniff',
+    });
+    res.write(': tools\n\n');
+    this.streams.add(res);
+    res.on('close', () => {
+      this.streams.delete(res);
+      if (this.streams.size === 0 && this.timer) {
+        clearInterval(this.timer);
+        this.timer = null;
+      }
+    });
+    if (!this.timer) {
+      this.timer = setInterval(() => this.send(': ping\n\n'), STREAM_PING_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Every open stream is told the tool list changed. */
+  changed(): void {
+    this.send(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' })}\n\n`);
+  }
+
+  private send(text: string): void {
+    for (const res of this.streams) if (!res.destroyed) res.write(text);
+  }
+
+  /** Ends every stream (the server is closing): a client reconnects to another instance. */
+  close(): void {
+    for (const res of this.streams) res.end();
+    this.streams.clear();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
 /*
  * AIR's one MCP address, `/api/mcp` (contract 6d, decision 059): an MCP server of AIR's own
  * whose tools are those of every MCP route the key reaches, each under its namespaced name
@@ -60,6 +116,7 @@ export function createMcpAggregate(
   ) => void,
 ) {
   const { directory, counters } = ctx.state;
+  const streams = new ToolListStreams();
 
   async function routeNamed(name: string): Promise<TRouteEntry | null> {
     const cached = directory.routes.peek(name);
@@ -174,9 +231,14 @@ export function createMcpAggregate(
     let limits = directory.planLimits.peek(key.accountId);
     if (limits === undefined) limits = await directory.planLimits.load(key.accountId);
     if (!limits) return ctx.refuse(res, requestId, started, { code: 'internal_error' });
+    const accept = request.headers.accept ?? '';
+    if (method === 'GET' && accept.includes('text/event-stream')) {
+      if (await limited(key, limits.rateLimitPerMinute, res, requestId, started)) return;
+      return streams.open(res, requestId);
+    }
     if (method !== 'POST') {
-      // No server stream and no session to end: what a server without either answers.
-      res.writeHead(405, { allow: 'POST', 'x-request-id': requestId, 'content-length': 0 });
+      // No session to end (and a GET that takes no event stream): what such a server answers.
+      res.writeHead(405, { allow: 'POST, GET', 'x-request-id': requestId, 'content-length': 0 });
       return res.end();
     }
     if (!Buffer.isBuffer(request.body) || request.body.length === 0)
@@ -239,7 +301,7 @@ export function createMcpAggregate(
           id,
           result: {
             protocolVersion: version,
-            capabilities: { tools: { listChanged: false } },
+            capabilities: { tools: { listChanged: true } },
             serverInfo: SERVER_INFO,
             instructions: 'The tools of every AIR route this key may call, named route__tool.',
           },
@@ -278,7 +340,7 @@ export function createMcpAggregate(
     return false;
   }
 
-  return async function invokeAggregate(
+  async function invokeAggregate(
     request: TMcpRequest,
     res: ServerResponse,
     method: 'GET' | 'POST' | 'DELETE',
@@ -294,5 +356,7 @@ export function createMcpAggregate(
       request.log.error({ err: error }, 'gateway: MCP call failed');
       if (!res.headersSent) ctx.refuse(res, request.id, performance.now(), { code: 'internal_error' });
     }
-  };
+  }
+
+  return { invokeAggregate, streams };
 }

@@ -185,17 +185,27 @@ export const mcpOpenApi: Record<'POST' | 'GET' | 'DELETE', TSwaggerTransform> = 
   }),
 };
 
-/** AIR's one MCP address, `POST /api/mcp` (contract 6d, mcp-aggregate.ts): every tool the key may call. */
-export const mcpAggregateOpenApi = documentedAs({
-  tags: ['gateway'],
-  security,
-  operationId: 'sendAggregatedMcpMessage',
-  summary:
-    'Send a message to AIR\u2019s own MCP server: every tool of the MCP routes the key may call, named route__tool; a tools/call is a metered call on its route',
-  body: ZMcpMessage,
-  response: {
-    200: ZMcpMessage,
-    202: z.null().describe('A notification or a response was accepted'),
-    ...errorResponses,
-  },
-});
+/** AIR's one MCP address, `/api/mcp` (contract 6d, mcp-aggregate.ts): every tool the key may call. */
+export const mcpAggregateOpenApi: Record<'POST' | 'GET', TSwaggerTransform> = {
+  POST: documentedAs({
+    tags: ['gateway'],
+    security,
+    operationId: 'sendAggregatedMcpMessage',
+    summary:
+      'Send a message to AIR\u2019s own MCP server: every tool of the MCP routes the key may call, named route__tool; a tools/call is a metered call on its route',
+    body: ZMcpMessage,
+    response: {
+      200: ZMcpMessage,
+      202: z.null().describe('A notification or a response was accepted'),
+      ...errorResponses,
+    },
+  }),
+  GET: documentedAs({
+    tags: ['gateway'],
+    security,
+    operationId: 'openAggregatedMcpStream',
+    summary:
+      'Open AIR\u2019s MCP event stream (text/event-stream): notifications/tools/list_changed when the tools the key may see may have changed',
+    response: { 200: z.string().describe('text/event-stream of JSON-RPC notifications'), ...errorResponses },
+  }),
+};

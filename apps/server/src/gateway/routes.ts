@@ -82,14 +82,19 @@ export default async function gatewayRoutes(app: FastifyInstance) {
   // the tool lists a key's read-only filter reads (mcp-policy.ts).
   const upstreams = new McpUpstreams(state.agent, app.config.upstreamAllowPrivate);
   const { invokeMcp, forward, closeAll } = createMcpHandler(ctx, app.config.secret, upstreams);
-  const invokeAggregate = createMcpAggregate(ctx, upstreams, forward);
+  const { invokeAggregate, streams } = createMcpAggregate(ctx, upstreams, forward);
+  state.mcpStreams = streams;
   const unsubscribe = app.changes.subscribe((change) => {
-    if (change.kind === 'endpoint') upstreams.routeChanged(change.routeName);
+    if (change.kind !== 'endpoint') return;
+    upstreams.routeChanged(change.routeName);
+    // Its tools may have changed (switched, added, gone): open /api/mcp streams are told.
+    streams.changed();
   });
   // Open streams would hold the server's close: they end first (the client resumes elsewhere).
   app.addHook('preClose', (done) => {
     unsubscribe();
     closeAll();
+    streams.close();
     upstreams.close();
     done();
   });
@@ -107,25 +112,32 @@ export default async function gatewayRoutes(app: FastifyInstance) {
       },
     });
   }
-  app.route({
-    method: 'POST',
-    url: '/mcp',
-    ...routeOptions,
-    config: { swaggerTransform: mcpAggregateOpenApi },
-    handler: (request: FastifyRequest, reply: FastifyReply) => {
+  for (const method of ['POST', 'GET'] as const)
+    app.route({
+      method,
+      url: '/mcp',
+      ...routeOptions,
+      config: { swaggerTransform: mcpAggregateOpenApi[method] },
+      handler: (request: FastifyRequest, reply: FastifyReply) => {
+        reply.hijack();
+        return invokeAggregate(request, reply.raw, method);
+      },
+    });
+  // CORS preflights of the MCP addresses (browser MCP clients), answered without a key (cors.ts).
+  for (const url of ['/mcp', '/mcp/:provider/:name'])
+    app.options(url, { ...routeOptions, schema: { hide: true } }, (request, reply) => {
       reply.hijack();
-      return invokeAggregate(request, reply.raw, 'POST');
-    },
-  });
-  // No server stream and no session at /api/mcp: 405 (after the key's checks), no operation of the API.
+      answerPreflight(request.headers, reply.raw, request.id, 'POST, GET, DELETE');
+    });
+  // No session at /api/mcp: DELETE is 405 (after the key's checks), no operation of the API.
   app.route({
-    method: ['GET', 'DELETE'],
+    method: 'DELETE',
     url: '/mcp',
     ...routeOptions,
     schema: { hide: true },
     handler: (request: FastifyRequest, reply: FastifyReply) => {
       reply.hijack();
-      return invokeAggregate(request, reply.raw, request.method === 'GET' ? 'GET' : 'DELETE');
+      return invokeAggregate(request, reply.raw, 'DELETE');
     },
   });
 

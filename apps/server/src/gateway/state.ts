@@ -26,6 +26,8 @@ export interface TGatewayState {
   circuits: Circuits;
   /** Cached answers of routed endpoints with `cache_ttl_s`. */
   answers: AnswerCache;
+  /** The `/api/mcp` event streams open on this instance (mcp-aggregate.ts), once its routes are set up. */
+  mcpStreams: { readonly size: number } | null;
 }
 
 const byServer = new WeakMap<object, TGatewayState>();
@@ -85,6 +87,7 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
     metrics,
     circuits,
     answers: new AnswerCache(),
+    mcpStreams: null,
   };
   byServer.set(app.server, state);
   reportGatewayTo(app.server, state);
