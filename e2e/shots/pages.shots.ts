@@ -8,7 +8,8 @@ import { createUser } from '../support/users';
  * Card, Invoices) of an owner on the paid team plan, then any console paths given to the script
  * (`npm run screenshots -- /dashboard /registry`, passed on as SHOTS_PATHS), at 390 and 1280 px,
  * light and dark, in SHOTS_LOCALE (en, the default, or es). The owner has a key and two endpoints,
- * so tables show rows and actions rather than their empty message.
+ * so tables show rows and actions rather than their empty message; `:endpoint` in a path is the
+ * model endpoint's id (`npm run screenshots -- /aiendpoints/:endpoint`).
  */
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/pages/', import.meta.url));
@@ -24,6 +25,7 @@ test(`billing tabs and the asked pages (${locale}) at 390 and 1280 px, light and
   mkdirSync(SHOTS, { recursive: true });
   const owner = await createUser(request, 'Ada Lovelace', 'shots', { plan: 'team' });
   const stamp = Date.now().toString(36);
+  let endpointId = '';
   for (const type of ['agent', 'model']) {
     const created = await request.post('/api/aiendpoint', {
       headers: owner.headers,
@@ -32,11 +34,13 @@ test(`billing tabs and the asked pages (${locale}) at 390 and 1280 px, light and
         route_name: `shots-${stamp}/${type}`,
         route_endpoint: 'https://upstream.example.test/v1/chat/completions',
         route_type: type,
+        ...(type === 'model' ? { model_id: 'meta-llama/llama-3.1-70b-instruct' } : {}),
         isShared: false,
         isPrivate: true,
       },
     });
     expect(created.status(), await created.text()).toBeLessThan(300);
+    endpointId = ((await created.json()) as { data: { id: string } }).data.id;
   }
   const key = await request.post('/api/key', {
     headers: owner.headers,
@@ -71,10 +75,11 @@ test(`billing tabs and the asked pages (${locale}) at 390 and 1280 px, light and
           fullPage: true,
         });
       }
-      for (const path of paths) {
+      for (const asked of paths) {
+        const path = asked.replace(':endpoint', endpointId);
         await page.goto(path);
         await page.waitForLoadState('networkidle');
-        const name = path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'root';
+        const name = asked.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'root';
         await page.screenshot({ path: `${SHOTS}${name}-${locale}-${width}-${theme}.png`, fullPage: true });
       }
       expect(errors, 'console errors').toEqual([]);
