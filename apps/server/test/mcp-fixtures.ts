@@ -44,6 +44,17 @@ export function buildDocsServer(): McpServer {
       return { content: [{ type: 'text', text: 'counted' }] };
     },
   );
+  server.registerResource(
+    'guide',
+    'docs://guide',
+    { description: 'The user guide', mimeType: 'text/markdown' },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: '# Guide' }] }),
+  );
+  server.registerPrompt(
+    'summarize',
+    { description: 'Summarizes a document', argsSchema: { doc: z.string() } },
+    ({ doc }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Summarize ${doc}` } }] }),
+  );
   return server;
 }
 

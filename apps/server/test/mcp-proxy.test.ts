@@ -127,6 +127,26 @@ describe('MCP proxy', () => {
     expect(logged.map((item) => item.tool).sort()).toEqual(['count', 'fail', 'nope', 'search']);
   });
 
+  it('passes resources and prompts through, unmetered', async () => {
+    const { routeName, key, endpointId } = await mcpRoute();
+    const { client } = await connectClient(`${base}/api/mcp/${routeName}`, key.raw);
+    const resources = await client.listResources();
+    expect(resources.resources.map((resource) => [resource.uri, resource.name])).toEqual([
+      ['docs://guide', 'guide'],
+    ]);
+    const read = await client.readResource({ uri: 'docs://guide' });
+    expect(read.contents).toEqual([{ uri: 'docs://guide', mimeType: 'text/markdown', text: '# Guide' }]);
+    const prompts = await client.listPrompts();
+    expect(prompts.prompts.map((prompt) => prompt.name)).toEqual(['summarize']);
+    const prompt = await client.getPrompt({ name: 'summarize', arguments: { doc: 'the guide' } });
+    expect(prompt.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Summarize the guide' } },
+    ]);
+    await client.close();
+    // Only tools/call is a metered call.
+    expect(await meteredRows(endpointId)).toEqual([]);
+  });
+
   it("reads an MCP endpoint's tools for its owner (GET /api/aiendpoint/{id}/tools)", async () => {
     const { owner, endpointId } = await mcpRoute();
     const read = await t.app.inject({ url: `/api/aiendpoint/${endpointId}/tools`, headers: owner.headers });
