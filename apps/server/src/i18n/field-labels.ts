@@ -70,6 +70,7 @@ const ES: Record<string, string> = {
   method: 'Método',
   min_tokens_per_s: 'Tokens por segundo mínimos',
   min_uptime: 'Disponibilidad mínima',
+  model: 'Modelo',
   model_id: 'ID del modelo',
   monthly_calls: 'Llamadas al mes',
   monthly_spend: 'Presupuesto mensual',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery, ZPage } from './page';
-import { ZApiProtocol, ZRouteType } from './aiendpoint';
+import { ZApiProtocol, ZModelId, ZRouteType } from './aiendpoint';
 import { ZPrice } from './price';
 
 /**
@@ -52,6 +52,8 @@ export const ZMarketplaceQuery = z.strictObject({
   /** Only OpenAI-compatible or only MCP endpoints (contract 6d). */
   protocol: ZApiProtocol.optional(),
   provider: ZProviderSlug.optional(),
+  /** Only endpoints declaring this model (`model_id`, compared in its normalized form; blank: any). */
+  model: ZModelId.optional(),
   sort: ZMarketplaceSort.default('popular'),
   /** The figures' window the sort and the filters below use. */
   window: ZMarketplaceWindow.default('7d'),
@@ -116,6 +118,8 @@ export const ZMarketplaceItem = z.object({
   /** `openai` (called at `/api/v1`) or `mcp` (at `/api/mcp/{route_name}`). */
   protocol: ZApiProtocol,
   provider: z.object({ name: z.string(), slug: z.string() }),
+  /** The model it declares serving (normalized, decision 060); null for none. */
+  model_id: z.string().nullable(),
   /** Plain text (the rich description without its markup), at most 300 characters here. */
   description: z.string(),
   /** Null when free. */
@@ -151,12 +155,26 @@ export const ZMarketplaceSnippets = z.object({
 });
 export type TMarketplaceSnippets = z.infer<typeof ZMarketplaceSnippets>;
 
+/**
+ * One model across the listed endpoints declaring it (an endpoint's page): how many serve it,
+ * their route names (most called first) and their figures combined (decision 062).
+ */
+export const ZMarketplaceModel = z.object({
+  model_id: z.string(),
+  providers: z.number().int().positive(),
+  route_names: z.array(z.string()),
+  stats: ZMarketplaceStats,
+});
+export type TMarketplaceModel = z.infer<typeof ZMarketplaceModel>;
+
 export const ZMarketplaceEndpoint = ZMarketplaceItem.extend({
   /** The full description: sanitised rich text (HTML). */
   description_html: z.string(),
   /** The last 30 days, oldest first, one entry a day (0 calls included). */
   daily: z.array(ZMarketplaceDay),
   snippets: ZMarketplaceSnippets,
+  /** The model it declares, across every listed endpoint serving it (itself included); null without one. */
+  model: ZMarketplaceModel.nullable(),
 });
 export type TMarketplaceEndpoint = z.infer<typeof ZMarketplaceEndpoint>;
 

@@ -7,6 +7,8 @@ export interface TCatalogFilters {
   type?: TRouteType;
   protocol?: TApiProtocol;
   provider?: string;
+  /** A model id, normalized (null or absent: any). */
+  model?: string | null;
   sort: TMarketplaceSort;
   /** The figures' window the sort and the figure filters use (default 7d). */
   window?: TMarketplaceWindow;

@@ -4,6 +4,7 @@ import {
   MARKETPLACE_HISTORY_DAYS,
   type TMarketplaceEndpoint,
   type TMarketplaceItem,
+  type TMarketplaceModel,
   type TMarketplacePage,
   type TMarketplaceSnippets,
   type TMarketplaceSort,
@@ -21,7 +22,7 @@ import { accountNames } from '../membership/service';
 import { priceOf } from '../aiendpoint/service';
 import { dayOf } from '../usage/service';
 import type { TCatalogFilters } from './catalog-filters';
-import { passes, sortKey, statsFrom, statsOf, type TSortKey } from './figures';
+import { combinedWindows, passes, sortKey, statsFrom, statsOf, type TSortKey } from './figures';
 
 const DAY_MS = 86_400_000;
 const SUMMARY_CHARS = 300;
@@ -35,6 +36,7 @@ export interface TListed {
   name: string;
   routeType: TRouteType;
   protocol: TApiProtocol;
+  modelId: string | null;
   description: string;
   accountName: string;
   createdAt: Date;
@@ -67,7 +69,7 @@ function listedWhere(account: ReturnType<typeof accountNames>, ...more: (SQL | u
 
 export async function listed(
   db: TDb,
-  filters: Pick<TCatalogFilters, 'q' | 'type' | 'protocol' | 'provider'>,
+  filters: Pick<TCatalogFilters, 'q' | 'type' | 'protocol' | 'provider' | 'model'>,
   routeName?: string,
 ) {
   const account = accountNames(db);
@@ -80,6 +82,7 @@ export async function listed(
       name: aiEndpoints.name,
       routeType: aiEndpoints.routeType,
       protocol: aiEndpoints.protocol,
+      modelId: aiEndpoints.modelId,
       description: aiEndpoints.description,
       accountName: account.name,
       createdAt: aiEndpoints.createdAt,
@@ -95,6 +98,7 @@ export async function listed(
         routeName ? eq(aiEndpoints.routeName, routeName) : undefined,
         filters.type ? eq(aiEndpoints.routeType, filters.type) : undefined,
         filters.protocol ? eq(aiEndpoints.protocol, filters.protocol) : undefined,
+        filters.model ? eq(aiEndpoints.modelId, filters.model) : undefined,
         filters.provider
           ? sql`${aiEndpoints.routeName} like ${likePattern(filters.provider + '/').slice(1)}`
           : undefined,
@@ -122,6 +126,7 @@ export function itemOf(
     route_type: row.routeType,
     protocol: row.protocol,
     provider: { name: row.accountName, slug: slugOf(row.routeName) },
+    model_id: row.modelId,
     description,
     price: priceOf(row),
     currency,
@@ -277,6 +282,7 @@ export async function catalogEndpoint(
   const [row] = await listed(db, {}, routeName);
   if (!row) throw new AppError('not_found');
   const stats = await statsOf(db, [row.id], now);
+  const model = row.modelId ? await modelFigures(db, row.modelId, now) : null;
   const from = dayOf(now - (MARKETPLACE_HISTORY_DAYS - 1) * DAY_MS);
   const days = await db
     .select({
@@ -304,5 +310,36 @@ export async function catalogEndpoint(
     daily,
     snippets:
       row.protocol === 'mcp' ? mcpSnippetsFor(appUrl, row.routeName) : snippetsFor(appUrl, row.routeName),
+    model,
+  };
+}
+
+/**
+ * One model across the listed endpoints declaring it (the catalog's own filter: active, shared,
+ * public, open accounts): their route names, most called over 7 days first, and their figures
+ * combined exactly from the roll-ups (decision 062: calls, histograms, tokens and minutes added
+ * up, as a provider's page). Null when none is listed (never, for a listed endpoint's own model).
+ */
+export async function modelFigures(
+  db: TDb,
+  modelId: string,
+  now = Date.now(),
+): Promise<TMarketplaceModel | null> {
+  const rows = await listed(db, { model: modelId });
+  if (rows.length === 0) return null;
+  const stats = await statsOf(
+    db,
+    rows.map((row) => row.id),
+    now,
+  );
+  const routeNames = rows
+    .map((row) => ({ name: row.routeName, calls: statsFrom(stats.get(row.id)).calls_7d }))
+    .sort((a, b) => b.calls - a.calls || (a.name < b.name ? -1 : 1))
+    .map((row) => row.name);
+  return {
+    model_id: modelId,
+    providers: rows.length,
+    route_names: routeNames,
+    stats: statsFrom(combinedWindows(stats.values())),
   };
 }

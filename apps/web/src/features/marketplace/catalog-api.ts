@@ -6,6 +6,8 @@ export interface TCatalogFilters {
   q: string;
   type: TRouteType | '';
   provider: string;
+  /** A model id the endpoints declare (decision 060), or '' for any. */
+  model: string;
   sort: TMarketplaceSort;
   /** The figures' window the sort and filters use (decision 057). */
   window: TMarketplaceWindow;
@@ -34,6 +36,7 @@ export async function fetchCatalogPage(
     q: filters.q.trim() || undefined,
     type: filters.type || undefined,
     provider: filters.provider || undefined,
+    model: filters.model.trim() || undefined,
     sort: filters.sort,
     // The default window is left out of the address.
     window: filters.window === '7d' ? undefined : filters.window,

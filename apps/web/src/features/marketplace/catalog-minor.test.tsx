@@ -17,6 +17,7 @@ const acme: TMarketplaceItem = {
   route_type: 'model',
   protocol: 'openai' as const,
   provider: { name: 'Acme Labs', slug: 'acme' },
+  model_id: null,
   description: '',
   price: null,
   currency: 'usd',

@@ -14,6 +14,7 @@ function item(patch: Partial<TMarketplaceItem> = {}): TMarketplaceItem {
     route_type: 'model',
     protocol: 'openai' as const,
     provider: { name: 'Acme Labs', slug: 'acme' },
+    model_id: null,
     description: 'Answers questions about tides',
     price: { per_call: 50_000, per_1m_input_tokens: 1_500_000, per_1m_output_tokens: 0 },
     currency: 'usd',
@@ -174,6 +175,7 @@ describe('marketplace catalog', () => {
         calls: i,
         success_rate: i === 0 ? null : 1,
       })),
+      model: null,
       snippets: {
         curl: 'curl acme/chat',
         node: 'fetch acme/chat',
@@ -210,6 +212,7 @@ describe('marketplace catalog', () => {
       ...item({ route_name: 'acme/docs', name: 'Acme Docs', protocol: 'mcp' }),
       description_html: '',
       daily: [],
+      model: null,
       snippets: {
         curl: 'curl acme/docs',
         node: 'StreamableHTTPClientTransport acme/docs',

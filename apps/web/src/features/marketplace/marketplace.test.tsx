@@ -15,6 +15,7 @@ const listed: TMarketplaceItem[] = Array.from({ length: 10 }, (_, i) => ({
   route_type: types[i % 3]!,
   protocol: 'openai' as const,
   provider: { name: `Org ${i + 1}`, slug: `org${i + 1}` },
+  model_id: null,
   description: 'A very long description of this endpoint',
   price: i === 0 ? { per_call: 50_000, per_1m_input_tokens: 0, per_1m_output_tokens: 0 } : null,
   currency: 'usd',

@@ -54,12 +54,21 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
     const timer = setTimeout(() => setQ(text), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [text]);
+  const modelParam = params.get('model') ?? '';
+  const [modelText, setModelText] = React.useState(modelParam);
+  // A card's model link changes the address: the field follows it (not while its own text settles).
+  const [seenModel, setSeenModel] = React.useState(modelParam);
+  if (seenModel !== modelParam) {
+    setSeenModel(modelParam);
+    if (modelText.trim() !== modelParam) setModelText(modelParam);
+  }
 
   const typeParam = params.get('type');
   const sortParam = params.get('sort');
   const filters: TCatalogFilters = {
     q,
     provider,
+    model: modelParam,
     type: isType(typeParam) ? typeParam : '',
     sort: isSort(sortParam) ? sortParam : 'popular',
     window: isWindow(params.get('window')) ? (params.get('window') as TMarketplaceWindow) : '7d',
@@ -71,6 +80,7 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
   };
   const filtered = Boolean(
     filters.q ||
+    filters.model ||
     filters.type ||
     filters.minUptime ||
     filters.maxP95 ||
@@ -97,6 +107,13 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
     // Only the settled search text goes into the address.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [q]);
+  React.useEffect(() => {
+    if (modelText.trim() === modelParam) return;
+    const timer = setTimeout(() => update('model', modelText.trim()), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+    // Only the settled model text goes into the address.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [modelText]);
 
   const catalog = useInfiniteQuery({
     queryKey: catalogQueryKey(filters),
@@ -132,6 +149,16 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
               onChange={(event) => setText(event.target.value)}
             />
           </div>
+        </div>
+        <div className="grid gap-1">
+          <Label htmlFor="catalog-model">{t('catalog.model')}</Label>
+          <Input
+            id="catalog-model"
+            className="w-56 font-mono"
+            placeholder={t('catalog.modelPlaceholder')}
+            value={modelText}
+            onChange={(event) => setModelText(event.target.value)}
+          />
         </div>
         <div className="grid gap-1">
           <Label htmlFor="catalog-type">{t('catalog.type')}</Label>

@@ -44,6 +44,18 @@ export function CatalogCard({
             {item.provider.name}
           </Link>
         </p>
+        {item.model_id && (
+          <p>
+            <span className="text-muted-foreground">{t('catalog.model')}: </span>
+            <Link
+              to={`/marketplace?model=${encodeURIComponent(item.model_id)}`}
+              className="font-mono text-xs break-all underline-offset-2 hover:underline"
+              data-testid="catalog-model"
+            >
+              {item.model_id}
+            </Link>
+          </p>
+        )}
         {item.description && <p className="line-clamp-3 text-muted-foreground">{item.description}</p>}
         <StatsLine stats={item.stats} window={window} />
       </CardContent>

@@ -15,6 +15,7 @@ import { DailyChart } from '../components/daily-chart';
 import { PriceLabel } from '../components/price-label';
 import { FiguresTable } from '../components/figures-table';
 import { CallerReadiness } from '../components/caller-readiness';
+import { ModelFigures } from '../components/model-figures';
 import { catalogPath } from '../components/catalog-card';
 import { Playground } from '@/features/registry/components/playground';
 import { usePageMeta } from '../page-meta';
@@ -79,6 +80,12 @@ export default function CatalogEndpointPage() {
             {data.provider.name}
           </Link>
         </p>
+        {data.model_id && (
+          <p className="mt-1 text-sm">
+            <span className="text-muted-foreground">{t('catalog.model')}: </span>
+            <span className="font-mono break-all">{data.model_id}</span>
+          </p>
+        )}
       </div>
 
       <div className="grid gap-4 md:grid-cols-3">
@@ -103,6 +110,8 @@ export default function CatalogEndpointPage() {
           </CardContent>
         </Card>
       </div>
+
+      {data.model && <ModelFigures model={data.model} routeName={data.route_name} />}
 
       {data.description && (
         <div className="space-y-2">

@@ -19,6 +19,7 @@ const FIRST_PAGE: TCatalogFilters = {
   q: '',
   type: '',
   provider: '',
+  model: '',
   sort: 'newest',
   window: '7d',
   minUptime: '',
