@@ -55,13 +55,13 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
     return () => clearTimeout(timer);
   }, [text]);
   const modelParam = params.get('model') ?? '';
-  const [modelText, setModelText] = React.useState(modelParam);
-  // A card's model link changes the address: the field follows it (not while its own text settles).
-  const [seenModel, setSeenModel] = React.useState(modelParam);
-  if (seenModel !== modelParam) {
-    setSeenModel(modelParam);
-    if (modelText.trim() !== modelParam) setModelText(modelParam);
-  }
+  // The text typed in the Model field (and the address it was typed over); the address wins when
+  // it names another model since (a card's link).
+  const [modelDraft, setModelDraft] = React.useState<{ text: string; param: string } | null>(null);
+  const modelText =
+    modelDraft && (modelDraft.param === modelParam || modelDraft.text.trim() === modelParam)
+      ? modelDraft.text
+      : modelParam;
 
   const typeParam = params.get('type');
   const sortParam = params.get('sort');
@@ -157,7 +157,7 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
             className="w-56 font-mono"
             placeholder={t('catalog.modelPlaceholder')}
             value={modelText}
-            onChange={(event) => setModelText(event.target.value)}
+            onChange={(event) => setModelDraft({ text: event.target.value, param: modelParam })}
           />
         </div>
         <div className="grid gap-1">
