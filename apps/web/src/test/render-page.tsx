@@ -52,11 +52,17 @@ export function mockFetch(routes: TMockRoutes): TMockCall[] {
 
 /**
  * Renders one page module at `path` inside the console's providers and a data router (the page
- * heading reads the route handle). Other paths render their pathname so redirects can be asserted.
+ * heading reads the route handle). Other paths render their pathname so redirects can be asserted;
+ * with `elsewhereLoadsMs` their page loads lazily, taking that long (as the app's route modules do).
  */
 export function renderPage(
   Page: ComponentType,
-  { route, path, title = 'dashboard' }: { route: string; path: string; title?: string },
+  {
+    route,
+    path,
+    title = 'dashboard',
+    elsewhereLoadsMs,
+  }: { route: string; path: string; title?: string; elsewhereLoadsMs?: number },
 ) {
   const user = userEvent.setup();
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -71,7 +77,18 @@ export function renderPage(
         ),
         children: [
           { path: route, element: <Page />, handle: { title, permission: 'user' } },
-          { path: '*', element: <p data-testid="elsewhere">elsewhere</p> },
+          elsewhereLoadsMs === undefined
+            ? { path: '*', element: <p data-testid="elsewhere">elsewhere</p> }
+            : {
+                path: '*',
+                lazy: () =>
+                  new Promise((resolve) =>
+                    setTimeout(
+                      () => resolve({ Component: () => <p data-testid="elsewhere">elsewhere</p> }),
+                      elsewhereLoadsMs,
+                    ),
+                  ),
+              },
         ],
       },
     ],

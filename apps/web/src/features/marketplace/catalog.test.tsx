@@ -54,6 +54,24 @@ describe('marketplace catalog', () => {
     expect(calls.at(-1)!.url).not.toContain('max_price_1m');
   });
 
+  it('a card followed while the search text settles is reached: the search does not cancel the navigation', async () => {
+    mockFetch({
+      'GET /api/marketplace': () => ({ body: { data: { items: [item()], next_cursor: null } } }),
+    });
+    const { user, router } = renderPage(CatalogPage, {
+      route: '/marketplace',
+      path: '/marketplace',
+      title: 'marketplace',
+      elsewhereLoadsMs: 700,
+    });
+    const [card] = await screen.findAllByTestId('catalog-card');
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'acme');
+    // The endpoint's page is still loading when the typed text settles (250 ms later).
+    await user.click(within(card!).getAllByRole('link')[0]!);
+    expect(await screen.findByTestId('elsewhere', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(router.state.location.pathname).not.toBe('/marketplace');
+  });
+
   it('lists cards with price and statistics, searches as you type and pages with Show more', async () => {
     const calls = mockFetch({
       'GET /api/marketplace': ({ params }) => {

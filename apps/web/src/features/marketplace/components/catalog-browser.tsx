@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigation, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Loader2, Search } from 'lucide-react';
@@ -92,7 +92,13 @@ export function CatalogBrowser({ provider = '' }: { provider?: string }) {
     minimumFractionDigits: 2,
     maximumFractionDigits: 2,
   });
+  // A link followed while the search text settles (its page still loading): writing the address now
+  // would start a navigation of its own and cancel the one the user asked for.
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  const leaving = navigation.state !== 'idle' && navigation.location?.pathname !== pathname;
   const update = (name: string, value: string) =>
+    !leaving &&
     setParams(
       (old) => {
         const next = new URLSearchParams(old);
