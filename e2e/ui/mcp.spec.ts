@@ -84,6 +84,8 @@ test('register an MCP endpoint, see its tools, switch one off, share it, find it
     await expect(page.getByRole('switch', { name: 'Private' })).not.toBeChecked();
     await page.goto('/marketplace');
     await page.getByRole('searchbox', { name: 'Search' }).fill(route);
+    // The search has settled into the address, so the card below is the filtered list's.
+    await expect(page).toHaveURL(/[?&]q=/);
     const card = page.getByTestId('catalog-card').filter({ hasText: route });
     await expect(card).toHaveCount(1);
     await card.getByRole('link').first().click();
