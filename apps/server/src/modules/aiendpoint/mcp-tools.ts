@@ -5,6 +5,7 @@ import { outboundAgent } from '../../lib/guarded-lookup';
 import { isPrivateAddress } from '../../lib/upstream-address';
 import type { TEndpointRow } from './wire';
 import { openHeaders } from './wire';
+import { responseIn } from '../../lib/json-rpc-answer';
 
 /*
  * An MCP endpoint's tools as its server lists them (contract 6d): AIR, as an MCP client over
@@ -23,30 +24,6 @@ function agentFor(allowPrivate: boolean): Agent {
   let agent = agents.get(allowPrivate);
   if (!agent) agents.set(allowPrivate, (agent = outboundAgent(allowPrivate, 4)));
   return agent;
-}
-
-/** The JSON-RPC response to `id` in an answer: a JSON body or an event stream's events. */
-function responseIn(text: string, eventStream: boolean, id: number): Record<string, unknown> | null {
-  const candidates = eventStream
-    ? text.split(/\r?\n\r?\n/).map((event) =>
-        event
-          .split(/\r?\n/)
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(line[5] === ' ' ? 6 : 5))
-          .join('\n'),
-      )
-    : [text];
-  for (const candidate of candidates) {
-    try {
-      const parsed = JSON.parse(candidate) as unknown;
-      for (const message of Array.isArray(parsed) ? parsed : [parsed])
-        if (message && typeof message === 'object' && (message as { id?: unknown }).id === id)
-          return message as Record<string, unknown>;
-    } catch {
-      // Not JSON (a comment, an empty event): skipped.
-    }
-  }
-  return null;
 }
 
 function toolOf(raw: unknown): TMcpTool | null {
