@@ -4,7 +4,7 @@
 // Every step runs even when an earlier one fails; the last line sums every runner.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -69,9 +69,27 @@ function check(label, ok) {
   }
 }
 
+// The failed tests' names and first message lines, printed again at the end: a CI log is often
+// read from its tail only, where the runner's own report of them has long scrolled away.
+const failedTests = [];
+
 function countVitest(label, file, ok) {
   if (!existsSync(file)) return check(label, false);
   const report = JSON.parse(readFileSync(file, 'utf8'));
+  for (const suite of report.testResults ?? []) {
+    for (const test of suite.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      const message = (test.failureMessages?.[0] ?? '').split('\n').slice(0, 3).join(' | ');
+      failedTests.push(
+        `${label}: ${relative(root, suite.name)} > ${test.fullName}\n    ${message.slice(0, 400)}`,
+      );
+    }
+    if (suite.status === 'failed' && !(suite.assertionResults ?? []).some((t) => t.status === 'failed')) {
+      failedTests.push(
+        `${label}: ${relative(root, suite.name)} (outside any test)\n    ${(suite.message ?? '').slice(0, 400)}`,
+      );
+    }
+  }
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   if (report.numFailedTests > 0 || !ok) failures.push(label);
@@ -135,13 +153,28 @@ const pwOk = await run('browser end-to-end (Chromium)', bin('playwright'), ['tes
   env: { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson },
 });
 if (existsSync(pwJson)) {
-  const { stats } = JSON.parse(readFileSync(pwJson, 'utf8'));
+  const report = JSON.parse(readFileSync(pwJson, 'utf8'));
+  const { stats } = report;
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue;
+        const error = test.results?.at(-1)?.error?.message ?? '';
+        failedTests.push(
+          `playwright: ${spec.file}:${spec.line} > ${spec.title}\n    ${error.split('\n')[0].slice(0, 400)}`,
+        );
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites ?? []) walk(suite);
   passed += stats.expected + stats.flaky;
   failed += stats.unexpected;
   if (stats.unexpected > 0 || !pwOk) failures.push('playwright');
   if (stats.unexpected === 0 && !pwOk) failed += 1;
 } else check('playwright', false);
 
+if (failedTests.length) console.log(`\nFailed tests:\n${failedTests.map((t) => `  ${t}`).join('\n')}`);
 if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
