@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, invoices, usageEvents } from '../src/db/schema';
 import { gatewayStateOf } from '../src/gateway/state';
 import { advance, CARDS, cardToken, newOwner, send } from './billing-helpers';
@@ -22,6 +22,9 @@ const upstreams: TProgrammableUpstream[] = [];
 beforeAll(async () => {
   t = await createTestApp({ upstreamAllowPrivate: true });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  // The draw that spreads model calls across providers: 0 unless a test scripts its own. A draw
+  // of 0 picks the cheapest first under the default price-weighted spread (decision 060).
+  gatewayStateOf(t.app).random = () => 0;
 });
 
 afterAll(async () => {
@@ -149,7 +152,7 @@ describe('model_id on endpoints', () => {
 });
 
 describe('calling a model by its id', () => {
-  it('sort: price (the default) calls the cheapest provider, sends it the model id without `provider`, meters and charges the call on it', async () => {
+  it('sort: price calls the cheapest provider, sends it the model id without `provider`, meters and charges the call on it', async () => {
     const m = await threeProviders();
     const { caller, key } = await callerWithCard();
     const answer = await chat(key.raw, { model: m.modelId, provider: { sort: 'price' } });
@@ -161,7 +164,7 @@ describe('calling a model by its id', () => {
     expect(sent.model).toBe(m.modelId);
     expect(sent).not.toHaveProperty('provider');
     expect(m.up.alpha.calls.length + m.up.gamma.calls.length).toBe(0);
-    // Without preferences: the same order (price first). Upper case in `model` finds it too.
+    // Without preferences, a draw of 0 is the cheapest too. Upper case in `model` finds it too.
     const plain = await chat(key.raw, { model: m.modelId.toUpperCase() });
     expect(plain.headers.get('x-air-route')).toBe(m.beta.routeName);
     const rows = await rowsOfCaller(caller.accountId);
@@ -302,6 +305,102 @@ describe('calling a model by its id', () => {
       .where(eq(apiKeys.id, limited.id));
     const outside = await chat(limited.raw, { model: normalized(modelId) });
     expect(outside.status).toBe(404);
+  });
+});
+
+/** Scripted draws for the next calls: `count` evenly spaced ones, each in the middle of its slice of [0, 1). */
+function evenDraws(count: number) {
+  let next = 0;
+  gatewayStateOf(t.app).random = () => (next++ % count) / count + 0.5 / count;
+}
+
+describe('spreading calls across providers (decision 060)', () => {
+  afterEach(() => {
+    gatewayStateOf(t.app).random = () => 0;
+  });
+
+  /**
+   * Who answered each of `count` model calls of `accountId` with these preferences, counted by
+   * route name (a fresh key each time: a key's rate limit is 60 calls a minute).
+   */
+  async function shares(
+    accountId: string,
+    modelId: string,
+    count: number,
+    provider?: Record<string, unknown>,
+  ) {
+    const key = (await insertKey(t.db, t.config.secret, accountId)).raw;
+    const answered = new Map<string, number>();
+    for (let i = 0; i < count; i++) {
+      const answer = await chat(key, provider ? { model: modelId, provider } : { model: modelId });
+      expect(answer.status, await answer.clone().text()).toBe(200);
+      const route = answer.headers.get('x-air-route')!;
+      answered.set(route, (answered.get(route) ?? 0) + 1);
+    }
+    return Object.fromEntries(answered);
+  }
+
+  const equalPrices = { alpha: perMillion(2e6), beta: perMillion(2e6), gamma: perMillion(2e6) };
+
+  it('60 calls across three providers of one price: 20 each, with and without sort: price', async () => {
+    const m = await threeProviders(undefined, equalPrices);
+    const { caller } = await callerWithCard();
+    evenDraws(60);
+    const even = { [m.alpha.routeName]: 20, [m.beta.routeName]: 20, [m.gamma.routeName]: 20 };
+    expect(await shares(caller.accountId, m.modelId, 60)).toEqual(even);
+    expect(await shares(caller.accountId, m.modelId, 60, { sort: 'price' })).toEqual(even);
+    // The upstreams saw it, not only the headers.
+    expect([m.up.alpha.calls.length, m.up.beta.calls.length, m.up.gamma.calls.length]).toEqual([40, 40, 40]);
+    // Equal on the sorted figure too (no figures at all here): spread the same way.
+    expect(await shares(caller.accountId, m.modelId, 60, { sort: 'latency' })).toEqual(even);
+  });
+
+  it('a strictly cheaper provider takes every call with sort: price; the rest spread only among equals', async () => {
+    const m = await threeProviders(undefined, {
+      alpha: perMillion(2e6),
+      beta: perMillion(1e6),
+      gamma: perMillion(2e6),
+    });
+    const { caller } = await callerWithCard();
+    evenDraws(60);
+    expect(await shares(caller.accountId, m.modelId, 60, { sort: 'price' })).toEqual({
+      [m.beta.routeName]: 60,
+    });
+    // Without beta, alpha and gamma rank equal: half each.
+    expect(await shares(caller.accountId, m.modelId, 60, { sort: 'price', ignore: [`beta-${m.n}`] })).toEqual(
+      {
+        [m.alpha.routeName]: 30,
+        [m.gamma.routeName]: 30,
+      },
+    );
+  });
+
+  it('without sort, the first provider is drawn by the inverse square of its price (36 : 9 : 4 for 1, 2, 3)', async () => {
+    // alpha 3.00, beta 1.00, gamma 2.00: weights 1/9, 1, 1/4, i.e. 4, 36 and 9 of 49.
+    const m = await threeProviders();
+    const { caller } = await callerWithCard();
+    evenDraws(49);
+    expect(await shares(caller.accountId, m.modelId, 49)).toEqual({
+      [m.beta.routeName]: 36,
+      [m.gamma.routeName]: 9,
+      [m.alpha.routeName]: 4,
+    });
+  });
+
+  it('the providers not drawn stay the fallbacks: equal ones in turn, the others by price', async () => {
+    const refused = await refusedUrl();
+    // alpha refuses connections; beta and gamma share its price; a pricier delta stays last.
+    const m = await threeProviders({ alpha: refused }, equalPrices);
+    const delta = await upstream('delta');
+    await provide(await newOwner(t.app, 'free'), `delta-${m.n}`, delta.url, m.modelId, perMillion(5e6));
+    const { caller } = await callerWithCard();
+    evenDraws(6);
+    // Each of the three equal ones drawn first twice (by name: alpha, beta, gamma); alpha's two
+    // turns fall back to the next in turn, beta (alpha, beta, gamma), never to the pricier delta.
+    const answered = await shares(caller.accountId, m.modelId, 6, { sort: 'price' });
+    expect(answered).toEqual({ [m.beta.routeName]: 4, [m.gamma.routeName]: 2 });
+    expect(m.up.gamma.calls).toHaveLength(2);
+    expect(delta.calls).toHaveLength(0);
   });
 });
 

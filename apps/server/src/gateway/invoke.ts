@@ -129,7 +129,13 @@ export function createCallHandler(ctx: TCallContext, protocol: TProtocol): TInvo
         });
       if (limits === undefined) limits = await directory.planLimits.load(key.accountId);
       if (!limits) return ctx.refuse(res, requestId, started, { code: 'internal_error' });
-      const call = { key, hasCard: limits.hasCard, protocol, preferences: wanted.preferences };
+      const call = {
+        key,
+        hasCard: limits.hasCard,
+        protocol,
+        preferences: wanted.preferences,
+        random: ctx.state.random,
+      };
       let plan = planModelCall(directory, entry, call);
       if (plan instanceof Promise) plan = await plan;
       if (plan === null) return await ctx.refuseUnknownRoute(res, caller, noProviderBody(entry.modelId));

@@ -28,6 +28,8 @@ export interface TGatewayState {
   answers: AnswerCache;
   /** The `/api/mcp` event streams open on this instance (mcp-aggregate.ts), once its routes are set up. */
   mcpStreams: { readonly size: number } | null;
+  /** Draws in [0, 1) spreading model calls across providers (model-routing.ts): Math.random; a test sets its own. */
+  random: () => number;
 }
 
 const byServer = new WeakMap<object, TGatewayState>();
@@ -88,6 +90,7 @@ export function createGatewayState(app: FastifyInstance): TGatewayState {
     circuits,
     answers: new AnswerCache(),
     mcpStreams: null,
+    random: Math.random,
   };
   byServer.set(app.server, state);
   reportGatewayTo(app.server, state);
