@@ -24,6 +24,8 @@ export default {
     'apps/server/src/gateway/local-counters.ts',
     'apps/server/src/gateway/circuit*.ts',
     'apps/server/src/gateway/tokens.ts',
+    'apps/server/src/gateway/month-seeds.ts',
+    'apps/server/src/gateway/seed-corrections.ts',
     // Money: prices, costs, rounding, settlement, the fee; metering and the renewal's charges.
     'packages/shared/src/schemas/price.ts',
     'apps/server/src/modules/money/*.ts',

@@ -75,9 +75,11 @@ export class SeedCorrections {
     try {
       const time = this.now();
       const due = this.pending.filter((entry) => entry.seededAt + this.delays[entry.pass]! <= time);
+      // A due correction uses its pass up whatever happens below: when the usage cannot be written
+      // (the database is down), it waits for its next pass instead of being tried again at once.
+      for (const entry of due) entry.pass++;
       if (due.length > 0) await this.beforeRead();
       for (const entry of due) {
-        entry.pass++;
         try {
           const lacking = await entry.correction.lacking();
           if (lacking > entry.added) {
@@ -90,10 +92,10 @@ export class SeedCorrections {
           this.warn(error, 'gateway: a re-seeded counter not corrected yet');
         }
       }
-      this.pending = this.pending.filter((entry) => entry.pass < this.delays.length);
     } catch (error) {
       this.warn(error, 'gateway: re-seeded counters not corrected yet');
     } finally {
+      this.pending = this.pending.filter((entry) => entry.pass < this.delays.length);
       this.running = false;
       this.schedule();
     }
