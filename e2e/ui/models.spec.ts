@@ -64,10 +64,13 @@ test('a model id declared in Settings is callable by the model, across two provi
           ...(provider ? { provider } : {}),
         },
       });
-    // Both free: the tie goes to the route name (ann- before bob-).
+    // Both free: the calls spread across the two (decision 060), so either may answer.
     const first = await call();
     expect(first.status(), await first.text()).toBe(200);
-    expect(first.headers()['x-air-route']).toBe(annRoute);
+    expect([annRoute, bobRoute]).toContain(first.headers()['x-air-route']);
+    const onlyAnn = await call({ only: [`ann-${stamp}`] });
+    expect(onlyAnn.status()).toBe(200);
+    expect(onlyAnn.headers()['x-air-route']).toBe(annRoute);
     const onlyBob = await call({ only: [`bob-${stamp}`] });
     expect(onlyBob.status()).toBe(200);
     expect(onlyBob.headers()['x-air-route']).toBe(bobRoute);
