@@ -156,6 +156,7 @@ export const CONSOLE_OPERATIONS = {
     'The endpoints other accounts share with this one',
   ),
   'GET /api/marketplace': op('listMarketplace', 'The public marketplace, a page at a time'),
+  'GET /api/marketplace-models': op('listMarketplaceModels', "The marketplace's models, a page at a time"),
   'GET /api/marketplace/:provider': op('getMarketplaceProvider', "A provider's marketplace page"),
   'GET /api/marketplace/:provider/:name': op('getMarketplaceEndpoint', 'One endpoint of the marketplace'),
 

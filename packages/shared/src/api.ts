@@ -77,6 +77,8 @@ import {
   ZMarketplacePage,
   ZMarketplaceParams,
   ZMarketplaceQuery,
+  ZMarketplaceModelsPage,
+  ZMarketplaceModelsQuery,
 } from './schemas/marketplace';
 import { ZMagicLinkRequest, ZMagicLinkVerify } from './schemas/magic-link';
 import { ZNotificationPrefs, ZNotificationUpdate } from './schemas/notification';
@@ -310,6 +312,11 @@ export const CONSOLE_API = {
   'DELETE /api/aiendpoint/:ids': { params: ZAiEndpointIdsParams, response: ZEnvelope(ZDeleted) },
   'GET /api/aiendpointShared': { response: ZEnvelope(z.array(ZSharedAiEndpoint)) },
   'GET /api/marketplace': { query: ZMarketplaceQuery, public: true, response: ZEnvelope(ZMarketplacePage) },
+  'GET /api/marketplace-models': {
+    query: ZMarketplaceModelsQuery,
+    public: true,
+    response: ZEnvelope(ZMarketplaceModelsPage),
+  },
   'GET /api/marketplace/:provider': {
     params: ZProviderParams,
     public: true,

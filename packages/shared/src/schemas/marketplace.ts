@@ -157,7 +157,8 @@ export type TMarketplaceSnippets = z.infer<typeof ZMarketplaceSnippets>;
 
 /**
  * One model across the listed endpoints declaring it (an endpoint's page): how many serve it,
- * their route names (most called first) and their figures combined (decision 062).
+ * their route names (most called first) and their figures combined (decision 062); its uptime is
+ * the share of observed minutes in which some provider of it was up.
  */
 export const ZMarketplaceModel = z.object({
   model_id: z.string(),
@@ -166,6 +167,43 @@ export const ZMarketplaceModel = z.object({
   stats: ZMarketplaceStats,
 });
 export type TMarketplaceModel = z.infer<typeof ZMarketplaceModel>;
+
+/**
+ * `GET /api/marketplace-models` (no sign-in, decision 062): the models the listed endpoints
+ * declare, each with its providers and combined figures, sorted and filtered by the catalog's
+ * figures (`sort`, `window` and the figure filters mean what they mean for endpoints; `q` matches
+ * the model id). Its own path: under `/api/marketplace/` it would take a provider's slug.
+ */
+export const ZMarketplaceModelsQuery = ZMarketplaceQuery.pick({
+  q: true,
+  sort: true,
+  window: true,
+  min_uptime: true,
+  max_p95_ms: true,
+  max_ttft_ms: true,
+  min_tokens_per_s: true,
+  max_price_1m: true,
+  cursor: true,
+  limit: true,
+});
+export type TMarketplaceModelsQuery = z.input<typeof ZMarketplaceModelsQuery>;
+
+/**
+ * One model of the catalog's model view: as an endpoint page's `model` (uptime: the share of
+ * observed minutes in which some provider of it was up), with the cheapest provider's price
+ * (null when one is free: what `sort: "price"` calls first) and when it was first listed (the
+ * oldest provider's creation).
+ */
+export const ZMarketplaceModelItem = ZMarketplaceModel.extend({
+  price: ZPrice.nullable(),
+  currency: z.string(),
+  currency_symbol: z.string(),
+  created_at: z.iso.datetime(),
+});
+export type TMarketplaceModelItem = z.infer<typeof ZMarketplaceModelItem>;
+
+export const ZMarketplaceModelsPage = ZPage(ZMarketplaceModelItem);
+export type TMarketplaceModelsPage = z.infer<typeof ZMarketplaceModelsPage>;
 
 export const ZMarketplaceEndpoint = ZMarketplaceItem.extend({
   /** The full description: sanitised rich text (HTML). */

@@ -5,6 +5,8 @@ import {
   type TMarketplaceEndpoint,
   type TMarketplaceItem,
   type TMarketplaceModel,
+  type TMarketplaceModelItem,
+  type TMarketplaceModelsPage,
   type TMarketplacePage,
   type TMarketplaceSnippets,
   type TMarketplaceSort,
@@ -22,12 +24,25 @@ import { accountNames } from '../membership/service';
 import { priceOf } from '../aiendpoint/service';
 import { dayOf } from '../usage/service';
 import type { TCatalogFilters } from './catalog-filters';
-import { combinedWindows, passes, sortKey, statsFrom, statsOf, type TSortKey } from './figures';
+import {
+  combinedWindows,
+  modelMinutesOf,
+  passes,
+  sortKey,
+  statsFrom,
+  statsOf,
+  withModelMinutes,
+  type TSortKey,
+  type TWindows,
+} from './figures';
 
 const DAY_MS = 86_400_000;
 const SUMMARY_CHARS = 300;
 
 export type { TCatalogFilters } from './catalog-filters';
+
+/** What a read of the catalog's models asks for (the query of GET /api/marketplace-models). */
+export type TModelsFilters = Omit<TCatalogFilters, 'type' | 'protocol' | 'provider' | 'model'>;
 
 export interface TListed {
   id: string;
@@ -190,7 +205,7 @@ export async function catalogPage(
   const keyed = rows
     .map((row) => itemOf(row, statsFrom(stats.get(row.id)), plans, true))
     .filter((item) => passes(filters, item))
-    .map((item) => ({ item, key: sortKey(filters.sort, window, item) }))
+    .map((item) => ({ item, key: sortKey(filters.sort, window, item, item.route_name) }))
     .filter(({ key }) => !after || compareKeys(key, after) > 0)
     .sort((a, b) => compareKeys(a.key, b.key));
   const page = keyed.slice(0, filters.limit);
@@ -317,8 +332,9 @@ export async function catalogEndpoint(
 /**
  * One model across the listed endpoints declaring it (the catalog's own filter: active, shared,
  * public, open accounts): their route names, most called over 7 days first, and their figures
- * combined exactly from the roll-ups (decision 062: calls, histograms, tokens and minutes added
- * up, as a provider's page). Null when none is listed (never, for a listed endpoint's own model).
+ * combined exactly from the roll-ups (decision 062: calls, histograms and tokens added up, as a
+ * provider's page), uptime over the minutes of any of them (some provider up). Null when none is
+ * listed (never, for a listed endpoint's own model).
  */
 export async function modelFigures(
   db: TDb,
@@ -327,19 +343,83 @@ export async function modelFigures(
 ): Promise<TMarketplaceModel | null> {
   const rows = await listed(db, { model: modelId });
   if (rows.length === 0) return null;
-  const stats = await statsOf(
-    db,
-    rows.map((row) => row.id),
-    now,
-  );
+  const ids = rows.map((row) => row.id);
+  const [stats, minutes] = await Promise.all([statsOf(db, ids, now), modelMinutesOf(db, ids, now)]);
+  return modelOf(modelId, rows, stats, minutes.get(modelId));
+}
+
+function modelOf(
+  modelId: string,
+  rows: TListed[],
+  stats: Map<string, TWindows>,
+  minutes: Parameters<typeof withModelMinutes>[1],
+): TMarketplaceModel {
   const routeNames = rows
     .map((row) => ({ name: row.routeName, calls: statsFrom(stats.get(row.id)).calls_7d }))
     .sort((a, b) => b.calls - a.calls || (a.name < b.name ? -1 : 1))
     .map((row) => row.name);
+  const windows = combinedWindows(rows.flatMap((row) => stats.get(row.id) ?? []));
   return {
     model_id: modelId,
     providers: rows.length,
     route_names: routeNames,
-    stats: statsFrom(combinedWindows(stats.values())),
+    stats: statsFrom(withModelMinutes(windows, minutes)),
+  };
+}
+
+/** A million input and a million output tokens (micros), then a call's price: the catalog's price key. */
+const priceRank = (row: TListed) => {
+  const price = priceOf(row);
+  return price ? price.per_1m_input_tokens + price.per_1m_output_tokens + price.per_call / 1_000_000 : 0;
+};
+
+/**
+ * A page of the catalog's models (decision 062): every model id the listed endpoints declare
+ * (`q` a part of it, any case), each as `modelFigures` has it plus the cheapest provider's price,
+ * filtered and sorted by the same figures and cursor as the endpoints' catalog, the model id
+ * breaking ties. Four reads whatever the number of models: the endpoints, then their three
+ * figure roll-ups and the per-minute uptime of each model, grouped.
+ */
+export async function modelsPage(
+  db: TDb,
+  plans: TPlan[],
+  filters: TModelsFilters,
+  now = Date.now(),
+): Promise<TMarketplaceModelsPage> {
+  const tag = `models:${sortTag(filters.sort, filters.window)}`;
+  const after = filters.cursor ? decodeCursor(tag, filters.cursor) : null;
+  const q = filters.q?.trim().toLowerCase();
+  const byModel = new Map<string, TListed[]>();
+  for (const row of await listed(db, {})) {
+    if (row.modelId === null || (q && !row.modelId.includes(q))) continue;
+    const group = byModel.get(row.modelId);
+    if (group) group.push(row);
+    else byModel.set(row.modelId, [row]);
+  }
+  const ids = [...byModel.values()].flatMap((group) => group.map((row) => row.id));
+  const [stats, minutes] = await Promise.all([statsOf(db, ids, now), modelMinutesOf(db, ids, now)]);
+  const { currency, symbol } = billingCurrency(plans);
+  const window = filters.window ?? '7d';
+  const keyed = [...byModel]
+    .map(([modelId, rows]): TMarketplaceModelItem => {
+      const cheapest = rows.reduce((best, row) => (priceRank(row) < priceRank(best) ? row : best));
+      const oldest = rows.reduce((first, row) => (row.createdAt < first.createdAt ? row : first));
+      return {
+        ...modelOf(modelId, rows, stats, minutes.get(modelId)),
+        price: priceOf(cheapest),
+        currency,
+        currency_symbol: symbol,
+        created_at: oldest.createdAt.toISOString(),
+      };
+    })
+    .filter((item) => passes(filters, item))
+    .map((item) => ({ item, key: sortKey(filters.sort, window, item, item.model_id) }))
+    .filter(({ key }) => !after || compareKeys(key, after) > 0)
+    .sort((a, b) => compareKeys(a.key, b.key));
+  const page = keyed.slice(0, filters.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(({ item }) => item),
+    next_cursor: keyed.length > filters.limit && last ? encodeCursor(tag, last.key) : null,
   };
 }

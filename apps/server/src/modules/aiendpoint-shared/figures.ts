@@ -1,4 +1,4 @@
-import { and, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
   MARKETPLACE_HISTORY_DAYS,
@@ -10,6 +10,7 @@ import {
   UPTIME_FAILURE_RUN,
 } from '@air/shared/schemas/marketplace';
 import type { TDb } from '../../db/client';
+import { aiEndpoints } from '../../db/schema/ai-endpoints';
 import { endpointDaily, endpointMinute, endpointTtftDaily } from '../../db/schema/endpoint-daily';
 import { dayOf, percentileFromBuckets } from '../usage/service';
 import type { TCatalogFilters } from './catalog-filters';
@@ -184,13 +185,16 @@ export function statsFrom(windows: TWindows | undefined): TMarketplaceStats {
 /** The order of a sort as a key to compare: numbers first (smaller first), then the route name. */
 export type TSortKey = [number, string];
 
+/** What the sorts and figure filters read of a catalog item or a model: its figures, price and creation. */
+export type TRanked = Pick<TMarketplaceItem, 'stats' | 'price' | 'created_at'>;
+
 /** One window's figure of an item (`uptime`, `p95_ms`…). */
-function figureOf(item: TMarketplaceItem, window: TMarketplaceWindow, name: string): number | null {
+function figureOf(item: TRanked, window: TMarketplaceWindow, name: string): number | null {
   return (item.stats as Record<string, number | null>)[`${name}_${window}`] ?? null;
 }
 
 /** A million input and a million output tokens (micros), then a call's price (a millionth of it). */
-function priceKey(item: TMarketplaceItem): number {
+function priceKey(item: TRanked): number {
   const price = item.price;
   if (!price) return 0;
   return price.per_1m_input_tokens + price.per_1m_output_tokens + price.per_call / 1_000_000;
@@ -198,10 +202,12 @@ function priceKey(item: TMarketplaceItem): number {
 
 const LAST = Number.MAX_SAFE_INTEGER;
 
+/** `item`'s place in `sort`; `name` (a route name, a model id) breaks ties. */
 export function sortKey(
   sort: TMarketplaceSort,
   window: TMarketplaceWindow,
-  item: TMarketplaceItem,
+  item: TRanked,
+  name: string,
 ): TSortKey {
   const smaller = (name: string) => figureOf(item, window, name) ?? LAST;
   const larger = (name: string) => {
@@ -210,28 +216,34 @@ export function sortKey(
   };
   switch (sort) {
     case 'fastest':
-      return [smaller('p50_ms'), item.route_name];
+      return [smaller('p50_ms'), name];
     case 'p95':
-      return [smaller('p95_ms'), item.route_name];
+      return [smaller('p95_ms'), name];
     case 'ttft':
-      return [smaller('ttft_ms'), item.route_name];
+      return [smaller('ttft_ms'), name];
     case 'reliable':
-      return [larger('success_rate'), item.route_name];
+      return [larger('success_rate'), name];
     case 'uptime':
-      return [larger('uptime'), item.route_name];
+      return [larger('uptime'), name];
     case 'throughput':
-      return [larger('tokens_per_s'), item.route_name];
+      return [larger('tokens_per_s'), name];
     case 'price':
-      return [priceKey(item), item.route_name];
+      return [priceKey(item), name];
     case 'newest':
-      return [-Date.parse(item.created_at), item.route_name];
+      return [-Date.parse(item.created_at), name];
     default:
-      return [-(figureOf(item, window, 'calls') ?? 0), item.route_name];
+      return [-(figureOf(item, window, 'calls') ?? 0), name];
   }
 }
 
 /** The figure filters of the query (none: every item passes); an item without the figure fails one. */
-export function passes(filters: TCatalogFilters, item: TMarketplaceItem): boolean {
+export function passes(
+  filters: Pick<
+    TCatalogFilters,
+    'window' | 'min_uptime' | 'max_p95_ms' | 'max_ttft_ms' | 'min_tokens_per_s' | 'max_price_1m'
+  >,
+  item: TRanked,
+): boolean {
   const window = filters.window ?? '7d';
   const at = (name: string) => figureOf(item, window, name);
   const atLeast = (name: string, min: number | undefined) => {
@@ -280,4 +292,69 @@ export function combinedWindows(all: Iterable<TWindows>): TWindows {
     mergeCounts(combined.d30, windows.d30);
   }
   return combined;
+}
+
+/** Minutes observed and minutes up, over 7 and 30 days. */
+interface TMinutes {
+  d7: { minutes: number; up: number };
+  d30: { minutes: number; up: number };
+}
+
+/**
+ * Each model's uptime minutes across its providers (decision 062): a UTC minute is observed when
+ * some provider of the model had a success or a failure in it, and up when some provider was up
+ * in it (a success and no run of failures). One grouped read of endpoint_minute for `ids` (the
+ * listed endpoints declaring a model), by model and minute, then counted per window.
+ */
+export async function modelMinutesOf(db: TDb, ids: string[], now: number): Promise<Map<string, TMinutes>> {
+  const answer = new Map<string, TMinutes>();
+  if (ids.length === 0) return answer;
+  const from30 = dayOf(now - (MARKETPLACE_HISTORY_DAYS - 1) * DAY_MS);
+  const from7 = dayOf(now - (MARKETPLACE_STATS_DAYS - 1) * DAY_MS);
+  const up = sql`${endpointMinute.ok} > 0 and ${endpointMinute.maxFailedRun} < ${UPTIME_FAILURE_RUN}`;
+  const byMinute = db
+    .select({
+      modelId: sql<string>`${aiEndpoints.modelId}`.as('model_id'),
+      minute: sql<Date>`${endpointMinute.minute}`.as('minute'),
+      up: sql<boolean>`bool_or(${up})`.as('up'),
+    })
+    .from(endpointMinute)
+    .innerJoin(aiEndpoints, eq(aiEndpoints.id, endpointMinute.endpointId))
+    .where(
+      and(
+        sql`${endpointMinute.endpointId} = any(${sql.param(ids)}::uuid[])`,
+        sql`${endpointMinute.minute} >= ${`${from30}T00:00:00Z`}::timestamptz`,
+        isNotNull(aiEndpoints.modelId),
+      ),
+    )
+    .groupBy(aiEndpoints.modelId, endpointMinute.minute)
+    .as('by_minute');
+  const rows = await db
+    .select({
+      modelId: byMinute.modelId,
+      recent: sql<boolean>`${byMinute.minute} >= ${from7}::timestamptz`,
+      minutes: sql<number>`count(*)::int`,
+      up: sql<number>`(count(*) filter (where ${byMinute.up}))::int`,
+    })
+    .from(byMinute)
+    // Grouped by the select's second column (`recent`): its parameter would not match the select's.
+    .groupBy(byMinute.modelId, sql.raw('2'));
+  for (const row of rows) {
+    let found = answer.get(row.modelId);
+    if (!found) answer.set(row.modelId, (found = { d7: { minutes: 0, up: 0 }, d30: { minutes: 0, up: 0 } }));
+    for (const window of row.recent ? [found.d7, found.d30] : [found.d30]) {
+      window.minutes += Number(row.minutes);
+      window.up += Number(row.up);
+    }
+  }
+  return answer;
+}
+
+/** Combined windows with a model's own minutes (some provider up) in place of the added-up ones. */
+export function withModelMinutes(windows: TWindows, minutes: TMinutes | undefined): TWindows {
+  windows.d7.minutes = minutes?.d7.minutes ?? 0;
+  windows.d7.upMinutes = minutes?.d7.up ?? 0;
+  windows.d30.minutes = minutes?.d30.minutes ?? 0;
+  windows.d30.upMinutes = minutes?.d30.up ?? 0;
+  return windows;
 }

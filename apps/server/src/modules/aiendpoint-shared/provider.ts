@@ -29,7 +29,7 @@ export async function providerPage(
   const owner = rows.reduce((oldest, row) => (row.createdAt < oldest.createdAt ? row : oldest));
   const endpoints = rows
     .map((row) => itemOf(row, statsFrom(stats.get(row.id)), plans, true))
-    .map((item) => ({ item, key: sortKey('popular', '7d', item) }))
+    .map((item) => ({ item, key: sortKey('popular', '7d', item, item.route_name) }))
     .sort((a, b) => (a.key[0] !== b.key[0] ? a.key[0] - b.key[0] : a.key[1] < b.key[1] ? -1 : 1))
     .map(({ item }) => item);
   return {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { listSharedEndpoints } from '../aiendpoint/service';
-import { catalogEndpoint, catalogPage } from './catalog';
+import { catalogEndpoint, catalogPage, modelsPage } from './catalog';
 import { providerPage } from './provider';
 import { route } from '../../core/route';
 
@@ -25,6 +25,10 @@ const sharedRoutes: FastifyPluginAsync = async (fastify) => {
 
   route(app, 'GET /api/marketplace', { schema: { tags: ['marketplace'] } }, async (request) => ({
     data: await catalogPage(app.db, app.plans, request.query),
+  }));
+
+  route(app, 'GET /api/marketplace-models', { schema: { tags: ['marketplace'] } }, async (request) => ({
+    data: await modelsPage(app.db, app.plans, request.query),
   }));
 
   route(app, 'GET /api/marketplace/:provider', { schema: { tags: ['marketplace'] } }, async (request) => ({

@@ -59,3 +59,23 @@ export async function fetchCatalogEndpoint(provider: string, name: string) {
 export async function fetchProvider(provider: string) {
   return (await call('GET /api/marketplace/:provider', { params: { provider } })).data!;
 }
+
+/** What the catalog's models view asks for (decision 062): its search, sort and window. */
+export interface TModelsFilters {
+  q: string;
+  sort: TMarketplaceSort;
+  window: TMarketplaceWindow;
+}
+
+export const modelsQueryKey = (filters: TModelsFilters) => ['marketplace-models', filters] as const;
+
+/** One page of the catalog's models (`GET /api/marketplace-models`), after `cursor` when given. */
+export async function fetchModelsPage(filters: TModelsFilters, cursor: string | null, signal?: AbortSignal) {
+  const query = {
+    q: filters.q.trim() || undefined,
+    sort: filters.sort,
+    window: filters.window === '7d' ? undefined : filters.window,
+    cursor: cursor ?? undefined,
+  };
+  return (await call('GET /api/marketplace-models', { query, signal })).data!;
+}
