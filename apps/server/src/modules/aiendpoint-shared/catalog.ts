@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { buildSnippets, PLACEHOLDER_KEY } from '@air/shared/snippets';
+import { buildMcpSnippets, buildSnippets, PLACEHOLDER_KEY } from '@air/shared/snippets';
 import {
   MARKETPLACE_HISTORY_DAYS,
   type TMarketplaceEndpoint,
@@ -216,62 +216,9 @@ export async function catalogPage(
   };
 }
 
-/** An MCP endpoint's snippets (contract 6d): its /api/mcp address with the official SDKs, and a client's configuration. */
+/** An MCP endpoint's snippets (contract 6d), the key read from the caller's environment. */
 function mcpSnippetsFor(appUrl: string, routeName: string): TMarketplaceSnippets {
-  const url = `${appUrl}/api/mcp/${routeName}`;
-  const initialize = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
-  });
-  return {
-    curl: [
-      `curl ${url} \\`,
-      `  -H "Authorization: Bearer $AIR_API_KEY" \\`,
-      `  -H "Content-Type: application/json" \\`,
-      `  -H "Accept: application/json, text/event-stream" \\`,
-      `  -d '${initialize}'`,
-    ].join('\n'),
-    node: [
-      `import { Client } from '@modelcontextprotocol/sdk/client/index.js';`,
-      `import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';`,
-      ``,
-      `const transport = new StreamableHTTPClientTransport(new URL('${url}'), {`,
-      `  requestInit: { headers: { Authorization: \`Bearer \${process.env.AIR_API_KEY}\` } },`,
-      `});`,
-      `const client = new Client({ name: 'my-agent', version: '1.0.0' });`,
-      `await client.connect(transport);`,
-      `console.log(await client.listTools());`,
-    ].join('\n'),
-    python: [
-      `import asyncio, os`,
-      `from mcp import ClientSession`,
-      `from mcp.client.streamable_http import streamablehttp_client`,
-      ``,
-      `async def main():`,
-      `    headers = {"Authorization": f"Bearer {os.environ['AIR_API_KEY']}"}`,
-      `    async with streamablehttp_client("${url}", headers=headers) as (read, write, _):`,
-      `        async with ClientSession(read, write) as session:`,
-      `            await session.initialize()`,
-      `            print(await session.list_tools())`,
-      ``,
-      `asyncio.run(main())`,
-    ].join('\n'),
-    mcp_servers: JSON.stringify(
-      {
-        mcpServers: {
-          [routeName.replace('/', '-')]: {
-            type: 'http',
-            url,
-            headers: { Authorization: 'Bearer ${AIR_API_KEY}' },
-          },
-        },
-      },
-      null,
-      2,
-    ),
-  };
+  return buildMcpSnippets({ origin: appUrl, routeName });
 }
 
 /**

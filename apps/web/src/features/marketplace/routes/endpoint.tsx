@@ -152,7 +152,7 @@ export default function CatalogEndpointPage() {
       {signedIn && (
         <div className="space-y-2">
           <h2 className="text-lg font-semibold">{t('endpoint.tryIt')}</h2>
-          <Playground routeName={data.route_name} />
+          <Playground routeName={data.route_name} protocol={data.protocol} />
         </div>
       )}
     </section>

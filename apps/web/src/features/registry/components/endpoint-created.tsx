@@ -7,12 +7,23 @@ import { ReadyCall } from '@/features/dashboard/components/ready-call';
 import { mayReadKeys, quickstartKeyQuery } from '@/features/dashboard/dashboard-data';
 import { useSnippetKey } from '@/features/dashboard/snippet-key';
 import { useSession } from '@/lib/session';
+import type { TApiProtocol } from '@air/shared/schemas/aiendpoint';
+import { McpReadyCall } from './mcp-ready-call';
 
 /**
  * Shown once an endpoint is made: a ready-to-run call of its route with the account's newest key
- * (masked, copied whole), or the placeholder for members who may not read keys.
+ * (masked, copied whole), or the placeholder for members who may not read keys. An MCP endpoint's
+ * is an MCP client's configuration and an `initialize` / `tools/list` cURL, not a chat completion.
  */
-export function EndpointCreated({ routeName, onClose }: { routeName: string; onClose: () => void }) {
+export function EndpointCreated({
+  routeName,
+  protocol,
+  onClose,
+}: {
+  routeName: string;
+  protocol?: TApiProtocol;
+  onClose: () => void;
+}) {
   const { t } = useTranslation('registry');
   const { user } = useSession();
   const canReadKeys = mayReadKeys(user?.permission);
@@ -38,7 +49,11 @@ export function EndpointCreated({ routeName, onClose }: { routeName: string; onC
         </Button>
       </CardHeader>
       <CardContent>
-        <ReadyCall apiKey={apiKey} routeName={routeName} />
+        {protocol === 'mcp' ? (
+          <McpReadyCall apiKey={apiKey} routeName={routeName} />
+        ) : (
+          <ReadyCall apiKey={apiKey} routeName={routeName} />
+        )}
       </CardContent>
     </Card>
   );

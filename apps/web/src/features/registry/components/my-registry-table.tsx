@@ -136,7 +136,7 @@ export function MyRegistryTable({ data, loading }: { data: TAiEndpoint[] | undef
   );
 
   const createdCard = made ? (
-    <EndpointCreated routeName={made.route_name} onClose={() => setJustMade(null)} />
+    <EndpointCreated routeName={made.route_name} protocol={made.protocol} onClose={() => setJustMade(null)} />
   ) : null;
   if (data && data.length === 0) {
     return <BlankSlate title={t('empty.title')} text={t('empty.text')} action={newButton} />;

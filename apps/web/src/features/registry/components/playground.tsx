@@ -7,6 +7,7 @@ import { Loader2, Send, Square } from 'lucide-react';
 import { Controller } from 'react-hook-form';
 import { hasPermission } from '@air/shared/permissions';
 import { ZGatewayRequest } from '@air/shared/schemas/gateway';
+import type { TApiProtocol } from '@air/shared/schemas/aiendpoint';
 import { errorText } from '@/components/form/error-text';
 import { FORM_ERROR, useBodyForm } from '@/components/form/use-body-form';
 import type { TFieldError } from '@/components/form/use-form';
@@ -19,6 +20,7 @@ import { call } from '@/lib/api';
 import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { readAnswer, type TPlaygroundResult } from '../playground-stream';
+import { McpReadyCall } from './mcp-ready-call';
 
 const selectClass =
   'h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none';
@@ -58,9 +60,10 @@ function playgroundFieldOf(path: string, values: TPlaygroundValues): string | un
 /**
  * "Try it": one chat completion through the gateway itself (so it is metered like any call) with
  * one of the account's keys; the answer streams in with status, latency, time to first token and
- * tokens; the exact request can be copied as cURL.
+ * tokens; the exact request can be copied as cURL. An MCP endpoint (`protocol` mcp) has no chat
+ * completion: its "Try it" is an MCP client's configuration and cURL with the chosen key.
  */
-export function Playground({ routeName }: { routeName: string }) {
+export function Playground({ routeName, protocol }: { routeName: string; protocol?: TApiProtocol }) {
   const { t } = useTranslation('registry');
   const { user } = useSession();
   const handleError = useErrorHandler();
@@ -149,6 +152,32 @@ export function Playground({ routeName }: { routeName: string }) {
     );
   }
 
+  const keySelect = (
+    <div className="grid gap-1">
+      <Label htmlFor="playground-key">{t('playground.key')}</Label>
+      <select id="playground-key" className={selectClass} {...form.register('key_id')} value={chosen}>
+        {keys.data.map((key) => (
+          <option key={key.id} value={key.id}>
+            {key.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+  if (protocol === 'mcp') {
+    const listed = keys.data.find((key) => key.id === chosen);
+    const full = fullKey.data;
+    return (
+      <div className="grid gap-4">
+        <div className="flex flex-wrap items-end gap-4">{keySelect}</div>
+        <McpReadyCall
+          apiKey={{ shown: listed?.key ?? 'air_…', ...(full ? { full: () => Promise.resolve(full) } : {}) }}
+          routeName={routeName}
+        />
+      </div>
+    );
+  }
+
   const number = numberFormat();
   const errors = form.formState.errors as Record<string, TFieldError | undefined>;
   const errorOf = (name: 'system' | 'message' | typeof FORM_ERROR) =>
@@ -164,16 +193,7 @@ export function Playground({ routeName }: { routeName: string }) {
       aria-label={t('playground.title')}
     >
       <div className="flex flex-wrap items-end gap-4">
-        <div className="grid gap-1">
-          <Label htmlFor="playground-key">{t('playground.key')}</Label>
-          <select id="playground-key" className={selectClass} {...form.register('key_id')} value={chosen}>
-            {keys.data.map((key) => (
-              <option key={key.id} value={key.id}>
-                {key.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        {keySelect}
         <div className="flex items-center gap-2 pb-2">
           <Controller
             name="stream"

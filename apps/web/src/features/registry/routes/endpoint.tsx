@@ -132,7 +132,7 @@ export default function EndpointPage() {
           )}
         </TabsContent>
         <TabsContent value="try">
-          <Playground routeName={data.route_name} />
+          <Playground routeName={data.route_name} protocol={data.protocol} />
         </TabsContent>
       </Tabs>
     </section>
