@@ -72,6 +72,11 @@ export interface TRouteEntry {
   mcp: boolean;
   /** An MCP server's tools its owner switched off, by name. */
   disabledTools: ReadonlySet<string>;
+  /**
+   * An MCP server's per-tool prices (decision 063): a call of one of these tools is charged this
+   * price (per call only; null when that tool is free) instead of `price`; null when none.
+   */
+  toolPrices: ReadonlyMap<string, TPrice | null> | null;
   /** Its owner lets traces record prompts and answers (`config.trace_content`, off by default). */
   traceContent: boolean;
   /** `x-air-route` and `x-air-attempts: 1`, built once: what most answers carry. */
@@ -99,6 +104,30 @@ export interface TPlanLimits {
   spendLimitMinor: number | null;
   /** When that cap was saved (ms): names its spend counter (spend.ts). */
   spendLimitSetAt: number | null;
+}
+
+/** Per-tool prices as the calls are charged: per call only, 0 being free. */
+function toolPricesOf(stored: Record<string, number> | null): ReadonlyMap<string, TPrice | null> | null {
+  if (!stored) return null;
+  const prices = new Map<string, TPrice | null>();
+  for (const [tool, perCall] of Object.entries(stored))
+    prices.set(
+      tool,
+      perCall > 0 ? { per_call: perCall, per_1m_input_tokens: 0, per_1m_output_tokens: 0 } : null,
+    );
+  return prices.size > 0 ? prices : null;
+}
+
+/**
+ * The route as a call of `tool` is admitted, charged and metered on (decision 063): its own entry,
+ * or, when the tool has a price of its own, a copy carrying that price. One path for both MCP
+ * addresses (mcp-proxy.ts, mcp-aggregate.ts); everything after it (card check, spend reservation,
+ * usage row, invoice, earnings) reads `price` as it does for any call.
+ */
+export function toolCallRoute(route: TRouteEntry, tool: string): TRouteEntry {
+  const prices = route.toolPrices;
+  if (prices === null || !prices.has(tool)) return route;
+  return { ...route, price: prices.get(tool)! };
 }
 
 /** Routes and accounts kept, found or missing (a miss is a route name someone tried). */
@@ -234,6 +263,7 @@ export function createDirectory(app: FastifyInstance) {
       ),
       mcp: row.protocol === 'mcp',
       disabledTools: new Set(row.disabledTools),
+      toolPrices: row.protocol === 'mcp' ? toolPricesOf(row.toolPrices) : null,
       airHeaders: Object.freeze(['x-air-route', row.routeName, 'x-air-attempts', '1']),
       totalWeight: upstreams.reduce((sum, upstream) => sum + upstream.weight, 0),
       routing: routed

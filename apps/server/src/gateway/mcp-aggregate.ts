@@ -6,7 +6,7 @@ import { objectStart } from './body-edit';
 import type { TCallContext } from './call-context';
 import { mayCall, ownResult } from './call-outcome';
 import { writeGatewayError } from './errors';
-import type { TRouteEntry } from './directory';
+import { toolCallRoute, type TRouteEntry } from './directory';
 import { GatewayCall } from './gateway-call';
 import type { McpUpstreams, TListedTool, TUpstreamSession } from './mcp-client';
 import {
@@ -266,7 +266,8 @@ export function createMcpAggregate(
       const { route, tool } = found;
       const body = Buffer.from(JSON.stringify({ ...message, params: { ...args, name: tool } }));
       const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-      const call = new GatewayCall(ctx, MCP_TOOL_CALL, res, key, route, limits, {
+      // Admitted, charged and metered at the tool's own price when it has one (decision 063).
+      const call = new GatewayCall(ctx, MCP_TOOL_CALL, res, key, toolCallRoute(route, tool), limits, {
         id: requestId,
         started,
         body,

@@ -3,7 +3,7 @@ import { isAppError } from '../lib/app-error';
 import { objectStart } from './body-edit';
 import type { TCallContext } from './call-context';
 import { mayCall, ownResult } from './call-outcome';
-import type { TRouteEntry } from './directory';
+import { toolCallRoute, type TRouteEntry } from './directory';
 import { unsupportedEndpointBody, writeGatewayError, type TGatewayErrorCode } from './errors';
 import { GatewayCall } from './gateway-call';
 import { filterToolList, ToolAnswerTap } from './mcp-answer';
@@ -129,7 +129,9 @@ export function createMcpHandler(ctx: TCallContext, secret: string, upstreams: M
       if (call !== null) {
         const start = objectStart(body);
         const parsed = message as Record<string, unknown>;
-        const metered = new GatewayCall(ctx, MCP_TOOL_CALL, res, key, route, limits, {
+        // Admitted, charged and metered at the tool's own price when it has one (decision 063).
+        const priced = toolCallRoute(route, call.tool);
+        const metered = new GatewayCall(ctx, MCP_TOOL_CALL, res, key, priced, limits, {
           id: requestId,
           started,
           body,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { upstreamUrlProblem } from '../validation';
-import { ZPrice } from './price';
+import { ZPrice, ZPricePart } from './price';
 
 /**
  * The AI endpoint registry (server contract section 5).
@@ -210,6 +210,26 @@ export const ZRoutingConfig = z.object({
 });
 export type TRoutingConfig = z.infer<typeof ZRoutingConfig>;
 
+/** A tool's name as its MCP server gives it: visible ASCII, at most 128 characters (contract 6d). */
+export const ZMcpToolName = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[\x21-\x7e]+$/);
+
+/** Tools an MCP endpoint may price one by one. */
+export const TOOL_PRICES_MAX = 500;
+/**
+ * An MCP endpoint's per-tool prices (contract 6d, decision 063): tool name -> micros per call of
+ * that tool, in place of `price.per_call` for it (0: that tool is free). Null or `{}`: none.
+ */
+export const ZToolPrices = z
+  .record(ZMcpToolName, ZPricePart)
+  .refine((prices) => Object.keys(prices).length <= TOOL_PRICES_MAX, {
+    error: `At most ${TOOL_PRICES_MAX} tools may be priced`,
+  });
+export type TToolPrices = z.infer<typeof ZToolPrices>;
+
 export const ZAiEndpointConfigInput = z.strictObject({
   description: ZDescription.optional(),
   upstream_model: z.string().trim().max(200).nullable().optional(),
@@ -223,6 +243,8 @@ export const ZAiEndpointConfigInput = z.strictObject({
   headers: ZUpstreamHeaders.optional(),
   /** The marketplace price (contract 5a), or null for free; all parts 0 is free too. */
   price: ZPrice.nullable().optional(),
+  /** An MCP endpoint's per-tool prices, the whole set (null or `{}`: none); refused on an OpenAI one. */
+  tool_prices: ZToolPrices.nullable().optional(),
   /** The whole set of upstreams; `route_endpoint` follows `upstreams[0].url`. */
   upstreams: ZUpstreams.optional(),
   /** null: back to the default (no retries). */
@@ -262,6 +284,8 @@ export type TApiProtocol = z.infer<typeof ZApiProtocol>;
 export const PROTOCOL_MESSAGES = {
   /** An MCP endpoint is priced per tool call only. */
   mcpTokenPrice: 'validation.mcp_token_price',
+  /** Only an MCP endpoint has tools to price. */
+  toolPricesNotMcp: 'validation.tool_prices_not_mcp',
 } as const;
 
 /**
@@ -287,12 +311,6 @@ export const ZModelId = z
   // An empty text clears it.
   .transform((id) => (id === '' ? null : id))
   .nullable();
-/** A tool's name as its MCP server gives it: visible ASCII, at most 128 characters (contract 6d). */
-export const ZMcpToolName = z
-  .string()
-  .min(1)
-  .max(128)
-  .regex(/^[\x21-\x7e]+$/);
 /** Tools an owner may switch off on one MCP endpoint. */
 export const DISABLED_TOOLS_MAX = 500;
 const ZDisabledTools = z
@@ -358,6 +376,8 @@ export const ZAiEndpoint = ZSharedAiEndpoint.extend({
     headers: z.record(z.string(), z.string()),
     /** Null when free. */
     price: ZPrice.nullable(),
+    /** An MCP endpoint's per-tool prices (micros per call of the tool), `{}` when none; absent on an OpenAI one. */
+    tool_prices: z.record(z.string(), z.number().int()).optional(),
     /** Always at least `[{ url: route_endpoint, weight: 1, format: 'openai' }]`. */
     upstreams: z.array(z.object({ url: z.string(), weight: z.number().int(), format: ZUpstreamFormat })),
     /** The effective settings (defaults filled in). */

@@ -124,6 +124,11 @@ export const ZMarketplaceItem = z.object({
   description: z.string(),
   /** Null when free. */
   price: ZPrice.nullable(),
+  /**
+   * An MCP endpoint's per-tool prices (micros per call of the tool, in place of `per_call`), `{}`
+   * when none; absent on an OpenAI-compatible endpoint.
+   */
+  tool_prices: z.record(z.string(), z.number().int()).optional(),
   /** The billing currency of the price (ISO 4217, lower case). */
   currency: z.string(),
   currency_symbol: z.string(),

@@ -13,7 +13,7 @@ export const PRICE_MAX_MICROS = 1_000_000_000;
 export const MICROS_PER_UNIT = 1_000_000;
 export const PRICE_DECIMALS = 6;
 
-const ZPricePart = z.number().int().min(0).max(PRICE_MAX_MICROS);
+export const ZPricePart = z.number().int().min(0).max(PRICE_MAX_MICROS);
 
 export const ZPrice = z.strictObject({
   per_call: ZPricePart,

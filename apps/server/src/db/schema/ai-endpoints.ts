@@ -54,6 +54,11 @@ export const aiEndpoints = pgTable(
     pricePerCall: integer('price_per_call'),
     pricePer1mInput: integer('price_per_1m_input'),
     pricePer1mOutput: integer('price_per_1m_output'),
+    /**
+     * An MCP endpoint's per-tool prices (decision 063): tool name -> micros per call of that tool,
+     * in place of `pricePerCall` for it; null when none.
+     */
+    toolPrices: jsonb('tool_prices').$type<Record<string, number>>(),
     /** Routing and resilience (contract 6a): upstreams, retry, fallbacks, circuit, cache; null when none is set. */
     routing: jsonb('routing').$type<TRoutingConfig>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -58,6 +58,7 @@ export interface TListed {
   pricePerCall: number | null;
   pricePer1mInput: number | null;
   pricePer1mOutput: number | null;
+  toolPrices: Record<string, number> | null;
 }
 
 /** The billing currency prices are in: the plans' (every plan of the file has the same). */
@@ -104,6 +105,7 @@ export async function listed(
       pricePerCall: aiEndpoints.pricePerCall,
       pricePer1mInput: aiEndpoints.pricePer1mInput,
       pricePer1mOutput: aiEndpoints.pricePer1mOutput,
+      toolPrices: aiEndpoints.toolPrices,
     })
     .from(aiEndpoints)
     .innerJoin(account, eq(account.id, aiEndpoints.accountId))
@@ -144,6 +146,7 @@ export function itemOf(
     model_id: row.modelId,
     description,
     price: priceOf(row),
+    ...(row.protocol === 'mcp' ? { tool_prices: row.toolPrices ?? {} } : {}),
     currency,
     currency_symbol: symbol,
     stats,

@@ -61,6 +61,10 @@ export async function changesFrom(
     changes.pricePer1mInput = free ? null : price.per_1m_input_tokens;
     changes.pricePer1mOutput = free ? null : price.per_1m_output_tokens;
   }
+  if (config?.tool_prices !== undefined) {
+    const prices = config.tool_prices;
+    changes.toolPrices = prices && Object.keys(prices).length > 0 ? sortedPrices(prices) : null;
+  }
   if (config?.headers !== undefined) {
     const stored = openHeaders(app.config.secret, current?.upstreamHeadersEnc ?? null);
     changes.upstreamHeadersEnc = sealHeaders(app.config.secret, mergeHeaders(stored, config.headers));
@@ -70,13 +74,27 @@ export async function changesFrom(
   return changes;
 }
 
+/** Per-tool prices stored in name order (one form whatever order they were sent in). */
+function sortedPrices(prices: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(prices).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 /**
  * An MCP endpoint is priced per tool call (contract 6d): a tool call has no tokens to count, so a
- * token price on one would never be charged. Refused rather than stored unseen.
+ * token price on one would never be charged. Refused rather than stored unseen; so are per-tool
+ * prices on an endpoint that has no tools.
  */
 function assertMcpPrice(changes: TEndpointChanges, current?: TEndpointRow) {
   const protocol = changes.protocol ?? current?.protocol ?? 'openai';
-  if (protocol !== 'mcp') return;
+  if (protocol !== 'mcp') {
+    const tools = changes.toolPrices !== undefined ? changes.toolPrices : current?.toolPrices;
+    if (tools)
+      throw new AppError('validation', {
+        inputError: 'config.tool_prices',
+        messageKey: PROTOCOL_MESSAGES.toolPricesNotMcp,
+      });
+    return;
+  }
   const input = changes.pricePer1mInput !== undefined ? changes.pricePer1mInput : current?.pricePer1mInput;
   const output =
     changes.pricePer1mOutput !== undefined ? changes.pricePer1mOutput : current?.pricePer1mOutput;

@@ -15,6 +15,7 @@ registerMessages({
     'validation.fallback_unknown': 'No route you may call is named {name}',
     'validation.mcp_token_price':
       'An MCP endpoint is priced per tool call: its prices per million tokens must be 0',
+    'validation.tool_prices_not_mcp': 'Only an MCP endpoint has tools to price one by one',
     'validation.model_id_format': 'A model id holds visible characters only (at most 128)',
     'registry.route_name_taken': 'This route name is already taken',
     'registry.created': 'Endpoint created',
@@ -35,6 +36,8 @@ registerMessages({
     'validation.fallback_unknown': 'No hay ninguna ruta que puedas llamar con el nombre {name}',
     'validation.mcp_token_price':
       'Un endpoint MCP se cobra por llamada a herramienta: sus precios por millón de tokens deben ser 0',
+    'validation.tool_prices_not_mcp':
+      'Solo un endpoint MCP tiene herramientas a las que poner precio una a una',
     'validation.model_id_format': 'Un id de modelo solo contiene caracteres visibles (128 como máximo)',
     'registry.route_name_taken': 'Este nombre de ruta ya está en uso',
     'registry.created': 'Endpoint creado',

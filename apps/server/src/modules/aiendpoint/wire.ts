@@ -59,6 +59,7 @@ export function toOwnWire(row: TEndpointRow, accountName: string, secret: string
       timeout_ms: row.upstreamTimeoutMs,
       headers,
       price: priceOf(row),
+      ...(row.protocol === 'mcp' ? { tool_prices: row.toolPrices ?? {} } : {}),
       upstreams: (
         row.routing?.upstreams ?? [{ url: row.routeEndpoint, weight: ROUTING_LIMITS.weight.default }]
       ).map((upstream) => ({

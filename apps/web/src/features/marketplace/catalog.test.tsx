@@ -250,6 +250,54 @@ describe('marketplace catalog', () => {
     expect(await screen.findByTestId('snippet-mcp_servers')).toHaveTextContent('"mcpServers"');
   });
 
+  it("an MCP endpoint's page and card show its per-tool prices", async () => {
+    const priced = item({
+      route_name: 'acme/docs',
+      name: 'Acme Docs',
+      protocol: 'mcp',
+      price: { per_call: 10_000, per_1m_input_tokens: 0, per_1m_output_tokens: 0 },
+      tool_prices: { purge: 0, search: 30_000 },
+    });
+    const detail: TMarketplaceEndpoint = {
+      ...priced,
+      description_html: '',
+      daily: [],
+      model: null,
+      snippets: { curl: 'c', node: 'n', python: 'p', mcp_servers: '{}' },
+    };
+    mockFetch({
+      'GET /api/marketplace/:provider/:name': { body: { data: detail } },
+      'GET /api/marketplace': { body: { data: { items: [priced], next_cursor: null } } },
+    });
+    renderPage(CatalogEndpointPage, {
+      route: '/marketplace/:provider/:name',
+      path: '/marketplace/acme/docs',
+      title: 'marketplaceEndpoint',
+    });
+    const list = await screen.findByTestId('tool-prices');
+    expect(screen.getByTestId('price')).toHaveTextContent('$0.01 per call');
+    const rows = within(list)
+      .getAllByRole('listitem')
+      .map((row) => row.textContent);
+    expect(rows).toEqual(['purgeFree', 'search$0.03 per call']);
+  });
+
+  it('a catalog card says how many tools are priced on their own', async () => {
+    mockFetch({
+      'GET /api/marketplace': {
+        body: {
+          data: {
+            items: [item({ route_name: 'acme/docs', protocol: 'mcp', tool_prices: { search: 30_000 } })],
+            next_cursor: null,
+          },
+        },
+      },
+    });
+    renderPage(CatalogPage, { route: '/marketplace', path: '/marketplace', title: 'marketplace' });
+    const [card] = await screen.findAllByTestId('catalog-card');
+    expect(card).toHaveTextContent('1 tool priced on its own');
+  });
+
   it('says an unlisted endpoint is not found', async () => {
     mockFetch({ 'GET /api/marketplace/:provider/:name': { status: 404, body: { message: 'Not found' } } });
     renderPage(CatalogEndpointPage, {

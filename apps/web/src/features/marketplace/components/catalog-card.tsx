@@ -61,6 +61,11 @@ export function CatalogCard({
       </CardContent>
       <CardFooter className="text-sm font-medium">
         <PriceLabel price={item.price} currency={item.currency} />
+        {Object.keys(item.tool_prices ?? {}).length > 0 && (
+          <span className="ml-1 font-normal text-muted-foreground">
+            {t('catalog.someToolsPriced', { count: Object.keys(item.tool_prices ?? {}).length })}
+          </span>
+        )}
       </CardFooter>
     </Card>
   );

@@ -12,7 +12,7 @@ import { useErrorHandler } from '@/lib/error-handler';
 import { useSession } from '@/lib/session';
 import { fetchCatalogEndpoint } from '../catalog-api';
 import { DailyChart } from '../components/daily-chart';
-import { PriceLabel } from '../components/price-label';
+import { PriceLabel, ToolPrices } from '../components/price-label';
 import { FiguresTable } from '../components/figures-table';
 import { CallerReadiness } from '../components/caller-readiness';
 import { ModelFigures } from '../components/model-figures';
@@ -106,7 +106,13 @@ export default function CatalogEndpointPage() {
             <p className="font-medium">
               <PriceLabel price={data.price} currency={data.currency} />
             </p>
-            <CallerReadiness priced={data.price !== null} path={catalogPath(data.route_name)} />
+            <ToolPrices prices={data.tool_prices} currency={data.currency} />
+            <CallerReadiness
+              priced={
+                data.price !== null || Object.values(data.tool_prices ?? {}).some((micros) => micros > 0)
+              }
+              path={catalogPath(data.route_name)}
+            />
           </CardContent>
         </Card>
       </div>

@@ -1,0 +1,1 @@
+ALTER TABLE "ai_endpoints" ADD COLUMN "tool_prices" jsonb;
