@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatDateTime, formatDay, formatLongDay, formatMonth, formatShortDay } from './format-date';
+import { formatNumber, numberFormat } from './format-number';
 
 const zone = process.env.TZ;
 afterEach(() => {
@@ -45,5 +46,41 @@ describe('the console date (issue 38: one format)', () => {
     expect(formatDateTime('')).toBe('');
     expect(formatDateTime('not a date')).toBe('not a date');
     expect(formatDay(true)).toBe('true');
+  });
+});
+
+describe('formatters are made once per language and form (decision 064)', () => {
+  it('makes one date formatter for a hundred dates of the same form', () => {
+    const Real = Intl.DateTimeFormat;
+    const made = vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(function (
+      locales?: Intl.LocalesArgument,
+      options?: Intl.DateTimeFormatOptions,
+    ) {
+      return new Real(locales, options);
+    });
+    try {
+      // A language no other test formats in, so none is made already.
+      for (let i = 0; i < 100; i++) formatDateTime(new Date(2026, 2, 14, 9, 5, i % 60), 'fr');
+      expect(made).toHaveBeenCalledTimes(1);
+      // Another form, or the same form of a bare day (shown in UTC), is a formatter of its own.
+      expect(formatDay('2026-03-14', 'fr')).toBe('14 mars 2026');
+      formatDay(moment, 'fr');
+      expect(made).toHaveBeenCalledTimes(3);
+      expect(formatDateTime(moment, 'fr')).toBe('14 mars 2026, 09:05:07');
+      expect(made).toHaveBeenCalledTimes(3);
+    } finally {
+      made.mockRestore();
+    }
+  });
+
+  it('hands out one number formatter per language and options, which writes as before', () => {
+    expect(numberFormat('es')).toBe(numberFormat('es'));
+    expect(numberFormat('es')).not.toBe(numberFormat('en'));
+    const percent = numberFormat('es', { style: 'percent', maximumFractionDigits: 1 });
+    expect(numberFormat('es', { style: 'percent', maximumFractionDigits: 1 })).toBe(percent);
+    expect(percent).not.toBe(numberFormat('es'));
+    expect(numberFormat('es').format(1000)).toBe('1.000');
+    expect(percent.format(0.1234)).toMatch(/^12,3\s%$/);
+    expect(formatNumber(1234567)).toBe('1,234,567');
   });
 });

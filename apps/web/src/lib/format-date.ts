@@ -27,12 +27,20 @@ function toDate(value: unknown): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/**
+ * Formatters made so far, by locale and options: making an `Intl.DateTimeFormat` costs far more
+ * than using one (a table of a hundred dates made a hundred), and they hold no state. A moment's
+ * formatter keeps the browser's time zone from when it was made.
+ */
+const made: Record<string, Intl.DateTimeFormat> = {};
+
 function format(value: unknown, locale: string | undefined, options: Intl.DateTimeFormatOptions): string {
   const date = toDate(value);
   if (!date) return value === null || value === undefined ? '' : String(value);
   // A bare day is midnight UTC: shown in UTC, it is the same day west of Greenwich too.
-  const zone = typeof value === 'string' && BARE_DAY.test(value) ? { timeZone: 'UTC' } : {};
-  return new Intl.DateTimeFormat(locale || i18n.language || 'en', { ...options, ...zone }).format(date);
+  const shown = typeof value === 'string' && BARE_DAY.test(value) ? { ...options, timeZone: 'UTC' } : options;
+  const lang = locale || i18n.language || 'en';
+  return (made[lang + JSON.stringify(shown)] ??= new Intl.DateTimeFormat(lang, shown)).format(date);
 }
 
 /** A moment: "Mar 14, 2026, 09:05:07" / "14 mar 2026, 09:05:07". Non-dates are returned as given. */

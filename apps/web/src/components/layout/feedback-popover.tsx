@@ -1,12 +1,10 @@
-import { lazy, Suspense, type MutableRefObject } from 'react';
+import type { MutableRefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { X } from 'lucide-react';
 import { Popover } from 'radix-ui';
-import { LoadingStatus } from '@/components/ui/loading-status';
 import { FeedbackButton } from './overlay-triggers';
-import type { TFeedbackDraft } from './feedback-form';
-
-const FeedbackForm = lazy(() => import('./feedback-form').then((m) => ({ default: m.FeedbackForm })));
+// The form and its engine come with the panel (decision 064): it opens with the form in it.
+import { FeedbackForm, type TFeedbackDraft } from './feedback-form';
 
 /**
  * The feedback panel (Radix Popover) by the floating heart. Loaded on first use by the shell's
@@ -49,9 +47,7 @@ export function FeedbackPopover({
               {t('feedback.thanks')}
             </p>
           ) : (
-            <Suspense fallback={<LoadingStatus className="flex text-sm" label={t('loading')} />}>
-              <FeedbackForm draft={draft} onSent={onSent} />
-            </Suspense>
+            <FeedbackForm draft={draft} onSent={onSent} />
           )}
         </Popover.Content>
       </Popover.Portal>

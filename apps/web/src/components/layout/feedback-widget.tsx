@@ -5,7 +5,9 @@ import type { TFeedbackDraft } from './feedback-form';
 
 export const FEEDBACK_CLOSE_DELAY = 3_000;
 
-// The panel (Radix Popover, its Popper and layers) loads on first use; see lib/on-demand.ts.
+// The panel (Radix Popover, its Popper and layers, the form and its engine) loads on first use; see
+// lib/on-demand.ts. The form used to be fetched as the shell mounted: its preload links and its
+// modules' evaluation (the shared zod schemas) then ran in the page's first busy second (decision 064).
 const popover = onDemand(() => import('./feedback-popover'));
 const EMPTY_DRAFT: TFeedbackDraft = { rating: '', comment: '' };
 
@@ -22,9 +24,6 @@ export function FeedbackWidget() {
   const draft = useRef<TFeedbackDraft>(EMPTY_DRAFT);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
-  // The form and its engine load after the shell's first paint, so the shell carries no form
-  // code; by the time anyone opens the panel they are there.
-  useEffect(() => void import('./feedback-form'), []);
   useEffect(() => () => clearTimeout(timer.current), []);
 
   function onSent() {

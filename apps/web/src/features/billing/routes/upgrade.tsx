@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
@@ -30,6 +30,11 @@ export default function UpgradePage() {
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  // The plans are rendered as a transition (React yields to the browser between components), not
+  // in the last answer's one blocking task; until then the spinner stays (decision 064).
+  const waiting = useDeferredValue(
+    plans.isPending || card.isPending || (!payments.ready && !payments.failed),
+  );
   const paidPlans = (plans.data?.plans ?? []).filter(isPaid);
   const asked = params.get('plan');
 
@@ -41,7 +46,7 @@ export default function UpgradePage() {
           <CheckCircle2 className="size-5 text-green-600" aria-hidden="true" />
           {t('upgrade.done')}
         </div>
-      ) : plans.isPending || card.isPending || (!payments.ready && !payments.failed) ? (
+      ) : waiting ? (
         <div role="status" className="flex justify-center py-8">
           <Loader2 className="size-6 animate-spin text-muted-foreground" aria-label={t('common:loading')} />
         </div>

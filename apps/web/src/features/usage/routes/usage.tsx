@@ -63,7 +63,10 @@ export default function UsagePage() {
   React.useEffect(() => {
     if (insight.error) handleError(insight.error);
   }, [insight.error, handleError]);
-  const data = insight.data;
+  // The answers are rendered as a transition (React yields to the browser between components),
+  // not in the store update's one blocking task; until then the skeleton stays (decision 064).
+  const data = React.useDeferredValue(insight.data);
+  const monthWaiting = React.useDeferredValue(month.isPending && month.failureCount === 0);
 
   function pickPeriod(period: TUsagePeriod) {
     if (period !== 'custom') setChoice({ period });
@@ -118,7 +121,7 @@ export default function UsagePage() {
       {/* The figures, the spend card (its chunk and its data) and the charts appear together, in
           place of a skeleton as tall as the screen: nothing already shown is pushed down (layout
           shift), the request log below included. */}
-      {!data || (month.isPending && month.failureCount === 0) ? (
+      {!data || monthWaiting ? (
         <UsageSkeleton label={t('common:loading')} />
       ) : (
         <React.Suspense fallback={<UsageSkeleton label={t('common:loading')} />}>
@@ -207,14 +210,13 @@ function Totals({ data, locale }: { data: TUsageInsight; locale: string }) {
   );
 }
 
-function shortDay(day: string, locale: string) {
-  return formatShortDay(day, locale);
-}
-
 function CallerView({ data, locale }: { data: TUsageInsight; locale: string }) {
   const { t } = useTranslation('usage');
   const { caller } = data;
-  const labels = React.useMemo(() => caller.days.map((d) => shortDay(d.day, locale)), [caller.days, locale]);
+  const labels = React.useMemo(
+    () => caller.days.map((d) => formatShortDay(d.day, locale)),
+    [caller.days, locale],
+  );
   const series = React.useMemo(
     () =>
       (['status_2xx', 'status_4xx', 'status_5xx', 'status_other'] as const)
@@ -279,7 +281,7 @@ function ProviderView({ data, locale }: { data: TUsageInsight; locale: string })
   const { t } = useTranslation('usage');
   const { provider } = data;
   const labels = React.useMemo(
-    () => provider.days.map((d) => shortDay(d.day, locale)),
+    () => provider.days.map((d) => formatShortDay(d.day, locale)),
     [provider.days, locale],
   );
   const series = React.useMemo(
