@@ -325,9 +325,9 @@ export class GatewayCall {
    * Sends the admitted call with a forwarder of its own (the MCP proxy, mcp-proxy.ts): its
    * journal line begins now and its result is metered as any call's.
    */
-  forwardWith(send: (callId: number, done: (result: TCallResult) => void) => void): void {
+  forwardWith(send: (callId: number, done: (result: TCallResult, attempts: number) => void) => void): void {
     const callId = this.begin();
-    send(callId, (result) => this.meter(this.route, result, 1, false, callId));
+    send(callId, (result, attempts) => this.meter(this.route, result, attempts, false, callId));
   }
 
   private routedRequest(callId: number) {

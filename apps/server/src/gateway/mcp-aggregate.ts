@@ -210,7 +210,7 @@ export function createMcpAggregate(
       },
       (error: unknown) => {
         ctx.log.warn({ err: error, route: route.routeName }, 'gateway: MCP session did not open');
-        if (res.destroyed) return metered.done({ ...ownResult(499, null), clientGone: true });
+        if (res.destroyed) return metered.done({ ...ownResult(499, null), clientGone: true }, 1);
         const status = writeGatewayError(
           res,
           'upstream_unreachable',
@@ -218,7 +218,7 @@ export function createMcpAggregate(
           undefined,
           route.airHeaders,
         );
-        metered.done(ownResult(status, 'upstream_unreachable'));
+        metered.done(ownResult(status, 'upstream_unreachable'), 1);
       },
     );
   }

@@ -143,5 +143,6 @@ export interface TMcpSent {
 export interface TMcpMetered {
   callId: number;
   call: TToolCall;
-  done: (result: TCallResult) => void;
+  /** The call's result, and how many attempts it took (retries included). */
+  done: (result: TCallResult, attempts: number) => void;
 }

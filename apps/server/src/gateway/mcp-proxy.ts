@@ -22,7 +22,9 @@ import {
 import { filtersTools, listedToolAllowed, mayCallTool } from './mcp-policy';
 import { MAX_UPSTREAM_SESSION_ID, openSession, sealSession } from './mcp-session';
 import { MCP_TOOL_CALL } from './protocols';
-import type { TCallResult } from './upstream';
+import { attemptHeaders, retryDelay } from './mcp-retry';
+import { isRetryableStatus, type TCallResult } from './upstream';
+import { retryAfterMs } from './upstream-headers';
 
 export type { TMcpMethod, TMcpRequest } from './mcp-messages';
 
@@ -176,9 +178,15 @@ export function createMcpHandler(ctx: TCallContext, secret: string, upstreams: M
   ): void {
     const requestId = request.id;
     const began = performance.now();
+    // A tool call is retried as a chat call is (contract 6a, decision 065): `config.retry`'s
+    // attempts after its backoff, on a connection failure, a timeout, a 429 or a 5xx, while
+    // nothing has reached the client. Other messages are sent once.
+    const retries = metered ? (route.routing?.retries ?? 0) : 0;
+    let attempt = 1;
+    const done = (result: TCallResult) => metered?.done(result, attempt);
     const fail = (code: TGatewayErrorCode) => {
-      const status = writeGatewayError(res, code, requestId, undefined, route.airHeaders);
-      metered?.done({ ...ownResult(status, code), upstreamMs: performance.now() - began });
+      const status = writeGatewayError(res, code, requestId, undefined, attemptHeaders(route, attempt));
+      done({ ...ownResult(status, code), upstreamMs: performance.now() - began });
     };
     if (route.literalPrivate && !ctx.allowPrivate) {
       ctx.log.warn({ routeName: route.routeName }, 'gateway: upstream is a private address');
@@ -194,7 +202,7 @@ export function createMcpHandler(ctx: TCallContext, secret: string, upstreams: M
     if (sent.aggregated) headers['mcp-protocol-version'] = sent.aggregated.protocolVersion;
     if (sent.upstreamSession !== null) headers['mcp-session-id'] = sent.upstreamSession;
 
-    const abort = new AbortController();
+    let abort = new AbortController();
     let clientGone = false;
     let finished = false;
     const onClose = () => {
@@ -210,7 +218,7 @@ export function createMcpHandler(ctx: TCallContext, secret: string, upstreams: M
     // The caller may have left while the route or the rate was looked up: nothing to send.
     if (res.destroyed) {
       clientGone = true;
-      return metered?.done({ ...ownResult(499, null), clientGone: true });
+      return done({ ...ownResult(499, null), clientGone: true });
     }
     res.on('close', onClose);
     open.add(cut);
@@ -218,7 +226,7 @@ export function createMcpHandler(ctx: TCallContext, secret: string, upstreams: M
       if (finished) return;
       finished = true;
       res.off('close', onClose);
-      metered?.done({
+      done({
         ...result,
         status: clientGone ? 499 : result.status,
         upstreamMs: performance.now() - began,
@@ -263,125 +271,157 @@ export function createMcpHandler(ctx: TCallContext, secret: string, upstreams: M
       });
     };
 
-    ctx.routing.agent
-      .request({
-        origin: route.origin,
-        path: route.path,
-        method,
-        headers,
-        body: sent.body,
-        headersTimeout: route.timeoutMs,
-        // The GET stream idles between the server's messages; a POST's answer may not.
-        bodyTimeout: method === 'GET' ? 0 : route.timeoutMs,
-        signal: abort.signal,
-      })
-      .then(
-        (answer) => {
-          const out: Record<string, string> = {
-            'x-request-id': requestId,
-            'x-content-type-options': 'nosniff',
-            'x-air-route': route.routeName,
-          };
-          let eventStream = false;
-          for (const name of PASSED_ANSWER_HEADERS) {
-            const value = answer.headers[name];
-            if (typeof value !== 'string') continue;
-            out[name] = value;
-            if (name === 'content-type') eventStream = value.includes('text/event-stream');
-          }
-          const onStale = sent.aggregated?.onStale;
-          if (onStale && answer.statusCode === 404 && !clientGone) {
-            // Not answered: the caller opens a new session and sends the request again.
-            answer.body.resume();
-            finished = true;
-            res.off('close', onClose);
-            open.delete(cut);
-            return onStale();
-          }
-          const session = answer.headers['mcp-session-id'];
-          if (
-            !sent.aggregated &&
-            typeof session === 'string' &&
-            session !== '' &&
-            session.length <= MAX_UPSTREAM_SESSION_ID
-          )
-            out['mcp-session-id'] = sealSession(secret, {
-              routeName: route.routeName,
-              keyId: sent.keyId,
-              upstream: session,
-            });
-          const tap = metered ? new ToolAnswerTap(metered.call.id, eventStream) : null;
-          if (metered) ctx.routing.beforeAnswer(metered.callId);
-          if (clientGone) {
-            answer.body.destroy();
-            return finish({ status: 499, errorCode: null, streamed: eventStream });
-          }
-          const listFilter = sent.listFilter;
-          if (listFilter) return answerFilteredList(answer, out, eventStream, listFilter);
-          res.writeHead(answer.statusCode, out);
-          const stream = answer.body;
-          const resume = () => stream.resume();
-          stream.on('data', (chunk: Buffer) => {
-            tap?.push(chunk);
-            if (!res.write(chunk)) {
-              stream.pause();
-              res.once('drain', resume);
-            }
-          });
-          stream.on('end', () => {
-            res.end();
-            const outcome = tap?.outcome() ?? 'result';
-            const error = outcome === 'result' ? null : outcome;
-            const ok = answer.statusCode >= 200 && answer.statusCode < 300;
-            finish({
-              status: answer.statusCode,
-              errorCode: null,
-              streamed: eventStream,
-              mcp: metered
-                ? {
-                    tool: metered.call.tool,
-                    bytes: tap!.bytes,
-                    // Charged only when the tool ran: a JSON-RPC error or a missing answer is free.
-                    free: !ok || outcome === 'mcp_error' || outcome === 'no_answer',
-                    error,
-                  }
-                : null,
-            });
-          });
-          stream.on('error', (error: Error) => {
-            if (!clientGone) res.destroy();
-            const code = (error as { code?: string }).code ?? '';
-            finish({
-              status: answer.statusCode,
-              errorCode: clientGone
-                ? null
-                : TIMEOUT_CODES.has(code)
-                  ? 'upstream_timeout'
-                  : 'upstream_unreachable',
-              streamed: eventStream,
-              mcp: metered ? { tool: metered.call.tool, bytes: tap!.bytes, free: true, error: null } : null,
-            });
-          });
-        },
-        (error: Error) => {
-          res.off('close', onClose);
-          if (clientGone) {
-            finished = true;
-            return metered?.done({
-              ...ownResult(499, null),
-              clientGone: true,
-              upstreamMs: performance.now() - began,
-            });
-          }
-          const code = (error as { code?: string }).code ?? '';
-          ctx.log.warn(
-            { route: route.routeName, upstream: route.upstreams[0]!.host },
-            'gateway: upstream failure',
-          );
+    /**
+     * Sends the tool call again after the backoff (doubled each retry, with jitter, or a short
+     * Retry-After) when a retry is left and nothing reached the client; false when it is not.
+     */
+    const retried = (retryAfter: number): boolean => {
+      if (attempt > retries || clientGone || res.headersSent) return false;
+      const wait = retryDelay(route.routing?.backoffMs ?? 0, attempt, retryAfter);
+      attempt++;
+      abort = new AbortController();
+      setTimeout(() => {
+        if (clientGone || res.destroyed) {
           finished = true;
-          fail(TIMEOUT_CODES.has(code) ? 'upstream_timeout' : 'upstream_unreachable');
-        },
-      );
+          res.off('close', onClose);
+          return done({ ...ownResult(499, null), clientGone: true, upstreamMs: performance.now() - began });
+        }
+        send();
+      }, wait);
+      return true;
+    };
+
+    const send = (): void => {
+      ctx.routing.agent
+        .request({
+          origin: route.origin,
+          path: route.path,
+          method,
+          headers,
+          body: sent.body,
+          headersTimeout: route.timeoutMs,
+          // The GET stream idles between the server's messages; a POST's answer may not.
+          bodyTimeout: method === 'GET' ? 0 : route.timeoutMs,
+          signal: abort.signal,
+        })
+        .then(
+          (answer) => {
+            const out: Record<string, string> = {
+              'x-request-id': requestId,
+              'x-content-type-options': 'nosniff',
+              'x-air-route': route.routeName,
+            };
+            if (attempt > 1) out['x-air-attempts'] = String(attempt);
+            let eventStream = false;
+            for (const name of PASSED_ANSWER_HEADERS) {
+              const value = answer.headers[name];
+              if (typeof value !== 'string') continue;
+              out[name] = value;
+              if (name === 'content-type') eventStream = value.includes('text/event-stream');
+            }
+            const onStale = sent.aggregated?.onStale;
+            if (onStale && answer.statusCode === 404 && !clientGone) {
+              // Not answered: the caller opens a new session and sends the request again.
+              answer.body.resume();
+              finished = true;
+              res.off('close', onClose);
+              open.delete(cut);
+              return onStale();
+            }
+            if (metered && isRetryableStatus(answer.statusCode)) {
+              const header = answer.headers['retry-after'];
+              if (retried(typeof header === 'string' ? retryAfterMs(header) : -1)) {
+                answer.body.resume();
+                return;
+              }
+            }
+            const session = answer.headers['mcp-session-id'];
+            if (
+              !sent.aggregated &&
+              typeof session === 'string' &&
+              session !== '' &&
+              session.length <= MAX_UPSTREAM_SESSION_ID
+            )
+              out['mcp-session-id'] = sealSession(secret, {
+                routeName: route.routeName,
+                keyId: sent.keyId,
+                upstream: session,
+              });
+            const tap = metered ? new ToolAnswerTap(metered.call.id, eventStream) : null;
+            if (metered) ctx.routing.beforeAnswer(metered.callId);
+            if (clientGone) {
+              answer.body.destroy();
+              return finish({ status: 499, errorCode: null, streamed: eventStream });
+            }
+            const listFilter = sent.listFilter;
+            if (listFilter) return answerFilteredList(answer, out, eventStream, listFilter);
+            res.writeHead(answer.statusCode, out);
+            const stream = answer.body;
+            const resume = () => stream.resume();
+            stream.on('data', (chunk: Buffer) => {
+              tap?.push(chunk);
+              if (!res.write(chunk)) {
+                stream.pause();
+                res.once('drain', resume);
+              }
+            });
+            stream.on('end', () => {
+              res.end();
+              const outcome = tap?.outcome() ?? 'result';
+              const error = outcome === 'result' ? null : outcome;
+              const ok = answer.statusCode >= 200 && answer.statusCode < 300;
+              finish({
+                status: answer.statusCode,
+                errorCode: null,
+                streamed: eventStream,
+                mcp: metered
+                  ? {
+                      tool: metered.call.tool,
+                      bytes: tap!.bytes,
+                      // Charged only when the tool ran: a JSON-RPC error or a missing answer is free.
+                      free: !ok || outcome === 'mcp_error' || outcome === 'no_answer',
+                      error,
+                    }
+                  : null,
+              });
+            });
+            stream.on('error', (error: Error) => {
+              if (!clientGone) res.destroy();
+              const code = (error as { code?: string }).code ?? '';
+              finish({
+                status: answer.statusCode,
+                errorCode: clientGone
+                  ? null
+                  : TIMEOUT_CODES.has(code)
+                    ? 'upstream_timeout'
+                    : 'upstream_unreachable',
+                streamed: eventStream,
+                mcp: metered ? { tool: metered.call.tool, bytes: tap!.bytes, free: true, error: null } : null,
+              });
+            });
+          },
+          (error: Error) => {
+            if (!clientGone && retried(-1)) return;
+            res.off('close', onClose);
+            if (clientGone) {
+              finished = true;
+              return done({
+                ...ownResult(499, null),
+                clientGone: true,
+                upstreamMs: performance.now() - began,
+              });
+            }
+            const code = (error as { code?: string }).code ?? '';
+            ctx.log.warn(
+              { route: route.routeName, upstream: route.upstreams[0]!.host },
+              'gateway: upstream failure',
+            );
+            finished = true;
+            fail(TIMEOUT_CODES.has(code) ? 'upstream_timeout' : 'upstream_unreachable');
+          },
+        );
+    };
+    send();
   }
 
   async function invokeMcp(
