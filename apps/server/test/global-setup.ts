@@ -23,6 +23,9 @@ export function withDatabaseName(url: string, name: string): string {
   return parsed.toString();
 }
 
+/** The prefix of a run's test databases (support/postgres-pool.ts); the teardown drops what is left. */
+export const runDatabasePrefix = (template: string) => `air_t_${template.replace(/^air_tpl_/, '')}_`;
+
 /**
  * Migrates ONCE per test run; every createTestApp then starts from a copy. Embedded: a
  * `dumpDataDir` tarball (~0.4 s to load vs ~3 s to create). PostgreSQL (AIR_TEST_DB=postgres with
@@ -54,6 +57,12 @@ export default async function setup(project: TestProject) {
     return async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
+      // The test apps' databases the workers left idle (support/postgres-pool.ts), then the template.
+      const left = await client.query('select datname from pg_database where starts_with(datname, $1)', [
+        runDatabasePrefix(template),
+      ]);
+      for (const { datname } of left.rows as { datname: string }[])
+        await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
       await client.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
       await client.end();
     };

@@ -15,16 +15,17 @@ import { connectClient, startMcpServer, type TMcpServer } from './mcp-fixtures';
 // Issue 41 items 2, 5 (contract 6d): the official SDK's Client over StreamableHTTPClientTransport
 // against AIR's /api/mcp/{route}, in front of an SDK-built McpServer on loopback.
 
-const onPostgres = process.env.AIR_TEST_DB === 'postgres';
-
 let mcp: TMcpServer;
 let t: TTestApp;
 let base = '';
 
 beforeAll(async () => {
   mcp = await startMcpServer();
-  // With TEST_REDIS_URL the counters are Redis's, as several instances share them.
-  t = await createTestApp({ upstreamAllowPrivate: true, redisUrl: process.env.TEST_REDIS_URL });
+  // The counters and sessions in Redis, as several instances share them.
+  t = await createTestApp({
+    upstreamAllowPrivate: true,
+    redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 
@@ -334,8 +335,8 @@ describe('MCP proxy', () => {
   });
 });
 
-// Two instances on one PostgreSQL and one Redis: a session opened on one goes on on the other.
-describe.runIf(onPostgres)('an MCP session across two instances', () => {
+// Two instances on one database and one Redis: a session opened on one goes on on the other.
+describe('an MCP session across two instances', () => {
   let second: TApp;
   let secondBase = '';
   let dataDir = '';

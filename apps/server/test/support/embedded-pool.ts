@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll } from 'vitest';
 import { embeddedOf, openDatabase, type TDatabase } from '../../src/db/client';
 import { rowsOf } from '../../src/modules/usage/insight';
+import { PUBLIC_TABLES_SQL, SCHEMA_FINGERPRINT_SQL } from './schema-fingerprint';
 
 /*
  * Embedded databases reused by the test apps of one vitest worker (the server project runs its
@@ -29,31 +30,8 @@ afterAll(async () => {
   await Promise.all(idle.splice(0).map(({ database }) => database.close()));
 });
 
-/** What a test could have changed beyond rows: relations, columns, constraints, triggers, functions. */
-const SCHEMA_FINGERPRINT = sql`
-  select md5(string_agg(item, ',' order by item)) as schema from (
-    select concat_ws(':', 'n', nspname) as item from pg_namespace where nspname not like 'pg\_%'
-    union all
-    select concat_ws(':', 'r', n.nspname, c.relname, c.relkind)
-      from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\_t%'
-    union all
-    select concat_ws(':', 'a', a.attrelid, a.attname, a.atttypid, a.attnotnull)
-      from pg_attribute a join pg_class c on c.oid = a.attrelid
-      join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = 'public' and a.attnum > 0 and not a.attisdropped
-    union all
-    select concat_ws(':', 'c', conrelid, conname) from pg_constraint
-      where connamespace = 'public'::regnamespace
-    union all
-    select concat_ws(':', 't', tgrelid, tgname, tgenabled) from pg_trigger where not tgisinternal
-    union all
-    select concat_ws(':', 'p', p.oid, md5(p.prosrc)) from pg_proc p
-      where p.pronamespace = 'public'::regnamespace
-  ) as everything`;
-
 async function fingerprint(database: TDatabase): Promise<string> {
-  const [row] = await rowsOf<{ schema: string }>(database.db, SCHEMA_FINGERPRINT);
+  const [row] = await rowsOf<{ schema: string }>(database.db, sql.raw(SCHEMA_FINGERPRINT_SQL));
   return row!.schema;
 }
 
@@ -63,10 +41,7 @@ export async function takeEmbeddedDatabase(dataDir: string, dump: Blob): Promise
   if (reused) return reused.database;
   const database = await openDatabase({ databaseUrl: undefined, dataDir }, { loadDataDir: dump });
   try {
-    const tables = await rowsOf<{ name: string }>(
-      database.db,
-      sql`select quote_ident(tablename) as name from pg_tables where schemaname = 'public'`,
-    );
+    const tables = await rowsOf<{ name: string }>(database.db, sql.raw(PUBLIC_TABLES_SQL));
     known.set(database, {
       database,
       schema: await fingerprint(database),
