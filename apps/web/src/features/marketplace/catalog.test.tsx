@@ -68,7 +68,7 @@ describe('marketplace catalog', () => {
     await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'acme');
     // The endpoint's page is still loading when the typed text settles (250 ms later).
     await user.click(within(card!).getAllByRole('link')[0]!);
-    expect(await screen.findByTestId('elsewhere', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('elsewhere', {}, { timeout: 10_000 })).toBeInTheDocument();
     expect(router.state.location.pathname).not.toBe('/marketplace');
   });
 
