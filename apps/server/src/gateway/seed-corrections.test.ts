@@ -186,11 +186,25 @@ describe('SeedCorrections', () => {
     failing.close();
   });
 
+  it('starts with nothing pending and no timer; one timer, not kept referenced, however many wait', () => {
+    expect(corrections.size()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+    corrections.add(correction([1]));
+    corrections.add(correction([2]));
+    expect(corrections.size()).toBe(2);
+    expect(vi.getTimerCount()).toBe(1);
+    // An idle instance's process may end while corrections wait.
+    const timer: unknown = Reflect.get(corrections, 'timer');
+    expect(timer).toHaveProperty('hasRef');
+    expect((timer as NodeJS.Timeout).hasRef()).toBe(false);
+  });
+
   it('close drops what is pending and runs nothing more', async () => {
     const entry = correction([2]);
     corrections.add(entry);
     corrections.close();
     expect(corrections.size()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(entry.reads()).toBe(0);
     expect(flushes).toBe(0);
@@ -214,6 +228,7 @@ describe('SeedCorrections', () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(flushes).toBe(1);
     slow.add(second); // while the first pass waits on its flush
+    expect(vi.getTimerCount()).toBe(0); // scheduled when the pass ends, never beside it
     release();
     await vi.advanceTimersByTimeAsync(0);
     expect(first.added).toEqual([1]);
