@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { buildMcpSnippets, buildSnippets, PLACEHOLDER_KEY } from '@air/shared/snippets';
+import { buildMcpSnippets } from '@air/shared/mcp-snippets';
+import { buildSnippets, PLACEHOLDER_KEY } from '@air/shared/snippets';
 import {
   MARKETPLACE_HISTORY_DAYS,
   type TMarketplaceEndpoint,

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { buildMcpSnippets, type TMcpSnippetKind } from '@air/shared/snippets';
+import { buildMcpSnippets, type TMcpSnippetKind } from '@air/shared/mcp-snippets';
 import { CodeBlock } from '@/features/dashboard/components/code-block';
 import type { TSnippetKey } from '@/features/dashboard/snippet-key';
 
