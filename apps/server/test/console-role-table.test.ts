@@ -64,6 +64,7 @@ const TABLE: Record<string, TEntry> = {
   'POST /api/user/verify': { access: PUBLIC },
   'GET /api/billing/config': { access: PUBLIC },
   'GET /api/marketplace': { access: PUBLIC },
+  'GET /api/marketplace-models': { access: PUBLIC },
   'GET /api/marketplace/:provider': { access: PUBLIC },
   'GET /api/marketplace/:provider/:name': { access: PUBLIC },
   // A developer tool outside production, for callers on this machine only (no session).
