@@ -31,9 +31,11 @@ export default function UpgradePage() {
   useEffect(() => () => clearTimeout(timer.current), []);
 
   // The plans are rendered as a transition (React yields to the browser between components), not
-  // in the last answer's one blocking task; until then the spinner stays (decision 064).
+  // in the last answer's one blocking task or the page's first render; until then the spinner
+  // stays (decision 064).
   const waiting = useDeferredValue(
     plans.isPending || card.isPending || (!payments.ready && !payments.failed),
+    true,
   );
   const paidPlans = (plans.data?.plans ?? []).filter(isPaid);
   const asked = params.get('plan');

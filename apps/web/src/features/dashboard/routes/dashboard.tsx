@@ -86,10 +86,11 @@ export default function DashboardPage() {
   const snippetKey = useSnippetKey(canReadKeys ? key.data : null);
 
   // The overview's answer is rendered as a transition (React yields to the browser between
-  // components) rather than in the store update's one blocking task: on a throttled phone that
-  // render was the page's longest task (Lighthouse total blocking time, decision 064). Until it is
-  // done the skeleton stays, as while the answer was on its way.
-  const data = useDeferredValue(overview.data);
+  // components) rather than in the store update's one blocking task, or in the page's first render
+  // when it was in already (null at first): on a throttled phone that render was the page's
+  // longest task (Lighthouse total blocking time, decision 064). Until it is done the skeleton
+  // stays, as while the answer was on its way.
+  const data = useDeferredValue(overview.data, null);
   const examples = <QuickStart apiKey={snippetKey} routeName={route.data ?? PLACEHOLDER_ROUTE} />;
   const started = data?.started;
   const checklistOpen = started ? !(started.key && started.call) : false;

@@ -64,9 +64,10 @@ export default function UsagePage() {
     if (insight.error) handleError(insight.error);
   }, [insight.error, handleError]);
   // The answers are rendered as a transition (React yields to the browser between components),
-  // not in the store update's one blocking task; until then the skeleton stays (decision 064).
-  const data = React.useDeferredValue(insight.data);
-  const monthWaiting = React.useDeferredValue(month.isPending && month.failureCount === 0);
+  // not in the store update's one blocking task or the page's first render; until then the
+  // skeleton stays (decision 064).
+  const data = React.useDeferredValue(insight.data, null);
+  const monthWaiting = React.useDeferredValue(month.isPending && month.failureCount === 0, true);
 
   function pickPeriod(period: TUsagePeriod) {
     if (period !== 'custom') setChoice({ period });
