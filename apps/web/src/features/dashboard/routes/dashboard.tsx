@@ -44,14 +44,12 @@ function OverviewSkeleton() {
  */
 const OverviewFigures = memo(function OverviewFigures({
   data,
-  locale,
   canUpgrade,
 }: {
   data: TAccountOverview;
-  locale: string;
   canUpgrade: boolean;
 }) {
-  const { t } = useTranslation('dashboard');
+  const { t, i18n } = useTranslation('dashboard');
   return (
     <section aria-labelledby="overview-title" className="space-y-6">
       <h2 id="overview-title" className="sr-only">
@@ -59,7 +57,7 @@ const OverviewFigures = memo(function OverviewFigures({
       </h2>
       <StatTiles overview={data} />
       <div className="grid gap-6 lg:grid-cols-3">
-        <QuotaCard quota={data.quota} locale={locale} canUpgrade={canUpgrade} />
+        <QuotaCard quota={data.quota} locale={i18n.language} canUpgrade={canUpgrade} />
         <TopRoutes routes={data.top_routes} />
         <EndpointHealth endpoints={data.endpoints} count={data.endpoint_count} />
       </div>
@@ -75,7 +73,7 @@ const OverviewFigures = memo(function OverviewFigures({
  * may make are made: the key for the examples is read only by those who may read keys.
  */
 export default function DashboardPage() {
-  const { t, i18n } = useTranslation('dashboard');
+  const { t } = useTranslation('dashboard');
   const { user } = useSession();
   const canReadKeys = mayReadKeys(user?.permission);
   const overview = useQuery(overviewQuery);
@@ -123,11 +121,7 @@ export default function DashboardPage() {
               examples={started.call ? null : examples}
             />
           )}
-          <OverviewFigures
-            data={data}
-            locale={i18n.language}
-            canUpgrade={hasPermission(user?.permission, 'owner')}
-          />
+          <OverviewFigures data={data} canUpgrade={hasPermission(user?.permission, 'owner')} />
         </>
       )}
       {started && (!checklistOpen || started.call) && (
