@@ -90,13 +90,17 @@ async function route(config: Record<string, unknown>) {
   return { routeName, key, endpointId: created.json().data.id as string };
 }
 
+/**
+ * The endpoint's tool-call rows in call order: by when each was counted (`admitted_at`, set at
+ * admission), not by id, which does not follow the order of rows written in one batch.
+ */
 async function meteredRows(endpointId: string) {
   await gatewayStateOf(t.app).meter.flush();
   return t.db
     .select()
     .from(usageEvents)
     .where(and(eq(usageEvents.endpointId, endpointId), isNotNull(usageEvents.tool)))
-    .orderBy(asc(usageEvents.id));
+    .orderBy(asc(usageEvents.admittedAt), asc(usageEvents.createdAt));
 }
 
 const textOf = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]!.text;
