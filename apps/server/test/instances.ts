@@ -88,8 +88,24 @@ export function runCli(args: string[], env: Record<string, string>): string {
   return result.stdout;
 }
 
-/** Starts the real server (src/server.ts) as its own process and waits for /healthz. */
+/**
+ * Starts the real server (src/server.ts) as its own process and waits for /healthz. The port is
+ * found free just before the server binds it, so another process (npm test runs three test runs
+ * and a browser's server at once) may take it in between: then it starts again on another one.
+ */
 export async function startInstance(env: Record<string, string>): Promise<TInstance> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePort(env);
+    } catch (error) {
+      if (attempt >= 5 || !(error instanceof PortTaken)) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startOnFreePort(env: Record<string, string>): Promise<TInstance> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
@@ -101,8 +117,13 @@ export async function startInstance(env: Record<string, string>): Promise<TInsta
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   const exited = once(child, 'exit');
+  const closed = once(child, 'close').catch(() => undefined);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited at start:\n${output}`);
+    if (child.exitCode !== null) {
+      await closed; // its output read to the end
+      if (/PORT: \d+ is already in use/.test(output)) throw new PortTaken(output);
+      throw new Error(`the server exited at start:\n${output}`);
+    }
     try {
       const response = await fetch(`${url}/healthz`);
       if (response.ok) break;
