@@ -33,6 +33,7 @@ import {
   statsFrom,
   statsOf,
   withModelMinutes,
+  type TRanked,
   type TSortKey,
   type TWindows,
 } from './figures';
@@ -186,6 +187,32 @@ function decodeCursor(sort: string, cursor: string): TSortKey {
 }
 
 /**
+ * One page of `items`: those that pass the figure filters, in the asked sort (`tie` breaking equal
+ * figures), after the cursor's key, `limit` at a time; the cursor is the last item's key. The
+ * endpoints' catalog and its models page alike.
+ */
+function sortedPage<T extends TRanked>(
+  items: T[],
+  filters: Pick<TCatalogFilters, 'sort' | 'limit'> & Parameters<typeof passes>[0],
+  tag: string,
+  after: TSortKey | null,
+  tie: (item: T) => string,
+): { items: T[]; next_cursor: string | null } {
+  const window = filters.window ?? '7d';
+  const keyed = items
+    .filter((item) => passes(filters, item))
+    .map((item) => ({ item, key: sortKey(filters.sort, window, item, tie(item)) }))
+    .filter(({ key }) => !after || compareKeys(key, after) > 0)
+    .sort((a, b) => compareKeys(a.key, b.key));
+  const page = keyed.slice(0, filters.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(({ item }) => item),
+    next_cursor: keyed.length > filters.limit && last ? encodeCursor(tag, last.key) : null,
+  };
+}
+
+/**
  * A page of the public catalog: the listed endpoints that match, with their 7-day statistics from
  * the per-endpoint daily roll-up (no scan of calls), in the asked order, `limit` at a time (24 unless asked). The
  * cursor is the last item's sort key, so a page never repeats or skips an item that keeps its
@@ -205,19 +232,8 @@ export async function catalogPage(
     rows.map((row) => row.id),
     now,
   );
-  const window = filters.window ?? '7d';
-  const keyed = rows
-    .map((row) => itemOf(row, statsFrom(stats.get(row.id)), plans, true))
-    .filter((item) => passes(filters, item))
-    .map((item) => ({ item, key: sortKey(filters.sort, window, item, item.route_name) }))
-    .filter(({ key }) => !after || compareKeys(key, after) > 0)
-    .sort((a, b) => compareKeys(a.key, b.key));
-  const page = keyed.slice(0, filters.limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map(({ item }) => item),
-    next_cursor: keyed.length > filters.limit && last ? encodeCursor(tag, last.key) : null,
-  };
+  const items = rows.map((row) => itemOf(row, statsFrom(stats.get(row.id)), plans, true));
+  return sortedPage(items, filters, tag, after, (item) => item.route_name);
 }
 
 /** An MCP endpoint's snippets (contract 6d), the key read from the caller's environment. */
@@ -350,27 +366,16 @@ export async function modelsPage(
   const ids = [...byModel.values()].flatMap((group) => group.map((row) => row.id));
   const [stats, minutes] = await Promise.all([statsOf(db, ids, now), modelMinutesOf(db, ids, now)]);
   const { currency, symbol } = billingCurrency(plans);
-  const window = filters.window ?? '7d';
-  const keyed = [...byModel]
-    .map(([modelId, rows]): TMarketplaceModelItem => {
-      const cheapest = rows.reduce((best, row) => (priceRank(row) < priceRank(best) ? row : best));
-      const oldest = rows.reduce((first, row) => (row.createdAt < first.createdAt ? row : first));
-      return {
-        ...modelOf(modelId, rows, stats, minutes.get(modelId)),
-        price: priceOf(cheapest),
-        currency,
-        currency_symbol: symbol,
-        created_at: oldest.createdAt.toISOString(),
-      };
-    })
-    .filter((item) => passes(filters, item))
-    .map((item) => ({ item, key: sortKey(filters.sort, window, item, item.model_id) }))
-    .filter(({ key }) => !after || compareKeys(key, after) > 0)
-    .sort((a, b) => compareKeys(a.key, b.key));
-  const page = keyed.slice(0, filters.limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map(({ item }) => item),
-    next_cursor: keyed.length > filters.limit && last ? encodeCursor(tag, last.key) : null,
-  };
+  const items = [...byModel].map(([modelId, rows]): TMarketplaceModelItem => {
+    const cheapest = rows.reduce((best, row) => (priceRank(row) < priceRank(best) ? row : best));
+    const oldest = rows.reduce((first, row) => (row.createdAt < first.createdAt ? row : first));
+    return {
+      ...modelOf(modelId, rows, stats, minutes.get(modelId)),
+      price: priceOf(cheapest),
+      currency,
+      currency_symbol: symbol,
+      created_at: oldest.createdAt.toISOString(),
+    };
+  });
+  return sortedPage(items, filters, tag, after, (item) => item.model_id);
 }
